@@ -1,0 +1,6 @@
+import ServiceKit
+import Testing
+
+@Test func versionIsSemantic() {
+    #expect(ServiceKit.version.split(separator: ".").count == 3)
+}

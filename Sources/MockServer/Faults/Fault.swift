@@ -1,0 +1,199 @@
+import Foundation
+
+/// One failure MockServer can inject in place of (or around) the normal answer to a request.
+///
+/// Faults come in three families (``Family``): network-level faults break the connection, HTTP-level
+/// faults change the response, and service-level faults answer with the API's own error payload. Reach
+/// the built-ins through static factories (`.reset`, `.latency(.fixed(.milliseconds(200)))`,
+/// `.status(503)`); ``description`` gives the CLI spelling that ``FaultPlan/parse(specs:seed:)`` reads back.
+public struct Fault: Sendable, Hashable, CustomStringConvertible {
+    /// Which layer a fault breaks.
+    public enum Family: String, Sendable, Hashable, CaseIterable {
+        /// The connection misbehaves: refused, reset, truncated, stalled, slow.
+        case network
+        /// The connection is fine but the HTTP response is replaced or damaged.
+        case http
+        /// A valid response carries the API's own error payload.
+        case service
+    }
+
+    enum Kind: Sendable, Hashable {
+        case refuse
+        case reset
+        case empty
+        case truncate(TruncationPoint)
+        case malformedChunk
+        case garbage(bytes: Int)
+        case stall
+        case latency(LatencyDistribution)
+        case throttle(bytesPerSecond: Int)
+        case status(code: Int, retryAfter: String?, headers: HTTPHeaders, body: Data)
+        case corruptBody
+        case emptyBody
+        case contentType(String)
+        case serviceError(template: String)
+    }
+
+    let kind: Kind
+
+    init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    /// Close each new connection right after accepting it, before reading anything.
+    public static let refuse = Fault(.refuse)
+    /// Read the request, then reset the connection (RST, through `SO_LINGER` 0) without answering.
+    public static let reset = Fault(.reset)
+    /// Read the request, then close the connection cleanly without sending a byte.
+    public static let empty = Fault(.empty)
+    /// Send a chunked response whose chunk-size line is not hexadecimal, then close.
+    public static let malformedChunk = Fault(.malformedChunk)
+    /// Read the request, then never answer; the connection stays open until the client gives up or the
+    /// server stops.
+    public static let stall = Fault(.stall)
+    /// Replace the body by bytes that are not valid JSON (nor valid UTF-8), keeping status and headers.
+    public static let corruptBody = Fault(.corruptBody)
+    /// Send the response with an empty body and `Content-Length: 0`.
+    public static let emptyBody = Fault(.emptyBody)
+
+    /// Send the response only up to `point`, with headers that promise more, then close.
+    public static func truncate(_ point: TruncationPoint) -> Fault { Fault(.truncate(point)) }
+
+    /// Send `bytes` seeded random bytes that are not HTTP, then close. `bytes` must be at least 1;
+    /// the default is 256.
+    public static func garbage(bytes: Int = 256) -> Fault { Fault(.garbage(bytes: max(1, bytes))) }
+
+    /// Delay the normal answer by a duration drawn from `distribution`.
+    public static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
+
+    /// Send the normal answer at no more than `bytesPerSecond` (at least 1).
+    public static func throttle(bytesPerSecond: Int) -> Fault { Fault(.throttle(bytesPerSecond: max(1, bytesPerSecond))) }
+
+    /// Replace the response by one with status `code`, the given headers and body.
+    ///
+    /// `retryAfter` is sent as `Retry-After` (seconds or an HTTP-date); when `nil`, 503 and 429 get
+    /// ``defaultRetryAfter`` and other codes get none. An empty `body` becomes a small JSON body that
+    /// names the status, so clients that expect JSON still parse something.
+    public static func status(_ code: Int, retryAfter: String? = nil, headers: HTTPHeaders = [:], body: Data = Data()) -> Fault {
+        Fault(.status(code: code, retryAfter: retryAfter, headers: headers, body: body))
+    }
+
+    /// Replace the response's `Content-Type` by `contentType`, keeping its body.
+    public static func contentType(_ contentType: String) -> Fault { Fault(.contentType(contentType)) }
+
+    /// Answer with the error template named `template` from the cassette that would have answered
+    /// (its `errorTemplates`). A missing template is reported when the fault fires.
+    public static func serviceError(_ template: String) -> Fault { Fault(.serviceError(template: template)) }
+
+    /// The `Retry-After` value that 503 and 429 status faults carry unless told otherwise: `"1"`.
+    public static let defaultRetryAfter = "1"
+
+    /// The layer this fault breaks.
+    public var family: Family {
+        switch kind {
+        case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle: .network
+        case .status, .corruptBody, .emptyBody, .contentType: .http
+        case .serviceError: .service
+        }
+    }
+
+    /// Whether this fault acts when a connection is accepted, before any request is read (only `refuse`).
+    public var actsOnAccept: Bool { kind == .refuse }
+
+    /// The fault's short name, the part of its CLI spelling before `=` (`truncate`, `status`, ...).
+    public var name: String {
+        switch kind {
+        case .refuse: "refuse"
+        case .reset: "reset"
+        case .empty: "empty"
+        case .truncate: "truncate"
+        case .malformedChunk: "malformed-chunk"
+        case .garbage: "garbage"
+        case .stall: "stall"
+        case .latency: "latency"
+        case .throttle: "throttle"
+        case .status: "status"
+        case .corruptBody: "corrupt-body"
+        case .emptyBody: "empty-body"
+        case .contentType: "content-type"
+        case .serviceError: "service-error"
+        }
+    }
+
+    /// The CLI spelling, such as `truncate=body:10` or `latency=100..300ms`. Headers and bodies given to
+    /// ``status(_:retryAfter:headers:body:)`` have no CLI spelling and are left out.
+    public var description: String {
+        switch kind {
+        case .refuse, .reset, .empty, .malformedChunk, .stall, .corruptBody, .emptyBody: name
+        case .truncate(let point): "truncate=\(point)"
+        case .garbage(let bytes): "garbage=\(bytes)"
+        case .latency(let distribution): "latency=\(distribution)"
+        case .throttle(let rate): "throttle=\(rate)B/s"
+        case .status(let code, let retryAfter, _, _): retryAfter.map { "status=\(code),retry-after=\($0)" } ?? "status=\(code)"
+        case .contentType(let type): "content-type=\(type)"
+        case .serviceError(let template): "service-error=\(template)"
+        }
+    }
+}
+
+/// Where a truncated response stops.
+public enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
+    /// Part of the status line, then close.
+    case statusLine
+    /// The whole status line and part of the header block (never its blank line), then close.
+    case headers
+    /// The whole head with the real `Content-Length`, then only the first `bytes` of the body, then close.
+    /// When the body is not longer than `bytes`, one byte less than the body is sent.
+    case body(bytes: Int)
+
+    /// The CLI spelling: `status-line`, `headers` or `body:N`.
+    public var description: String {
+        switch self {
+        case .statusLine: "status-line"
+        case .headers: "headers"
+        case .body(let bytes): "body:\(bytes)"
+        }
+    }
+}
+
+/// How long a latency fault waits before the normal answer.
+public enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
+    /// Always the same delay.
+    case fixed(Duration)
+    /// A delay drawn uniformly from the range, from the plan's seeded generator.
+    case uniform(ClosedRange<Duration>)
+    /// A delay whose logarithm is normal: half of the delays are under `median`; `sigma` (> 0) widens the
+    /// tail. Drawn from the plan's seeded generator and capped at 60 s so that nothing waits for ever.
+    case logNormal(median: Duration, sigma: Double)
+
+    /// The longest delay a log-normal draw may give.
+    public static let logNormalCap = Duration.seconds(60)
+
+    /// The CLI spelling: `200ms`, `100..300ms` or `lognormal:120ms:0.5`.
+    public var description: String {
+        switch self {
+        case .fixed(let delay): DurationSpelling.format(delay)
+        case .uniform(let range): "\(DurationSpelling.milliseconds(range.lowerBound))..\(DurationSpelling.milliseconds(range.upperBound))ms"
+        case .logNormal(let median, let sigma): "lognormal:\(DurationSpelling.format(median)):\(sigma)"
+        }
+    }
+
+    /// The delay for one request, given a uniform draw `unit` in [0, 1) and a second one `unit2` in
+    /// [0, 1) (used by the log-normal case).
+    func delay(unit: Double, unit2: Double) -> Duration {
+        switch self {
+        case .fixed(let delay):
+            return delay
+        case .uniform(let range):
+            let low = DurationSpelling.seconds(range.lowerBound)
+            let high = DurationSpelling.seconds(range.upperBound)
+            return .microseconds(Int64(((low + (high - low) * unit) * 1_000_000).rounded()))
+        case .logNormal(let median, let sigma):
+            // Box–Muller turns two uniform draws into one standard normal draw.
+            let normal = (-2 * Foundation.log(max(unit, .leastNonzeroMagnitude))).squareRoot() * cos(2 * .pi * unit2)
+            let seconds = DurationSpelling.seconds(median) * exp(sigma * normal)
+            let capped = min(seconds, DurationSpelling.seconds(LatencyDistribution.logNormalCap))
+            return .microseconds(Int64((capped * 1_000_000).rounded()))
+        }
+    }
+}

@@ -1,0 +1,176 @@
+extension FaultRule {
+    /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD]`; a
+    /// status fault also takes `,retry-after=VALUE`. Throws ``FaultPlanError`` naming the spec and its bad
+    /// part.
+    public static func parse(spec: String) throws(FaultPlanError) -> FaultRule {
+        let trimmed = spec.trimmingWhitespace()
+        do {
+            return try parseTrimmed(trimmed)
+        } catch {
+            throw error.prefixed("invalid fault spec '\(trimmed)'")
+        }
+    }
+
+    private static func parseTrimmed(_ spec: String) throws(FaultPlanError) -> FaultRule {
+        let fields = spec.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+        guard let head = fields.first, !head.isEmpty else {
+            throw FaultPlanError("it names no fault kind")
+        }
+        let (kind, argument) = splitOnce(head, at: "=")
+        var trigger = FaultTrigger.always
+        var path: String?
+        var method: String?
+        var retryAfter: String?
+        var seen: Set<String> = []
+        for field in fields.dropFirst() {
+            let (key, value) = splitOnce(field, at: "=")
+            guard let value, !value.isEmpty else {
+                throw FaultPlanError("option '\(field)' needs a value, as in when=first:2")
+            }
+            guard seen.insert(key).inserted else {
+                throw FaultPlanError("option '\(key)' is given twice")
+            }
+            switch key {
+            case "when": trigger = try FaultTrigger.parse(value)
+            case "path": path = value
+            case "method":
+                guard value.allSatisfy({ $0.isLetter }) else { throw FaultPlanError("method '\(value)' is not an HTTP method token") }
+                method = value
+            case "retry-after" where kind == "status": retryAfter = value
+            default:
+                throw FaultPlanError("option '\(key)' is not one of when, path, method\(kind == "status" ? ", retry-after" : "")")
+            }
+        }
+        let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter)
+        if fault.actsOnAccept, path != nil || method != nil {
+            throw FaultPlanError("refuse acts before a request is read, so it cannot be filtered by path or method")
+        }
+        return FaultRule(fault, when: trigger, path: path, method: method)
+    }
+
+    private static func splitOnce(_ text: String, at separator: Character) -> (String, String?) {
+        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
+        return (String(text[..<index]), String(text[text.index(after: index)...]))
+    }
+}
+
+extension Fault {
+    /// Every kind name the CLI spelling accepts, in documentation order.
+    public static let kindNames = [
+        "refuse", "reset", "empty", "truncate", "malformed-chunk", "garbage", "stall", "latency", "throttle",
+        "status", "corrupt-body", "empty-body", "content-type", "service-error",
+    ]
+
+    /// Builds a fault from its CLI kind name and argument (the part after `=`, if any).
+    static func parse(kind: String, argument: String?, retryAfter: String? = nil) throws(FaultPlanError) -> Fault {
+        func noArgument(_ fault: Fault) throws(FaultPlanError) -> Fault {
+            guard argument == nil else { throw FaultPlanError("\(kind) takes no argument") }
+            return fault
+        }
+        func required(_ example: String) throws(FaultPlanError) -> String {
+            guard let argument, !argument.isEmpty else { throw FaultPlanError("\(kind) needs an argument, as in \(example)") }
+            return argument
+        }
+        switch kind {
+        case "refuse": return try noArgument(.refuse)
+        case "reset": return try noArgument(.reset)
+        case "empty": return try noArgument(.empty)
+        case "malformed-chunk": return try noArgument(.malformedChunk)
+        case "stall": return try noArgument(.stall)
+        case "corrupt-body": return try noArgument(.corruptBody)
+        case "empty-body": return try noArgument(.emptyBody)
+        case "truncate": return .truncate(try TruncationPoint.parse(required("truncate=body:10")))
+        case "garbage":
+            guard let argument else { return .garbage() }
+            guard let bytes = Int(argument), bytes >= 1, bytes <= 1 << 20 else {
+                throw FaultPlanError("garbage takes a byte count from 1 to 1048576, such as garbage=256")
+            }
+            return .garbage(bytes: bytes)
+        case "latency": return .latency(try LatencyDistribution.parse(required("latency=200ms")))
+        case "throttle": return .throttle(bytesPerSecond: try ThrottleRate.parse(required("throttle=2kbps")))
+        case "status":
+            let text = try required("status=503")
+            guard let code = Int(text), (100...599).contains(code) else {
+                throw FaultPlanError("status takes an HTTP status code from 100 to 599, such as status=503")
+            }
+            return .status(code, retryAfter: retryAfter)
+        case "content-type":
+            let type = try required("content-type=text/html")
+            guard type.contains("/") else { throw FaultPlanError("content-type '\(type)' is not a media type such as text/html") }
+            return .contentType(type)
+        case "service-error": return .serviceError(try required("service-error=throttle_violation"))
+        default:
+            throw FaultPlanError("'\(kind)' is not a fault kind; use one of \(kindNames.joined(separator: ", "))")
+        }
+    }
+}
+
+extension TruncationPoint {
+    /// Parses `status-line`, `headers` or `body:N` (N ≥ 0).
+    static func parse(_ text: String) throws(FaultPlanError) -> TruncationPoint {
+        switch text {
+        case "status-line": return .statusLine
+        case "headers": return .headers
+        default:
+            guard text.hasPrefix("body:"), let bytes = Int(text.dropFirst(5)), bytes >= 0 else {
+                throw FaultPlanError("truncate takes status-line, headers or body:N, such as truncate=body:10")
+            }
+            return .body(bytes: bytes)
+        }
+    }
+}
+
+extension LatencyDistribution {
+    /// Parses `200ms`, `1.5s`, `100..300ms` or `lognormal:MEDIAN:SIGMA` (e.g. `lognormal:120ms:0.5`).
+    static func parse(_ text: String) throws(FaultPlanError) -> LatencyDistribution {
+        if text.hasPrefix("lognormal:") {
+            let parts = text.split(separator: ":").map(String.init)
+            guard parts.count == 3, let median = DurationSpelling.parse(parts[1]), let sigma = Double(parts[2]), sigma > 0, sigma <= 5 else {
+                throw FaultPlanError("latency=lognormal takes a median and a sigma from 0 to 5, such as lognormal:120ms:0.5")
+            }
+            return .logNormal(median: median, sigma: sigma)
+        }
+        if let dots = text.range(of: "..") {
+            let low = text[..<dots.lowerBound]
+            let rest = text[dots.upperBound...]
+            guard rest.hasSuffix("ms"), let lower = DurationSpelling.parseMilliseconds(low),
+                  let upper = DurationSpelling.parseMilliseconds(rest.dropLast(2)), lower <= upper else {
+                throw FaultPlanError("latency range '\(text)' must read LOW..HIGHms with LOW ≤ HIGH, such as 100..300ms")
+            }
+            return .uniform(lower...upper)
+        }
+        guard let delay = DurationSpelling.parse(text) else {
+            throw FaultPlanError("latency takes a duration such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
+        }
+        return .fixed(delay)
+    }
+}
+
+/// Reads throttle rates: bits per second (`bps`, `kbps`, `mbps`, decimal multiples, as network speeds are
+/// quoted) or bytes per second (`B/s`, `KB/s`, `MB/s`, binary multiples).
+enum ThrottleRate {
+    static func parse(_ text: String) throws(FaultPlanError) -> Int {
+        let units: [(suffix: String, bytesPerUnit: Double)] = [
+            ("kbps", 1000 / 8), ("mbps", 1_000_000 / 8), ("bps", 1.0 / 8),
+            ("KB/s", 1024), ("MB/s", 1024 * 1024), ("B/s", 1),
+        ]
+        for unit in units where text.hasSuffix(unit.suffix) {
+            if let value = Double(text.dropLast(unit.suffix.count)), value > 0, value.isFinite {
+                let rate = (value * unit.bytesPerUnit).rounded()
+                if rate >= 1, rate <= 1e12 { return Int(rate) }
+            }
+            break
+        }
+        throw FaultPlanError("throttle takes a positive rate such as 2kbps, 64KB/s or 500B/s (at least 1 byte per second)")
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces, tabs and newlines.
+    func trimmingWhitespace() -> String {
+        var slice = Substring(self)
+        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
+        while let last = slice.last, last.isWhitespace { slice.removeLast() }
+        return String(slice)
+    }
+}

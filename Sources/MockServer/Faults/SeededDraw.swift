@@ -1,0 +1,48 @@
+/// Counter-based random draws: the value for (seed, rule, count, stream) is a pure function of those
+/// four numbers, so a decision does not depend on which thread asked first or on what other rules drew.
+/// Uses the SplitMix64 finaliser, which is enough for test schedules (this is not cryptography).
+enum SeededDraw {
+    /// Independent uses of the same (seed, rule, count) draw from different streams.
+    enum Stream: UInt64 {
+        case trigger = 1
+        case latency = 2
+        case latencySecond = 3
+        case garbage = 4
+    }
+
+    /// A uniform value in [0, 1).
+    static func unit(seed: UInt64, rule: Int, count: Int, stream: Stream) -> Double {
+        Double(bits(seed: seed, rule: rule, count: count, stream: stream) >> 11) * 0x1.0p-53
+    }
+
+    /// 64 well-mixed bits.
+    static func bits(seed: UInt64, rule: Int, count: Int, stream: Stream) -> UInt64 {
+        var x = seed
+        x = mix(x &+ 0x9E37_79B9_7F4A_7C15 &* (UInt64(truncatingIfNeeded: rule) &+ 1))
+        x = mix(x &+ 0xBF58_476D_1CE4_E5B9 &* (UInt64(truncatingIfNeeded: count) &+ 1))
+        return mix(x &+ 0x94D0_49BB_1331_11EB &* stream.rawValue)
+    }
+
+    /// `count` bytes from a generator seeded by `seed`.
+    static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
+        var state = seed
+        var result: [UInt8] = []
+        result.reserveCapacity(count)
+        while result.count < count {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var word = mix(state)
+            for _ in 0..<min(8, count - result.count) {
+                result.append(UInt8(truncatingIfNeeded: word))
+                word >>= 8
+            }
+        }
+        return result
+    }
+
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+@Suite struct FaultSpecTests {
+    // Given a spec in the CLI spelling, when it is parsed, then its description spells the same rule.
+    @Test(arguments: [
+        ("reset", "reset"),
+        ("refuse", "refuse"),
+        ("empty", "empty"),
+        ("stall", "stall"),
+        ("malformed-chunk", "malformed-chunk"),
+        ("garbage", "garbage=256"),
+        ("garbage=12", "garbage=12"),
+        ("truncate=status-line", "truncate=status-line"),
+        ("truncate=headers", "truncate=headers"),
+        ("truncate=body:10", "truncate=body:10"),
+        ("latency=200ms", "latency=200ms"),
+        ("latency=1.5s", "latency=1500ms"),
+        ("latency=100..300ms", "latency=100..300ms"),
+        ("latency=lognormal:120ms:0.5", "latency=lognormal:120ms:0.5"),
+        ("throttle=2kbps", "throttle=250B/s"),
+        ("throttle=64KB/s", "throttle=65536B/s"),
+        ("throttle=500B/s", "throttle=500B/s"),
+        ("status=503", "status=503"),
+        ("status=503,retry-after=7", "status=503,retry-after=7"),
+        ("corrupt-body", "corrupt-body"),
+        ("empty-body", "empty-body"),
+        ("content-type=text/html", "content-type=text/html"),
+        ("service-error=throttle_violation", "service-error=throttle_violation"),
+        ("status=503,when=first:2", "status=503,when=first:2"),
+        (" latency=100..300ms , when=p:0.5 , path=/users* ", "latency=100..300ms,when=p:0.5,path=/users*"),
+        ("reset,method=post,when=nth:3", "reset,when=nth:3,method=POST"),
+        ("empty,when=every:4,path=/feeds", "empty,when=every:4,path=/feeds"),
+    ])
+    func spec_parses_andSpellsBack(spec: String, spelled: String) throws {
+        let rule = try FaultRule.parse(spec: spec)
+        #expect(rule.description == spelled)
+        #expect(try FaultRule.parse(spec: rule.description) == rule)
+    }
+
+    // Given a bad spec, then the error is one sentence naming the spec and its bad part, word for word.
+    @Test(arguments: [
+        ("", "invalid fault spec '': it names no fault kind"),
+        ("explode", "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error"),
+        ("reset=3", "invalid fault spec 'reset=3': reset takes no argument"),
+        ("truncate", "invalid fault spec 'truncate': truncate needs an argument, as in truncate=body:10"),
+        ("truncate=middle", "invalid fault spec 'truncate=middle': truncate takes status-line, headers or body:N, such as truncate=body:10"),
+        ("latency=fast", "invalid fault spec 'latency=fast': latency takes a duration such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5"),
+        ("latency=300..100ms", "invalid fault spec 'latency=300..100ms': latency range '300..100ms' must read LOW..HIGHms with LOW ≤ HIGH, such as 100..300ms"),
+        ("latency=lognormal:120ms", "invalid fault spec 'latency=lognormal:120ms': latency=lognormal takes a median and a sigma from 0 to 5, such as lognormal:120ms:0.5"),
+        ("throttle=fast", "invalid fault spec 'throttle=fast': throttle takes a positive rate such as 2kbps, 64KB/s or 500B/s (at least 1 byte per second)"),
+        ("throttle=1bps", "invalid fault spec 'throttle=1bps': throttle takes a positive rate such as 2kbps, 64KB/s or 500B/s (at least 1 byte per second)"),
+        ("status=99", "invalid fault spec 'status=99': status takes an HTTP status code from 100 to 599, such as status=503"),
+        ("status=abc", "invalid fault spec 'status=abc': status takes an HTTP status code from 100 to 599, such as status=503"),
+        ("content-type=html", "invalid fault spec 'content-type=html': content-type 'html' is not a media type such as text/html"),
+        ("garbage=0", "invalid fault spec 'garbage=0': garbage takes a byte count from 1 to 1048576, such as garbage=256"),
+        ("reset,when=sometimes", "invalid fault spec 'reset,when=sometimes': trigger 'sometimes' is not one of always, first:N, nth:N, every:N or p:P"),
+        ("reset,when=first:0", "invalid fault spec 'reset,when=first:0': trigger 'first:0' needs a whole number of at least 1, such as first:2"),
+        ("reset,when=p:1.5", "invalid fault spec 'reset,when=p:1.5': trigger 'p:1.5' needs a probability from 0 to 1, such as p:0.1"),
+        ("reset,when=", "invalid fault spec 'reset,when=': option 'when=' needs a value, as in when=first:2"),
+        ("reset,path=/a,path=/b", "invalid fault spec 'reset,path=/a,path=/b': option 'path' is given twice"),
+        ("reset,colour=red", "invalid fault spec 'reset,colour=red': option 'colour' is not one of when, path, method"),
+        ("reset,retry-after=3", "invalid fault spec 'reset,retry-after=3': option 'retry-after' is not one of when, path, method"),
+        ("status=503,colour=red", "invalid fault spec 'status=503,colour=red': option 'colour' is not one of when, path, method, retry-after"),
+        ("reset,method=G-T", "invalid fault spec 'reset,method=G-T': method 'G-T' is not an HTTP method token"),
+        ("refuse,path=/users", "invalid fault spec 'refuse,path=/users': refuse acts before a request is read, so it cannot be filtered by path or method"),
+    ])
+    func badSpec_throwsOneSentence(spec: String, message: String) {
+        #expect(throws: FaultPlanError(message)) { try FaultRule.parse(spec: spec) }
+    }
+
+    @Test func specs_separatedBySemicolons_keepTheirOrder_andSkipBlanks() throws {
+        let plan = try FaultPlan.parse(specs: "status=503,when=first:2; ;latency=100..300ms,when=p:0.5,path=/users*;", seed: 9)
+        #expect(plan.rules.map(\.description) == ["status=503,when=first:2", "latency=100..300ms,when=p:0.5,path=/users*"])
+        #expect(plan.seed == 9)
+        #expect(plan.description == "seed=9: status=503,when=first:2; latency=100..300ms,when=p:0.5,path=/users*")
+    }
+
+    @Test func badSpecAmongSeveral_namesThatSpec() {
+        #expect(throws: FaultPlanError("invalid fault spec 'stall=5': stall takes no argument")) {
+            try FaultPlan.parse(specs: "reset; stall=5; empty")
+        }
+    }
+
+    @Test(arguments: [
+        (Fault.refuse, Fault.Family.network), (.reset, .network), (.empty, .network), (.truncate(.headers), .network),
+        (.malformedChunk, .network), (.garbage(), .network), (.stall, .network), (.latency(.fixed(.milliseconds(5))), .network),
+        (.throttle(bytesPerSecond: 10), .network), (.status(500), .http), (.corruptBody, .http), (.emptyBody, .http),
+        (.contentType("text/html"), .http), (.serviceError("x"), .service),
+    ])
+    func everyKind_belongsToItsFamily(fault: Fault, family: Fault.Family) {
+        #expect(fault.family == family)
+        #expect(Fault.kindNames.contains(fault.name))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+extension RedactionRules {
+    /// `request` with every secret header, query parameter, form field and JSON field replaced by
+    /// ``placeholder``. Cookie headers keep each cookie's name. Bodies without secrets are returned
+    /// byte for byte; a redacted JSON body is re-serialised with sorted keys.
+    public func redact(_ request: HTTPRequest) -> HTTPRequest {
+        var copy = request
+        copy.headers = redact(request.headers)
+        copy.target = redact(target: request.target)
+        copy.body = redact(body: request.body, contentType: request.headers["Content-Type"])
+        return copy
+    }
+
+    /// `response` with every secret header and body field replaced by ``placeholder`` (see
+    /// ``redact(_:)-(HTTPRequest)``).
+    public func redact(_ response: HTTPResponse) -> HTTPResponse {
+        var copy = response
+        copy.headers = redact(response.headers)
+        copy.body = redact(body: response.body, contentType: response.headers["Content-Type"])
+        return copy
+    }
+
+    /// Headers with secret values replaced; `Cookie` and `Set-Cookie` keep cookie names and attributes.
+    public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(headers.lines.map { line in
+            guard redactsHeader(line.name), line.value != Self.placeholder else { return line }
+            switch RedactionRules.normalisedHeader(line.name) {
+            case "cookie":
+                return HTTPHeader(name: line.name, value: redactCookiePairs(line.value, separator: "; "))
+            case "set-cookie":
+                return HTTPHeader(name: line.name, value: redactSetCookie(line.value))
+            default:
+                return HTTPHeader(name: line.name, value: Self.placeholder)
+            }
+        })
+    }
+
+    /// A request target (path and query) with secret query parameter values replaced; the rest of the
+    /// target is kept exactly as written.
+    public func redact(target: String) -> String {
+        guard let mark = target.firstIndex(of: "?") else { return target }
+        let query = target[target.index(after: mark)...]
+        return String(target[...mark]) + redactPairs(String(query))
+    }
+
+    /// A body with secret fields replaced when it is a form (`application/x-www-form-urlencoded`) or JSON
+    /// (a JSON media type, or no content type and a body that parses as a JSON object or array).
+    public func redact(body: Data, contentType: String?) -> Data {
+        guard !body.isEmpty, !fields.isEmpty else { return body }
+        let type = contentType?.lowercased() ?? ""
+        if type.hasPrefix("application/x-www-form-urlencoded") {
+            let text = String(decoding: body, as: UTF8.self)
+            let redacted = redactPairs(text)
+            return redacted == text ? body : Data(redacted.utf8)
+        }
+        let looksJSON = type.contains("json") || (type.isEmpty && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(body.first))
+        guard looksJSON, let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return body }
+        var changed = false
+        let redacted = redactJSON(object, changed: &changed)
+        guard changed, let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) else {
+            return body
+        }
+        return data
+    }
+
+    private func redactJSON(_ value: Any, changed: inout Bool) -> Any {
+        if let object = value as? [String: Any] {
+            var copy = object
+            for (key, inner) in object {
+                if redactsField(key) {
+                    if (inner as? String) != Self.placeholder, !(inner is NSNull) {
+                        copy[key] = Self.placeholder
+                        changed = true
+                    }
+                } else {
+                    copy[key] = redactJSON(inner, changed: &changed)
+                }
+            }
+            return copy
+        }
+        if let array = value as? [Any] {
+            return array.map { redactJSON($0, changed: &changed) }
+        }
+        return value
+    }
+
+    /// `name=value&...` with secret values replaced; names are compared after form decoding.
+    private func redactPairs(_ text: String) -> String {
+        text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
+            guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+            let name = String(pair[..<equals]).replacingOccurrences(of: "+", with: " ")
+            let decoded = name.removingPercentEncoding ?? name
+            return redactsField(decoded) ? "\(pair[..<equals])=\(Self.placeholder)" : String(pair)
+        }.joined(separator: "&")
+    }
+
+    private func redactCookiePairs(_ text: String, separator: String) -> String {
+        text.split(separator: ";").map { piece -> String in
+            let trimmed = piece.trimmingCharacters(in: .whitespaces)
+            guard let equals = trimmed.firstIndex(of: "=") else { return trimmed }
+            return "\(trimmed[..<equals])=\(Self.placeholder)"
+        }.joined(separator: separator)
+    }
+
+    /// `name=value; Path=/; HttpOnly` → `name=<redacted>; Path=/; HttpOnly`.
+    private func redactSetCookie(_ text: String) -> String {
+        let parts = text.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false)
+        let first = redactCookiePairs(String(parts[0]), separator: "; ")
+        return parts.count > 1 ? first + ";" + parts[1] : first
+    }
+}

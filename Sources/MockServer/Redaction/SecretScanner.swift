@@ -1,0 +1,158 @@
+import Foundation
+
+/// Finds credentials left in recorded exchanges: values of the redaction rules' headers and fields that
+/// are not the placeholder, JSON Web Tokens, well-known token formats, and long high-entropy strings.
+public struct SecretScanner: Sendable {
+    /// The rules naming credential headers and fields.
+    public var rules: RedactionRules
+
+    /// A scanner for `rules` (default: ``RedactionRules/default``).
+    public init(rules: RedactionRules = .default) {
+        self.rules = rules
+    }
+
+    /// Every finding in `request`, in the order headers, query, body.
+    public func scan(_ request: HTTPRequest) -> [SecretFinding] {
+        var findings = scan(request.headers, side: "request")
+        if let query = request.query {
+            findings += scanPairs(query, location: "request query")
+        }
+        findings += scan(body: request.body, contentType: request.headers["Content-Type"], side: "request")
+        return findings
+    }
+
+    /// Every finding in `response`, in the order headers, body.
+    public func scan(_ response: HTTPResponse) -> [SecretFinding] {
+        scan(response.headers, side: "response") + scan(body: response.body, contentType: response.headers["Content-Type"], side: "response")
+    }
+
+    /// Why `value` looks like a credential on its own, or `nil` when it does not.
+    public static func suspicion(of value: String) -> String? {
+        let bytes = Array(value.utf8)
+        if isJWT(bytes) { return "JSON Web Token" }
+        for (prefix, name, minimum) in knownPrefixes where value.hasPrefix(prefix) && bytes.count >= minimum {
+            if bytes.dropFirst(prefix.utf8.count).allSatisfy(isTokenByte) { return name }
+        }
+        if isHighEntropy(bytes) { return "high-entropy string" }
+        return nil
+    }
+
+    private static let knownPrefixes: [(String, String, Int)] = [
+        ("ghp_", "GitHub token", 40), ("gho_", "GitHub token", 40), ("ghu_", "GitHub token", 40),
+        ("ghs_", "GitHub token", 40), ("ghr_", "GitHub token", 40), ("github_pat_", "GitHub token", 40),
+        ("AKIA", "AWS access key", 20), ("ASIA", "AWS access key", 20), ("xoxb-", "Slack token", 20),
+        ("xoxp-", "Slack token", 20), ("xoxa-", "Slack token", 20), ("sk_live_", "Stripe key", 24),
+        ("AIza", "Google API key", 39), ("glpat-", "GitLab token", 24),
+    ]
+
+    private func scan(_ headers: HTTPHeaders, side: String) -> [SecretFinding] {
+        headers.lines.compactMap { line in
+            let location = "\(side) header \(line.name)"
+            if rules.redactsHeader(line.name) {
+                return line.value.contains(RedactionRules.placeholder) ? nil : SecretFinding(location: location, reason: "credential header")
+            }
+            return Self.suspicion(of: line.value).map { SecretFinding(location: location, reason: $0) }
+        }
+    }
+
+    private func scanPairs(_ text: String, location: String) -> [SecretFinding] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = Self.formDecoded(String(parts[0]))
+            let value = parts.count > 1 ? Self.formDecoded(String(parts[1])) : ""
+            if rules.redactsField(name) {
+                return value == RedactionRules.placeholder || value.isEmpty ? nil : SecretFinding(location: "\(location) \(name)", reason: "secret field")
+            }
+            return Self.suspicion(of: value).map { SecretFinding(location: "\(location) \(name)", reason: $0) }
+        }
+    }
+
+    private func scan(body: Data, contentType: String?, side: String) -> [SecretFinding] {
+        guard !body.isEmpty else { return [] }
+        let type = contentType?.lowercased() ?? ""
+        if type.hasPrefix("application/x-www-form-urlencoded") {
+            return scanPairs(String(decoding: body, as: UTF8.self), location: "\(side) form field")
+        }
+        if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), type.contains("json") || type.isEmpty {
+            var findings: [SecretFinding] = []
+            scanJSON(object, path: "$", side: side, into: &findings)
+            return findings
+        }
+        guard type.hasPrefix("text/") || type.contains("xml") || type.contains("javascript") else { return [] }
+        // Free text: only precise formats, since prose is full of long words.
+        let words = String(decoding: body, as: UTF8.self).split(whereSeparator: { !($0.asciiValue.map(Self.isTokenByte) ?? false) })
+        return words.compactMap { word in
+            guard let reason = Self.suspicion(of: String(word)), reason != "high-entropy string" else { return nil }
+            return SecretFinding(location: "\(side) body text", reason: reason)
+        }
+    }
+
+    private func scanJSON(_ value: Any, path: String, side: String, into findings: inout [SecretFinding]) {
+        if let object = value as? [String: Any] {
+            for key in object.keys.sorted() {
+                let inner = object[key]!
+                let innerPath = "\(path).\(key)"
+                if rules.redactsField(key), !(inner is NSNull), (inner as? String) != RedactionRules.placeholder, (inner as? String) != "" {
+                    findings.append(SecretFinding(location: "\(side) body \(innerPath)", reason: "secret field"))
+                } else {
+                    scanJSON(inner, path: innerPath, side: side, into: &findings)
+                }
+            }
+        } else if let array = value as? [Any] {
+            for (index, inner) in array.enumerated() {
+                scanJSON(inner, path: "\(path)[\(index)]", side: side, into: &findings)
+            }
+        } else if let text = value as? String, let reason = Self.suspicion(of: text) {
+            findings.append(SecretFinding(location: "\(side) body \(path)", reason: reason))
+        }
+    }
+
+    private static func formDecoded(_ text: String) -> String {
+        let spaced = text.replacingOccurrences(of: "+", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+            true
+        default:
+            false
+        }
+    }
+
+    /// Three base64url segments, the first two starting with `eyJ` (`{"` encoded).
+    private static func isJWT(_ bytes: [UInt8]) -> Bool {
+        let segments = bytes.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
+        guard segments.count == 3, bytes.count >= 30 else { return false }
+        let eyJ = Array("eyJ".utf8)
+        return segments[0].starts(with: eyJ) && segments[1].starts(with: eyJ)
+            && segments.allSatisfy { $0.allSatisfy { isTokenByte($0) && $0 != UInt8(ascii: ".") } }
+    }
+
+    /// At least 32 token characters mixing upper case, lower case and digits, with a Shannon entropy of at
+    /// least 4.2 bits per character: random keys pass, hex digests (≤ 4 bits, no upper case) and words do not.
+    private static func isHighEntropy(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count >= 32, bytes.count <= 4096, bytes.allSatisfy(isTokenByte) else { return false }
+        var upper = false, lower = false, digit = false
+        var counts = [Int](repeating: 0, count: 256)
+        for byte in bytes {
+            counts[Int(byte)] += 1
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): upper = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): lower = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
+            default: break
+            }
+        }
+        guard upper, lower, digit else { return false }
+        let total = Double(bytes.count)
+        let entropy = counts.reduce(0.0) { sum, count in
+            guard count > 0 else { return sum }
+            let p = Double(count) / total
+            return sum - p * log2(p)
+        }
+        return entropy >= 4.2
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import MockServer
+import Testing
+
+@Suite struct RedactionTests {
+    let rules = RedactionRules.default
+
+    @Test func credentialHeaders_areReplaced_cookiesKeepTheirNames() {
+        let headers: HTTPHeaders = [
+            "Authorization": "Bearer abc.def", "Cookie": "session=s3cr3t; theme=dark", "X-Api-Key": "k-123",
+            "X-Custom-Secret": "zzz", "Accept": "application/json", "Proxy-Authorization": "Basic dXNlcjpwYXNz",
+        ]
+        let redacted = rules.redact(headers)
+        #expect(redacted.lines.map(\.value) == [
+            "<redacted>", "session=<redacted>; theme=<redacted>", "<redacted>", "<redacted>", "application/json", "<redacted>",
+        ])
+    }
+
+    @Test func setCookie_keepsNameAndAttributes() {
+        let response = HTTPResponse(status: 200, headers: ["Set-Cookie": "sid=abc123; Path=/; HttpOnly", "Set-Cookie": "x=1"])
+        #expect(rules.redact(response).headers.values(for: "set-cookie") == ["sid=<redacted>; Path=/; HttpOnly", "x=<redacted>"])
+    }
+
+    @Test(arguments: [
+        ("/friends?user_id=42&token=abc", "/friends?user_id=42&token=<redacted>"),
+        ("/a?access_token=x&api_key=y&page=2", "/a?access_token=<redacted>&api_key=<redacted>&page=2"),
+        ("/a?Access-Token=x", "/a?Access-Token=<redacted>"),
+        ("/a?pass%77ord=x", "/a?pass%77ord=<redacted>"),
+        ("/a?flag&q=swift", "/a?flag&q=swift"),
+        ("/no-query", "/no-query"),
+    ])
+    func secretQueryParameters_areReplaced_restKeptAsWritten(target: String, expected: String) {
+        #expect(rules.redact(target: target) == expected)
+    }
+
+    @Test func formBody_secretFieldsReplaced() {
+        let request = HTTPRequest(method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Data("username=ann&password=hunter2".utf8))
+        #expect(String(decoding: rules.redact(request).body, as: UTF8.self) == "username=ann&password=<redacted>")
+    }
+
+    @Test func jsonBody_secretFieldsReplacedAtAnyDepth_nullsAndPlaceholdersKept() throws {
+        let body = Data(#"{"user":{"name":"ann","password":"p"},"items":[{"token":"t1"},{"token":null}],"client_secret":"<redacted>"}"#.utf8)
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: body)
+        let redacted = String(decoding: rules.redact(response).body, as: UTF8.self)
+        #expect(redacted == #"{"client_secret":"<redacted>","items":[{"token":"<redacted>"},{"token":null}],"user":{"name":"ann","password":"<redacted>"}}"#)
+    }
+
+    @Test func bodiesWithoutSecrets_areKeptByteForByte() {
+        let body = Data("{ \"b\": 1,   \"a\": [1.50] }".utf8)
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: body)
+        #expect(rules.redact(response).body == body)
+        let binary = Data([0xFF, 0xD8, 0xFF, 0x00])
+        #expect(rules.redact(body: binary, contentType: "image/jpeg") == binary)
+    }
+
+    @Test func addedRules_extendTheDefaults_noneRedactsNothing() {
+        let extended = rules.adding(headers: ["X-Session"], fields: ["pin"])
+        #expect(extended.redactsHeader("x-session") && extended.redactsField("PIN") && extended.redactsField("password"))
+        #expect(!RedactionRules.none.redactsHeader("Authorization"))
+        #expect(RedactionRules.none.redact(target: "/a?token=1") == "/a?token=1")
+    }
+}
+
+@Suite struct SecretScannerTests {
+    let scanner = SecretScanner()
+
+    @Test func redactedExchange_hasNoFindings() {
+        let request = RedactionRules.default.redact(HTTPRequest(
+            method: "POST", target: "/login?access_token=abc", headers: ["Authorization": "Bearer x", "Content-Type": "application/json"],
+            body: Data(#"{"password":"p","username":"u"}"#.utf8)))
+        #expect(scanner.scan(request).isEmpty)
+    }
+
+    @Test func leftoverSecrets_areEachNamedWithTheirPlace() {
+        let request = HTTPRequest(
+            method: "POST", target: "/x?token=abc&q=swift", headers: ["Authorization": "Bearer abc", "Content-Type": "application/json"],
+            body: Data(#"{"auth":{"password":"hunter2"},"note":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig_nature-123"}"#.utf8))
+        #expect(scanner.scan(request).map(\.description) == [
+            "request header Authorization: credential header is not redacted",
+            "request query token: secret field is not redacted",
+            "request body $.auth.password: secret field is not redacted",
+            "request body $.note: JSON Web Token is not redacted",
+        ])
+    }
+
+    @Test(arguments: [
+        ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "GitHub token"),
+        ("AKIAIOSFODNN7EXAMPLE", "AWS access key"),
+        ("xoxb-123456789012-abcdefghijkl", "Slack token"),
+        ("Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw", "high-entropy string"),
+    ])
+    func suspiciousValues_areClassified(value: String, reason: String) {
+        #expect(SecretScanner.suspicion(of: value) == reason)
+    }
+
+    @Test(arguments: [
+        "5d41402abc4b2a76b9719d911017c592ae1f4b3d8c6e2b1a0f9e8d7c6b5a4932", // a hex digest (ETag)
+        "MDQ6VXNlcjE=", "https://avatars.githubusercontent.com/u/1?v=4", "How to decode JSON in Swift?",
+        "E4C2:3A5B:1F2D3E:2A3B4C:6560A1B2", "application/vnd.github+json",
+    ])
+    func ordinaryValues_areNotSuspicious(value: String) {
+        #expect(SecretScanner.suspicion(of: value) == nil)
+    }
+
+    @Test func textBodies_reportOnlyPreciseFormats() {
+        let response = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
+                                    body: Data("your key is ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 and Supercalifragilisticexpialidocious123ABCxyz".utf8))
+        #expect(scanner.scan(response).map(\.description) == ["response body text: GitHub token is not redacted"])
+    }
+}

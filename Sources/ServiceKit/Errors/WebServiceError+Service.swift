@@ -1,0 +1,40 @@
+import Foundation
+
+extension WebServiceError {
+    /// Service-level failures: the server answered, but not with what the service asked for.
+    public enum Service: Hashable, Sendable {
+        /// The server answered with a non-2xx status; `message` is the server's own explanation when its
+        /// body carried one (`message`, `error_message`, `error_description` or `error`).
+        case httpStatus(Int, message: String?)
+        /// The server refused because of rate limiting; `retryAfter` is how many seconds it asked the
+        /// caller to wait, when it said.
+        case rateLimited(retryAfter: TimeInterval?)
+        /// A 2xx response whose body is an error payload (`{"error": ...}`,
+        /// `{"error_id", "error_name", "error_message"}`); `code` is the machine-readable name, `message`
+        /// the human one, each when present.
+        case errorPayload(code: String?, message: String?)
+        /// The body was empty or could not be parsed as the service's format.
+        case undecodableBody
+        /// The body had a content type the service does not read (for example `text/html` instead of JSON).
+        case wrongContentType(String)
+        /// A field the service requires is absent; the associated value is its key path, such as
+        /// `items[3].owner.display_name`.
+        case missingField(String)
+        /// A field is present but cannot be read as the type the service requires; the associated value
+        /// is its key path.
+        case invalidField(String)
+
+        /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.
+        public var code: Int {
+            switch self {
+            case .httpStatus: 1
+            case .rateLimited: 2
+            case .errorPayload: 3
+            case .undecodableBody: 4
+            case .wrongContentType: 5
+            case .missingField: 6
+            case .invalidField: 7
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+extension WebServiceClient {
+    /// What every call of one client shares.
+    public struct Configuration: Sendable {
+        /// Headers added to every request (an API key, `Accept-Language`, ...). They replace the client's
+        /// defaults (`Accept: application/json`, `User-Agent: ServiceKit/<version>`) of the same name, and a
+        /// service's ``WebService/configure(_:)`` may still replace them.
+        public var headers: [String: String]
+        /// Parameters added to every call, asked for anew before each call (for example an auth token from
+        /// a store). They travel with the service's own parameters, in the same encoding; a service's
+        /// parameter of the same name wins. Default: none.
+        public var commonParameters: @Sendable () async -> Parameters
+        /// The per-request timeout in seconds: how long to wait for data before failing with
+        /// `.network(.timedOut)`. Default 60.
+        public var timeout: TimeInterval
+        /// When to retry failed calls; `nil` (the default) never retries.
+        public var retryPolicy: RetryPolicy?
+        /// The time source for waits between retries and for header dates. Default: ``SystemClock``.
+        public var clock: any ServiceClock
+
+        /// A configuration; every argument has the documented default.
+        public init(headers: [String: String] = [:],
+                    commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() },
+                    timeout: TimeInterval = 60, retryPolicy: RetryPolicy? = nil,
+                    clock: any ServiceClock = SystemClock()) {
+            self.headers = headers
+            self.commonParameters = commonParameters
+            self.timeout = timeout
+            self.retryPolicy = retryPolicy
+            self.clock = clock
+        }
+    }
+}

@@ -1,0 +1,60 @@
+extension RawResponse {
+    /// The default service-level error detection, recognising the common shapes:
+    /// - status 429: `.rateLimited`, with ``retryAfter``;
+    /// - any other non-2xx status: `.httpStatus(status, message: serverMessage)`;
+    /// - a 2xx whose body is an error payload (see ``errorPayload``).
+    /// `nil` means nothing here looks like an error.
+    public var commonServiceError: WebServiceError.Service? {
+        if statusCode == 429 {
+            return .rateLimited(retryAfter: retryAfter)
+        }
+        if !isSuccess {
+            return .httpStatus(statusCode, message: serverMessage)
+        }
+        return errorPayload
+    }
+
+    /// The server's human-readable explanation, from the first of `message`, `error_message`,
+    /// `error_description`, `error.message`, or `error` when it is a string.
+    public var serverMessage: String? {
+        guard let json else { return nil }
+        return json["message"].string ?? json["error_message"].string ?? json["error_description"].string
+            ?? json["error"]["message"].string ?? Self.text(json["error"])
+    }
+
+    /// An error payload in the body, whatever the status:
+    /// - `{"error_id", "error_name", "error_message"}`: code from `error_name` (else `error_id`), message from
+    ///   `error_message`;
+    /// - `{"error": {"code"|"type", "message"}}`: code and message from the object;
+    /// - `{"error": "text", "message": "..."}`: code `text`, message from `message`;
+    /// - `{"error": "text"}`: message `text`;
+    /// - `{"error": true, ...}`: message from `message`.
+    /// `{"error": false}` and `{"message": ...}` alone are not errors (plenty of APIs send a message with
+    /// results, such as "No feeds found.").
+    public var errorPayload: WebServiceError.Service? {
+        guard let json else { return nil }
+        if json["error_id"].exists || json["error_name"].exists {
+            return .errorPayload(code: json["error_name"].string ?? json["error_id"].string,
+                                 message: json["error_message"].string)
+        }
+        let error = json["error"]
+        switch error.value {
+        case .object?:
+            return .errorPayload(code: error["code"].string ?? error["type"].string, message: error["message"].string)
+        case .string(let text)?:
+            let message = json["message"].string
+            return message == nil ? .errorPayload(code: nil, message: text) : .errorPayload(code: text, message: message)
+        case .bool(true)?:
+            return .errorPayload(code: nil, message: json["message"].string)
+        default:
+            return nil
+        }
+    }
+
+    private static func text(_ json: JSON) -> String? {
+        if case .string(let text)? = json.value {
+            return text
+        }
+        return nil
+    }
+}

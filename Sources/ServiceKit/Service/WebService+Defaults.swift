@@ -1,0 +1,53 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension WebService {
+    /// `.get`.
+    public var method: HTTPMethod { .get }
+
+    /// None.
+    public var parameters: Parameters { [:] }
+
+    /// The method's default: query string for GET, HEAD, DELETE, OPTIONS; JSON body otherwise.
+    public var parameterEncoding: ParameterEncoding { method.defaultParameterEncoding }
+
+    /// ISO 8601 dates, `true`/`false`, repeated names.
+    public var parameterFormatting: ParameterFormatting { .standard }
+
+    /// None.
+    public var files: [MultipartFile] { [] }
+
+    /// Leaves the request as the client built it.
+    public func configure(_ request: inout URLRequest) {}
+
+    /// Maps the body's JSON with ``response(from:)``; throws `.undecodableBody` or `.wrongContentType`
+    /// when the body has no usable JSON.
+    public func decodeResponse(_ reply: RawResponse) throws -> Response {
+        guard let json = reply.json else {
+            throw reply.bodyProblem ?? .service(.undecodableBody, statusCode: reply.statusCode)
+        }
+        return try response(from: json)
+    }
+
+    /// ``RawResponse/commonServiceError``.
+    public func serviceError(in reply: RawResponse) -> WebServiceError.Service? {
+        reply.commonServiceError
+    }
+
+    /// ``WebServiceError/Network/init(transportError:)``.
+    public func networkError(for failure: any Error) -> WebServiceError.Network {
+        WebServiceError.Network(transportError: failure)
+    }
+
+    /// ISO 8601.
+    public var responseDateFormat: DateFormat { .iso8601 }
+}
+
+extension WebService where Response: Decodable {
+    /// Decodes `Response` from the already parsed JSON, leniently, reading dates with ``responseDateFormat``.
+    public func response(from json: JSON) throws -> Response {
+        try json.decode(Response.self, dateFormat: responseDateFormat)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What moves bytes for a ``WebServiceClient``: ``URLSessionTransport`` by default; a test double or
+/// another stack may stand in.
+///
+/// Contract for implementations:
+/// - return the complete response, whatever its status (a 500 is a response, not an error);
+/// - throw when no complete response arrived; the client maps the error through the service's
+///   ``WebService/networkError(for:)`` hook, so throw `URLError` (or `CancellationError`) where you can;
+/// - when the calling task is cancelled, stop promptly and throw;
+/// - report upload progress of the request body to `uploadProgress` when it is given.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` (its body in `httpBody`) and returns the complete response.
+    func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse
+}
+
+/// A complete HTTP response from an ``HTTPTransport``.
+public struct TransportResponse: Sendable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The header fields in order.
+    public var headers: ResponseHeaders
+    /// The body, decompressed.
+    public var body: Data
+    /// The URL the response came from, after redirects, when known.
+    public var url: URL?
+
+    /// A response; everything is kept as given.
+    public init(statusCode: Int, headers: ResponseHeaders = [:], body: Data = Data(), url: URL? = nil) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+}
+
+/// How much of a request body has been sent.
+public struct UploadProgress: Hashable, Sendable {
+    /// Bytes of the body sent so far.
+    public let bytesSent: Int64
+    /// The body's size in bytes; zero or negative when unknown.
+    public let totalBytes: Int64
+
+    /// A progress report.
+    public init(bytesSent: Int64, totalBytes: Int64) {
+        self.bytesSent = bytesSent
+        self.totalBytes = totalBytes
+    }
+
+    /// The share sent, from 0 to 1; 0 while the size is unknown.
+    public var fractionCompleted: Double {
+        totalBytes > 0 ? min(1, Double(bytesSent) / Double(totalBytes)) : 0
+    }
+}
+
+/// Receives upload progress, on an arbitrary thread, in increasing order of bytes sent.
+public typealias UploadProgressHandler = @Sendable (UploadProgress) -> Void

@@ -19,7 +19,10 @@ struct RequestBuilder {
         guard let url = url(endpoint: service.endpoint, query: query) else {
             throw .network(.cannotConnect, underlyingError: URLError(.badURL))
         }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
+        var request = URLRequest(url: url)
+        // Set as a property: FoundationNetworking on Linux ignores the timeout given to
+        // URLRequest(url:timeoutInterval:) (the request then waits the session's 60 s default).
+        request.timeoutInterval = timeout
         request.httpMethod = service.method.rawValue
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("ServiceKit/\(ServiceKit.version)", forHTTPHeaderField: "User-Agent")

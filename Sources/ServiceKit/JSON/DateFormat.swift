@@ -46,7 +46,7 @@ public struct DateFormat: Sendable {
 
     /// A fixed `DateFormatter` pattern such as `yyyy-MM-dd HH:mm:ss`, in `timeZone` (UTC by default) with the
     /// `en_US_POSIX` locale so that user settings never change the result.
-    public static func pattern(_ pattern: String, timeZone: TimeZone = TimeZone(identifier: "UTC")!) -> DateFormat {
+    public static func pattern(_ pattern: String, timeZone: TimeZone = .gmt) -> DateFormat {
         let formatter = PatternFormatter(pattern: pattern, timeZone: timeZone)
         return DateFormat(
             parse: { value in

@@ -91,3 +91,23 @@ import Testing
         }
     }
 }
+
+@Suite struct URLSessionTransportLifetimeTests {
+    @Test func transport_isReleasedAfterUse_soItsSessionIsInvalidated() async throws {
+        // Given a transport that has completed a request
+        let (_, url) = StubURLProtocol.register(.respond(status: 204, headers: [:], body: Data()))
+        weak var released: URLSessionTransport?
+        do {
+            let transport = URLSessionTransport(configuration: StubURLProtocol.configuration)
+            released = transport
+            _ = try await transport.send(URLRequest(url: url), uploadProgress: nil)
+        }
+        // Then nothing (no delegate cycle) keeps it alive: deinit ran and invalidated the session
+        #expect(released == nil)
+    }
+
+    @Test func client_defaultsToAURLSessionTransport() {
+        let client = WebServiceClient(baseURL: URL(string: "https://api.example.test")!)
+        #expect(client.transport is URLSessionTransport)
+    }
+}

@@ -1,0 +1,33 @@
+/// Why some bytes are not valid JSON, and where: a 1-based line and column (columns count characters).
+public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The 1-based line of the offending byte.
+    public let line: Int
+    /// The 1-based column of the offending character on that line.
+    public let column: Int
+    /// The byte offset of the offending byte from the start of the input.
+    public let offset: Int
+    /// What was wrong, such as `expected ',' or '}' after an object member, found '"'`.
+    public let reason: String
+
+    /// `line L, column C: REASON`.
+    public var description: String { "line \(line), column \(column): \(reason)" }
+
+    init(bytes: UnsafeBufferPointer<UInt8>, offset: Int, reason: String) {
+        // Counting lines only on failure keeps the parser's hot loop free of bookkeeping.
+        var line = 1
+        var column = 1
+        for index in 0..<min(offset, bytes.count) {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        self.line = line
+        self.column = column
+        self.offset = offset
+        self.reason = reason
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one place that talks to the file system with POSIX calls to write a file atomically.
+enum AtomicFile {
+    /// Writes `data` to a temporary file next to `url`, flushes it, then renames it into place (replacing) or
+    /// hard-links it into place (never replacing: `link` fails atomically when the name exists).
+    static func write(_ data: Data, to url: URL, overwrite: Bool) throws(CassetteError) {
+        let display = url.relativePath
+        let destination = url.path
+        let folder = url.deletingLastPathComponent().path
+        func failure(_ what: String, _ code: Int32 = errno) -> CassetteError {
+            CassetteError(code: .fileSystem, file: display, reason: "\(what) (\(String(cString: strerror(code))))")
+        }
+        if !overwrite, FileManager.default.fileExists(atPath: destination) {
+            throw existing(display)
+        }
+        let temporary = folder + "/." + url.lastPathComponent + ".\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard descriptor >= 0 else {
+            throw failure("cannot create a temporary file in \(url.deletingLastPathComponent().relativePath)")
+        }
+        var removeTemporary = true
+        defer { if removeTemporary { unlink(temporary) } }
+        let written = data.withUnsafeBytes { raw -> Int32 in
+            var offset = 0
+            while offset < raw.count {
+                let result = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += result
+            }
+            return 0
+        }
+        if written != 0 {
+            close(descriptor)
+            throw failure("cannot write the cassette", written)
+        }
+        guard fsync(descriptor) == 0 else {
+            let code = errno
+            close(descriptor)
+            throw failure("cannot flush the cassette to disk", code)
+        }
+        close(descriptor)
+        if overwrite {
+            guard rename(temporary, destination) == 0 else { throw failure("cannot move the cassette into place") }
+            removeTemporary = false
+        } else {
+            if link(temporary, destination) != 0 {
+                let code = errno
+                if code == EEXIST { throw existing(display) }
+                // Some file systems have no hard links; there, check-then-rename is the best available.
+                guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EXDEV || code == EMLINK else {
+                    throw failure("cannot move the cassette into place", code)
+                }
+                if FileManager.default.fileExists(atPath: destination) { throw existing(display) }
+                guard rename(temporary, destination) == 0 else { throw failure("cannot move the cassette into place") }
+                removeTemporary = false
+            }
+        }
+        // Flushing the folder makes the new name itself survive a power cut.
+        let folderDescriptor = open(folder, O_RDONLY)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
+    private static func existing(_ display: String) -> CassetteError {
+        CassetteError(code: .fileExists, file: display, reason: "the file already exists; pass overwrite: true to replace it")
+    }
+}
+
+/// `write(2)`, spelled so that it does not collide with the `write` functions of this module.
+@inline(__always)
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(descriptor, buffer, count)
+    #else
+    Darwin.write(descriptor, buffer, count)
+    #endif
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+extension Cassette {
+    /// Decodes a cassette from the bytes of its file.
+    ///
+    /// `source` names the file in error messages (`Recordings/github/users.json`); `name` defaults to its last
+    /// path component without `.json` when the cassette has none. Throws ``CassetteError``: `syntax` with the
+    /// line and column for malformed JSON, `notACassette` when `format` is missing or different,
+    /// `unsupportedVersion` for versions newer than ``currentVersion``, and `invalidField` naming the
+    /// interaction index and the field for anything missing, unknown or ill-typed.
+    public init(jsonData data: Data, source: String) throws(CassetteError) {
+        let document: JSONValue
+        do throws(JSONSyntaxError) {
+            document = try JSONValue(parsing: data)
+        } catch {
+            throw CassetteError(code: .syntax, file: source, reason: "invalid JSON at \(error)")
+        }
+        try self.init(json: document, source: source)
+    }
+
+    /// Decodes a cassette from an already parsed JSON document; see ``init(jsonData:source:)``.
+    public init(json document: JSONValue, source: String) throws(CassetteError) {
+        guard case .object = document else {
+            throw CassetteError(code: .notACassette, file: source,
+                                reason: "not a ServiceReplay cassette: expected a JSON object at the top level, found \(CassetteFieldReader.describe(document))")
+        }
+        let top = try CassetteFieldReader(document, file: source, interaction: nil, path: "")
+        guard case .string(let format)? = top.members["format"] else {
+            throw CassetteError(code: .notACassette, file: source,
+                                reason: "not a ServiceReplay cassette: the \"format\" field must be \"\(Cassette.format)\"")
+        }
+        guard format == Cassette.format else {
+            throw CassetteError(code: .notACassette, file: source,
+                                reason: "not a ServiceReplay cassette: format is \(JSONWriter.quoted(format)), expected \"\(Cassette.format)\"")
+        }
+        let version = try top.integer("version")
+        guard version <= Cassette.currentVersion else {
+            throw CassetteError(code: .unsupportedVersion, file: source,
+                                reason: "cassette version \(version) is newer than this MockServer reads (version \(Cassette.currentVersion)); update ServiceReplay")
+        }
+        guard version >= 1 else { throw top.failure("version", "expected a version of 1 or more, found \(version)") }
+        try top.rejectUnknown(["format", "version", "name", "upstream", "origin", "note", "recordedAt", "matching",
+                               "errorTemplates", "interactions"])
+
+        name = try top.optionalString("name") ?? Cassette.defaultName(forSource: source)
+        upstream = try top.optionalString("upstream")
+        if let originText = try top.optionalString("origin") {
+            guard let parsed = Origin(rawValue: originText) else {
+                throw top.failure("origin", "expected one of recorded, hand-written, found \(JSONWriter.quoted(originText))")
+            }
+            origin = parsed
+        } else {
+            origin = .recorded
+        }
+        note = try top.optionalString("note")
+        recordedAt = try top.optionalDate("recordedAt")
+        matching = try top.optionalObject("matching").map { reader throws(CassetteError) in try MatchRules(reader) } ?? MatchRules()
+        var templates: [String: RecordedResponse] = [:]
+        if let reader = try top.optionalObject("errorTemplates") {
+            for key in reader.members.keys.sorted() {
+                templates[key] = try RecordedResponse(reader.object(key))
+            }
+        }
+        errorTemplates = templates
+        let elements = try top.array("interactions")
+        var interactions: [Interaction] = []
+        interactions.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            interactions.append(try Interaction(element, file: source, index: index))
+        }
+        self.interactions = interactions
+    }
+
+    /// The file name without its folder and `.json`, used when a cassette has no `name`.
+    static func defaultName(forSource source: String) -> String {
+        let last = source.split(separator: "/").last.map(String.init) ?? source
+        return last.hasSuffix(".json") ? String(last.dropLast(5)) : last
+    }
+}
+
+extension CassetteFieldReader {
+    func optionalDate(_ key: String) throws(CassetteError) -> Date? {
+        guard let text = try optionalString(key) else { return nil }
+        guard let date = CassetteDate.parse(text) else {
+            throw failure(key, "expected an ISO 8601 date in UTC such as 2026-11-21T10:00:00Z, found \(JSONWriter.quoted(text))")
+        }
+        return date
+    }
+
+    func headers(_ key: String) throws(CassetteError) -> HTTPHeaders {
+        guard let elements = try optionalArray(key) else { return [:] }
+        var lines: [HTTPHeader] = []
+        lines.reserveCapacity(elements.count)
+        for (position, element) in elements.enumerated() {
+            guard case .array(let pair) = element, pair.count == 2,
+                  case .string(let name) = pair[0], case .string(let value) = pair[1] else {
+                throw failure("\(key)[\(position)]", "expected a [name, value] pair of strings")
+            }
+            guard !name.isEmpty else { throw failure("\(key)[\(position)]", "the header name is empty") }
+            lines.append(HTTPHeader(name: name, value: value))
+        }
+        return HTTPHeaders(lines)
+    }
+
+    func body(_ key: String) throws(CassetteError) -> RecordedBody {
+        guard let reader = try optionalObject(key) else { return .empty }
+        guard reader.members.count == 1, let (kind, value) = reader.members.first else {
+            throw failure(key, "expected exactly one of \"json\", \"text\" or \"base64\"")
+        }
+        switch kind {
+        case "json":
+            return .json(value)
+        case "text":
+            let text = try reader.string("text")
+            return text.isEmpty ? .empty : .text(text)
+        case "base64":
+            let encoded = try reader.string("base64")
+            guard let data = Data(base64Encoded: encoded) else { throw reader.failure("base64", "invalid base64") }
+            return data.isEmpty ? .empty : .binary(data)
+        default:
+            throw failure(key, "expected exactly one of \"json\", \"text\" or \"base64\", found \(JSONWriter.quoted(kind))")
+        }
+    }
+}
+
+extension MatchRules {
+    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+        try reader.rejectUnknown(["ignoreQuery", "ignoreBodyFields", "headers", "afterLast"])
+        func strings(_ key: String) throws(CassetteError) -> [String] {
+            guard let elements = try reader.optionalArray(key) else { return [] }
+            var names: [String] = []
+            for (position, element) in elements.enumerated() {
+                guard case .string(let name) = element else {
+                    throw reader.failure("\(key)[\(position)]", "expected a string, found \(CassetteFieldReader.describe(element))")
+                }
+                names.append(name)
+            }
+            return names
+        }
+        self.init(ignoredQueryParameters: try strings("ignoreQuery"), ignoredBodyFields: try strings("ignoreBodyFields"),
+                  headers: try strings("headers"))
+        if let policy = try reader.optionalString("afterLast") {
+            guard let parsed = AfterLastPolicy(rawValue: policy) else {
+                throw reader.failure("afterLast", "expected one of repeat, cycle, fail, found \(JSONWriter.quoted(policy))")
+            }
+            afterLast = parsed
+        }
+    }
+}
+
+extension RecordedResponse {
+    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+        try reader.rejectUnknown(["status", "headers", "body"])
+        let status = try reader.integer("status")
+        guard (100...999).contains(status) else {
+            throw reader.failure("status", "expected a status code from 100 to 999, found \(status)")
+        }
+        self.init(status: status, headers: try reader.headers("headers"), body: try reader.body("body"))
+    }
+}
+
+extension RecordedRequest {
+    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+        try reader.rejectUnknown(["method", "target", "headers", "body"])
+        let method = try reader.string("method")
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw reader.failure("method", "expected an HTTP method token such as GET, found \(JSONWriter.quoted(method))")
+        }
+        let target = try reader.string("target")
+        guard target.hasPrefix("/") || target == "*" else {
+            throw reader.failure("target", "expected a path starting with \"/\", found \(JSONWriter.quoted(target))")
+        }
+        self.init(method: method, target: target, headers: try reader.headers("headers"), body: try reader.body("body"))
+    }
+}
+
+extension Interaction {
+    init(_ value: JSONValue, file: String, index: Int) throws(CassetteError) {
+        let reader = try CassetteFieldReader(value, file: file, interaction: index, path: "")
+        try reader.rejectUnknown(["recordedAt", "durationMs", "request", "response", "failure"])
+        let request = try RecordedRequest(reader.object("request"))
+        let outcome: Outcome
+        switch (try reader.optionalObject("response"), try reader.optionalObject("failure")) {
+        case (let response?, nil):
+            outcome = .response(try RecordedResponse(response))
+        case (nil, let failure?):
+            outcome = .failure(try TransportFailure(failure))
+        default:
+            throw reader.failure(nil, "expected exactly one of \"response\" or \"failure\"")
+        }
+        let duration = try reader.optionalInteger("durationMs")
+        if let duration, duration < 0 {
+            throw reader.failure("durationMs", "expected a duration of 0 or more milliseconds, found \(duration)")
+        }
+        self.init(request: request, outcome: outcome, recordedAt: try reader.optionalDate("recordedAt"), durationMs: duration)
+    }
+}
+
+extension TransportFailure {
+    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+        try reader.rejectUnknown(["kind", "message"])
+        let kindText = try reader.string("kind")
+        guard let kind = Kind(rawValue: kindText) else {
+            throw reader.failure("kind", "expected one of refused, reset, timeout, found \(JSONWriter.quoted(kindText))")
+        }
+        self.init(kind: kind, message: try reader.optionalString("message"))
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+extension Cassette {
+    /// The cassette's file contents: pretty-printed JSON with sorted keys and unescaped slashes (byte for
+    /// byte what `JSONEncoder` gives with `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`), followed
+    /// by a newline. Unset optional fields, default matching rules, empty header lists and empty bodies are
+    /// left out, so a re-recording diffs only where the exchanges differ.
+    public func encoded() -> Data {
+        var bytes = JSONWriter.write(jsonValue, pretty: true)
+        bytes.append(UInt8(ascii: "\n"))
+        return Data(bytes)
+    }
+
+    /// The cassette as a JSON document (see ``encoded()``).
+    public var jsonValue: JSONValue {
+        var top: [String: JSONValue] = [
+            "format": .string(Cassette.format),
+            "version": .number(JSONNumber(Cassette.currentVersion)),
+            "name": .string(name),
+            "origin": .string(origin.rawValue),
+            "interactions": .array(interactions.map(\.jsonValue)),
+        ]
+        top["upstream"] = upstream.map(JSONValue.string)
+        top["note"] = note.map(JSONValue.string)
+        top["recordedAt"] = recordedAt.map { .string(CassetteDate.format($0)) }
+        if !matching.isDefault { top["matching"] = matching.jsonValue }
+        if !errorTemplates.isEmpty { top["errorTemplates"] = .object(errorTemplates.mapValues(\.jsonValue)) }
+        return .object(top)
+    }
+}
+
+extension Interaction {
+    /// The interaction as it appears in a cassette's `interactions` array.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["request": request.jsonValue]
+        switch outcome {
+        case .response(let response): members["response"] = response.jsonValue
+        case .failure(let failure): members["failure"] = failure.jsonValue
+        }
+        members["recordedAt"] = recordedAt.map { .string(CassetteDate.format($0)) }
+        members["durationMs"] = durationMs.map { .number(JSONNumber($0)) }
+        return .object(members)
+    }
+}
+
+extension RecordedRequest {
+    /// The request as it appears in a cassette.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["method": .string(method), "target": .string(target)]
+        members["headers"] = headers.jsonValue
+        members["body"] = body.jsonValue
+        return .object(members)
+    }
+}
+
+extension RecordedResponse {
+    /// The response as it appears in a cassette.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["status": .number(JSONNumber(status))]
+        members["headers"] = headers.jsonValue
+        members["body"] = body.jsonValue
+        return .object(members)
+    }
+}
+
+extension TransportFailure {
+    /// The failure as it appears in a cassette.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = ["kind": .string(kind.rawValue)]
+        members["message"] = message.map(JSONValue.string)
+        return .object(members)
+    }
+}
+
+extension RecordedBody {
+    /// `{"json": ...}`, `{"text": ...}` or `{"base64": ...}`; `nil` for an empty body, which is left out.
+    public var jsonValue: JSONValue? {
+        switch self {
+        case .empty: nil
+        case .json(let value): .object(["json": value])
+        case .text(let text): text.isEmpty ? nil : .object(["text": .string(text)])
+        case .binary(let data): data.isEmpty ? nil : .object(["base64": .string(data.base64EncodedString())])
+        }
+    }
+}
+
+extension MatchRules {
+    /// The `matching` block as it appears in a cassette; empty lists and an unset policy are left out.
+    public var jsonValue: JSONValue {
+        var members: [String: JSONValue] = [:]
+        if !ignoredQueryParameters.isEmpty { members["ignoreQuery"] = .array(ignoredQueryParameters.map(JSONValue.string)) }
+        if !ignoredBodyFields.isEmpty { members["ignoreBodyFields"] = .array(ignoredBodyFields.map(JSONValue.string)) }
+        if !headers.isEmpty { members["headers"] = .array(headers.map(JSONValue.string)) }
+        members["afterLast"] = afterLast.map { .string($0.rawValue) }
+        return .object(members)
+    }
+}
+
+extension HTTPHeaders {
+    /// `[[name, value], ...]` in order, as cassettes store headers; `nil` when there are none (left out).
+    var jsonValue: JSONValue? {
+        isEmpty ? nil : .array(lines.map { .array([.string($0.name), .string($0.value)]) })
+    }
+}

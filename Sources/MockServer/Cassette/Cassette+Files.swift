@@ -1,0 +1,82 @@
+import Foundation
+
+extension Cassette {
+    /// Loads the cassette stored at `url`.
+    ///
+    /// Error messages name the file as given (`url.relativePath`, so a relative URL stays relative). Throws
+    /// ``CassetteError``: `fileSystem` when the file cannot be read, and everything
+    /// ``init(jsonData:source:)`` throws.
+    public static func load(from url: URL) throws(CassetteError) -> Cassette {
+        let source = url.relativePath
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw CassetteError(code: .fileSystem, file: source, reason: "cannot read the file (\(Cassette.reason(of: error)))")
+        }
+        return try Cassette(jsonData: data, source: source)
+    }
+
+    /// Loads every cassette under `folder`: each `*.json` file at any depth, in the order of their paths
+    /// (byte order, so the result is the same on every machine). Hidden files and folders (names starting
+    /// with `.`) are skipped. Throws the first file's ``CassetteError``; use ``files(in:)`` and
+    /// ``load(from:)`` to collect every file's error instead.
+    public static func loadAll(from folder: URL) throws(CassetteError) -> [Cassette] {
+        var cassettes: [Cassette] = []
+        for file in try files(in: folder) {
+            cassettes.append(try load(from: file))
+        }
+        return cassettes
+    }
+
+    /// The cassette files under `folder` in the order ``loadAll(from:)`` loads them. Throws `fileSystem`
+    /// when `folder` is missing or not a folder.
+    public static func files(in folder: URL) throws(CassetteError) -> [URL] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw CassetteError(code: .fileSystem, file: folder.relativePath, reason: "no such folder")
+        }
+        let paths: [String]
+        do {
+            paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+        } catch {
+            throw CassetteError(code: .fileSystem, file: folder.relativePath, reason: "cannot list the folder (\(Cassette.reason(of: error)))")
+        }
+        return paths
+            .filter { path in
+                path.hasSuffix(".json") && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+            }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+            .map { folder.appendingPathComponent($0, isDirectory: false) }
+            .filter { url in
+                var isFolder: ObjCBool = false
+                return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+            }
+    }
+
+    /// Writes the cassette to `url` atomically: the bytes of ``encoded()`` go to a temporary file in the same
+    /// folder, which is flushed to disk and then moved into place, so readers see the old file or the new
+    /// one, never a partial one, and a crash leaves at most a hidden `.NAME.*.tmp` file behind.
+    ///
+    /// Throws ``CassetteError`` `fileExists` when `url` exists and `overwrite` is false (checked atomically:
+    /// a file appearing meanwhile is not replaced either), and `fileSystem` when the folder is missing or not
+    /// writable or the disk is full; the temporary file is removed on every failure.
+    public func save(to url: URL, overwrite: Bool = false) throws(CassetteError) {
+        try AtomicFile.write(encoded(), to: url, overwrite: overwrite)
+    }
+
+    static func reason(of error: any Error) -> String {
+        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
+           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
+            return String(cString: strerror(code.rawValue))
+        }
+        if let cocoa = error as? CocoaError {
+            switch cocoa.code {
+            case .fileReadNoSuchFile, .fileNoSuchFile: return "No such file or directory"
+            case .fileReadNoPermission: return "Permission denied"
+            default: break
+            }
+        }
+        return error.localizedDescription
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A recording of one API's exchanges: the file format of `Recordings/<api>/<name>.json`.
+///
+/// A cassette states its format and version, where it came from, how requests are matched against it and
+/// an ordered list of interactions. Load one with ``load(from:)``, a folder with ``loadAll(from:)``; write
+/// one with ``save(to:overwrite:)``, which is atomic and never replaces a file unless asked.
+public struct Cassette: Sendable, Hashable {
+    /// The value of the `format` field every cassette carries.
+    public static let format = "servicereplay-cassette"
+    /// The newest format version this code reads and the version it writes.
+    public static let currentVersion = 1
+
+    /// Whether the interactions were captured from a real upstream or written by a person.
+    public enum Origin: String, Sendable, Hashable, CaseIterable {
+        /// Captured by `recorder capture` (or the record mode) from a real upstream.
+        case recorded
+        /// Written by hand, for example from an API's documentation (`"hand-written"` in the file).
+        case handWritten = "hand-written"
+    }
+
+    /// A short name used in journals and unmatched-request reports, such as `github-users`.
+    /// Defaults to the file name without `.json` when the file has none.
+    public var name: String
+    /// The base URL the interactions were recorded from, such as `https://api.github.com`; `nil` when unknown.
+    public var upstream: String?
+    /// Whether this cassette was recorded or hand-written; `recorded` when the file does not say.
+    public var origin: Origin
+    /// Free text for readers, such as where a hand-written cassette's payloads come from.
+    public var note: String?
+    /// When the cassette was recorded (UTC); `nil` when unknown.
+    public var recordedAt: Date?
+    /// How requests are matched against this cassette, and what happens after the last match.
+    public var matching: MatchRules
+    /// Named service-level error responses for fault injection (`service-error=NAME`), such as `rate_limit`.
+    public var errorTemplates: [String: RecordedResponse]
+    /// The recorded exchanges, in recording order.
+    public var interactions: [Interaction]
+
+    /// Creates a cassette in memory. Everything but the name defaults to empty.
+    public init(
+        name: String,
+        upstream: String? = nil,
+        origin: Origin = .recorded,
+        note: String? = nil,
+        recordedAt: Date? = nil,
+        matching: MatchRules = MatchRules(),
+        errorTemplates: [String: RecordedResponse] = [:],
+        interactions: [Interaction] = []
+    ) {
+        self.name = name
+        self.upstream = upstream
+        self.origin = origin
+        self.note = note
+        self.recordedAt = recordedAt
+        self.matching = matching
+        self.errorTemplates = errorTemplates
+        self.interactions = interactions
+    }
+}

@@ -1,0 +1,108 @@
+/// Reads one JSON object of a cassette, turning every surprise into a ``CassetteError`` that names the file,
+/// the interaction and the field's path.
+struct CassetteFieldReader {
+    let members: [String: JSONValue]
+    let file: String
+    let interaction: Int?
+    /// The object's own path (`response`, `matching`), empty at the top of the cassette or an interaction.
+    let path: String
+
+    init(_ value: JSONValue, file: String, interaction: Int?, path: String) throws(CassetteError) {
+        guard case .object(let members) = value else {
+            throw CassetteError(code: .invalidField, file: file, interaction: interaction, field: path,
+                                reason: "expected an object, found \(Self.describe(value))")
+        }
+        self.members = members
+        self.file = file
+        self.interaction = interaction
+        self.path = path
+    }
+
+    func fieldPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
+
+    func failure(_ key: String?, _ reason: String) -> CassetteError {
+        CassetteError(code: .invalidField, file: file, interaction: interaction, field: key.map(fieldPath) ?? path, reason: reason)
+    }
+
+    func mismatch(_ key: String, expected: String, found value: JSONValue) -> CassetteError {
+        failure(key, "expected \(expected), found \(Self.describe(value))")
+    }
+
+    /// How a wrong value is named in a message: numbers and booleans by value, strings only by kind (they
+    /// may be long or secret).
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .number(let number): number.literal
+        case .bool(let flag): flag ? "true" : "false"
+        default: value.kindDescription
+        }
+    }
+
+    /// Rejects members outside `known`, so a misspelt field never silently does nothing.
+    func rejectUnknown(_ known: [String]) throws(CassetteError) {
+        for key in members.keys.sorted() where !known.contains(key) {
+            throw failure(key, "unknown field; expected one of \(known.sorted().joined(separator: ", "))")
+        }
+    }
+
+    func required(_ key: String) throws(CassetteError) -> JSONValue {
+        guard let value = members[key] else { throw failure(key, "required field is missing") }
+        return value
+    }
+
+    /// The member, treating `null` as absent.
+    func optional(_ key: String) -> JSONValue? {
+        guard let value = members[key], value != .null else { return nil }
+        return value
+    }
+
+    func string(_ key: String) throws(CassetteError) -> String {
+        try string(key, from: required(key))
+    }
+
+    func optionalString(_ key: String) throws(CassetteError) -> String? {
+        guard let value = optional(key) else { return nil }
+        return try string(key, from: value)
+    }
+
+    private func string(_ key: String, from value: JSONValue) throws(CassetteError) -> String {
+        guard case .string(let string) = value else { throw mismatch(key, expected: "a string", found: value) }
+        return string
+    }
+
+    func integer(_ key: String) throws(CassetteError) -> Int {
+        try integer(key, from: required(key))
+    }
+
+    func optionalInteger(_ key: String) throws(CassetteError) -> Int? {
+        guard let value = optional(key) else { return nil }
+        return try integer(key, from: value)
+    }
+
+    private func integer(_ key: String, from value: JSONValue) throws(CassetteError) -> Int {
+        guard case .number(let number) = value, let integer = number.intValue else {
+            throw mismatch(key, expected: "an integer", found: value)
+        }
+        return integer
+    }
+
+    func array(_ key: String) throws(CassetteError) -> [JSONValue] {
+        let value = try required(key)
+        guard case .array(let elements) = value else { throw mismatch(key, expected: "an array", found: value) }
+        return elements
+    }
+
+    func optionalArray(_ key: String) throws(CassetteError) -> [JSONValue]? {
+        guard optional(key) != nil else { return nil }
+        return try array(key)
+    }
+
+    func object(_ key: String) throws(CassetteError) -> CassetteFieldReader {
+        try CassetteFieldReader(required(key), file: file, interaction: interaction, path: fieldPath(key))
+    }
+
+    func optionalObject(_ key: String) throws(CassetteError) -> CassetteFieldReader? {
+        guard let value = optional(key) else { return nil }
+        return try CassetteFieldReader(value, file: file, interaction: interaction, path: fieldPath(key))
+    }
+}

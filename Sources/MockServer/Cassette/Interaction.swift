@@ -1,0 +1,52 @@
+import Foundation
+
+/// One recorded exchange: a request and what the upstream did about it, either a response or a transport
+/// failure (refused, reset, timed out) that replay reproduces as the same failure.
+public struct Interaction: Sendable, Hashable {
+    /// What the upstream did.
+    public enum Outcome: Sendable, Hashable {
+        /// The upstream answered.
+        case response(RecordedResponse)
+        /// The exchange failed below HTTP; replay reproduces the failure instead of answering.
+        case failure(TransportFailure)
+    }
+
+    /// When the exchange was recorded (UTC); `nil` when unknown.
+    public var recordedAt: Date?
+    /// How long the upstream took, in whole milliseconds; `nil` when unknown.
+    public var durationMs: Int?
+    /// The request as the client sent it (secrets already redacted).
+    public var request: RecordedRequest
+    /// The response, or the transport failure.
+    public var outcome: Outcome
+
+    /// Creates an interaction that answers with `response`.
+    public init(request: RecordedRequest, response: RecordedResponse, recordedAt: Date? = nil, durationMs: Int? = nil) {
+        self.init(request: request, outcome: .response(response), recordedAt: recordedAt, durationMs: durationMs)
+    }
+
+    /// Creates an interaction that replays a transport failure.
+    public init(request: RecordedRequest, failure: TransportFailure, recordedAt: Date? = nil, durationMs: Int? = nil) {
+        self.init(request: request, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
+    }
+
+    /// Creates an interaction from any outcome.
+    public init(request: RecordedRequest, outcome: Outcome, recordedAt: Date? = nil, durationMs: Int? = nil) {
+        self.request = request
+        self.outcome = outcome
+        self.recordedAt = recordedAt
+        self.durationMs = durationMs
+    }
+
+    /// The recorded response, or `nil` for a transport failure.
+    public var response: RecordedResponse? {
+        guard case .response(let response) = outcome else { return nil }
+        return response
+    }
+
+    /// The recorded transport failure, or `nil` when the upstream answered.
+    public var failure: TransportFailure? {
+        guard case .failure(let failure) = outcome else { return nil }
+        return failure
+    }
+}

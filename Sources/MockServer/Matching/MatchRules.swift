@@ -1,0 +1,36 @@
+/// How requests are matched against a cassette, from its `matching` block:
+///
+/// ```json
+/// "matching": {"ignoreQuery": ["_"], "ignoreBodyFields": ["timestamp"], "headers": ["Accept"], "afterLast": "repeat"}
+/// ```
+///
+/// Method, path, query and body are always compared (see ``ReplayEngine``); these rules narrow or widen that.
+public struct MatchRules: Sendable, Hashable {
+    /// Query parameters never compared, by exact (case-sensitive) name (`ignoreQuery`).
+    public var ignoredQueryParameters: [String]
+    /// JSON object keys (at any depth), form fields and multipart part names never compared (`ignoreBodyFields`).
+    public var ignoredBodyFields: [String]
+    /// Request headers that must also match, by case-insensitive name (`headers`). None by default.
+    public var headers: [String]
+    /// What identical requests get after their last recorded response (`afterLast`); `nil` means
+    /// ``AfterLastPolicy/repeat``.
+    public var afterLast: AfterLastPolicy?
+
+    /// Creates rules; every list defaults to empty and `afterLast` to unset (repeat).
+    public init(
+        ignoredQueryParameters: [String] = [],
+        ignoredBodyFields: [String] = [],
+        headers: [String] = [],
+        afterLast: AfterLastPolicy? = nil
+    ) {
+        self.ignoredQueryParameters = ignoredQueryParameters
+        self.ignoredBodyFields = ignoredBodyFields
+        self.headers = headers
+        self.afterLast = afterLast
+    }
+
+    /// Whether nothing is set, so the block can be left out of the file.
+    public var isDefault: Bool {
+        ignoredQueryParameters.isEmpty && ignoredBodyFields.isEmpty && headers.isEmpty && afterLast == nil
+    }
+}

@@ -58,3 +58,9 @@ public struct Cassette: Sendable, Hashable {
         self.interactions = interactions
     }
 }
+
+extension Cassette {
+    /// The text that replaces a secret at record time. In a recorded request it matches any value in the same
+    /// place (query or form field, header, JSON value, multipart part), so redacted cassettes still replay.
+    public static let redactionPlaceholder = "<redacted>"
+}

@@ -1,29 +1,40 @@
-/// The `type/subtype` of a `Content-Type` value, lower-cased, with its parameters, parsed once.
+/// The `type/subtype` of a `Content-Type` value, lower-cased; parameters are read on demand. Parsed on UTF-8
+/// bytes because it runs for every request with a body.
 struct MediaType: Sendable, Hashable {
     /// `type/subtype` in lower case, or `""` when there was no content type.
     let essence: String
-    /// Parameters by lower-cased name, quotes removed (`boundary`, `charset`).
-    let parameters: [String: String]
+    /// Everything after the first `;`, unparsed.
+    private let parameterText: Substring
 
     init(_ contentType: String?) {
         guard let contentType else {
             essence = ""
-            parameters = [:]
+            parameterText = ""
             return
         }
-        var pieces = contentType.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
-        essence = pieces.next().map { $0.trimmingWhitespace().lowercased() } ?? ""
-        var parameters: [String: String] = [:]
-        while let piece = pieces.next() {
+        let utf8 = contentType.utf8
+        let semicolon = utf8.firstIndex(of: UInt8(ascii: ";")) ?? utf8.endIndex
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(utf8.distance(from: utf8.startIndex, to: semicolon))
+        for byte in utf8[..<semicolon] where byte != UInt8(ascii: " ") && byte != UInt8(ascii: "\t") {
+            bytes.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte)
+        }
+        essence = String(decoding: bytes, as: UTF8.self)
+        parameterText = semicolon == utf8.endIndex ? "" : contentType[utf8.index(after: semicolon)...]
+    }
+
+    /// The parameter `name` (case-insensitive), unquoted, such as `boundary` or `charset`; `nil` when absent.
+    func parameter(_ name: String) -> String? {
+        for piece in parameterText.split(separator: ";") {
             guard let equals = piece.firstIndex(of: "=") else { continue }
-            let name = piece[..<equals].trimmingWhitespace().lowercased()
+            guard piece[..<equals].trimmingWhitespace().lowercased() == name.lowercased() else { continue }
             var value = piece[piece.index(after: equals)...].trimmingWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
-            parameters[name] = value
+            return value
         }
-        self.parameters = parameters
+        return nil
     }
 
     var isJSON: Bool {

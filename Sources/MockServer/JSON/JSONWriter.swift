@@ -50,13 +50,13 @@ struct JSONWriter {
                 bytes.append(UInt8(ascii: "\n"))
                 indent += 1
             }
-            let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-            for (position, key) in keys.enumerated() {
+            let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            for (position, member) in sorted.enumerated() {
                 if position > 0 { append(pretty ? ",\n" : ",") }
                 if pretty { writeIndent() }
-                writeString(key)
+                writeString(member.key)
                 append(pretty ? " : " : ":")
-                write(members[key]!)
+                write(member.value)
             }
             closeContainer(UInt8(ascii: "}"))
         }

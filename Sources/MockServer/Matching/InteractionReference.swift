@@ -1,0 +1,25 @@
+/// Names one interaction of a ``ReplayEngine``'s cassettes, for decisions, journals and reports.
+public struct InteractionReference: Sendable, Hashable, CustomStringConvertible {
+    /// The cassette's name.
+    public let cassette: String
+    /// The cassette's position in ``ReplayEngine/cassettes``.
+    public let cassetteIndex: Int
+    /// The interaction's index in the cassette's `interactions`.
+    public let index: Int
+    /// The recorded request's method.
+    public let method: String
+    /// The recorded request's target (path and query).
+    public let target: String
+
+    /// Creates a reference.
+    public init(cassette: String, cassetteIndex: Int, index: Int, method: String, target: String) {
+        self.cassette = cassette
+        self.cassetteIndex = cassetteIndex
+        self.index = index
+        self.method = method
+        self.target = target
+    }
+
+    /// `CASSETTE interaction N (METHOD TARGET)`.
+    public var description: String { "\(cassette) interaction \(index) (\(method) \(target))" }
+}

@@ -1,0 +1,83 @@
+/// A location inside a JSON document, spelt `$.user.id`, `$.items[2]` or `$["odd key"]` in reports.
+struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible {
+    enum Component: Sendable, Hashable {
+        case key(String)
+        case index(Int)
+    }
+
+    var components: [Component] = []
+
+    func appending(_ component: Component) -> JSONPath {
+        JSONPath(components: components + [component])
+    }
+
+    var description: String {
+        var text = "$"
+        for component in components {
+            switch component {
+            case .index(let index):
+                text += "[\(index)]"
+            case .key(let key):
+                let simple = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
+                    && !("0"..."9").contains(key.unicodeScalars.first!)
+                text += simple ? "." + key : "[" + JSONWriter.quoted(key) + "]"
+            }
+        }
+        return text
+    }
+
+    static func < (lhs: JSONPath, rhs: JSONPath) -> Bool {
+        lhs.description.utf8.lexicographicallyPrecedes(rhs.description.utf8)
+    }
+}
+
+extension JSONValue {
+    /// The value at `path`, or `nil` when a step is missing.
+    func value(at path: JSONPath) -> JSONValue? {
+        var current = self
+        for component in path.components {
+            switch component {
+            case .key(let key): guard let next = current[key] else { return nil }; current = next
+            case .index(let index): guard let next = current[index] else { return nil }; current = next
+            }
+        }
+        return current
+    }
+
+    /// Replaces the value at `path`; `false` (and no change) when a step is missing.
+    mutating func replace(at path: ArraySlice<JSONPath.Component>, with replacement: JSONValue) -> Bool {
+        guard let first = path.first else {
+            self = replacement
+            return true
+        }
+        switch (self, first) {
+        case (.object(var members), .key(let key)):
+            guard var member = members[key] else { return false }
+            let done = member.replace(at: path.dropFirst(), with: replacement)
+            members[key] = member
+            self = .object(members)
+            return done
+        case (.array(var elements), .index(let index)):
+            guard elements.indices.contains(index) else { return false }
+            let done = elements[index].replace(at: path.dropFirst(), with: replacement)
+            self = .array(elements)
+            return done
+        default:
+            return false
+        }
+    }
+
+    /// Every path whose value is the string `text`, object keys visited in sorted order.
+    func paths(ofString text: String, under prefix: JSONPath = JSONPath()) -> [JSONPath] {
+        switch self {
+        case .string(let string) where string == text:
+            return [prefix]
+        case .object(let members):
+            return members.keys.sorted().flatMap { members[$0]!.paths(ofString: text, under: prefix.appending(.key($0))) }
+        case .array(let elements):
+            return elements.enumerated().flatMap { $0.element.paths(ofString: text, under: prefix.appending(.index($0.offset))) }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Why a request went unanswered: the closest recorded interaction and every difference from it, or the
+/// interactions it did match that were already used up (with `afterLast: fail`).
+///
+/// ``description`` is the multi-line text a strict-mode test fails with; ``response`` is the 404 to send,
+/// whose JSON body carries the same text and facts.
+public struct NearMiss: Sendable, CustomStringConvertible {
+    /// Differences listed in ``description`` before the rest are summarized as `… and N more`.
+    public static let listedDifferenceLimit = 20
+
+    /// The received request's method.
+    public let method: String
+    /// The received request's target.
+    public let target: String
+    /// The closest recorded interaction, or `nil` when the cassettes hold none or the match was used up.
+    public let closest: InteractionReference?
+    /// How the request differs from ``closest``, most telling first (method, path, query, headers, body).
+    public let differences: [RequestDifference]
+    /// Interactions the request matched that had all been used (afterLast is `fail`); empty otherwise.
+    public let usedUp: [InteractionReference]
+
+    /// Creates a near miss.
+    public init(method: String, target: String, closest: InteractionReference?, differences: [RequestDifference], usedUp: [InteractionReference] = []) {
+        self.method = method
+        self.target = target
+        self.closest = closest
+        self.differences = differences
+        self.usedUp = usedUp
+    }
+
+    /// The human-readable report, for example:
+    ///
+    /// ```
+    /// No recorded interaction matches GET /users?since=1.
+    /// Closest: github-users interaction 3 (GET /users?since=0), which differs in:
+    ///   query since: recorded "0", received "1"
+    /// ```
+    public var description: String {
+        let request = "\(method) \(target)"
+        if usedUp.count == 1 {
+            return "\(request) matched \(usedUp[0]), but it was already used and afterLast is fail."
+        }
+        if usedUp.count > 1 {
+            return "\(request) matched \(usedUp.count) recorded interactions, but each was already used and afterLast is fail:\n"
+                + usedUp.map { "  \($0)" }.joined(separator: "\n")
+        }
+        guard let closest else {
+            return "No recorded interaction matches \(request); the cassettes hold no interactions."
+        }
+        var lines = ["No recorded interaction matches \(request).", "Closest: \(closest), which differs in:"]
+        lines += differences.prefix(NearMiss.listedDifferenceLimit).map { "  \($0)" }
+        if differences.count > NearMiss.listedDifferenceLimit {
+            lines.append("  … and \(differences.count - NearMiss.listedDifferenceLimit) more differences")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The 404 answer: `X-MockServer-Unmatched: 1` and a JSON body with `error`, `message` (the
+    /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
+    public var response: HTTPResponse {
+        func reference(_ interaction: InteractionReference) -> JSONValue {
+            ["cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
+             "method": .string(interaction.method), "target": .string(interaction.target)]
+        }
+        var body: [String: JSONValue] = [
+            "error": "unmatched request",
+            "message": .string(description),
+            "request": ["method": .string(method), "target": .string(target)],
+            "closest": closest.map(reference) ?? .null,
+            "differences": .array(differences.map { .string($0.description) }),
+        ]
+        if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(reference)) }
+        let bytes = JSONValue.object(body).serialized(pretty: true) + Data("\n".utf8)
+        return HTTPResponse(status: 404, headers: HTTPHeaders(pairs: [
+            ("Content-Type", "application/json; charset=utf-8"),
+            ("X-MockServer-Unmatched", "1"),
+            ("Content-Length", String(bytes.count)),
+        ]), body: bytes)
+    }
+}

@@ -1,0 +1,57 @@
+/// The comparable remainder of a request once its bucket (method and path) is fixed and a cassette's rules
+/// applied: sorted query fields without ignored ones, the chosen headers' values, and the body without
+/// ignored fields (form fields and multipart parts sorted). Two requests match exactly when these are equal,
+/// after redaction placeholders are accounted for by ``WildcardShape``.
+struct NormalizedRequest: Sendable, Hashable {
+    var query: [FormField]
+    /// One list of values per name in ``PreparedRules/headers``, in that order; values trimmed.
+    var headers: [[String]]
+    var body: BodyContent
+
+    init(_ parts: RequestParts, rules: PreparedRules) {
+        query = NormalizedRequest.sortedFields(parts.query, ignoring: rules.ignoredQuery)
+        headers = rules.headers.isEmpty ? [] : rules.headers.map { name in parts.headers.values(for: name).map { $0.trimmingWhitespace() } }
+        body = NormalizedRequest.normalize(parts.body, ignoring: rules.ignoredBodyFields)
+    }
+
+    static func normalize(_ body: BodyContent, ignoring ignored: Set<String>) -> BodyContent {
+        switch body {
+        case .empty, .bytes:
+            return body
+        case .json(let value):
+            return .json(ignored.isEmpty ? value : removing(ignored, from: value))
+        case .form(let fields):
+            return .form(sortedFields(fields, ignoring: ignored))
+        case .multipart(let parts):
+            return .multipart(parts.filter { !ignored.contains($0.name) }.sorted())
+        }
+    }
+
+    /// The fields without ignored names, sorted; shares the input's storage when nothing changes.
+    static func sortedFields(_ fields: [FormField], ignoring ignored: Set<String>) -> [FormField] {
+        var kept = fields
+        if !ignored.isEmpty && fields.contains(where: { ignored.contains($0.name) }) {
+            kept.removeAll { ignored.contains($0.name) }
+        }
+        for index in kept.indices.dropFirst() where kept[index] < kept[index - 1] {
+            return kept.sorted()
+        }
+        return kept
+    }
+
+    /// The value without object members named in `ignored`, at any depth.
+    static func removing(_ ignored: Set<String>, from value: JSONValue) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var kept: [String: JSONValue] = [:]
+            for (key, member) in members where !ignored.contains(key) {
+                kept[key] = removing(ignored, from: member)
+            }
+            return .object(kept)
+        case .array(let elements):
+            return .array(elements.map { removing(ignored, from: $0) })
+        default:
+            return value
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// Measurements of request lookup, for the benchmark executable (never a timed unit test).
+public enum ReplayBenchmark {
+    /// The outcome of measuring lookups against one cassette size.
+    public struct LookupMeasurement: Sendable, CustomStringConvertible {
+        /// Interactions in the cassette.
+        public let interactions: Int
+        /// Lookups timed.
+        public let lookups: Int
+        /// Mean cost of one ``ReplayEngine/answer(_:)``, in nanoseconds (best of the repetitions).
+        public let nanosecondsPerLookup: Double
+
+        /// One line: size and cost.
+        public var description: String {
+            "lookup in \(interactions) interactions: \(String(format: "%.0f", nanosecondsPerLookup)) ns"
+        }
+    }
+
+    /// A cassette of `interactions` distinct requests, half `GET /users?since=N&per_page=1` and half
+    /// `POST /search` with a JSON body, each answered by a small JSON response.
+    public static func lookupCassette(interactions: Int) -> Cassette {
+        var list: [Interaction] = []
+        list.reserveCapacity(interactions)
+        for index in 0..<interactions {
+            let request = lookupRequest(index)
+            list.append(Interaction(
+                request: RecordedRequest(request),
+                response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                           body: .json(["id": .number(JSONNumber(index)), "ok": true]))
+            ))
+        }
+        return Cassette(name: "lookup-\(interactions)", interactions: list)
+    }
+
+    /// The request that matches interaction `index` of ``lookupCassette(interactions:)``.
+    public static func lookupRequest(_ index: Int) -> HTTPRequest {
+        if index.isMultiple(of: 2) {
+            return HTTPRequest(method: "GET", target: "/users?since=\(index)&per_page=1", headers: ["Accept": "application/json"])
+        }
+        return HTTPRequest(method: "POST", target: "/search", headers: ["Content-Type": "application/json"],
+                           body: Data(#"{"page": 1, "query": "term \#(index)"}"#.utf8))
+    }
+
+    /// Times ``ReplayEngine/answer(_:)`` for each cassette size with the same mix of requests (1,000 distinct
+    /// matching requests spread over the cassette, cycled `lookups` times), keeping the best of
+    /// `repetitions`. Flat lookup shows as similar figures for 10 and 100,000 interactions.
+    public static func measureLookup(
+        interactionCounts: [Int] = [10, 1_000, 100_000],
+        lookups: Int = 200_000,
+        repetitions: Int = 3
+    ) -> [LookupMeasurement] {
+        let clock = ContinuousClock()
+        return interactionCounts.map { count in
+            let engine = ReplayEngine(cassettes: [lookupCassette(interactions: count)])
+            var generator = SplitMix64(seed: 42)
+            let requests = (0..<1_000).map { _ in lookupRequest(Int(generator.next() % UInt64(count))) }
+            var best = Double.infinity
+            var matched = 0
+            for _ in 0..<max(1, repetitions) {
+                let start = clock.now
+                for lookup in 0..<lookups {
+                    if case .matched = engine.answer(requests[lookup % requests.count]) { matched += 1 }
+                }
+                best = min(best, (clock.now - start).seconds)
+            }
+            precondition(matched == lookups * max(1, repetitions), "benchmark requests must all match")
+            return LookupMeasurement(interactions: count, lookups: lookups, nanosecondsPerLookup: best / Double(lookups) * 1e9)
+        }
+    }
+}
+
+/// A small seeded generator (SplitMix64), so benchmark inputs are the same on every run.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

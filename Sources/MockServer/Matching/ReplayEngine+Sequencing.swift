@@ -1,0 +1,65 @@
+extension ReplayEngine {
+    /// What sequencing decided.
+    enum Selection: Equatable {
+        /// Serve this member of this cassette.
+        case serve(cassette: Int, member: Int, isRepeat: Bool)
+        /// Every match was used and the policy is `fail`; lists (at most ten of) the matched members.
+        case usedUp(cassette: Int, members: [Int])
+    }
+
+    /// Picks the interaction to serve and advances its group. Runs under the engine's lock: no parsing, and
+    /// no allocation except for the rare used-up list.
+    ///
+    /// `candidates` are grouped by cassette in precedence order. The first cassette with an unused matching
+    /// interaction serves its earliest one. When all are used, the first matching cassette's policy decides:
+    /// `repeat` serves its latest matching interaction again, `cycle` restarts its matching groups, `fail`
+    /// reports them used up.
+    static func select(
+        from candidates: [ReplayIndex.Candidate],
+        groups: [ReplayIndex.Group],
+        uses: inout [Int],
+        policy: (Int) -> AfterLastPolicy
+    ) -> Selection {
+        var start = 0
+        while start < candidates.count {
+            let cassette = candidates[start].cassette
+            var end = start
+            var best = -1
+            var bestMember = Int.max
+            while end < candidates.count, candidates[end].cassette == cassette {
+                let group = candidates[end].group
+                if uses[group] < groups[group].count {
+                    let member = groups[group].member(uses[group])
+                    if member < bestMember {
+                        best = group
+                        bestMember = member
+                    }
+                }
+                end += 1
+            }
+            if best >= 0 {
+                uses[best] += 1
+                return .serve(cassette: cassette, member: bestMember, isRepeat: false)
+            }
+            start = end
+        }
+        let cassette = candidates[0].cassette
+        let first = candidates.prefix { $0.cassette == cassette }.map(\.group)
+        switch policy(cassette) {
+        case .repeat:
+            let latest = first.map { groups[$0].last }.max()!
+            return .serve(cassette: cassette, member: latest, isRepeat: true)
+        case .cycle:
+            var best = first[0]
+            for group in first {
+                uses[group] = 0
+                if groups[group].first < groups[best].first { best = group }
+            }
+            uses[best] = 1
+            return .serve(cassette: cassette, member: groups[best].first, isRepeat: true)
+        case .fail:
+            let members = first.flatMap { groups[$0].members }.sorted()
+            return .usedUp(cassette: cassette, members: Array(members.prefix(10)))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Synchronization
+
+/// Answers requests from cassettes: the single entry point the server calls for every request.
+///
+/// Matching compares method, path, query (order-insensitive, repeated keys counted, percent-decoding
+/// normalized), body (JSON by value, form fields, multipart parts without the boundary, otherwise bytes) and
+/// the headers a cassette chooses, minus ignored fields; redaction placeholders in recordings match any value.
+/// Lookup is a hash probe per distinct placeholder layout in the request's method-and-path bucket, so it
+/// costs the same for 10 interactions as for 100,000 (see ``ReplayBenchmark``).
+///
+/// Identical requests replay their recorded responses in order; after the last, each cassette's
+/// ``AfterLastPolicy`` applies (repeat by default). When several cassettes match, interactions added in code
+/// come first, then cassettes in the order given; within a cassette, the earliest unused interaction wins.
+///
+/// Thread-safe: ``answer(_:)`` may be called from many threads at once; it holds a lock only to read the
+/// index and to advance a sequence, never while parsing or comparing.
+public final class ReplayEngine: Sendable {
+    private final class Snapshot: Sendable {
+        let index: ReplayIndex
+        init(_ index: ReplayIndex) { self.index = index }
+    }
+
+    private struct State: Sendable {
+        var index: ReplayIndex
+        var snapshot: Snapshot
+        /// Per group: how many of its members have been served (the next one to serve).
+        var uses: [Int]
+        /// Position of the in-code cassette once ``add(_:)`` has been called.
+        var inCodeCassette: Int?
+    }
+
+    /// The name of the cassette that ``add(_:)`` creates for interactions added in code.
+    public static let inCodeCassetteName = "in-code"
+
+    /// The options given at creation.
+    public let options: ReplayOptions
+    private let state: Mutex<State>
+
+    /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
+    public init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
+        var index = ReplayIndex()
+        for (position, cassette) in cassettes.enumerated() {
+            index.add(cassette, rank: position, options: options)
+        }
+        self.options = options
+        state = Mutex(State(index: index, snapshot: Snapshot(index), uses: Array(repeating: 0, count: index.groups.count)))
+    }
+
+    /// The cassettes served, in the order given, followed by the in-code cassette once something was added.
+    public var cassettes: [Cassette] {
+        state.withLock { $0.snapshot }.index.cassettes.map(\.cassette)
+    }
+
+    /// Decides the answer to `request`: the next recorded response (or transport failure) of the matching
+    /// interactions, or an unmatched decision carrying the 404 and the near miss. Synchronous and thread-safe.
+    public func answer(_ request: HTTPRequest) -> ReplayDecision {
+        let snapshot = state.withLock { $0.snapshot }
+        let parts = RequestParts(received: request)
+        let candidates = snapshot.index.candidates(for: request, parts: parts)
+        guard !candidates.isEmpty else {
+            return .unmatched(snapshot.index.nearMiss(for: request, parts: parts))
+        }
+        let selection = state.withLock { state in
+            ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses) { snapshot.index.cassettes[$0].policy }
+        }
+        switch selection {
+        case .serve(let cassette, let member, let isRepeat):
+            return .matched(ReplayMatch(snapshot.index.cassettes[cassette].interactions[member], isRepeat: isRepeat))
+        case .usedUp(let cassette, let members):
+            let references = members.map { snapshot.index.cassettes[cassette].interactions[$0].interaction }
+            return .unmatched(NearMiss(method: request.method, target: request.target, closest: nil, differences: [], usedUp: references))
+        }
+    }
+
+    /// Adds a hand-written interaction (see ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``) to the in-code
+    /// cassette, which is consulted before every loaded cassette. Costs a copy of the index, so it suits a
+    /// handful of additions, not thousands.
+    public func add(_ interaction: Interaction) {
+        state.withLock { state in
+            let cassette: Int
+            if let existing = state.inCodeCassette {
+                cassette = existing
+            } else {
+                cassette = state.index.add(Cassette(name: ReplayEngine.inCodeCassetteName, origin: .handWritten), rank: -1, options: options)
+                state.inCodeCassette = cassette
+            }
+            state.index.append(interaction, toCassette: cassette)
+            state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
+            state.snapshot = Snapshot(state.index)
+        }
+    }
+
+    /// Starts every sequence again from its first recorded response.
+    public func reset() {
+        state.withLock { state in
+            state.uses = Array(repeating: 0, count: state.uses.count)
+        }
+    }
+
+    /// The response of the service-level error template `name` (for `service-error=NAME` faults), ready to
+    /// send: from the cassette named `cassette` when given, else from the first cassette that has one.
+    public func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
+        let index = state.withLock { $0.snapshot }.index
+        let ordered = index.cassettes.sorted { $0.rank < $1.rank }
+        for prepared in ordered where cassette == nil || prepared.cassette.name == cassette {
+            if let template = prepared.cassette.errorTemplates[name] { return template.replayResponse }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,185 @@
+/// The lookup structure behind ``ReplayEngine``: interactions bucketed by method and normalized path, then
+/// hashed by their ``NormalizedRequest`` within each ``WildcardShape``. Interactions with equal keys form a
+/// *group*, the unit that replays in recorded order. Append-only, so group ids stay valid as it grows.
+struct ReplayIndex: Sendable {
+    /// A cassette ready to serve: rules resolved and every reply built once. Immutable, so lookups share it
+    /// with one retain; appending in code replaces it with a new one.
+    final class PreparedCassette: Sendable {
+        let cassette: Cassette
+        let rank: Int
+        let rules: PreparedRules
+        let policy: AfterLastPolicy
+        let matcher: RequestMatcher?
+        let interactions: [ReplayMatch.Prepared]
+
+        init(cassette: Cassette, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
+             interactions: [ReplayMatch.Prepared]) {
+            self.cassette = cassette
+            self.rank = rank
+            self.rules = rules
+            self.policy = policy
+            self.matcher = matcher
+            self.interactions = interactions
+        }
+    }
+
+    /// Interactions (indices into one cassette) that match exactly the same requests, in recorded order.
+    /// Most groups hold one interaction, which then needs no array of its own.
+    struct Group: Sendable {
+        let cassette: Int
+        let first: Int
+        var rest: [Int] = []
+
+        var count: Int { 1 + rest.count }
+        var last: Int { rest.last ?? first }
+        func member(_ position: Int) -> Int { position == 0 ? first : rest[position - 1] }
+        var members: [Int] { [first] + rest }
+    }
+
+    struct ShapeTable: Sendable {
+        let shape: WildcardShape
+        var groups: [NormalizedRequest: Int]
+    }
+
+    /// One cassette's share of a bucket.
+    struct BucketEntry: Sendable {
+        let cassette: Int
+        var tables: [ShapeTable] = []
+        /// Every group of this entry in creation order (deterministic, unlike dictionary order).
+        var groupOrder: [Int] = []
+    }
+
+    /// A group matching a request, and its cassette.
+    struct Candidate: Sendable {
+        let cassette: Int
+        let group: Int
+    }
+
+    private(set) var cassettes: [PreparedCassette] = []
+    private(set) var buckets: [BucketKey: [BucketEntry]] = [:]
+    /// Buckets in creation order, for a bounded, deterministic near-miss search.
+    private(set) var bucketOrder: [BucketKey] = []
+    /// Buckets by normalized path, to find the same path under another method.
+    private(set) var bucketsByPath: [String: [BucketKey]] = [:]
+    private(set) var groups: [Group] = []
+
+    /// Adds a cassette; lower `rank` is consulted first when several cassettes match. Returns its position.
+    @discardableResult
+    mutating func add(_ cassette: Cassette, rank: Int, options: ReplayOptions) -> Int {
+        let ordinal = cassettes.count
+        let rules = PreparedRules(cassette.matching, adding: options.rules)
+        var prepared: [ReplayMatch.Prepared] = []
+        prepared.reserveCapacity(cassette.interactions.count)
+        for (index, interaction) in cassette.interactions.enumerated() {
+            prepared.append(ReplayIndex.prepare(interaction, index: index, cassette: cassette.name, ordinal: ordinal))
+            insert(interaction.request, index: index, cassette: ordinal, rank: rank, rules: rules, customMatcher: options.matcher != nil)
+        }
+        cassettes.append(PreparedCassette(
+            cassette: cassette, rank: rank, rules: rules,
+            policy: options.rules.afterLast ?? cassette.matching.afterLast ?? .repeat,
+            matcher: options.matcher, interactions: prepared
+        ))
+        return ordinal
+    }
+
+    /// Appends one interaction to the cassette at `ordinal` (copying that cassette) and indexes it.
+    mutating func append(_ interaction: Interaction, toCassette ordinal: Int) {
+        let old = cassettes[ordinal]
+        let index = old.interactions.count
+        var cassette = old.cassette
+        cassette.interactions.append(interaction)
+        cassettes[ordinal] = PreparedCassette(
+            cassette: cassette, rank: old.rank, rules: old.rules, policy: old.policy, matcher: old.matcher,
+            interactions: old.interactions + [ReplayIndex.prepare(interaction, index: index, cassette: cassette.name, ordinal: ordinal)]
+        )
+        insert(interaction.request, index: index, cassette: ordinal, rank: old.rank, rules: old.rules, customMatcher: old.matcher != nil)
+    }
+
+    private static func prepare(_ interaction: Interaction, index: Int, cassette: String, ordinal: Int) -> ReplayMatch.Prepared {
+        let reply: ReplayMatch.Reply = switch interaction.outcome {
+        case .response(let response): .response(response.replayResponse)
+        case .failure(let failure): .failure(failure)
+        }
+        let reference = InteractionReference(cassette: cassette, cassetteIndex: ordinal, index: index,
+                                             method: interaction.request.method, target: interaction.request.target)
+        return ReplayMatch.Prepared(interaction: reference, reply: reply)
+    }
+
+    private mutating func insert(_ request: RecordedRequest, index: Int, cassette ordinal: Int, rank: Int, rules: PreparedRules,
+                                 customMatcher: Bool) {
+        let parts = RequestParts(recorded: request)
+        let bucketKey = parts.bucketKey
+        var entries = buckets.removeValue(forKey: bucketKey) ?? []
+        if entries.isEmpty {
+            bucketOrder.append(bucketKey)
+            bucketsByPath[bucketKey.path, default: []].append(bucketKey)
+        }
+        let position: Int
+        if let existing = entries.firstIndex(where: { $0.cassette == ordinal }) {
+            position = existing
+        } else {
+            // Entries stay in precedence order: lower rank first, then earlier cassette.
+            position = entries.firstIndex { rankOf($0.cassette) > rank } ?? entries.endIndex
+            entries.insert(BucketEntry(cassette: ordinal), at: position)
+        }
+
+        if customMatcher {
+            // A custom matcher judges each interaction on its own: every one is its own group.
+            entries[position].groupOrder.append(newGroup(cassette: ordinal, member: index))
+        } else {
+            let normalized = NormalizedRequest(parts, rules: rules)
+            let shape = WildcardShape(recorded: normalized)
+            let table: Int
+            if let existing = entries[position].tables.firstIndex(where: { $0.shape == shape }) {
+                table = existing
+            } else {
+                entries[position].tables.append(ShapeTable(shape: shape, groups: [:]))
+                table = entries[position].tables.count - 1
+            }
+            if let group = entries[position].tables[table].groups[normalized] {
+                groups[group].rest.append(index)
+            } else {
+                let group = newGroup(cassette: ordinal, member: index)
+                entries[position].tables[table].groups[normalized] = group
+                entries[position].groupOrder.append(group)
+            }
+        }
+        buckets[bucketKey] = entries
+    }
+
+    /// The rank of an added cassette; only asked about cassettes already in ``cassettes``.
+    private func rankOf(_ ordinal: Int) -> Int {
+        ordinal < cassettes.count ? cassettes[ordinal].rank : Int.max
+    }
+
+    private mutating func newGroup(cassette: Int, member: Int) -> Int {
+        groups.append(Group(cassette: cassette, first: member))
+        return groups.count - 1
+    }
+
+    /// The groups matching `request`, cassettes in precedence order: one hash probe per shape for
+    /// rule-based cassettes, a walk of the bucket for cassettes with a custom matcher.
+    func candidates(for request: HTTPRequest, parts: RequestParts) -> [Candidate] {
+        guard let entries = buckets[parts.bucketKey] else { return [] }
+        var result: [Candidate] = []
+        for entry in entries.indices {
+            let ordinal = entries[entry].cassette
+            let cassette = cassettes[ordinal]
+            if let matcher = cassette.matcher {
+                for group in entries[entry].groupOrder
+                where matcher.matches(cassette.cassette.interactions[groups[group].first].request, request) {
+                    result.append(Candidate(cassette: ordinal, group: group))
+                }
+            } else {
+                let normalized = NormalizedRequest(parts, rules: cassette.rules)
+                for table in entries[entry].tables.indices {
+                    if let key = entries[entry].tables[table].shape.apply(to: normalized),
+                       let group = entries[entry].tables[table].groups[key] {
+                        result.append(Candidate(cassette: ordinal, group: group))
+                    }
+                }
+            }
+        }
+        return result
+    }
+}

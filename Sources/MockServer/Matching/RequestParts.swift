@@ -1,0 +1,64 @@
+import Foundation
+
+/// A request broken into what matching compares, parsed once: upper-case method, normalized path,
+/// decoded query fields in arrival order, headers, and the body's content.
+struct RequestParts: Sendable {
+    let method: String
+    let path: String
+    let query: [FormField]
+    let headers: HTTPHeaders
+    let body: BodyContent
+
+    init(received request: HTTPRequest) {
+        self.init(method: request.method, target: request.target, headers: request.headers,
+                  body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
+    }
+
+    init(recorded request: RecordedRequest) {
+        self.init(method: request.method, target: request.target, headers: request.headers,
+                  body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
+    }
+
+    init(method: String, target: String, headers: HTTPHeaders, body: BodyContent) {
+        let (path, query) = RequestParts.split(target)
+        self.method = RequestParts.normalizeMethod(method)
+        self.path = PercentDecoding.normalizePath(path)
+        self.query = query.map { FormField.parse(String($0)) } ?? []
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Methods compare upper-cased, so a hand-written `get` still matches.
+    static func normalizeMethod(_ method: String) -> String {
+        method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? method.uppercased() : method
+    }
+
+    /// `/path?query#fragment` into its path and query (without `?`; the fragment is dropped).
+    static func split(_ target: String) -> (path: Substring, query: Substring?) {
+        // UTF-8 indices: Character-level searching costs more than the rest of a lookup.
+        let utf8 = target.utf8
+        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        guard let mark = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else { return (target[..<end], nil) }
+        return (target[..<mark], target[utf8.index(after: mark)..<end])
+    }
+
+    /// The bucket the request falls in: method and normalized path.
+    var bucketKey: BucketKey { BucketKey(method: method, path: path) }
+}
+
+/// Method plus normalized path: the first, exact level of lookup.
+struct BucketKey: Sendable, Hashable {
+    let method: String
+    let path: String
+
+    init(method: String, path: String) {
+        self.method = method
+        self.path = path
+    }
+
+    /// The key of a received request without parsing its query or body.
+    init(request: HTTPRequest) {
+        method = RequestParts.normalizeMethod(request.method)
+        path = PercentDecoding.normalizePath(RequestParts.split(request.target).path)
+    }
+}

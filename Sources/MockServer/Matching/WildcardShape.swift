@@ -1,0 +1,130 @@
+import Foundation
+
+/// Where a recorded request holds the redaction placeholder (`"<redacted>"`), which matches any value in that
+/// place: a query or form field, a chosen header, a JSON value, a multipart part's content.
+///
+/// Interactions whose placeholders sit in the same places share a shape. A received request is looked up in
+/// each shape's table after ``apply(to:)`` has copied the placeholders into it; a bucket rarely holds more than
+/// one or two shapes, so lookup stays a hash probe or two however many interactions there are.
+struct WildcardShape: Sendable, Hashable {
+    /// A field name whose recorded values include placeholders: the received request must carry exactly
+    /// `fixed` plus `placeholders` more values under that name.
+    struct FieldWildcard: Sendable, Hashable {
+        var name: String
+        var placeholders: Int
+        var fixed: [String]
+    }
+
+    /// A chosen header (by position in the rules' list) with placeholders at some value positions.
+    struct HeaderWildcard: Sendable, Hashable {
+        var header: Int
+        var count: Int
+        var positions: [Int]
+    }
+
+    /// A multipart part (by name, filename and content type) whose recorded content is the placeholder.
+    struct PartWildcard: Sendable, Hashable {
+        var name: String
+        var filename: String?
+        var contentType: String?
+    }
+
+    static let placeholder = Cassette.redactionPlaceholder
+    static let placeholderData = Data(Cassette.redactionPlaceholder.utf8)
+
+    var query: [FieldWildcard] = []
+    var headers: [HeaderWildcard] = []
+    var jsonPaths: [JSONPath] = []
+    var form: [FieldWildcard] = []
+    var parts: [PartWildcard] = []
+
+    var isEmpty: Bool { query.isEmpty && headers.isEmpty && jsonPaths.isEmpty && form.isEmpty && parts.isEmpty }
+
+    /// The shape of a recorded request, normalized under the cassette's rules.
+    init(recorded request: NormalizedRequest) {
+        query = WildcardShape.fieldWildcards(request.query)
+        for (header, values) in request.headers.enumerated() {
+            let positions = values.indices.filter { values[$0] == WildcardShape.placeholder }
+            if !positions.isEmpty { headers.append(HeaderWildcard(header: header, count: values.count, positions: positions)) }
+        }
+        switch request.body {
+        case .json(let value): jsonPaths = value.paths(ofString: WildcardShape.placeholder)
+        case .form(let fields): form = WildcardShape.fieldWildcards(fields)
+        case .multipart(let recordedParts):
+            parts = recordedParts.filter { $0.data == WildcardShape.placeholderData }
+                .map { PartWildcard(name: $0.name, filename: $0.filename, contentType: $0.contentType) }
+        case .empty, .bytes: break
+        }
+    }
+
+    private static func fieldWildcards(_ fields: [FormField]) -> [FieldWildcard] {
+        var wildcards: [FieldWildcard] = []
+        let names = Set(fields.lazy.filter { $0.value == placeholder }.map(\.name))
+        for name in names.sorted() {
+            let values = fields.filter { $0.name == name }.map(\.value)
+            wildcards.append(FieldWildcard(
+                name: name, placeholders: values.count { $0 == placeholder }, fixed: values.filter { $0 != placeholder }
+            ))
+        }
+        return wildcards
+    }
+
+    /// The received request with the placeholders written into their places, ready to compare with recorded
+    /// requests of this shape; `nil` when it cannot match any of them (a placeholder's place is missing, or a
+    /// field has the wrong number of values).
+    func apply(to request: NormalizedRequest) -> NormalizedRequest? {
+        guard !isEmpty else { return request }
+        var result = request
+        if !query.isEmpty {
+            guard let substituted = WildcardShape.substitute(query, in: request.query) else { return nil }
+            result.query = substituted
+        }
+        for wildcard in headers {
+            guard result.headers[wildcard.header].count == wildcard.count else { return nil }
+            for position in wildcard.positions { result.headers[wildcard.header][position] = WildcardShape.placeholder }
+        }
+        if !jsonPaths.isEmpty {
+            guard case .json(var value) = result.body else { return nil }
+            for path in jsonPaths {
+                guard value.replace(at: path.components[...], with: .string(WildcardShape.placeholder)) else { return nil }
+            }
+            result.body = .json(value)
+        }
+        if !form.isEmpty {
+            guard case .form(let fields) = result.body, let substituted = WildcardShape.substitute(form, in: fields) else { return nil }
+            result.body = .form(substituted)
+        }
+        if !parts.isEmpty {
+            guard case .multipart(var receivedParts) = result.body else { return nil }
+            for wildcard in parts {
+                var found = false
+                for index in receivedParts.indices where receivedParts[index].name == wildcard.name
+                    && receivedParts[index].filename == wildcard.filename && receivedParts[index].contentType == wildcard.contentType {
+                    receivedParts[index].data = WildcardShape.placeholderData
+                    found = true
+                }
+                guard found else { return nil }
+            }
+            result.body = .multipart(receivedParts.sorted())
+        }
+        return result
+    }
+
+    /// Replaces each wildcard field's received values by the recorded ones (fixed values plus placeholders)
+    /// when the received values are the fixed ones plus exactly as many others as there are placeholders.
+    private static func substitute(_ wildcards: [FieldWildcard], in fields: [FormField]) -> [FormField]? {
+        var result = fields
+        for wildcard in wildcards {
+            var received = result.filter { $0.name == wildcard.name }.map(\.value)
+            guard received.count == wildcard.fixed.count + wildcard.placeholders else { return nil }
+            for value in wildcard.fixed {
+                guard let position = received.firstIndex(of: value) else { return nil }
+                received.remove(at: position)
+            }
+            result.removeAll { $0.name == wildcard.name }
+            result += wildcard.fixed.map { FormField(name: wildcard.name, value: $0) }
+            result += Array(repeating: FormField(name: wildcard.name, value: placeholder), count: wildcard.placeholders)
+        }
+        return result.sorted()
+    }
+}

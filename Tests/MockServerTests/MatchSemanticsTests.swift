@@ -1,0 +1,169 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// What counts as "the same request": a table of recorded/received pairs, checked through the public rule
+/// API and through a real engine lookup, which must agree.
+@Suite struct MatchSemanticsTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let recorded: RecordedRequest
+        let received: HTTPRequest
+        var rules = MatchRules()
+        let matches: Bool
+        var testDescription: String { name }
+    }
+
+    static func get(_ target: String, headers: HTTPHeaders = [:]) -> HTTPRequest {
+        HTTPRequest(method: "GET", target: target, headers: headers)
+    }
+
+    static func recordedGet(_ target: String, headers: HTTPHeaders = [:]) -> RecordedRequest {
+        RecordedRequest(method: "GET", target: target, headers: headers)
+    }
+
+    static func post(_ target: String, _ contentType: String?, _ body: String) -> HTTPRequest {
+        HTTPRequest(method: "POST", target: target, headers: contentType.map { ["Content-Type": $0] } ?? [:], body: Data(body.utf8))
+    }
+
+    static func recordedPost(_ target: String, _ contentType: String?, _ body: String) -> RecordedRequest {
+        RecordedRequest(post(target, contentType, body))
+    }
+
+    static func multipart(boundary: String, parts: [(name: String, filename: String?, type: String?, content: String)]) -> String {
+        var text = "preamble\r\n"
+        for part in parts {
+            text += "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(part.name)\""
+            if let filename = part.filename { text += "; filename=\"\(filename)\"" }
+            text += "\r\n"
+            if let type = part.type { text += "Content-Type: \(type)\r\n" }
+            text += "\r\n\(part.content)\r\n"
+        }
+        return text + "--\(boundary)--\r\n"
+    }
+
+    static let photoParts: [(name: String, filename: String?, type: String?, content: String)] = [
+        ("caption", nil, nil, "At the beach"), ("photo", "photo.jpg", "image/jpeg", "\u{FF}JPEGBYTES"),
+    ]
+
+    static let cases: [Case] = [
+        Case(name: "query order is irrelevant", recorded: recordedGet("/a?x=1&y=2"), received: get("/a?y=2&x=1"), matches: true),
+        Case(name: "repeated keys compare as a multiset", recorded: recordedGet("/a?t=1&t=2"), received: get("/a?t=2&t=1"), matches: true),
+        Case(name: "a missing repeat does not match", recorded: recordedGet("/a?t=1&t=2"), received: get("/a?t=1"), matches: false),
+        Case(name: "an extra repeat does not match", recorded: recordedGet("/a?t=1"), received: get("/a?t=1&t=1"), matches: false),
+        Case(name: "an extra parameter does not match", recorded: recordedGet("/a?x=1"), received: get("/a?x=1&y=2"), matches: false),
+        Case(name: "a different value does not match", recorded: recordedGet("/a?x=1"), received: get("/a?x=2"), matches: false),
+        Case(name: "%20 and + are both a space", recorded: recordedGet("/a?q=hello%20world"), received: get("/a?q=hello+world"), matches: true),
+        Case(name: "escaped letters equal letters", recorded: recordedGet("/a?q=%41%62"), received: get("/a?q=Ab"), matches: true),
+        Case(name: "escaped path characters equal characters", recorded: recordedGet("/users/a%40b"), received: get("/users/a@b"), matches: true),
+        Case(name: "an escaped slash is not a slash", recorded: recordedGet("/a%2Fb"), received: get("/a/b"), matches: false),
+        Case(name: "escape hex case is irrelevant", recorded: recordedGet("/a%2fb"), received: get("/a%2Fb"), matches: true),
+        Case(name: "a trailing slash matters", recorded: recordedGet("/users/"), received: get("/users"), matches: false),
+        Case(name: "method case is irrelevant", recorded: RecordedRequest(method: "get", target: "/a"), received: get("/a"), matches: true),
+        Case(name: "a different method does not match", recorded: RecordedRequest(method: "POST", target: "/a"), received: get("/a"), matches: false),
+        Case(name: "JSON key order and 1 vs 1.0 are irrelevant",
+             recorded: recordedPost("/a", "application/json", #"{"a": 1, "b": [1, 2e0]}"#),
+             received: post("/a", "application/json; charset=utf-8", #"{"b":[1.0,2],"a":1.00}"#), matches: true),
+        Case(name: "a different JSON value does not match",
+             recorded: recordedPost("/a", "application/json", #"{"a": 1}"#), received: post("/a", "application/json", #"{"a": 2}"#), matches: false),
+        Case(name: "JSON array order matters",
+             recorded: recordedPost("/a", "application/json", "[1, 2]"), received: post("/a", "application/json", "[2, 1]"), matches: false),
+        Case(name: "a JSON body sent as text/plain still compares as JSON",
+             recorded: RecordedRequest(method: "POST", target: "/a", body: .json(["a": 1])),
+             received: post("/a", "text/plain", #"{ "a" : 1 }"#), matches: true),
+        Case(name: "form fields compare by field",
+             recorded: recordedPost("/login", "application/x-www-form-urlencoded", "username=ann&password=x%20y"),
+             received: post("/login", "application/x-www-form-urlencoded", "password=x+y&username=ann"), matches: true),
+        Case(name: "a different form field does not match",
+             recorded: recordedPost("/login", "application/x-www-form-urlencoded", "username=ann&password=1"),
+             received: post("/login", "application/x-www-form-urlencoded", "username=ann&password=2"), matches: false),
+        Case(name: "multipart compares parts, not the boundary",
+             recorded: recordedPost("/photos", "multipart/form-data; boundary=AAA", multipart(boundary: "AAA", parts: photoParts)),
+             received: post("/photos", "multipart/form-data; boundary=\"Boundary-9f2c\"",
+                            multipart(boundary: "Boundary-9f2c", parts: photoParts.reversed())), matches: true),
+        Case(name: "multipart with different bytes does not match",
+             recorded: recordedPost("/photos", "multipart/form-data; boundary=AAA", multipart(boundary: "AAA", parts: photoParts)),
+             received: post("/photos", "multipart/form-data; boundary=BBB", multipart(boundary: "BBB", parts: [
+                 ("caption", nil, nil, "At the beach"), ("photo", "photo.jpg", "image/jpeg", "OTHERBYTES"),
+             ])), matches: false),
+        Case(name: "multipart with a different filename does not match",
+             recorded: recordedPost("/photos", "multipart/form-data; boundary=AAA", multipart(boundary: "AAA", parts: photoParts)),
+             received: post("/photos", "multipart/form-data; boundary=BBB", multipart(boundary: "BBB", parts: [
+                 ("caption", nil, nil, "At the beach"), ("photo", "other.jpg", "image/jpeg", "\u{FF}JPEGBYTES"),
+             ])), matches: false),
+        Case(name: "other bodies compare by bytes",
+             recorded: RecordedRequest(method: "PUT", target: "/blob", headers: ["Content-Type": "application/octet-stream"], body: .binary(Data([1, 2, 3]))),
+             received: HTTPRequest(method: "PUT", target: "/blob", headers: ["Content-Type": "application/octet-stream"], body: Data([1, 2, 3])),
+             matches: true),
+        Case(name: "different bytes do not match",
+             recorded: RecordedRequest(method: "PUT", target: "/blob", headers: ["Content-Type": "application/octet-stream"], body: .binary(Data([1, 2, 3]))),
+             received: HTTPRequest(method: "PUT", target: "/blob", headers: ["Content-Type": "application/octet-stream"], body: Data([1, 2, 4])),
+             matches: false),
+        Case(name: "a body where none was recorded does not match", recorded: RecordedRequest(method: "POST", target: "/a"),
+             received: post("/a", "application/json", "{}"), matches: false),
+        Case(name: "headers are not compared by default", recorded: recordedGet("/a", headers: ["Accept": "a"]),
+             received: get("/a", headers: ["Accept": "b"]), matches: true),
+        Case(name: "a chosen header must match", recorded: recordedGet("/a", headers: ["Accept": "a"]),
+             received: get("/a", headers: ["Accept": "b"]), rules: MatchRules(headers: ["Accept"]), matches: false),
+        Case(name: "a chosen header matches case-insensitively by name", recorded: recordedGet("/a", headers: ["accept": "a"]),
+             received: get("/a", headers: ["ACCEPT": "a"]), rules: MatchRules(headers: ["Accept"]), matches: true),
+        Case(name: "a missing chosen header does not match", recorded: recordedGet("/a", headers: ["Accept": "a"]),
+             received: get("/a"), rules: MatchRules(headers: ["accept"]), matches: false),
+        Case(name: "ignored query parameters are not compared", recorded: recordedGet("/a?x=1&_=123"),
+             received: get("/a?_=999&x=1"), rules: MatchRules(ignoredQueryParameters: ["_"]), matches: true),
+        Case(name: "an ignored query parameter may be absent", recorded: recordedGet("/a?x=1&_=123"),
+             received: get("/a?x=1"), rules: MatchRules(ignoredQueryParameters: ["_"]), matches: true),
+        Case(name: "ignored JSON fields are not compared at any depth",
+             recorded: recordedPost("/a", "application/json", #"{"a": 1, "ts": 5, "meta": {"ts": 1, "b": 2}}"#),
+             received: post("/a", "application/json", #"{"a": 1, "ts": 9, "meta": {"b": 2}}"#),
+             rules: MatchRules(ignoredBodyFields: ["ts"]), matches: true),
+        Case(name: "ignored form fields are not compared",
+             recorded: recordedPost("/a", "application/x-www-form-urlencoded", "a=1&nonce=5"),
+             received: post("/a", "application/x-www-form-urlencoded", "a=1&nonce=6"),
+             rules: MatchRules(ignoredBodyFields: ["nonce"]), matches: true),
+        Case(name: "a redacted query parameter matches any value", recorded: recordedGet("/friends?user_id=42&token=<redacted>"),
+             received: get("/friends?token=abc123&user_id=42"), matches: true),
+        Case(name: "a percent-encoded placeholder matches any value", recorded: recordedGet("/friends?token=%3Credacted%3E"),
+             received: get("/friends?token=abc"), matches: true),
+        Case(name: "a redacted query parameter must still be present", recorded: recordedGet("/friends?user_id=42&token=<redacted>"),
+             received: get("/friends?user_id=42"), matches: false),
+        Case(name: "redaction does not hide other differences", recorded: recordedGet("/friends?user_id=42&token=<redacted>"),
+             received: get("/friends?user_id=43&token=abc"), matches: false),
+        Case(name: "a redacted chosen header matches any value",
+             recorded: recordedGet("/me", headers: ["Authorization": "<redacted>"]),
+             received: get("/me", headers: ["Authorization": "Bearer abc"]), rules: MatchRules(headers: ["Authorization"]), matches: true),
+        Case(name: "a redacted chosen header must be present",
+             recorded: recordedGet("/me", headers: ["Authorization": "<redacted>"]),
+             received: get("/me"), rules: MatchRules(headers: ["Authorization"]), matches: false),
+        Case(name: "a redacted JSON field matches any value, at any depth",
+             recorded: recordedPost("/a", "application/json", #"{"user": "ann", "auth": {"password": "<redacted>"}}"#),
+             received: post("/a", "application/json", #"{"auth": {"password": {"hash": 1}}, "user": "ann"}"#), matches: true),
+        Case(name: "a redacted JSON field must be present",
+             recorded: recordedPost("/a", "application/json", #"{"user": "ann", "password": "<redacted>"}"#),
+             received: post("/a", "application/json", #"{"user": "ann"}"#), matches: false),
+        Case(name: "a redacted form field matches any value",
+             recorded: recordedPost("/login", "application/x-www-form-urlencoded", "username=ann&password=<redacted>"),
+             received: post("/login", "application/x-www-form-urlencoded", "username=ann&password=hunter2"), matches: true),
+        Case(name: "a redacted multipart part matches any content",
+             recorded: recordedPost("/photos", "multipart/form-data; boundary=AAA",
+                                    multipart(boundary: "AAA", parts: [("token", nil, nil, "<redacted>"), ("caption", nil, nil, "hi")])),
+             received: post("/photos", "multipart/form-data; boundary=BBB",
+                            multipart(boundary: "BBB", parts: [("token", nil, nil, "s3cret"), ("caption", nil, nil, "hi")])), matches: true),
+        Case(name: "a placeholder in the received request is just text", recorded: recordedGet("/a?token=abc"),
+             received: get("/a?token=<redacted>"), matches: false),
+    ]
+
+    @Test(arguments: cases)
+    func matching(_ testCase: Case) {
+        // WHEN compared through the rules
+        #expect(testCase.rules.matches(testCase.recorded, testCase.received) == testCase.matches)
+        // THEN the differences agree with the decision
+        let differences = testCase.rules.differences(between: testCase.recorded, and: testCase.received)
+        #expect(differences.isEmpty == testCase.matches, "\(differences)")
+        // AND an engine over that one interaction decides the same way
+        let cassette = Cassette(name: "c", matching: testCase.rules,
+                                interactions: [Interaction(request: testCase.recorded, response: RecordedResponse(status: 200))])
+        let decision = ReplayEngine(cassettes: [cassette]).answer(testCase.received)
+        #expect((decision.interaction != nil) == testCase.matches)
+    }
+}

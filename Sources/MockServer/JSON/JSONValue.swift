@@ -52,8 +52,11 @@ extension JSONValue {
     }
 }
 
+/// Literals build values directly: `["login": "octocat", "id": 1, "tags": ["a"], "admin": false]`.
+/// There is deliberately no `nil` literal (write ``JSONValue/null``), so that an absent `JSONValue?` is never
+/// silently turned into JSON `null`.
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByNilLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// A string value.
     public init(stringLiteral value: String) { self = .string(value) }
@@ -63,8 +66,6 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     public init(floatLiteral value: Double) { self = .number(JSONNumber(finite: value)) }
     /// A boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
-    /// `null`.
-    public init(nilLiteral: ()) { self = .null }
     /// An array value.
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     /// An object value; a repeated key keeps its last value.

@@ -13,20 +13,23 @@ extension ReplayEngine {
     /// `candidates` are grouped by cassette in precedence order. The first cassette with an unused matching
     /// interaction serves its earliest one. When all are used, the first matching cassette's policy decides:
     /// `repeat` serves its latest matching interaction again, `cycle` restarts its matching groups, `fail`
-    /// reports them used up.
+    /// reports them used up. `shadowing` cassettes (the in-code one) answer alone whatever they match, so a
+    /// stub added in code overrides the cassettes instead of taking turns with them.
     static func select(
         from candidates: [ReplayIndex.Candidate],
         groups: [ReplayIndex.Group],
         uses: inout [Int],
+        shadowing: (Int) -> Bool,
         policy: (Int) -> AfterLastPolicy
     ) -> Selection {
         var start = 0
-        while start < candidates.count {
+        let searched = shadowing(candidates[0].cassette) ? candidates.prefix { $0.cassette == candidates[0].cassette }.count : candidates.count
+        while start < searched {
             let cassette = candidates[start].cassette
             var end = start
             var best = -1
             var bestMember = Int.max
-            while end < candidates.count, candidates[end].cassette == cassette {
+            while end < searched, candidates[end].cassette == cassette {
                 let group = candidates[end].group
                 if uses[group] < groups[group].count {
                     let member = groups[group].member(uses[group])

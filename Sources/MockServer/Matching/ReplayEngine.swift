@@ -9,8 +9,11 @@ import Synchronization
 /// costs the same for 10 interactions as for 100,000 (see ``ReplayBenchmark``).
 ///
 /// Identical requests replay their recorded responses in order; after the last, each cassette's
-/// ``AfterLastPolicy`` applies (repeat by default). When several cassettes match, interactions added in code
-/// come first, then cassettes in the order given; within a cassette, the earliest unused interaction wins.
+/// ``AfterLastPolicy`` applies (repeat by default). When several cassettes match, the first in the order given
+/// with an unused match answers (so sequences continue from one cassette into the next), and the first
+/// cassette's policy applies once all are used; within a cassette, the earliest unused interaction wins.
+/// Interactions added in code with ``add(_:)`` override the cassettes: a request they match is answered by
+/// them alone.
 ///
 /// Thread-safe: ``answer(_:)`` may be called from many threads at once; it holds a lock only to read the
 /// index and to advance a sequence, never while parsing or comparing.
@@ -61,7 +64,8 @@ public final class ReplayEngine: Sendable {
             return .unmatched(snapshot.index.nearMiss(for: request, parts: parts))
         }
         let selection = state.withLock { state in
-            ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses) { snapshot.index.cassettes[$0].policy }
+            ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,
+                                shadowing: { snapshot.index.cassettes[$0].rank < 0 }, policy: { snapshot.index.cassettes[$0].policy })
         }
         switch selection {
         case .serve(let cassette, let member, let isRepeat):
@@ -72,9 +76,11 @@ public final class ReplayEngine: Sendable {
         }
     }
 
-    /// Adds a hand-written interaction (see ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``) to the in-code
-    /// cassette, which is consulted before every loaded cassette. Costs a copy of the index, so it suits a
-    /// handful of additions, not thousands.
+    /// Adds a hand-written interaction (see ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``)
+    /// to the in-code cassette. It overrides the loaded cassettes: requests it matches are answered by the
+    /// in-code interactions alone, in the order added, then by the engine's after-last policy (repeat unless
+    /// ``ReplayOptions/rules`` says otherwise). Costs a copy of the index, so it suits a handful of additions,
+    /// not thousands.
     public func add(_ interaction: Interaction) {
         state.withLock { state in
             let cassette: Int

@@ -5,6 +5,48 @@ import Foundation
 /// A cassette states its format and version, where it came from, how requests are matched against it and
 /// an ordered list of interactions. Load one with ``load(from:)``, a folder with ``loadAll(from:)``; write
 /// one with ``save(to:overwrite:)``, which is atomic and never replaces a file unless asked.
+///
+/// The file is pretty-printed JSON with sorted keys (what `JSONEncoder` writes with `.prettyPrinted`,
+/// `.sortedKeys` and `.withoutEscapingSlashes`), so a re-recording diffs only where exchanges changed. An
+/// example, with short arrays kept on one line here for brevity:
+///
+/// ```json
+/// {
+///   "format" : "servicereplay-cassette",
+///   "interactions" : [
+///     {
+///       "durationMs" : 87,
+///       "recordedAt" : "2026-11-21T10:00:00Z",
+///       "request" : {
+///         "headers" : [["Accept", "application/vnd.github+json"]],
+///         "method" : "GET",
+///         "target" : "/users?since=0&per_page=2"
+///       },
+///       "response" : {
+///         "body" : {"json" : [{"id" : 1, "login" : "mojombo"}]},
+///         "headers" : [["Content-Type", "application/json; charset=utf-8"]],
+///         "status" : 200
+///       }
+///     }
+///   ],
+///   "matching" : {"afterLast" : "repeat", "headers" : ["Accept"], "ignoreBodyFields" : ["timestamp"], "ignoreQuery" : ["_"]},
+///   "name" : "github-users",
+///   "origin" : "recorded",
+///   "recordedAt" : "2026-11-21T10:00:00Z",
+///   "upstream" : "https://api.github.com",
+///   "version" : 1
+/// }
+/// ```
+///
+/// - `format` and `version` are required; a newer version is refused with a sentence saying so.
+/// - `origin` is `recorded` or `hand-written`; `note` is free text; `errorTemplates` names service-level
+///   error responses (status, headers, body) for fault injection.
+/// - Headers are `[name, value]` pairs, order and repeats kept. A body is exactly one of `{"json": value}`,
+///   `{"text": "..."}` or `{"base64": "..."}`, and is left out when empty; see ``RecordedBody``.
+/// - Instead of `response`, an interaction may hold `"failure": {"kind": "refused" | "reset" | "timeout",
+///   "message": "..."}`, a transport failure that replays as the same failure.
+/// - Secrets are replaced by ``redactionPlaceholder``, which matches any value on replay.
+/// - Unknown fields are refused, so a misspelt one never silently does nothing.
 public struct Cassette: Sendable, Hashable {
     /// The value of the `format` field every cassette carries.
     public static let format = "servicereplay-cassette"

@@ -71,7 +71,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         let (requestPath, requestQuery) = RequestParts.split(request.target)
         if let path, !path.matches(PercentDecoding.normalizePath(requestPath)) { return false }
         if !query.isEmpty {
-            let fields = requestQuery.map { FormField.parse(String($0)) } ?? []
+            let fields = requestQuery.map { FormField.parse($0) } ?? []
             for condition in query where !fields.contains(where: { $0.name == condition.name && (condition.value == nil || $0.value == condition.value) }) {
                 return false
             }

@@ -11,8 +11,8 @@ struct FormField: Sendable, Hashable, Comparable {
 
     /// Splits `a=1&b=&c` into fields in order: `+` is a space, escapes are decoded, empty pieces are skipped
     /// and a name without `=` has the empty value. Works on UTF-8 bytes: this runs for every request.
-    static func parse(_ text: String) -> [FormField] {
-        var copy = text
+    static func parse(_ text: some StringProtocol) -> [FormField] {
+        var copy = Substring(text)
         return copy.withUTF8 { bytes in
             var fields: [FormField] = []
             fields.reserveCapacity(bytes.count { $0 == UInt8(ascii: "&") } + 1)

@@ -23,7 +23,7 @@ struct RequestParts: Sendable {
         let (path, query) = RequestParts.split(target)
         self.method = RequestParts.normalizeMethod(method)
         self.path = PercentDecoding.normalizePath(path)
-        self.query = query.map { FormField.parse(String($0)) } ?? []
+        self.query = query.map { FormField.parse($0) } ?? []
         self.headers = headers
         self.body = body
     }
@@ -33,13 +33,20 @@ struct RequestParts: Sendable {
         method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? method.uppercased() : method
     }
 
-    /// `/path?query#fragment` into its path and query (without `?`; the fragment is dropped).
+    /// `/path?query#fragment` into its path and query (without `?`; the fragment is dropped). An
+    /// absolute-form target (`http://host/path?query`, as sent to proxies) loses its scheme and authority.
     static func split(_ target: String) -> (path: Substring, query: Substring?) {
         // UTF-8 indices: Character-level searching costs more than the rest of a lookup.
         let utf8 = target.utf8
-        let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-        guard let mark = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else { return (target[..<end], nil) }
-        return (target[..<mark], target[utf8.index(after: mark)..<end])
+        var start = utf8.startIndex
+        if utf8.first != UInt8(ascii: "/"), let scheme = target.range(of: "://") {
+            start = target[scheme.upperBound...].utf8.firstIndex(of: UInt8(ascii: "/")) ?? utf8.endIndex
+        }
+        let end = utf8[start...].firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+        guard let mark = utf8[start..<end].firstIndex(of: UInt8(ascii: "?")) else {
+            return start == end ? ("/", nil) : (target[start..<end], nil)
+        }
+        return (start == mark ? "/" : target[start..<mark], target[utf8.index(after: mark)..<end])
     }
 
     /// The bucket the request falls in: method and normalized path.

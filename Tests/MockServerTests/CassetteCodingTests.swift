@@ -51,7 +51,7 @@ import Testing
             var upstream = "https://x.example/a"; var note = "é \"q\""
             var interactions = [Item(request: Request(method: "GET", target: "/a/b"), response: Response(status: 204))]
         }
-        let expected = try encoder.encode(Shape()) + Data("\n".utf8)
+        let expected = try encoder.encode(Shape())
         #expect(String(decoding: cassette.encoded(), as: UTF8.self) == String(decoding: expected, as: UTF8.self))
     }
 

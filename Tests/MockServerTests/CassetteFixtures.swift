@@ -127,7 +127,6 @@ enum CassetteFixtures {
       "upstream" : "https://api.github.com",
       "version" : 1
     }
-
     """#
 
     /// A fresh, empty temporary folder; the caller removes it.

@@ -2,13 +2,11 @@ import Foundation
 
 extension Cassette {
     /// The cassette's file contents: pretty-printed JSON with sorted keys and unescaped slashes (byte for
-    /// byte what `JSONEncoder` gives with `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`), followed
-    /// by a newline. Unset optional fields, default matching rules, empty header lists and empty bodies are
+    /// byte what `JSONEncoder` gives with `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`, so without a
+    /// final newline). Unset optional fields, default matching rules, empty header lists and empty bodies are
     /// left out, so a re-recording diffs only where the exchanges differ.
     public func encoded() -> Data {
-        var bytes = JSONWriter.write(jsonValue, pretty: true)
-        bytes.append(UInt8(ascii: "\n"))
-        return Data(bytes)
+        Data(JSONWriter.write(jsonValue, pretty: true))
     }
 
     /// The cassette as a JSON document (see ``encoded()``).

@@ -103,6 +103,8 @@ public struct Cassette: Sendable, Hashable {
 
 extension Cassette {
     /// The text that replaces a secret at record time. In a recorded request it matches any value in the same
-    /// place (query or form field, header, JSON value, multipart part), so redacted cassettes still replay.
+    /// place (query or form field, header, JSON value, multipart part), so redacted cassettes still replay;
+    /// inside a header value, as in a redacted `Cookie: session=<redacted>; theme=<redacted>`, it matches any
+    /// run of characters.
     public static let redactionPlaceholder = "<redacted>"
 }

@@ -23,7 +23,7 @@ enum RequestComparison {
         for (position, name) in rules.headerDisplayNames.enumerated() {
             let wanted = left.headers[position]
             let got = right.headers[position]
-            let same = wanted.count == got.count && zip(wanted, got).allSatisfy { $0 == placeholder || $0 == $1 }
+            let same = wanted.count == got.count && zip(wanted, got).allSatisfy { WildcardShape.value($1, fits: $0) }
             if !same {
                 differences.append(RequestDifference("header \(name)", recorded: joined(wanted), received: joined(got)))
             }

@@ -15,11 +15,12 @@ struct WildcardShape: Sendable, Hashable {
         var fixed: [String]
     }
 
-    /// A chosen header (by position in the rules' list) with placeholders at some value positions.
+    /// A chosen header (by position in the rules' list) whose values at some positions hold placeholders,
+    /// whole (`<redacted>`) or inside (`session=<redacted>; theme=<redacted>`, as cookies are redacted).
     struct HeaderWildcard: Sendable, Hashable {
         var header: Int
         var count: Int
-        var positions: [Int]
+        var patterns: [Int: String]
     }
 
     /// A multipart part (by name, filename and content type) whose recorded content is the placeholder.
@@ -44,8 +45,11 @@ struct WildcardShape: Sendable, Hashable {
     init(recorded request: NormalizedRequest) {
         query = WildcardShape.fieldWildcards(request.query)
         for (header, values) in request.headers.enumerated() {
-            let positions = values.indices.filter { values[$0] == WildcardShape.placeholder }
-            if !positions.isEmpty { headers.append(HeaderWildcard(header: header, count: values.count, positions: positions)) }
+            var patterns: [Int: String] = [:]
+            for (position, value) in values.enumerated() where value.contains(WildcardShape.placeholder) {
+                patterns[position] = value
+            }
+            if !patterns.isEmpty { headers.append(HeaderWildcard(header: header, count: values.count, patterns: patterns)) }
         }
         switch request.body {
         case .json(let value): jsonPaths = value.paths(ofString: WildcardShape.placeholder)
@@ -81,7 +85,10 @@ struct WildcardShape: Sendable, Hashable {
         }
         for wildcard in headers {
             guard result.headers[wildcard.header].count == wildcard.count else { return nil }
-            for position in wildcard.positions { result.headers[wildcard.header][position] = WildcardShape.placeholder }
+            for (position, pattern) in wildcard.patterns {
+                guard WildcardShape.value(result.headers[wildcard.header][position], fits: pattern) else { return nil }
+                result.headers[wildcard.header][position] = pattern
+            }
         }
         if !jsonPaths.isEmpty {
             guard case .json(var value) = result.body else { return nil }
@@ -108,6 +115,20 @@ struct WildcardShape: Sendable, Hashable {
             result.body = .multipart(receivedParts.sorted())
         }
         return result
+    }
+
+    /// Whether `value` fits `pattern`, in which each placeholder stands for any run of characters.
+    static func value(_ value: String, fits pattern: String) -> Bool {
+        let pieces = pattern.components(separatedBy: placeholder)
+        guard pieces.count > 1 else { return value == pattern }
+        var rest = Substring(value)
+        guard rest.hasPrefix(pieces[0]) else { return false }
+        rest = rest.dropFirst(pieces[0].count)
+        for piece in pieces.dropFirst().dropLast() where !piece.isEmpty {
+            guard let found = rest.range(of: piece) else { return false }
+            rest = rest[found.upperBound...]
+        }
+        return rest.hasSuffix(pieces.last!) && rest.count >= pieces.last!.count
     }
 
     /// Replaces each wildcard field's received values by the recorded ones (fixed values plus placeholders)

@@ -96,7 +96,7 @@ import Testing
             status: 200,
             headers: HTTPHeaders(pairs: [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
                                          ("Transfer-Encoding", "chunked"), ("Content-Length", "999")]),
-            body: .json(try JSONValue(parsing: #"{"url": "https://x.example/a", "b": [1, 2.50]}"#))
+            body: .json(try CassetteJSON(parsing: #"{"url": "https://x.example/a", "b": [1, 2.50]}"#))
         ).replayResponse
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"b":[1,2.50],"url":"https://x.example/a"}"#)
         #expect(response.headers.lines == [HTTPHeader(name: "Content-Type", value: "application/json"),

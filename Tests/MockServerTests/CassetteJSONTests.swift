@@ -21,7 +21,7 @@ import Testing
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let foundation = try encoder.encode(Sample())
         // WHEN we parse it and write it back
-        let ours = try JSONValue(parsing: foundation).serialized(pretty: true)
+        let ours = try CassetteJSON(parsing: foundation).serialized(pretty: true)
         // THEN the bytes are identical
         #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
     }
@@ -30,12 +30,12 @@ import Testing
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let foundation = try encoder.encode(Sample())
-        let ours = try JSONValue(parsing: foundation).serialized()
+        let ours = try CassetteJSON(parsing: foundation).serialized()
         #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
     }
 
     @Test func numbers_keepTheirLiteralText() throws {
-        let value = try JSONValue(parsing: #"[1.50, 12345678901234567890123, -0, 1E+2]"#)
+        let value = try CassetteJSON(parsing: #"[1.50, 12345678901234567890123, -0, 1E+2]"#)
         #expect(value.compactText == "[1.50,12345678901234567890123,-0,1E+2]")
     }
 
@@ -57,14 +57,14 @@ import Testing
     }
 
     @Test func objectEquality_ignoresKeyOrder() throws {
-        let a = try JSONValue(parsing: #"{"a": 1, "b": {"c": [1, 2.0]}}"#)
-        let b = try JSONValue(parsing: #"{"b": {"c": [1.0, 2]}, "a": 1}"#)
+        let a = try CassetteJSON(parsing: #"{"a": 1, "b": {"c": [1, 2.0]}}"#)
+        let b = try CassetteJSON(parsing: #"{"b": {"c": [1.0, 2]}, "a": 1}"#)
         #expect(a == b)
         #expect(a.hashValue == b.hashValue)
     }
 
     @Test func strings_decodeEscapesAndSurrogatePairs() throws {
-        let value = try JSONValue(parsing: #"["\u00e9\ud83d\ude00\n\/", "plain é"]"#)
+        let value = try CassetteJSON(parsing: #"["\u00e9\ud83d\ude00\n\/", "plain é"]"#)
         #expect(value == ["é😀\n/", "plain é"])
     }
 
@@ -85,9 +85,9 @@ import Testing
         ("// c\n1", "line 1, column 1: unexpected '/', expected a value"),
     ])
     func syntaxErrors_nameLineColumnAndReason(input: String, message: String) {
-        #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: input) }
+        #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: input) }
         do {
-            _ = try JSONValue(parsing: input)
+            _ = try CassetteJSON(parsing: input)
         } catch {
             #expect(error.description == message)
         }
@@ -95,9 +95,9 @@ import Testing
 
     @Test func invalidUTF8_isReportedAtTheString() {
         let bytes = Data([UInt8(ascii: "["), UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\""), UInt8(ascii: "]")])
-        #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: bytes) }
+        #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: bytes) }
         do {
-            _ = try JSONValue(parsing: bytes)
+            _ = try CassetteJSON(parsing: bytes)
         } catch {
             #expect(error.description == "line 1, column 2: invalid UTF-8 in a string")
         }
@@ -105,8 +105,8 @@ import Testing
 
     @Test func nesting_isLimited() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        #expect(throws: JSONSyntaxError.self) { try JSONValue(parsing: deep) }
+        #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: deep) }
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
-        #expect((try? JSONValue(parsing: fine)) != nil)
+        #expect((try? CassetteJSON(parsing: fine)) != nil)
     }
 }

@@ -140,7 +140,7 @@ import Testing
         #expect(response.headers["X-MockServer-Unmatched"] == "1")
         #expect(response.headers["Content-Type"] == "application/json; charset=utf-8")
         #expect(response.headers["Content-Length"] == String(response.body.count))
-        let body = try JSONValue(parsing: response.body)
+        let body = try CassetteJSON(parsing: response.body)
         #expect(body["error"] == "unmatched request")
         #expect(body["request"] == ["method": "GET", "target": "/users?since=1"])
         #expect(body["closest"] == ["cassette": "github-users", "interaction": 0, "method": "GET", "target": "/users?since=0"])
@@ -152,13 +152,13 @@ import Testing
     @Test func usedUpResponse_listsTheUsedInteractions() throws {
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", matching: MatchRules(afterLast: .fail), interactions: [.stub("GET", "/x")])])
         _ = engine.answer(Self.get("/x"))
-        let body = try JSONValue(parsing: try #require(engine.answer(Self.get("/x")).response).body)
+        let body = try CassetteJSON(parsing: try #require(engine.answer(Self.get("/x")).response).body)
         #expect(body["usedUp"] == [["cassette": "c", "interaction": 0, "method": "GET", "target": "/x"]])
         #expect(body["closest"] == .null)
     }
 
     @Test func longDifferenceLists_areShortenedInTheReport() throws {
-        let recordedBody = JSONValue.object(Dictionary(uniqueKeysWithValues: (0..<30).map { ("k\($0 + 10)", JSONValue.number(JSONNumber($0))) }))
+        let recordedBody = CassetteJSON.object(Dictionary(uniqueKeysWithValues: (0..<30).map { ("k\($0 + 10)", CassetteJSON.number(JSONNumber($0))) }))
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
             Interaction(request: RecordedRequest(method: "POST", target: "/a", body: .json(recordedBody)), response: RecordedResponse(status: 200)),
         ])])

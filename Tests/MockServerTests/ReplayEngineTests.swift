@@ -23,7 +23,7 @@ import Testing
 
     @Test func matchedResponse_isTheSameObjectEachTime() throws {
         // Bodies are serialized once at build time, not per request.
-        let large = JSONValue.array((0..<50).map { .number(JSONNumber($0)) })
+        let large = CassetteJSON.array((0..<50).map { .number(JSONNumber($0)) })
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [.stub("GET", "/x", json: large)])])
         let first = try #require(engine.answer(HTTPRequest(method: "GET", target: "/x")).response)
         let second = try #require(engine.answer(HTTPRequest(method: "GET", target: "/x")).response)

@@ -9,9 +9,9 @@ extension Cassette {
     /// `unsupportedVersion` for versions newer than ``currentVersion``, and `invalidField` naming the
     /// interaction index and the field for anything missing, unknown or ill-typed.
     public init(jsonData data: Data, source: String) throws(CassetteError) {
-        let document: JSONValue
+        let document: CassetteJSON
         do throws(JSONSyntaxError) {
-            document = try JSONValue(parsing: data)
+            document = try CassetteJSON(parsing: data)
         } catch {
             throw CassetteError(code: .syntax, file: source, reason: "invalid JSON at \(error)")
         }
@@ -19,7 +19,7 @@ extension Cassette {
     }
 
     /// Decodes a cassette from an already parsed JSON document; see ``init(jsonData:source:)``.
-    public init(json document: JSONValue, source: String) throws(CassetteError) {
+    public init(json document: CassetteJSON, source: String) throws(CassetteError) {
         guard case .object = document else {
             throw CassetteError(code: .notACassette, file: source,
                                 reason: "not a ServiceReplay cassette: expected a JSON object at the top level, found \(CassetteFieldReader.describe(document))")
@@ -175,7 +175,7 @@ extension RecordedRequest {
 }
 
 extension Interaction {
-    init(_ value: JSONValue, file: String, index: Int) throws(CassetteError) {
+    init(_ value: CassetteJSON, file: String, index: Int) throws(CassetteError) {
         let reader = try CassetteFieldReader(value, file: file, interaction: index, path: "")
         try reader.rejectUnknown(["recordedAt", "durationMs", "request", "response", "failure"])
         let request = try RecordedRequest(reader.object("request"))

@@ -10,16 +10,16 @@ extension Cassette {
     }
 
     /// The cassette as a JSON document (see ``encoded()``).
-    public var jsonValue: JSONValue {
-        var top: [String: JSONValue] = [
+    public var jsonValue: CassetteJSON {
+        var top: [String: CassetteJSON] = [
             "format": .string(Cassette.format),
             "version": .number(JSONNumber(Cassette.currentVersion)),
             "name": .string(name),
             "origin": .string(origin.rawValue),
             "interactions": .array(interactions.map(\.jsonValue)),
         ]
-        top["upstream"] = upstream.map(JSONValue.string)
-        top["note"] = note.map(JSONValue.string)
+        top["upstream"] = upstream.map(CassetteJSON.string)
+        top["note"] = note.map(CassetteJSON.string)
         top["recordedAt"] = recordedAt.map { .string(CassetteDate.format($0)) }
         if !matching.isDefault { top["matching"] = matching.jsonValue }
         if !errorTemplates.isEmpty { top["errorTemplates"] = .object(errorTemplates.mapValues(\.jsonValue)) }
@@ -29,8 +29,8 @@ extension Cassette {
 
 extension Interaction {
     /// The interaction as it appears in a cassette's `interactions` array.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["request": request.jsonValue]
+    public var jsonValue: CassetteJSON {
+        var members: [String: CassetteJSON] = ["request": request.jsonValue]
         switch outcome {
         case .response(let response): members["response"] = response.jsonValue
         case .failure(let failure): members["failure"] = failure.jsonValue
@@ -43,8 +43,8 @@ extension Interaction {
 
 extension RecordedRequest {
     /// The request as it appears in a cassette.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["method": .string(method), "target": .string(target)]
+    public var jsonValue: CassetteJSON {
+        var members: [String: CassetteJSON] = ["method": .string(method), "target": .string(target)]
         members["headers"] = headers.jsonValue
         members["body"] = body.jsonValue
         return .object(members)
@@ -53,8 +53,8 @@ extension RecordedRequest {
 
 extension RecordedResponse {
     /// The response as it appears in a cassette.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["status": .number(JSONNumber(status))]
+    public var jsonValue: CassetteJSON {
+        var members: [String: CassetteJSON] = ["status": .number(JSONNumber(status))]
         members["headers"] = headers.jsonValue
         members["body"] = body.jsonValue
         return .object(members)
@@ -63,16 +63,16 @@ extension RecordedResponse {
 
 extension TransportFailure {
     /// The failure as it appears in a cassette.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = ["kind": .string(kind.rawValue)]
-        members["message"] = message.map(JSONValue.string)
+    public var jsonValue: CassetteJSON {
+        var members: [String: CassetteJSON] = ["kind": .string(kind.rawValue)]
+        members["message"] = message.map(CassetteJSON.string)
         return .object(members)
     }
 }
 
 extension RecordedBody {
     /// `{"json": ...}`, `{"text": ...}` or `{"base64": ...}`; `nil` for an empty body, which is left out.
-    public var jsonValue: JSONValue? {
+    public var jsonValue: CassetteJSON? {
         switch self {
         case .empty: nil
         case .json(let value): .object(["json": value])
@@ -84,11 +84,11 @@ extension RecordedBody {
 
 extension MatchRules {
     /// The `matching` block as it appears in a cassette; empty lists and an unset policy are left out.
-    public var jsonValue: JSONValue {
-        var members: [String: JSONValue] = [:]
-        if !ignoredQueryParameters.isEmpty { members["ignoreQuery"] = .array(ignoredQueryParameters.map(JSONValue.string)) }
-        if !ignoredBodyFields.isEmpty { members["ignoreBodyFields"] = .array(ignoredBodyFields.map(JSONValue.string)) }
-        if !headers.isEmpty { members["headers"] = .array(headers.map(JSONValue.string)) }
+    public var jsonValue: CassetteJSON {
+        var members: [String: CassetteJSON] = [:]
+        if !ignoredQueryParameters.isEmpty { members["ignoreQuery"] = .array(ignoredQueryParameters.map(CassetteJSON.string)) }
+        if !ignoredBodyFields.isEmpty { members["ignoreBodyFields"] = .array(ignoredBodyFields.map(CassetteJSON.string)) }
+        if !headers.isEmpty { members["headers"] = .array(headers.map(CassetteJSON.string)) }
         members["afterLast"] = afterLast.map { .string($0.rawValue) }
         return .object(members)
     }
@@ -96,7 +96,7 @@ extension MatchRules {
 
 extension HTTPHeaders {
     /// `[[name, value], ...]` in order, as cassettes store headers; `nil` when there are none (left out).
-    var jsonValue: JSONValue? {
+    var jsonValue: CassetteJSON? {
         isEmpty ? nil : .array(lines.map { .array([.string($0.name), .string($0.value)]) })
     }
 }

@@ -37,7 +37,7 @@ public enum CassetteBenchmark {
                 target: "/users?since=\(index)&per_page=1",
                 headers: HTTPHeaders(pairs: [("Accept", "application/vnd.github+json"), ("User-Agent", "bench/1.0")])
             )
-            let body: JSONValue = [[
+            let body: CassetteJSON = [[
                 "login": .string("user\(index)"), "id": .number(JSONNumber(index + 1)),
                 "node_id": "MDQ6VXNlcjE=", "avatar_url": .string("https://avatars.githubusercontent.com/u/\(index + 1)?v=4"),
                 "url": .string("https://api.github.com/users/user\(index)"), "html_url": .string("https://github.com/user\(index)"),

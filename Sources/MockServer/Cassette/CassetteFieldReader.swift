@@ -1,13 +1,13 @@
 /// Reads one JSON object of a cassette, turning every surprise into a ``CassetteError`` that names the file,
 /// the interaction and the field's path.
 struct CassetteFieldReader {
-    let members: [String: JSONValue]
+    let members: [String: CassetteJSON]
     let file: String
     let interaction: Int?
     /// The object's own path (`response`, `matching`), empty at the top of the cassette or an interaction.
     let path: String
 
-    init(_ value: JSONValue, file: String, interaction: Int?, path: String) throws(CassetteError) {
+    init(_ value: CassetteJSON, file: String, interaction: Int?, path: String) throws(CassetteError) {
         guard case .object(let members) = value else {
             throw CassetteError(code: .invalidField, file: file, interaction: interaction, field: path,
                                 reason: "expected an object, found \(Self.describe(value))")
@@ -24,13 +24,13 @@ struct CassetteFieldReader {
         CassetteError(code: .invalidField, file: file, interaction: interaction, field: key.map(fieldPath) ?? path, reason: reason)
     }
 
-    func mismatch(_ key: String, expected: String, found value: JSONValue) -> CassetteError {
+    func mismatch(_ key: String, expected: String, found value: CassetteJSON) -> CassetteError {
         failure(key, "expected \(expected), found \(Self.describe(value))")
     }
 
     /// How a wrong value is named in a message: numbers and booleans by value, strings only by kind (they
     /// may be long or secret).
-    static func describe(_ value: JSONValue) -> String {
+    static func describe(_ value: CassetteJSON) -> String {
         switch value {
         case .number(let number): number.literal
         case .bool(let flag): flag ? "true" : "false"
@@ -45,13 +45,13 @@ struct CassetteFieldReader {
         }
     }
 
-    func required(_ key: String) throws(CassetteError) -> JSONValue {
+    func required(_ key: String) throws(CassetteError) -> CassetteJSON {
         guard let value = members[key] else { throw failure(key, "required field is missing") }
         return value
     }
 
     /// The member, treating `null` as absent.
-    func optional(_ key: String) -> JSONValue? {
+    func optional(_ key: String) -> CassetteJSON? {
         guard let value = members[key], value != .null else { return nil }
         return value
     }
@@ -65,7 +65,7 @@ struct CassetteFieldReader {
         return try string(key, from: value)
     }
 
-    private func string(_ key: String, from value: JSONValue) throws(CassetteError) -> String {
+    private func string(_ key: String, from value: CassetteJSON) throws(CassetteError) -> String {
         guard case .string(let string) = value else { throw mismatch(key, expected: "a string", found: value) }
         return string
     }
@@ -79,20 +79,20 @@ struct CassetteFieldReader {
         return try integer(key, from: value)
     }
 
-    private func integer(_ key: String, from value: JSONValue) throws(CassetteError) -> Int {
+    private func integer(_ key: String, from value: CassetteJSON) throws(CassetteError) -> Int {
         guard case .number(let number) = value, let integer = number.intValue else {
             throw mismatch(key, expected: "an integer", found: value)
         }
         return integer
     }
 
-    func array(_ key: String) throws(CassetteError) -> [JSONValue] {
+    func array(_ key: String) throws(CassetteError) -> [CassetteJSON] {
         let value = try required(key)
         guard case .array(let elements) = value else { throw mismatch(key, expected: "an array", found: value) }
         return elements
     }
 
-    func optionalArray(_ key: String) throws(CassetteError) -> [JSONValue]? {
+    func optionalArray(_ key: String) throws(CassetteError) -> [CassetteJSON]? {
         guard optional(key) != nil else { return nil }
         return try array(key)
     }

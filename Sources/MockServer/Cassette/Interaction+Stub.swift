@@ -9,7 +9,7 @@ extension Interaction {
         _ method: String,
         _ target: String,
         status: Int = 200,
-        json: JSONValue? = nil,
+        json: CassetteJSON? = nil,
         headers: HTTPHeaders = [:],
         requestBody: RecordedBody = .empty,
         requestHeaders: HTTPHeaders = [:]

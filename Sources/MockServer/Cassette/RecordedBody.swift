@@ -7,7 +7,7 @@ public enum RecordedBody: Sendable, Hashable {
     /// No body.
     case empty
     /// A JSON document, stored inline; replayed compactly with sorted keys.
-    case json(JSONValue)
+    case json(CassetteJSON)
     /// Text, replayed as its UTF-8 bytes.
     case text(String)
     /// Any other bytes, stored as base64 (`"base64"` in the file).
@@ -24,7 +24,7 @@ public enum RecordedBody: Sendable, Hashable {
             return
         }
         let mediaType = MediaType(contentType)
-        if mediaType.isJSON, let value = try? JSONValue(parsing: data) {
+        if mediaType.isJSON, let value = try? CassetteJSON(parsing: data) {
             self = .json(value)
         } else if mediaType.isJSON || mediaType.isTextual, let text = String(validating: data, as: UTF8.self) {
             self = .text(text)

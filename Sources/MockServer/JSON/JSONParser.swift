@@ -12,7 +12,7 @@ struct JSONParser {
     }
 
     /// Parses a whole document: one value, optionally surrounded by whitespace and preceded by a UTF-8 BOM.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> JSONValue {
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> CassetteJSON {
         var parser = JSONParser(bytes: bytes)
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.index = 3 }
         parser.skipWhitespace()
@@ -44,7 +44,7 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseValue() throws(JSONSyntaxError) -> CassetteJSON {
         guard index < bytes.count else { throw failure("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -80,10 +80,10 @@ struct JSONParser {
         guard depth <= Self.maximumDepth else { throw failure("nesting deeper than \(Self.maximumDepth) levels") }
     }
 
-    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseArray() throws(JSONSyntaxError) -> CassetteJSON {
         try enter()
         index += 1
-        var elements: [JSONValue] = []
+        var elements: [CassetteJSON] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
@@ -106,10 +106,10 @@ struct JSONParser {
         }
     }
 
-    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+    private mutating func parseObject() throws(JSONSyntaxError) -> CassetteJSON {
         try enter()
         index += 1
-        var members: [String: JSONValue] = [:]
+        var members: [String: CassetteJSON] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -13,7 +13,7 @@ struct JSONWriter {
         bytes.reserveCapacity(capacity)
     }
 
-    static func write(_ value: JSONValue, pretty: Bool) -> [UInt8] {
+    static func write(_ value: CassetteJSON, pretty: Bool) -> [UInt8] {
         var writer = JSONWriter(pretty: pretty)
         writer.write(value)
         return writer.bytes
@@ -26,7 +26,7 @@ struct JSONWriter {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    mutating func write(_ value: JSONValue) {
+    mutating func write(_ value: CassetteJSON) {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")

@@ -3,7 +3,7 @@ import Foundation
 /// A body reduced to what matching compares: a JSON document, form fields, multipart parts, or plain bytes.
 enum BodyContent: Sendable, Hashable {
     case empty
-    case json(JSONValue)
+    case json(CassetteJSON)
     case form([FormField])
     case multipart([MultipartPart])
     case bytes(Data)
@@ -25,7 +25,7 @@ enum BodyContent: Sendable, Hashable {
         }
         let firstByte = data.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         if mediaType.isJSON || firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["),
-           let value = try? JSONValue(parsing: data) {
+           let value = try? CassetteJSON(parsing: data) {
             self = .json(value)
             return
         }

@@ -31,9 +31,9 @@ struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible {
     }
 }
 
-extension JSONValue {
+extension CassetteJSON {
     /// The value at `path`, or `nil` when a step is missing.
-    func value(at path: JSONPath) -> JSONValue? {
+    func value(at path: JSONPath) -> CassetteJSON? {
         var current = self
         for component in path.components {
             switch component {
@@ -45,7 +45,7 @@ extension JSONValue {
     }
 
     /// Replaces the value at `path`; `false` (and no change) when a step is missing.
-    mutating func replace(at path: ArraySlice<JSONPath.Component>, with replacement: JSONValue) -> Bool {
+    mutating func replace(at path: ArraySlice<JSONPath.Component>, with replacement: CassetteJSON) -> Bool {
         guard let first = path.first else {
             self = replacement
             return true

@@ -59,11 +59,11 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// The 404 answer: `X-MockServer-Unmatched: 1` and a JSON body with `error`, `message` (the
     /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
     public var response: HTTPResponse {
-        func reference(_ interaction: InteractionReference) -> JSONValue {
+        func reference(_ interaction: InteractionReference) -> CassetteJSON {
             ["cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
              "method": .string(interaction.method), "target": .string(interaction.target)]
         }
-        var body: [String: JSONValue] = [
+        var body: [String: CassetteJSON] = [
             "error": "unmatched request",
             "message": .string(description),
             "request": ["method": .string(method), "target": .string(target)],
@@ -71,7 +71,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
             "differences": .array(differences.map { .string($0.description) }),
         ]
         if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(reference)) }
-        let bytes = JSONValue.object(body).serialized(pretty: true) + Data("\n".utf8)
+        let bytes = CassetteJSON.object(body).serialized(pretty: true) + Data("\n".utf8)
         return HTTPResponse(status: 404, headers: HTTPHeaders(pairs: [
             ("Content-Type", "application/json; charset=utf-8"),
             ("X-MockServer-Unmatched", "1"),

@@ -40,10 +40,10 @@ struct NormalizedRequest: Sendable, Hashable {
     }
 
     /// The value without object members named in `ignored`, at any depth.
-    static func removing(_ ignored: Set<String>, from value: JSONValue) -> JSONValue {
+    static func removing(_ ignored: Set<String>, from value: CassetteJSON) -> CassetteJSON {
         switch value {
         case .object(let members):
-            var kept: [String: JSONValue] = [:]
+            var kept: [String: CassetteJSON] = [:]
             for (key, member) in members where !ignored.contains(key) {
                 kept[key] = removing(ignored, from: member)
             }

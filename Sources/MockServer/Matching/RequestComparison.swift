@@ -103,7 +103,7 @@ enum RequestComparison {
         }
     }
 
-    static func jsonDifferences(_ recorded: JSONValue?, _ received: JSONValue?, at path: JSONPath, into differences: inout [RequestDifference]) {
+    static func jsonDifferences(_ recorded: CassetteJSON?, _ received: CassetteJSON?, at path: JSONPath, into differences: inout [RequestDifference]) {
         if recorded == .string(placeholder), received != nil { return }
         switch (recorded, received) {
         case (.object(let left)?, .object(let right)?):
@@ -157,7 +157,7 @@ enum RequestComparison {
 
     // MARK: display
 
-    static func render(_ value: JSONValue) -> String {
+    static func render(_ value: CassetteJSON) -> String {
         shortened(value.compactText)
     }
 

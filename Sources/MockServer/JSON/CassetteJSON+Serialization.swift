@@ -1,12 +1,12 @@
 import Foundation
 
-extension JSONValue {
+extension CassetteJSON {
     /// Parses one JSON document (RFC 8259; a leading UTF-8 byte order mark is skipped).
     ///
     /// Throws ``JSONSyntaxError`` naming the line and column for malformed input, invalid UTF-8, duplicate
     /// object keys, unpaired surrogates or nesting deeper than 512 levels.
     public init(parsing data: Data) throws(JSONSyntaxError) {
-        let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
+        let result: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             do throws(JSONSyntaxError) {
                 return .success(try JSONParser.parse(bytes))

@@ -2,10 +2,13 @@ import Foundation
 
 /// A JSON value as it appears in a cassette or a request body.
 ///
+/// Named apart from ServiceKit's `JSONValue` so that a test importing both modules can name either type:
+/// `ServiceKit.JSONValue` cannot disambiguate, because ServiceKit also declares a type named `ServiceKit`.
+///
 /// Equality is semantic: object key order never matters (objects are dictionaries) and numbers compare by
 /// value, so `1`, `1.0` and `1e0` are equal (see ``JSONNumber``). Objects cannot hold duplicate keys; the
 /// parser rejects them.
-public enum JSONValue: Sendable, Hashable {
+public enum CassetteJSON: Sendable, Hashable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -15,20 +18,20 @@ public enum JSONValue: Sendable, Hashable {
     /// A string.
     case string(String)
     /// An array, in order.
-    case array([JSONValue])
+    case array([CassetteJSON])
     /// An object; written with its keys sorted.
-    case object([String: JSONValue])
+    case object([String: CassetteJSON])
 }
 
-extension JSONValue {
+extension CassetteJSON {
     /// The member named `key` when this is an object, else `nil`.
-    public subscript(key: String) -> JSONValue? {
+    public subscript(key: String) -> CassetteJSON? {
         guard case .object(let members) = self else { return nil }
         return members[key]
     }
 
     /// The element at `index` when this is an array and the index is in range, else `nil`.
-    public subscript(index: Int) -> JSONValue? {
+    public subscript(index: Int) -> CassetteJSON? {
         guard case .array(let elements) = self, elements.indices.contains(index) else { return nil }
         return elements[index]
     }
@@ -53,9 +56,9 @@ extension JSONValue {
 }
 
 /// Literals build values directly: `["login": "octocat", "id": 1, "tags": ["a"], "admin": false]`.
-/// There is deliberately no `nil` literal (write ``JSONValue/null``), so that an absent `JSONValue?` is never
+/// There is deliberately no `nil` literal (write ``CassetteJSON/null``), so that an absent `CassetteJSON?` is never
 /// silently turned into JSON `null`.
-extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+extension CassetteJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
     ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// A string value.
@@ -67,9 +70,9 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
     /// A boolean value.
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array value.
-    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    public init(arrayLiteral elements: CassetteJSON...) { self = .array(elements) }
     /// An object value; a repeated key keeps its last value.
-    public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    public init(dictionaryLiteral elements: (String, CassetteJSON)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
 }

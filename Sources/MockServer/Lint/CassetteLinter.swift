@@ -1,0 +1,58 @@
+import Foundation
+
+/// The checks behind `recorder lint`, usable from tests as well (`#expect(linter.findings(inFileAt: url).isEmpty)`):
+///
+/// - **format**: the file must load as a cassette; the load error is the finding (one per file, since
+///   loading stops at the first problem).
+/// - **duplicate**: an interaction whose request is identical to an earlier one under the cassette's own
+///   match rules, whose response (or failure) is identical too, and whose removal changes nothing replay
+///   serves (see ``duplicates(in:)``). A repeated request with different responses is a sequence, not a
+///   duplicate.
+/// - **secret**: whatever ``SecretScanner`` reports in a request, a response or an error template.
+public struct CassetteLinter: Sendable {
+    /// The scanner for leftover secrets.
+    public var scanner: SecretScanner
+
+    /// A linter scanning with `rules` (default: ``RedactionRules/default``).
+    public init(rules: RedactionRules = .default) {
+        scanner = SecretScanner(rules: rules)
+    }
+
+    /// Every finding for the cassette file at `url`: its load error, or its duplicates and secrets. Never
+    /// throws: an unreadable file is a finding too.
+    public func findings(inFileAt url: URL) -> [LintFinding] {
+        do {
+            return findings(in: try Cassette.load(from: url), file: url.relativePath)
+        } catch {
+            return [LintFinding(kind: .format, description: error.description)]
+        }
+    }
+
+    /// Every duplicate and secret in a loaded cassette, interactions in order (duplicates first within one),
+    /// then error templates by name; `file` starts each sentence.
+    public func findings(in cassette: Cassette, file: String) -> [LintFinding] {
+        var duplicateOf: [Int: Int] = [:]
+        for duplicate in CassetteLinter.duplicates(in: cassette) {
+            duplicateOf[duplicate.index] = duplicate.original
+        }
+        var findings: [LintFinding] = []
+        for (index, interaction) in cassette.interactions.enumerated() {
+            let place = "\(file): interaction \(index)"
+            if let original = duplicateOf[index] {
+                findings.append(LintFinding(kind: .duplicate, description:
+                    "\(place): duplicates interaction \(original) (same request under the cassette's match rules, same response); replay never needs it"))
+            }
+            var secrets = scanner.scan(interaction.request.httpRequest)
+            if let response = interaction.response {
+                secrets += scanner.scan(HTTPResponse(status: response.status, headers: response.headers, body: response.body.data))
+            }
+            findings += secrets.map { LintFinding(kind: .secret, description: "\(place): \($0)") }
+        }
+        for name in cassette.errorTemplates.keys.sorted() {
+            let template = cassette.errorTemplates[name]!
+            let secrets = scanner.scan(HTTPResponse(status: template.status, headers: template.headers, body: template.body.data))
+            findings += secrets.map { LintFinding(kind: .secret, description: "\(file): error template \(name): \($0)") }
+        }
+        return findings
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// Redaction of values already in a cassette (`recorder redact`, HAR import), counting what changed.
+///
+/// The same rules as for live traffic (``redact(_:)-(HTTPRequest)``): secret headers, query parameters, form
+/// fields and JSON members at any depth get ``placeholder``. Applying them twice changes nothing the second
+/// time. Bodies keep their stored kind (JSON, text or base64); a JSON body is edited as a value, so every
+/// other member keeps its exact literal. Multipart bodies are not looked into.
+extension RedactionRules {
+    /// Redacts `request` in place (headers, query, body) and returns what changed.
+    @discardableResult
+    public func redact(_ request: inout RecordedRequest) -> RedactionCount {
+        var count = RedactionCount()
+        count.headers = redactCounting(&request.headers)
+        let target = redact(target: request.target)
+        if target != request.target {
+            count.queryParameters = RedactionRules.changedPieces(RedactionRules.query(of: request.target), RedactionRules.query(of: target))
+            request.target = target
+        }
+        count.bodyFields = redactCounting(&request.body, contentType: request.headers["Content-Type"])
+        return count
+    }
+
+    /// Redacts `response` in place (headers, body) and returns what changed.
+    @discardableResult
+    public func redact(_ response: inout RecordedResponse) -> RedactionCount {
+        var count = RedactionCount()
+        count.headers = redactCounting(&response.headers)
+        count.bodyFields = redactCounting(&response.body, contentType: response.headers["Content-Type"])
+        return count
+    }
+
+    /// Redacts an interaction's request and response in place and returns what changed.
+    @discardableResult
+    public func redact(_ interaction: inout Interaction) -> RedactionCount {
+        var count = redact(&interaction.request)
+        if case .response(var response) = interaction.outcome {
+            count += redact(&response)
+            interaction.outcome = .response(response)
+        }
+        return count
+    }
+
+    /// Redacts every interaction and error template of `cassette` in place and returns what changed.
+    @discardableResult
+    public func redact(_ cassette: inout Cassette) -> RedactionCount {
+        var count = RedactionCount()
+        for index in cassette.interactions.indices {
+            count += redact(&cassette.interactions[index])
+        }
+        for name in cassette.errorTemplates.keys.sorted() {
+            count += redact(&cassette.errorTemplates[name]!)
+        }
+        return count
+    }
+
+    private func redactCounting(_ headers: inout HTTPHeaders) -> Int {
+        let redacted = redact(headers)
+        let changed = zip(headers.lines, redacted.lines).count { $0.value != $1.value }
+        if changed > 0 { headers = redacted }
+        return changed
+    }
+
+    /// Form bodies through the form rules, JSON (stored as JSON, or text and bytes with a JSON type) as a value.
+    private func redactCounting(_ body: inout RecordedBody, contentType: String?) -> Int {
+        let mediaType = MediaType(contentType)
+        switch body {
+        case .empty:
+            return 0
+        case .json(let value):
+            var changed = 0
+            let redacted = redactJSON(value, changed: &changed)
+            if changed > 0 { body = .json(redacted) }
+            return changed
+        case .text(let text):
+            guard let redacted = redactBytes(Data(text.utf8), mediaType: mediaType, contentType: contentType) else { return 0 }
+            body = .text(String(decoding: redacted.data, as: UTF8.self))
+            return redacted.changed
+        case .binary(let data):
+            guard let redacted = redactBytes(data, mediaType: mediaType, contentType: contentType) else { return 0 }
+            body = .binary(redacted.data)
+            return redacted.changed
+        }
+    }
+
+    private struct RedactedBytes {
+        let data: Data
+        let changed: Int
+    }
+
+    private func redactBytes(_ data: Data, mediaType: MediaType, contentType: String?) -> RedactedBytes? {
+        if mediaType.isFormURLEncoded {
+            let redacted = redact(body: data, contentType: contentType)
+            guard redacted != data else { return nil }
+            let changed = RedactionRules.changedPieces(Substring(decoding: data, as: UTF8.self), Substring(decoding: redacted, as: UTF8.self))
+            return RedactedBytes(data: redacted, changed: changed)
+        }
+        guard mediaType.isJSON, let value = try? CassetteJSON(parsing: data) else { return nil }
+        var changed = 0
+        let redacted = redactJSON(value, changed: &changed)
+        return changed > 0 ? RedactedBytes(data: redacted.serialized(), changed: changed) : nil
+    }
+
+    /// Members named by the rules get the placeholder unless they are `null` or already the placeholder.
+    private func redactJSON(_ value: CassetteJSON, changed: inout Int) -> CassetteJSON {
+        switch value {
+        case .object(let members):
+            var copy = members
+            for (key, member) in members {
+                if redactsField(key) {
+                    if member != .null, member != .string(Self.placeholder) {
+                        copy[key] = .string(Self.placeholder)
+                        changed += 1
+                    }
+                } else {
+                    copy[key] = redactJSON(member, changed: &changed)
+                }
+            }
+            return .object(copy)
+        case .array(let elements):
+            return .array(elements.map { redactJSON($0, changed: &changed) })
+        default:
+            return value
+        }
+    }
+
+    private static func query(of target: String) -> Substring {
+        guard let mark = target.firstIndex(of: "?") else { return "" }
+        return target[target.index(after: mark)...]
+    }
+
+    /// How many `&`-separated pieces differ between two forms of the same query or form body.
+    private static func changedPieces(_ before: Substring, _ after: Substring) -> Int {
+        let old = before.split(separator: "&", omittingEmptySubsequences: false)
+        let new = after.split(separator: "&", omittingEmptySubsequences: false)
+        return zip(old, new).count { $0 != $1 }
+    }
+}

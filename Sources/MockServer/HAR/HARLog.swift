@@ -23,13 +23,23 @@ public struct HARLog: Codable, Sendable, Hashable {
     public var entries: [HAREntry]
     /// A free-text comment; cassettes exported by this package keep their note here.
     public var comment: String?
+    /// What a cassette holds beyond HAR (`_servicereplay`): written by ``Cassette/har()`` so that importing
+    /// the file again restores the cassette exactly; absent in archives from other programs.
+    public var cassette: HARCassetteMetadata?
+
+    enum CodingKeys: String, CodingKey {
+        case version, creator, entries, comment
+        case cassette = "_servicereplay"
+    }
 
     /// Creates a log.
-    public init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil) {
+    public init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
+                cassette: HARCassetteMetadata? = nil) {
         self.version = version
         self.creator = creator
         self.entries = entries
         self.comment = comment
+        self.cassette = cassette
     }
 }
 
@@ -45,6 +55,9 @@ public struct HARCreator: Codable, Sendable, Hashable {
         self.name = name
         self.version = version
     }
+
+    /// This package, as it signs the archives it writes.
+    public static let serviceReplay = HARCreator(name: "ServiceReplay", version: "0.1.0")
 }
 
 /// One exchange of a HAR log.
@@ -63,10 +76,18 @@ public struct HAREntry: Codable, Sendable, Hashable {
     public var cache: HAREmpty?
     /// A free-text comment.
     public var comment: String?
+    /// `true` (`_undated`) when the exchange's time is unknown and ``startedDateTime`` is only a stand-in,
+    /// since HAR requires one; written by ``Cassette/har()`` for interactions without `recordedAt`.
+    public var undated: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case startedDateTime, time, request, response, timings, cache, comment
+        case undated = "_undated"
+    }
 
     /// Creates an entry.
     public init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
-                timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil) {
+                timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil, undated: Bool? = nil) {
         self.startedDateTime = startedDateTime
         self.time = time
         self.request = request
@@ -74,6 +95,7 @@ public struct HAREntry: Codable, Sendable, Hashable {
         self.timings = timings
         self.cache = cache
         self.comment = comment
+        self.undated = undated
     }
 }
 
@@ -142,6 +164,27 @@ public struct HARPostData: Codable, Sendable, Hashable {
     enum CodingKeys: String, CodingKey {
         case mimeType, text, params
         case encoding = "_encoding"
+        /// Some writers spell the extension without the underscore, as `content` does; read, never written.
+        case plainEncoding = "encoding"
+    }
+
+    /// Reads a body record, taking the encoding from `_encoding` or, failing that, `encoding`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mimeType = try container.decode(String.self, forKey: .mimeType)
+        text = try container.decodeIfPresent(String.self, forKey: .text)
+        params = try container.decodeIfPresent([HARParam].self, forKey: .params)
+        encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
+            ?? container.decodeIfPresent(String.self, forKey: .plainEncoding)
+    }
+
+    /// Writes the body record; the encoding goes to `_encoding`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mimeType, forKey: .mimeType)
+        try container.encodeIfPresent(text, forKey: .text)
+        try container.encodeIfPresent(params, forKey: .params)
+        try container.encodeIfPresent(encoding, forKey: .encoding)
     }
 
     /// Creates a body record.
@@ -195,10 +238,18 @@ public struct HARResponse: Codable, Sendable, Hashable {
     public var bodySize: Int?
     /// A free-text comment; failed exchanges name their failure here (`failure: reset`).
     public var comment: String?
+    /// The error text of a failed exchange (`_error`, as Chrome writes it: `net::ERR_CONNECTION_REFUSED`).
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize, comment
+        case error = "_error"
+    }
 
     /// Creates a response record.
     public init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
-                content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil) {
+                content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil,
+                error: String? = nil) {
         self.status = status
         self.statusText = statusText
         self.httpVersion = httpVersion
@@ -209,6 +260,7 @@ public struct HARResponse: Codable, Sendable, Hashable {
         self.headersSize = headersSize
         self.bodySize = bodySize
         self.comment = comment
+        self.error = error
     }
 }
 

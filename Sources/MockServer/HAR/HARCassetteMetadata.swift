@@ -1,0 +1,50 @@
+/// The cassette fields HAR has no place for, kept in the log's `_servicereplay` object (HAR allows
+/// extension fields whose names start with `_`). ``Cassette/har()`` writes it so that
+/// ``Cassette/importing(_:options:)`` restores the cassette exactly; archives from browsers and proxies lack
+/// it and are imported with defaults.
+public struct HARCassetteMetadata: Codable, Sendable, Hashable {
+    /// The cassette's name.
+    public var name: String
+    /// The cassette's upstream, which may carry a path prefix (`https://api.nice.example/v1`) that entry
+    /// URLs alone cannot reveal.
+    public var upstream: String?
+    /// `recorded` or `hand-written`.
+    public var origin: String
+    /// When the cassette was recorded, ISO 8601 in UTC.
+    public var recordedAt: String?
+    /// The cassette's match rules, when not the defaults.
+    public var matching: HARMatchRules?
+    /// The cassette's service-level error templates, each as a HAR response.
+    public var errorTemplates: [String: HARResponse]?
+
+    /// Creates the metadata record.
+    public init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
+                errorTemplates: [String: HARResponse]?) {
+        self.name = name
+        self.upstream = upstream
+        self.origin = origin
+        self.recordedAt = recordedAt
+        self.matching = matching
+        self.errorTemplates = errorTemplates
+    }
+}
+
+/// A cassette's `matching` block inside ``HARCassetteMetadata``, spelled as in the cassette file.
+public struct HARMatchRules: Codable, Sendable, Hashable {
+    /// Query parameters not compared.
+    public var ignoreQuery: [String]?
+    /// JSON keys, form fields and multipart parts not compared.
+    public var ignoreBodyFields: [String]?
+    /// Request headers that must match too.
+    public var headers: [String]?
+    /// `repeat`, `cycle` or `fail`.
+    public var afterLast: String?
+
+    /// Creates the record.
+    public init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {
+        self.ignoreQuery = ignoreQuery
+        self.ignoreBodyFields = ignoreBodyFields
+        self.headers = headers
+        self.afterLast = afterLast
+    }
+}

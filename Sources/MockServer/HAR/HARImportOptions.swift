@@ -1,0 +1,36 @@
+/// How ``Cassette/importing(_:options:)`` turns a HAR archive into a cassette.
+public struct HARImportOptions: Sendable, Hashable {
+    /// The cassette's name; `nil` keeps the name an exported cassette carries, else `imported`.
+    public var name: String?
+    /// Import only the entries for this host (`api.example.com`, `api.example.com:8443` or
+    /// `https://api.example.com`) and skip the rest; `nil` requires every entry to share one upstream.
+    public var host: String?
+    /// The redaction applied to every request, response and error template (default:
+    /// ``RedactionRules/default``), so that secrets in a browser's archive never reach the cassette.
+    public var redaction: RedactionRules
+
+    /// Creates options; by default the name comes from the archive, every entry is kept and the default
+    /// redaction applies.
+    public init(name: String? = nil, host: String? = nil, redaction: RedactionRules = .default) {
+        self.name = name
+        self.host = host
+        self.redaction = redaction
+    }
+}
+
+/// What an import produced, with what it left out or changed on the way.
+public struct HARImport: Sendable, Hashable {
+    /// The cassette.
+    public var cassette: Cassette
+    /// How many entries were skipped because they were for another host than ``HARImportOptions/host``.
+    public var skippedEntries: Int
+    /// What redaction replaced.
+    public var redacted: RedactionCount
+
+    /// Creates a result.
+    public init(cassette: Cassette, skippedEntries: Int, redacted: RedactionCount) {
+        self.cassette = cassette
+        self.skippedEntries = skippedEntries
+        self.redacted = redacted
+    }
+}

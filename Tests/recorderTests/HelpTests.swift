@@ -1,41 +1,72 @@
+@testable import recorder
 import Foundation
 import Testing
 
-/// The build folder holding the test products and the `recorder` binary. On Linux the bundle URL is
-/// that folder; on macOS it is the `.xctest` bundle inside it.
-func productsFolder() -> URL {
-    let bundle = Bundle(for: Marker.self).bundleURL
-    return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
-}
-
-/// Runs the built `recorder` binary and collects its exit status and output.
-func runRecorder(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-    let products = productsFolder()
-    let process = Process()
-    process.executableURL = products.appendingPathComponent("recorder")
-    process.arguments = arguments
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
-}
-
-private final class Marker {}
-
 @Suite struct HelpTests {
-    @Test func help_exitsZero_andNamesTheTool() throws {
+    static let commands = ["list", "show", "lint", "redact", "import", "export"]
+
+    @Test func globalHelp_listsAllEightCommands_withTheirSummaries() throws {
+        // When asking for help
         let result = try runRecorder(["--help"])
+        // Then every command, capture and replay included, has its line
         #expect(result.status == 0)
-        #expect(result.stdout.contains("usage: recorder"))
+        #expect(result.stderr == "")
+        let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.contains("USAGE: recorder <command> [options]"))
+        let commandLines = lines.drop { $0 != "COMMANDS:" }.dropFirst().prefix { !$0.isEmpty }
+        #expect(Array(commandLines) == [
+            "  capture   record a real API into a cassette through a reverse proxy",
+            "  replay    serve cassettes to any client, with optional faults",
+            "  list      list a cassette's interactions, one line each",
+            "  show      show one interaction in full, or as the curl command that sends its request",
+            "  lint      check cassettes for format errors, duplicates and leftover secrets",
+            "  redact    apply the redaction rules to existing cassettes, in place",
+            "  import    convert a HAR 1.2 archive (browsers, Charles, Proxyman, mitmproxy) into a cassette",
+            "  export    convert a cassette into a HAR 1.2 archive",
+        ])
     }
 
-    @Test func unknownCommand_exitsTwo_withOneSentence() throws {
-        let result = try runRecorder(["frobnicate"])
+    @Test(arguments: [[], ["-h"], ["help"]])
+    func otherSpellings_printTheSameGlobalHelp(arguments: [String]) throws {
+        let result = try runRecorder(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout == Recorder.help + "\n")
+    }
+
+    @Test(arguments: commands)
+    func commandHelp_hasUsageDescriptionOptionsAndAnExample(command: String) throws {
+        // When asking a command for its help
+        let result = try runRecorder([command, "--help"])
+        // Then it prints its own help and nothing else
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let text = result.stdout
+        #expect(text.hasPrefix("OVERVIEW: "))
+        #expect(text.contains("\nUSAGE: recorder \(command)"))
+        #expect(text.contains("\nOPTIONS:\n"))
+        #expect(text.contains("\n  -h, --help              Show this help.\n"))
+        #expect(text.contains("\nEXAMPLE"))
+        #expect(text.contains("\n  recorder \(command) "))
+        // And every other spelling agrees
+        #expect(try runRecorder([command, "-h"]).stdout == text)
+        #expect(try runRecorder(["help", command]).stdout == text)
+        #expect(try runRecorder([command, "anything", "--help"]).stdout == text)
+    }
+
+    @Test func optionsWithDefaults_sayTheirDefault() {
+        let text = ImportCommand.help.text
+        #expect(text.contains("\n  --force                 Replace CASSETTE if it exists (default: refuse).\n"))
+        #expect(LintCommand.help.text.contains("\n  PATH                    Cassette files or folders (default: Recordings/).\n"))
+    }
+
+    @Test(arguments: [
+        (["frobnicate"], "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n"),
+        (["help", "frobnicate"], "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n"),
+    ])
+    func unknownCommand_exitsTwo_withOneSentence(arguments: [String], message: String) throws {
+        let result = try runRecorder(arguments)
         #expect(result.status == 2)
-        #expect(result.stderr == "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n")
+        #expect(result.stdout == "")
+        #expect(result.stderr == message)
     }
 }

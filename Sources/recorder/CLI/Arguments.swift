@@ -1,7 +1,7 @@
 /// A command's arguments after parsing: positionals, valued options (each possibly repeated) and flags.
 ///
-/// Options are spelled `--name VALUE` or `--name=VALUE`; flags `--name`. `--` ends options. Every read
-/// that can fail throws a usage ``RecorderError`` naming the option.
+/// Options are spelled `--name VALUE` or `--name=VALUE`; flags `--name`. `--` ends options; `-` and negative
+/// numbers are positionals. Every read that can fail throws a usage ``RecorderError`` naming the option.
 struct Arguments {
     private(set) var positionals: [String] = []
     private var values: [String: [String]] = [:]
@@ -15,7 +15,8 @@ struct Arguments {
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            guard !optionsEnded, argument.hasPrefix("-"), argument != "-" else {
+            // A lone `-` and negative numbers (`show FILE -1`) are values, so that their errors can name them.
+            guard !optionsEnded, argument.hasPrefix("-"), argument != "-", Int(argument) == nil else {
                 positionals.append(argument)
                 continue
             }

@@ -1,0 +1,61 @@
+import Foundation
+import MockServer
+
+/// `recorder lint [PATH...]`.
+enum LintCommand: Command {
+    static let help = CommandHelp(
+        name: "lint",
+        summary: "check cassettes for format errors, duplicates and leftover secrets",
+        usage: "recorder lint [PATH...] [--redact-header NAME]... [--redact-field NAME]...",
+        description: """
+            Checks every cassette file named, and every *.json file under the folders named, and prints one line
+            per finding: a file that does not load (naming the interaction and field), an interaction replay
+            never needs (same request under the cassette's match rules and same response as an earlier one), and
+            a value that looks like a credential that was not redacted (credential headers, tokens in queries
+            and JSON fields, JWTs, known token formats, long high-entropy strings). Ends with a summary line and
+            exits with status 1 when there is any finding.
+            """,
+        arguments: [.init(spelling: "PATH", text: "Cassette files or folders (default: Recordings/).")],
+        options: [
+            .init(spelling: "--redact-header NAME", text: "Also treat this header as a credential (repeatable)."),
+            .init(spelling: "--redact-field NAME", text: "Also treat this query, form or JSON field as a secret (repeatable)."),
+        ],
+        examples: ["recorder lint", "recorder lint Recordings/github --redact-header X-Session"]
+    )
+
+    static func run(_ arguments: [String], console: Console) throws(RecorderError) -> Int32 {
+        let parsed = try Arguments(arguments, options: ["redact-header", "redact-field"], flags: [], command: "lint")
+        var paths = parsed.positionals
+        if paths.isEmpty {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: "Recordings", isDirectory: &isFolder), isFolder.boolValue else {
+                throw .failure("there is no Recordings/ folder here; name the cassettes or folders to lint")
+            }
+            paths = ["Recordings"]
+        }
+        let rules = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
+        let linter = CassetteLinter(rules: rules)
+        var cassettes = 0, interactions = 0, findings = 0
+        for item in CassettePaths.expand(paths) {
+            switch item {
+            case .missing(_, let sentence):
+                console.print(sentence)
+                findings += 1
+            case .file(let url):
+                cassettes += 1
+                let found: [LintFinding]
+                do {
+                    let cassette = try Cassette.load(from: url)
+                    interactions += cassette.interactions.count
+                    found = linter.findings(in: cassette, file: url.relativePath)
+                } catch {
+                    found = [LintFinding(kind: .format, description: error.description)]
+                }
+                found.forEach { console.print($0.description) }
+                findings += found.count
+            }
+        }
+        console.print("\(counted(cassettes, "cassette")), \(counted(interactions, "interaction")), \(counted(findings, "finding"))")
+        return findings == 0 ? 0 : 1
+    }
+}

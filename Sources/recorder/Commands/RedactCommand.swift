@@ -1,0 +1,54 @@
+import MockServer
+
+/// `recorder redact PATH...`.
+enum RedactCommand: Command {
+    static let help = CommandHelp(
+        name: "redact",
+        summary: "apply the redaction rules to existing cassettes, in place",
+        usage: "recorder redact PATH... [--redact-header NAME]... [--redact-field NAME]...",
+        description: """
+            Replaces secrets in the requests, responses and error templates of every cassette named (and every
+            *.json file under the folders named) by <redacted>, the placeholder that still matches on replay.
+            The defaults cover Authorization, Proxy-Authorization, Cookie, Set-Cookie and API-key headers, and
+            access_token, token, api_key, password, client_secret and similar query, form and JSON fields. A file
+            is rewritten, atomically, only when something changed; each file gets a line saying what was
+            replaced or that it was already clean. A file that does not load is reported and left untouched,
+            and the exit status is then 1. Running it twice changes nothing the second time.
+            """,
+        arguments: [.init(spelling: "PATH", text: "Cassette files or folders.")],
+        options: [
+            .init(spelling: "--redact-header NAME", text: "Also redact this header (repeatable; default: the built-in list)."),
+            .init(spelling: "--redact-field NAME", text: "Also redact this query, form or JSON field (repeatable)."),
+        ],
+        examples: ["recorder redact Recordings/", "recorder redact Recordings/login/login.json --redact-field pin"]
+    )
+
+    static func run(_ arguments: [String], console: Console) throws(RecorderError) -> Int32 {
+        let parsed = try Arguments(arguments, options: ["redact-header", "redact-field"], flags: [], command: "redact")
+        try parsed.expectPositionals(1...Int.max, what: "at least one cassette or folder", command: "redact")
+        let rules = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
+        var failed = false
+        for item in CassettePaths.expand(parsed.positionals) {
+            switch item {
+            case .missing(_, let sentence):
+                console.error(sentence)
+                failed = true
+            case .file(let url):
+                do {
+                    var cassette = try Cassette.load(from: url)
+                    let count = rules.redact(&cassette)
+                    guard !count.isEmpty else {
+                        console.print("\(url.relativePath): already clean")
+                        continue
+                    }
+                    try cassette.save(to: url, overwrite: true)
+                    console.print("\(url.relativePath): redacted \(count)")
+                } catch {
+                    console.error(error.description)
+                    failed = true
+                }
+            }
+        }
+        return failed ? 1 : 0
+    }
+}

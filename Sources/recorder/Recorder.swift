@@ -1,0 +1,89 @@
+/// The entry point: picks the command, answers `--help`, and turns errors into `recorder: <sentence>` on
+/// standard error and an exit status (2 for usage errors, 1 for failures).
+enum Recorder {
+    /// The command named `name`. Each command is one case here.
+    static func command(named name: String) -> (any Command.Type)? {
+        switch name {
+        case "list": ListCommand.self
+        case "show": ShowCommand.self
+        case "lint": LintCommand.self
+        case "redact": RedactCommand.self
+        case "import": ImportCommand.self
+        case "export": ExportCommand.self
+        default: nil
+        }
+    }
+
+    /// A line of `recorder --help`.
+    struct Summary: Sendable {
+        let name: String
+        let summary: String
+    }
+
+    /// What `recorder --help` lists, in this order.
+    static let summaries: [Summary] = [
+        Summary(name: "capture", summary: "record a real API into a cassette through a reverse proxy"),
+        Summary(name: "replay", summary: "serve cassettes to any client, with optional faults"),
+        Summary(name: "list", summary: ListCommand.help.summary),
+        Summary(name: "show", summary: ShowCommand.help.summary),
+        Summary(name: "lint", summary: LintCommand.help.summary),
+        Summary(name: "redact", summary: RedactCommand.help.summary),
+        Summary(name: "import", summary: ImportCommand.help.summary),
+        Summary(name: "export", summary: ExportCommand.help.summary),
+    ]
+
+    /// The text of `recorder --help`.
+    static var help: String {
+        let width = summaries.map(\.name.count).max()! + 3
+        var lines = [
+            "OVERVIEW: Record real API exchanges into cassettes, replay them, and break them on purpose.",
+            "",
+            "USAGE: recorder <command> [options]",
+            "",
+            "COMMANDS:",
+        ]
+        lines += summaries.map { "  " + $0.name + String(repeating: " ", count: width - $0.name.count) + $0.summary }
+        lines += ["", "Run `recorder <command> --help` for a command's arguments, options and an example."]
+        return lines.joined(separator: "\n")
+    }
+
+    /// Runs the command line `arguments` (without the program name) and returns the exit status.
+    static func run(_ arguments: [String], console: Console) -> Int32 {
+        guard let name = arguments.first, !["--help", "-h"].contains(name) else {
+            console.print(help)
+            return 0
+        }
+        if name == "help" {
+            return showHelp(for: arguments.dropFirst().first, console: console)
+        }
+        guard let command = command(named: name) else {
+            console.error("unknown command '\(name)'; run `recorder --help` for the list.")
+            return 2
+        }
+        let rest = Array(arguments.dropFirst())
+        if rest.prefix(while: { $0 != "--" }).contains(where: { $0 == "--help" || $0 == "-h" }) {
+            console.print(command.help.text)
+            return 0
+        }
+        do {
+            return try command.run(rest, console: console)
+        } catch {
+            console.error(error.message)
+            return error.exitStatus
+        }
+    }
+
+    /// `recorder help [COMMAND]`.
+    private static func showHelp(for name: String?, console: Console) -> Int32 {
+        guard let name else {
+            console.print(help)
+            return 0
+        }
+        guard let command = command(named: name) else {
+            console.error("unknown command '\(name)'; run `recorder --help` for the list.")
+            return 2
+        }
+        console.print(command.help.text)
+        return 0
+    }
+}

@@ -1,0 +1,28 @@
+import MockServer
+
+/// What `recorder list` prints: a header line naming the cassette, then one aligned line per interaction
+/// with its index, method, target, status (or failure kind), response body size and duration.
+enum InteractionTable {
+    static func lines(for cassette: Cassette) -> [String] {
+        let header = "\(cassette.name): \(counted(cassette.interactions.count, "interaction")), \(cassette.origin.rawValue), "
+            + (cassette.upstream.map { "upstream \($0)" } ?? "no upstream")
+        var table = TextTable([.right, .left, .left, .left, .right, .right])
+        for (index, interaction) in cassette.interactions.enumerated() {
+            let outcome: String
+            let size: String
+            switch interaction.outcome {
+            case .response(let response):
+                outcome = String(response.status)
+                size = counted(response.body.data.count, "byte")
+            case .failure(let failure):
+                outcome = failure.kind.rawValue
+                size = "-"
+            }
+            table.rows.append([
+                String(index), interaction.request.method, interaction.request.target, outcome, size,
+                interaction.durationMs.map { "\($0) ms" } ?? "-",
+            ])
+        }
+        return [header] + table.lines.map { "  " + $0 }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Synchronization
+
+/// What a run of the built `recorder` binary did.
+struct RecorderRun: Sendable {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+}
+
+/// The build folder holding the test products and the `recorder` binary. On Linux the bundle URL is
+/// that folder; on macOS it is the `.xctest` bundle inside it.
+func productsFolder() -> URL {
+    let bundle = Bundle(for: Marker.self).bundleURL
+    return bundle.pathExtension == "xctest" ? bundle.deletingLastPathComponent() : bundle
+}
+
+private final class Marker {}
+
+/// How long one run may take before it is killed, so that a hung binary fails the test instead of the suite.
+let recorderRunLimit: TimeInterval = 60
+
+/// Runs the built `recorder` binary with `arguments` in `directory` (default: this process's) and collects
+/// its exit status and output. Standard error is read on another thread while standard output is read here,
+/// so a command that fills one pipe never blocks on the other. Standard input is empty.
+func runRecorder(_ arguments: [String], in directory: URL? = nil) throws -> RecorderRun {
+    let process = Process()
+    process.executableURL = productsFolder().appendingPathComponent("recorder")
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let out = Pipe(), err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+
+    let errorData = Mutex(Data())
+    let errorRead = DispatchSemaphore(value: 0)
+    let errorHandle = err.fileHandleForReading
+    Thread.detachNewThread {
+        let data = errorHandle.readDataToEndOfFile()
+        errorData.withLock { $0 = data }
+        errorRead.signal()
+    }
+    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+    DispatchQueue.global().asyncAfter(deadline: .now() + recorderRunLimit, execute: watchdog)
+    let outputData = out.fileHandleForReading.readDataToEndOfFile()
+    errorRead.wait()
+    process.waitUntilExit()
+    watchdog.cancel()
+    return RecorderRun(status: process.terminationStatus,
+                       stdout: String(decoding: outputData, as: UTF8.self),
+                       stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+}

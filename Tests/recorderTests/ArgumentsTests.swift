@@ -38,6 +38,12 @@ import Testing
         }
     }
 
+    @Test(arguments: [["-1"], ["-"], ["-42", "--strict"]])
+    func loneDashAndNegativeNumbers_arePositionals(arguments: [String]) throws {
+        let parsed = try parse(arguments)
+        #expect(parsed.positionals == arguments.filter { $0 != "--strict" })
+    }
+
     @Test func exitStatus_isTwoForUsage_oneForFailure() {
         #expect(RecorderError.usage("x").exitStatus == 2)
         #expect(RecorderError.failure("x").exitStatus == 1)

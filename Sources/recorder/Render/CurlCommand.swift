@@ -27,7 +27,7 @@ enum CurlCommand {
         switch request.method {
         case "HEAD" where body.isEmpty: options.append("--head")
         case "GET" where body.isEmpty, "POST" where !body.isEmpty: break
-        default: options.append("--request \(ShellQuote.quote(request.method))")
+        default: options.append("--request \(ShellQuote.word(request.method))")
         }
         if url.contains(where: { "[]{}".contains($0) }) { options.append("--globoff") }
         var compressed = false

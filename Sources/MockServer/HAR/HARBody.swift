@@ -55,9 +55,9 @@ enum HARBody {
     /// `HEAD` answer announces its resource's size.
     static func storedHeaders(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String) throws(HARError) -> HTTPHeaders {
         var headers = HTTPHeaders(harHeaders.filter { !$0.name.hasPrefix(":") }.map { HTTPHeader(name: $0.name, value: $0.value) })
-        let coding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased()
-        let compressed = coding.map { !$0.isEmpty && $0 != "identity" } ?? false
-        if compressed, coding!.contains("gzip"), body.starts(with: [0x1F, 0x8B]) {
+        let coding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased() ?? ""
+        let compressed = !coding.isEmpty && coding != "identity"
+        if coding.contains("gzip"), body.starts(with: [0x1F, 0x8B]) {
             throw HARError(code: .invalidField, entry: entry,
                            reason: "\(field) body is still gzip-compressed; export the archive again with decoded content")
         }

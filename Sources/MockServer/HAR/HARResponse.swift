@@ -1,0 +1,90 @@
+/// The `response` object of a HAR entry.
+public struct HARResponse: Codable, Sendable, Hashable {
+    /// The status code; 0 for a failed exchange.
+    public var status: Int
+    /// The reason phrase.
+    public var statusText: String
+    /// `HTTP/1.1`, `HTTP/2`, ...
+    public var httpVersion: String
+    /// Cookies (written empty: `Set-Cookie` headers already carry them).
+    public var cookies: [HARNameValue]?
+    /// Header lines in order.
+    public var headers: [HARNameValue]
+    /// The body.
+    public var content: HARContent
+    /// The `Location` target of a redirect, or empty.
+    public var redirectURL: String?
+    /// Size of the header block; -1 when unknown.
+    public var headersSize: Int?
+    /// Size of the body as transferred; -1 when unknown.
+    public var bodySize: Int?
+    /// A free-text comment; failed exchanges name their failure here (`failure: reset`).
+    public var comment: String?
+    /// The error text of a failed exchange (`_error`, as Chrome writes it: `net::ERR_CONNECTION_REFUSED`).
+    public var error: String?
+
+    enum CodingKeys: String, CodingKey {
+        case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize, comment
+        case error = "_error"
+    }
+
+    /// Creates a response record.
+    public init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+                content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil,
+                error: String? = nil) {
+        self.status = status
+        self.statusText = statusText
+        self.httpVersion = httpVersion
+        self.cookies = cookies
+        self.headers = headers
+        self.content = content
+        self.redirectURL = redirectURL
+        self.headersSize = headersSize
+        self.bodySize = bodySize
+        self.comment = comment
+        self.error = error
+    }
+}
+
+/// The `content` object of a HAR response.
+public struct HARContent: Codable, Sendable, Hashable {
+    /// The decoded body's length in bytes.
+    public var size: Int
+    /// The body's media type.
+    public var mimeType: String
+    /// The body, as text or (with ``encoding`` `"base64"`) base64; absent when not captured.
+    public var text: String?
+    /// `"base64"` when ``text`` is base64.
+    public var encoding: String?
+
+    /// Creates a content record.
+    public init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
+        self.size = size
+        self.mimeType = mimeType
+        self.text = text
+        self.encoding = encoding
+    }
+}
+
+/// The `timings` object; only `wait` carries information for cassettes (the upstream's time).
+public struct HARTimings: Codable, Sendable, Hashable {
+    /// Time sending the request, ms.
+    public var send: Double
+    /// Time waiting for the response, ms.
+    public var wait: Double
+    /// Time reading the response, ms.
+    public var receive: Double
+
+    /// Creates timings.
+    public init(send: Double, wait: Double, receive: Double) {
+        self.send = send
+        self.wait = wait
+        self.receive = receive
+    }
+}
+
+/// An empty JSON object, for HAR's required-but-unused `cache` field.
+public struct HAREmpty: Codable, Sendable, Hashable {
+    /// Creates the empty object.
+    public init() {}
+}

@@ -1,0 +1,74 @@
+import Foundation
+
+/// One HAR entry as an interaction; see ``Cassette/importing(_:options:)`` for the rules.
+extension Interaction {
+    init(_ entry: HAREntry, index: Int, target: String, foreign: Bool) throws(HARError) {
+        guard let started = CassetteDate.parse(entry.startedDateTime) else {
+            throw HARError(code: .invalidField, entry: index, reason: "startedDateTime \"\(entry.startedDateTime)\" is not an ISO 8601 date")
+        }
+        let recordedAt = entry.undated == true ? nil : started
+        let method = entry.request.method
+        guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw HARError(code: .invalidField, entry: index, reason: "request.method \"\(method)\" is not an HTTP method")
+        }
+        let request = try RecordedRequest(entry.request, target: target, entry: index, foreign: foreign)
+        let duration = entry.time >= 0 && entry.time < Double(Int32.max) ? Int(entry.time.rounded()) : nil
+        if entry.response.status <= 0 {
+            self.init(request: request, failure: TransportFailure(entry.response), recordedAt: recordedAt, durationMs: duration)
+        } else {
+            guard (100...999).contains(entry.response.status) else {
+                throw HARError(code: .invalidField, entry: index,
+                               reason: "response.status \(entry.response.status) is not a status code from 100 to 999")
+            }
+            self.init(request: request, response: try RecordedResponse(entry.response, entry: index, foreign: foreign),
+                      recordedAt: recordedAt, durationMs: duration)
+        }
+    }
+}
+
+extension RecordedRequest {
+    init(_ request: HARRequest, target: String, entry: Int, foreign: Bool) throws(HARError) {
+        var data = Data()
+        var mimeType: String?
+        if let postData = request.postData {
+            mimeType = postData.mimeType
+            data = try HARBody.bytes(text: postData.text, encoding: postData.encoding, entry: entry, field: "request.postData")
+            if data.isEmpty, let params = postData.params, !params.isEmpty {
+                let type = postData.mimeType.contains("/") ? postData.mimeType : request.headers.first { $0.name.caseInsensitiveEquals("Content-Type") }?.value ?? ""
+                data = try HARBody.formBody(params, mimeType: type, entry: entry)
+            }
+        }
+        let headers = foreign
+            ? try HARBody.storedHeaders(request.headers, body: data, entry: entry, field: "request")
+            : HTTPHeaders(request.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        self.init(method: request.method, target: target, headers: headers,
+                  body: HARBody.recordedBody(data, mimeType: mimeType, headers: headers))
+    }
+}
+
+extension RecordedResponse {
+    init(_ response: HARResponse, entry: Int?, foreign: Bool) throws(HARError) {
+        let data = try HARBody.bytes(text: response.content.text, encoding: response.content.encoding, entry: entry, field: "response.content")
+        let headers = foreign
+            ? try HARBody.storedHeaders(response.headers, body: data, entry: entry ?? 0, field: "response")
+            : HTTPHeaders(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        self.init(status: response.status, headers: headers,
+                  body: HARBody.recordedBody(data, mimeType: response.content.mimeType, headers: headers))
+    }
+}
+
+extension TransportFailure {
+    /// A failed entry's kind: from the comment `failure: KIND` this package writes, else guessed from the
+    /// browser's `_error` (`net::ERR_CONNECTION_REFUSED`, `net::ERR_TIMED_OUT`...); a reset otherwise.
+    init(_ response: HARResponse) {
+        let commented = response.comment.flatMap { comment -> Kind? in
+            guard comment.hasPrefix("failure: ") else { return nil }
+            return Kind(rawValue: String(comment.dropFirst("failure: ".count)))
+        }
+        let error = response.error?.uppercased() ?? ""
+        let guessed: Kind = error.contains("REFUSED") ? .refused
+            : error.contains("TIMED_OUT") || error.contains("TIMEOUT") || error.contains("TIMED OUT") ? .timeout
+            : .reset
+        self.init(kind: commented ?? guessed, message: response.error)
+    }
+}

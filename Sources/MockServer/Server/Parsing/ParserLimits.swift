@@ -1,0 +1,11 @@
+/// The size limits the request parser enforces, taken from ``HTTPServer/Configuration``.
+struct ParserLimits: Sendable {
+    var maxRequestLineLength: Int
+    var maxHeaderBytes: Int
+    var maxHeaderCount: Int
+    var maxBodyBytes: Int
+    /// The longest chunk-size line (with extensions) accepted in a chunked body.
+    var maxChunkLineLength = 4096
+
+    static let standard = ParserLimits(maxRequestLineLength: 8192, maxHeaderBytes: 32768, maxHeaderCount: 128, maxBodyBytes: 32 << 20)
+}

@@ -1,0 +1,190 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// The request parser on its own: head scanning and parsing, framing rules, and chunked decoding.
+@Suite struct HTTPParserTests {
+    private static let limits = ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 256, maxHeaderCount: 4, maxBodyBytes: 100)
+
+    /// Scans and parses `text` as one request head, the way a connection does.
+    private func parse(_ text: String, limits: ParserLimits = Self.limits) -> Result<RequestHead, RequestRejection> {
+        let bytes = Array(text.utf8)
+        return bytes.withUnsafeBytes { raw in
+            var scanner = RequestHeadScanner()
+            switch scanner.scan(raw, limits: limits) {
+            case .incomplete:
+                return .failure(RequestRejection(status: 0, reason: "incomplete"))
+            case .rejected(let rejection):
+                return .failure(rejection)
+            case .complete(let start, let end):
+                do throws(RequestRejection) {
+                    return .success(try RequestHeadParser.parse(UnsafeRawBufferPointer(rebasing: raw[start..<end]), limits: limits))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        }
+    }
+
+    @Test func parse_readsRequestLineHeadersAndFraming() throws {
+        // Given a POST with a body length, when parsed
+        let head = try parse("POST /users?since=5 HTTP/1.1\r\nHost: x\r\nContent-Length: 12\r\nX-Empty:\r\n\r\n").get()
+        // Then every part is kept as sent
+        #expect(head.request.method == "POST")
+        #expect(head.request.target == "/users?since=5")
+        #expect(head.request.version == "HTTP/1.1")
+        #expect(head.request.headers.lines == [HTTPHeader(name: "Host", value: "x"), HTTPHeader(name: "Content-Length", value: "12"), HTTPHeader(name: "X-Empty", value: "")])
+        #expect(head.framing == .length(12))
+        #expect(head.wantsKeepAlive)
+        #expect(!head.isHEAD)
+    }
+
+    @Test func parse_acceptsBareLineFeedsAndLeadingEmptyLines() throws {
+        let head = try parse("\r\n\nGET / HTTP/1.1\nA:  b  \n\n").get()
+        #expect(head.request.target == "/")
+        #expect(head.request.headers["a"] == "b")
+    }
+
+    @Test(arguments: [
+        ("GET / HTTP/1.1\r\n\r\n", true),
+        ("GET / HTTP/1.1\r\nConnection: close\r\n\r\n", false),
+        ("GET / HTTP/1.1\r\nConnection: Upgrade, CLOSE\r\n\r\n", false),
+        ("GET / HTTP/1.0\r\n\r\n", false),
+        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", true),
+        ("GET / HTTP/1.0\r\nConnection: Keep-Alive\r\nConnection: close\r\n\r\n", false),
+    ])
+    func keepAlive_followsVersionAndConnectionTokens(request: String, keepAlive: Bool) throws {
+        #expect(try parse(request).get().wantsKeepAlive == keepAlive)
+    }
+
+    @Test(arguments: [
+        ("Content-Length: 5", BodyFraming.length(5)),
+        ("Content-Length: 5, 5", .length(5)),
+        ("Content-Length: 0", .none),
+        ("Transfer-Encoding: chunked", .chunked),
+        ("Transfer-Encoding: CHUNKED", .chunked),
+    ])
+    func framing_isReadFromTheHeaders(header: String, framing: BodyFraming) throws {
+        #expect(try parse("POST / HTTP/1.1\r\n\(header)\r\n\r\n").get().framing == framing)
+    }
+
+    @Test(arguments: [
+        ("GET /\r\n\r\n", 400),
+        ("GET  / HTTP/1.1\r\n\r\n", 400),
+        ("GET / HTTP/1.1 \r\n\r\n", 400),
+        ("G(T / HTTP/1.1\r\n\r\n", 400),
+        ("GET /a\u{7F} HTTP/1.1\r\n\r\n", 400),
+        ("GET / HTTPS/1.1\r\n\r\n", 400),
+        ("GET / HTTP/2.0\r\n\r\n", 505),
+        ("GET / HTTP/1.1\r\nNoColon\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nBad Name: v\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\n: v\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nA: b\r\n folded\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nA: b\u{01}c\r\n\r\n", 400),
+        ("GET / HTTP/1.1\r\nA: b\rc\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length: abc\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length: -1\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length:\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length: 5, 6\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n", 400),
+        ("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length: 101\r\n\r\n", 413),
+        ("POST / HTTP/1.1\r\nContent-Length: 99999999999999999999999\r\n\r\n", 413),
+        ("GET /\(String(repeating: "a", count: 80)) HTTP/1.1\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\nA: \(String(repeating: "a", count: 300))\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\nA: 1\r\nB: 2\r\nC: 3\r\nD: 4\r\nE: 5\r\n\r\n", 431),
+    ])
+    func malformedOrOversizedHeads_areRejectedWithTheirStatus(request: String, status: Int) {
+        guard case .failure(let rejection) = parse(request) else {
+            Issue.record("accepted: \(request.debugDescription)")
+            return
+        }
+        #expect(rejection.status == status, "\(request.debugDescription): \(rejection.reason)")
+    }
+
+    @Test func scanner_rejectsAnOverlongRequestLineBeforeItEnds() {
+        // Given a request line that never ends, when only part of it has arrived
+        let bytes = Array(("GET /" + String(repeating: "a", count: 100)).utf8)
+        var scanner = RequestHeadScanner()
+        let outcome = bytes.withUnsafeBytes { scanner.scan($0, limits: Self.limits) }
+        // Then the limit already applies
+        guard case .rejected(let rejection) = outcome else {
+            Issue.record("not rejected: \(outcome)")
+            return
+        }
+        #expect(rejection.status == 431)
+    }
+
+    @Test func scanner_resumesAcrossPartialReads() {
+        // Given a head delivered one byte at a time
+        let text = Array("GET /x HTTP/1.1\r\nA: b\r\n\r\nNEXT".utf8)
+        var scanner = RequestHeadScanner()
+        var completedAt: Int?
+        for length in 1...text.count where completedAt == nil {
+            let outcome = text.withUnsafeBytes { scanner.scan(UnsafeRawBufferPointer(rebasing: $0[..<length]), limits: Self.limits) }
+            if case .complete(let start, let end) = outcome {
+                #expect(start == 0)
+                completedAt = end
+            }
+        }
+        // Then it completes exactly after the empty line
+        #expect(completedAt == text.count - 4)
+    }
+
+    @Test func expect_continueIsRecognisedOnlyForHTTP11() throws {
+        #expect(try parse("POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n").get().expectsContinue)
+        #expect(try !parse("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n").get().expectsContinue)
+        #expect(try parse("POST / HTTP/1.1\r\nExpect: something\r\n\r\n").get().hasUnsupportedExpectation)
+    }
+
+    // MARK: - Chunked bodies
+
+    /// Decodes `text` fed in pieces of `step` bytes, keeping unconsumed bytes for the next piece.
+    private func decodeChunked(_ text: String, step: Int) -> (body: String, outcome: ChunkedBodyDecoder.Outcome, leftover: Int) {
+        let bytes = Array(text.utf8)
+        var decoder = ChunkedBodyDecoder()
+        var body = Data()
+        var pending: [UInt8] = []
+        var offset = 0
+        var outcome = ChunkedBodyDecoder.Outcome.needsMore
+        while offset < bytes.count, outcome == .needsMore {
+            let end = min(offset + step, bytes.count)
+            pending += bytes[offset..<end]
+            offset = end
+            let (consumed, result) = pending.withUnsafeBytes { decoder.decode($0, into: &body, limits: Self.limits) }
+            pending.removeFirst(consumed)
+            outcome = result
+        }
+        return (String(decoding: body, as: UTF8.self), outcome, pending.count + bytes.count - offset)
+    }
+
+    @Test(arguments: [1, 2, 7, 1000])
+    func chunked_decodesAcrossAnySplit(step: Int) {
+        let result = decodeChunked("5\r\nhello\r\n6;ext=1\r\n world\r\n0\r\nX-Trailer: t\r\n\r\nGET", step: step)
+        #expect(result.body == "hello world")
+        #expect(result.outcome == .complete)
+        #expect(result.leftover == 3)
+    }
+
+    @Test(arguments: [
+        ("z\r\n", 400),
+        ("\r\n", 400),
+        ("5 x\r\nhello\r\n0\r\n\r\n", 400),
+        ("5\r\nhelloX\r\n0\r\n\r\n", 400),
+        ("5\r\nhello\rX0\r\n\r\n", 400),
+        ("0\r\nbad trailer\r\n\r\n", 400),
+        ("65\r\n", 413),
+        ("ffffffffffffffffffff\r\n", 400),
+        ("\(String(repeating: "0", count: 5000))", 400),
+    ])
+    func chunked_rejectsMalformedOrOversizedBodies(text: String, status: Int) {
+        guard case .rejected(let rejection) = decodeChunked(text, step: 3).outcome else {
+            Issue.record("accepted: \(text.prefix(40).debugDescription)")
+            return
+        }
+        #expect(rejection.status == status)
+    }
+}

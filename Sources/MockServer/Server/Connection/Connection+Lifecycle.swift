@@ -1,0 +1,98 @@
+extension Connection {
+    /// Brings the connection to a steady state after anything happened: answers buffered requests,
+    /// writes queued bytes, closes when due, and updates readiness interest and the timer.
+    func settle() {
+        var rounds = 0
+        while !isClosed {
+            rounds += 1
+            let stoppedForBackpressure = processRequests()
+            flushOutput()
+            if isClosed { return }
+            // Output drained after parsing paused for it: continue with the buffered requests.
+            guard stoppedForBackpressure, output.isEmpty, rounds < 64 else { break }
+        }
+        if isClosed { return }
+        if case .stalled = phase, peerClosedInput {
+            closeNow()
+            return
+        }
+        if output.isEmpty, case .closing(let mode) = phase {
+            finishClosing(mode)
+            if isClosed { return }
+        }
+        updateInterest()
+        reschedule()
+    }
+
+    private func flushOutput() {
+        guard !output.isEmpty else { return }
+        switch output.flush(to: fd) {
+        case .moved:
+            lastActivity = loop.now
+        case .wouldBlock, .endOfFile:
+            break
+        case .failed:
+            closeNow()
+        }
+    }
+
+    private func finishClosing(_ mode: CloseMode) {
+        switch mode {
+        case .graceful where input.isEmpty && pendingHead == nil:
+            closeNow()
+        case .graceful, .lingering:
+            startLingering()
+        case .reset:
+            closeNow(reset: true)
+        }
+    }
+
+    /// Sends FIN after the final answer, then discards input until the client closes or the linger
+    /// time ends, so that unread input does not make the kernel reset the answer away.
+    private func startLingering() {
+        guard !peerClosedInput else {
+            closeNow()
+            return
+        }
+        Sys.shutdownWrite(fd)
+        input.clear()
+        phase = .lingering
+        lingerUntil = loop.now + Self.lingerTime
+    }
+
+    private func updateInterest() {
+        var wanted: Interest = []
+        if !output.isEmpty { wanted.insert(.write) }
+        if wantsInput { wanted.insert(.read) }
+        guard wanted != registered else { return }
+        loop.poller.modify(fd, interest: wanted)
+        registered = wanted
+    }
+
+    private var wantsInput: Bool {
+        guard !peerClosedInput else { return false }
+        switch phase {
+        case .reading:
+            return output.pendingCount <= Self.backpressureLimit && input.count < server.inputLimit
+        case .stalled, .lingering:
+            return true
+        case .awaiting, .delaying, .throttling:
+            return input.count < server.inputLimit
+        case .closing:
+            return false
+        }
+    }
+
+    /// Closes at once (with RST when `reset`), cancelling a pending deferred answer.
+    func closeNow(reset: Bool = false) {
+        guard !isClosed else { return }
+        isClosed = true
+        let previous = phase
+        phase = .closing(.graceful)
+        pendingHead = nil
+        body = .init()
+        loop.remove(self)
+        if reset { Sys.reset(fd) } else { Sys.close(fd) }
+        if case .awaiting(let pending, _, _) = previous { pending.cancel() }
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+extension Connection {
+    /// Carries out a handler's reply for the request described by `context`.
+    func perform(_ reply: HTTPReply, _ context: ReplyContext) {
+        switch reply.action {
+        case .response(let response):
+            if let rate = context.bytesPerSecond {
+                var sink = DataSink()
+                let keepAlive = ResponseWriter.write(response, framing: framing(for: context), into: &sink)
+                startThrottle(sink.data, bytesPerSecond: rate, then: keepAlive ? .keepAlive : .close)
+            } else {
+                let keepAlive = ResponseWriter.write(response, framing: framing(for: context), into: &output)
+                finish(keepAlive ? .keepAlive : .close)
+            }
+        case .raw(let bytes, let ending):
+            // Keeping the connection would hang a client that expects the server to close.
+            let ending = ending == .keepAlive && !context.keepAliveRequested ? .close : ending
+            if let rate = context.bytesPerSecond {
+                startThrottle(bytes, bytesPerSecond: rate, then: ending)
+            } else {
+                output.append(body: bytes)
+                finish(ending)
+            }
+        case .close:
+            finish(.close)
+        case .reset:
+            finish(.reset)
+        case .stall:
+            finish(.stall)
+        case .delayed(let nanoseconds, let inner):
+            phase = .delaying(inner, context)
+            actionAt = loop.now.addingReportingOverflow(nanoseconds).overflow ? .max - 1 : loop.now + nanoseconds
+        case .throttled(let rate, let inner):
+            var throttled = context
+            throttled.bytesPerSecond = rate
+            perform(inner, throttled)
+        case .deferred(let body):
+            deferredToken += 1
+            let delivery = DeferredDelivery(loop: loop, target: ConnectionReference(connection: self), token: deferredToken)
+            let pending = PendingAnswer(delivery: delivery)
+            phase = .awaiting(pending, token: deferredToken, context)
+            body(HTTPResponder(pending: pending))
+        }
+    }
+
+    /// Applies how the connection continues once a reply's bytes are queued.
+    private func finish(_ ending: HTTPReply.Ending) {
+        switch ending {
+        case .keepAlive:
+            phase = .reading
+        case .close:
+            phase = .closing(.graceful)
+        case .reset:
+            phase = .closing(.reset)
+        case .stall:
+            phase = .stalled
+            input.clear()
+        }
+    }
+
+    /// Takes a deferred answer (on the loop thread) if the connection still waits for it.
+    func receiveDeferred(_ reply: HTTPReply, token: UInt64) {
+        guard !isClosed, case .awaiting(_, let expected, let context) = phase, expected == token else { return }
+        phase = .reading
+        perform(reply, context)
+        settle()
+    }
+
+    /// Runs the planned action whose time has come: the end of a delay or the next throttled slice.
+    func runPlannedAction() {
+        switch phase {
+        case .delaying(let reply, let context):
+            phase = .reading
+            perform(reply, context)
+        case .throttling:
+            sendThrottleSlice()
+        default:
+            break
+        }
+    }
+
+    /// The server's additions for an answer to a request like `context`'s.
+    func framing(for context: ReplyContext) -> ResponseFraming {
+        var framing = ResponseFraming(isHEAD: context.isHEAD, keepAliveRequested: context.keepAliveRequested, isHTTP10: context.isHTTP10)
+        if server.sendsDate {
+            loop.dateCache.refresh()
+            framing.dateLine = loop.dateCache.line
+        }
+        framing.serverLine = server.serverLine
+        return framing
+    }
+
+    // MARK: - Throttling
+
+    /// Slices of about 1/20 s of bandwidth keep the pace even without being too chatty.
+    private func startThrottle(_ bytes: Data, bytesPerSecond: Int, then ending: HTTPReply.Ending) {
+        let slice = max(1, bytesPerSecond / 20)
+        let interval = UInt64(slice) * 1_000_000_000 / UInt64(bytesPerSecond)
+        phase = .throttling(Throttle(bytes: bytes, offset: 0, slice: slice, interval: max(interval, 1), ending: ending))
+        sendThrottleSlice()
+    }
+
+    /// Queues the next slice once the previous one has left, then plans the one after.
+    private func sendThrottleSlice() {
+        guard case .throttling(var throttle) = phase else { return }
+        if output.isEmpty, throttle.offset < throttle.bytes.count {
+            let end = min(throttle.offset + throttle.slice, throttle.bytes.count)
+            throttle.bytes.withUnsafeBytes { bytes in
+                output.append(UnsafeRawBufferPointer(rebasing: bytes[throttle.offset..<end]))
+            }
+            throttle.offset = end
+        }
+        if throttle.offset >= throttle.bytes.count {
+            finish(throttle.ending)
+            return
+        }
+        phase = .throttling(throttle)
+        actionAt = loop.now + throttle.interval
+    }
+}

@@ -1,0 +1,52 @@
+extension Connection {
+    /// When the current timeout expires, or 0 when none applies: the request timeout while a request
+    /// is partly read or an answer cannot be written, the idle timeout between requests, the linger
+    /// time while lingering. Deferred, delayed, throttled and stalled connections have none.
+    var timeoutDeadline: UInt64 {
+        switch phase {
+        case .reading:
+            return lastActivity + (isMidRequest || !output.isEmpty ? server.requestTimeout : server.idleTimeout)
+        case .closing:
+            return lastActivity + server.requestTimeout
+        case .lingering:
+            return lingerUntil
+        case .awaiting, .delaying, .throttling, .stalled:
+            return 0
+        }
+    }
+
+    /// Makes sure the loop wakes this connection by its next deadline. A later deadline keeps the
+    /// earlier wake-up (which then finds nothing due and reschedules), so keep-alive traffic costs no
+    /// heap operations.
+    func reschedule() {
+        var next = actionAt == 0 ? UInt64.max : actionAt
+        let timeout = timeoutDeadline
+        if timeout != 0 { next = min(next, timeout) }
+        guard next != .max, timerSlot < 0 || next < scheduledWake else { return }
+        loop.timers.schedule(self, at: next)
+    }
+
+    /// Called by the loop at ``scheduledWake``.
+    func timerFired() {
+        let now = loop.now
+        if actionAt != 0, actionAt <= now {
+            actionAt = 0
+            runPlannedAction()
+        }
+        guard !isClosed else { return }
+        let deadline = timeoutDeadline
+        if deadline != 0, deadline <= now { timeOut() }
+        settle()
+    }
+
+    private func timeOut() {
+        switch phase {
+        case .reading where output.isEmpty && isMidRequest:
+            reject(.timedOut)
+        case .reading, .closing, .lingering:
+            closeNow()
+        case .awaiting, .delaying, .throttling, .stalled:
+            break
+        }
+    }
+}

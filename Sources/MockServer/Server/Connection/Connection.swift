@@ -1,0 +1,138 @@
+import Foundation
+
+/// One client connection. Owned by one event loop and touched only on that loop's thread.
+///
+/// Requests are handled one at a time in arrival order: while an answer is pending (deferred, delayed,
+/// throttled), later pipelined requests stay buffered, so answers are always written in request order.
+final class Connection {
+    /// What the connection is doing.
+    enum Phase {
+        /// Reading and answering requests (idle when nothing is buffered).
+        case reading
+        /// Waiting for a deferred answer.
+        case awaiting(PendingAnswer, token: UInt64, ReplyContext)
+        /// Waiting until ``Connection/actionAt`` to carry out a reply.
+        case delaying(HTTPReply, ReplyContext)
+        /// Dripping bytes out, one slice per ``Connection/actionAt``.
+        case throttling(Throttle)
+        /// Never answering; input is discarded until the client closes.
+        case stalled
+        /// Writing what is queued, then closing in this way.
+        case closing(CloseMode)
+        /// The write side is shut; input is discarded until the client closes or the linger time ends.
+        case lingering
+    }
+
+    enum CloseMode {
+        /// FIN; lingers first when unread input would otherwise turn the close into a reset.
+        case graceful
+        /// RST.
+        case reset
+        /// FIN, then discard input for a while so the client reads the final answer before any reset.
+        case lingering
+    }
+
+    /// What a reply needs to know about the request it answers.
+    struct ReplyContext {
+        var isHEAD: Bool
+        var keepAliveRequested: Bool
+        var isHTTP10: Bool
+        /// Set inside ``HTTPReply/throttled(bytesPerSecond:_:)``.
+        var bytesPerSecond: Int?
+    }
+
+    struct Throttle {
+        var bytes: Data
+        var offset: Int
+        var slice: Int
+        var interval: UInt64
+        var ending: HTTPReply.Ending
+    }
+
+    enum BodyState {
+        case none
+        case length(remaining: Int)
+        case chunked(ChunkedBodyDecoder)
+    }
+
+    /// More queued output than this stops reading and parsing until the client catches up.
+    static let backpressureLimit = 1 << 20
+    /// How long a lingering close waits for the client to finish sending.
+    static let lingerTime: UInt64 = 2_000_000_000
+
+    let fd: Int32
+    let loop: EventLoop
+    let server: ServerContext
+    let info: HTTPConnectionInfo
+
+    var input = InputBuffer(capacity: 4096)
+    var output = OutputQueue()
+    var scanner = RequestHeadScanner()
+    var pendingHead: RequestHead?
+    var bodyState = BodyState.none
+    var body = Data()
+    var phase = Phase.reading
+    var requestCount = 0
+    var deferredToken: UInt64 = 0
+    var peerClosedInput = false
+    var isClosed = false
+    var registered = Interest.read
+
+    /// When bytes last moved in either direction.
+    var lastActivity: UInt64 = 0
+    var lingerUntil: UInt64 = 0
+    /// When a delay ends or the next throttled slice is due; 0 when nothing is planned.
+    var actionAt: UInt64 = 0
+    /// Maintained by ``TimerHeap``.
+    var scheduledWake: UInt64 = .max
+    var timerSlot = -1
+
+    init(fd: Int32, loop: EventLoop, server: ServerContext, info: HTTPConnectionInfo) {
+        self.fd = fd
+        self.loop = loop
+        self.server = server
+        self.info = info
+    }
+
+    /// Arms the idle timeout of a freshly accepted connection.
+    func start() {
+        lastActivity = loop.now
+        reschedule()
+    }
+
+    /// Reacts to a readiness report.
+    func handle(_ event: PollerEvent) {
+        if event.hangup {
+            closeNow()
+            return
+        }
+        if event.readable {
+            readInput()
+            if isClosed { return }
+        }
+        settle()
+    }
+
+    /// Whether part of a request has arrived.
+    var isMidRequest: Bool {
+        pendingHead != nil || !input.isEmpty
+    }
+}
+
+/// Lets a deferred answer name its connection from another thread; only dereferenced on the loop thread.
+struct ConnectionReference: @unchecked Sendable {
+    let connection: Connection
+}
+
+/// Carries a deferred answer back to its connection's loop.
+struct DeferredDelivery: Sendable {
+    let loop: EventLoop
+    let target: ConnectionReference
+    let token: UInt64
+
+    func deliver(_ reply: HTTPReply) {
+        let target = target
+        let token = token
+        loop.execute { target.connection.receiveDeferred(reply, token: token) }
+    }
+}

@@ -1,0 +1,46 @@
+/// The readiness an event loop asks for on a descriptor.
+struct Interest: OptionSet, Hashable {
+    let rawValue: UInt8
+    static let read = Interest(rawValue: 1)
+    static let write = Interest(rawValue: 2)
+}
+
+/// One readiness report. Reports are hints: the reader and writer still act only on what the
+/// system calls say.
+struct PollerEvent {
+    var fd: Int32
+    var readable: Bool
+    var writable: Bool
+    /// The peer reset the connection, or both directions are shut down.
+    var hangup: Bool
+}
+
+/// Which readiness mechanism an event loop uses.
+enum PollerBackend: Sendable {
+    /// epoll on Linux, poll elsewhere.
+    case automatic
+    /// poll(2) everywhere; slower with many connections but portable.
+    case poll
+
+    func make() -> any Poller {
+        #if os(Linux)
+        if self == .automatic, let epoll = EpollPoller() { return epoll }
+        #endif
+        return PollPoller()
+    }
+}
+
+/// A readiness mechanism owned by one event loop; used only on that loop's thread, except that
+/// ``add(_:interest:shared:)`` for a listener happens there too.
+protocol Poller: AnyObject {
+    /// Starts watching `fd`. `shared` marks a listening socket watched by every loop; epoll then wakes
+    /// only one of them per connection (EPOLLEXCLUSIVE).
+    func add(_ fd: Int32, interest: Interest, shared: Bool)
+    func modify(_ fd: Int32, interest: Interest)
+    /// Stops watching `fd`, which stays open.
+    func remove(_ fd: Int32)
+    /// Forgets `fd` because it is about to be closed (epoll drops closed descriptors by itself).
+    func forgetClosing(_ fd: Int32)
+    /// Waits up to `timeoutMilliseconds` (-1: forever) and replaces `events` with what is ready.
+    func wait(timeoutMilliseconds: Int32, into events: inout [PollerEvent])
+}

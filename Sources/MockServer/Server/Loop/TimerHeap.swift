@@ -1,0 +1,74 @@
+/// A binary min-heap of connections keyed by their ``Connection/scheduledWake``. Each connection is in
+/// the heap at most once and knows its slot, so it can be moved or removed in O(log n) when it closes.
+struct TimerHeap {
+    private var entries: [Connection] = []
+
+    /// The earliest scheduled wake, if any.
+    var earliest: UInt64? { entries.first?.scheduledWake }
+
+    /// Schedules `connection` at `deadline`, moving it if it is already scheduled.
+    mutating func schedule(_ connection: Connection, at deadline: UInt64) {
+        if connection.timerSlot >= 0 {
+            let slot = connection.timerSlot
+            let earlier = deadline < connection.scheduledWake
+            connection.scheduledWake = deadline
+            if earlier { siftUp(slot) } else { siftDown(slot) }
+        } else {
+            connection.scheduledWake = deadline
+            connection.timerSlot = entries.count
+            entries.append(connection)
+            siftUp(entries.count - 1)
+        }
+    }
+
+    /// Removes `connection` if it is scheduled.
+    mutating func remove(_ connection: Connection) {
+        let slot = connection.timerSlot
+        guard slot >= 0 else { return }
+        let last = entries.count - 1
+        if slot != last { swapAt(slot, last) }
+        entries.removeLast()
+        connection.timerSlot = -1
+        connection.scheduledWake = .max
+        if slot < entries.count {
+            siftDown(slot)
+            siftUp(slot)
+        }
+    }
+
+    /// Removes and returns the earliest connection whose wake is at or before `now`.
+    mutating func popDue(now: UInt64) -> Connection? {
+        guard let first = entries.first, first.scheduledWake <= now else { return nil }
+        remove(first)
+        return first
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard entries[child].scheduledWake < entries[parent].scheduledWake else { return }
+            swapAt(child, parent)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let left = 2 * parent + 1
+            guard left < entries.count else { return }
+            var smallest = left
+            if left + 1 < entries.count, entries[left + 1].scheduledWake < entries[left].scheduledWake { smallest = left + 1 }
+            guard entries[smallest].scheduledWake < entries[parent].scheduledWake else { return }
+            swapAt(parent, smallest)
+            parent = smallest
+        }
+    }
+
+    private mutating func swapAt(_ a: Int, _ b: Int) {
+        entries.swapAt(a, b)
+        entries[a].timerSlot = a
+        entries[b].timerSlot = b
+    }
+}

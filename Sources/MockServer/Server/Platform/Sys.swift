@@ -1,0 +1,234 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The outcome of one non-blocking read or write.
+enum IOOutcome: Equatable {
+    /// This many bytes moved (always > 0).
+    case moved(Int)
+    /// The peer closed its sending side (reads only).
+    case endOfFile
+    /// Nothing can move now; wait for readiness.
+    case wouldBlock
+    /// The socket failed with this `errno` (a reset, a broken pipe, ...); close it.
+    case failed(Int32)
+}
+
+/// The outcome of one non-blocking `accept`.
+enum AcceptOutcome {
+    case accepted(fd: Int32, address: SocketAddress)
+    case wouldBlock
+    /// Out of file descriptors: stop accepting for a moment instead of spinning.
+    case exhausted
+    /// A transient failure for one pending connection (aborted, interrupted); try the next.
+    case skipped
+}
+
+/// All POSIX socket, clock and thread glue in one place: the rest of the server never sees `errno`,
+/// platform constants or C structs.
+enum Sys {
+    static var errorNumber: Int32 { errno }
+
+    /// A human-readable description of an `errno` value.
+    static func describe(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+
+    // MARK: - Listening
+
+    /// Creates a non-blocking listening socket bound to `address` and returns it with the bound port.
+    static func listen(on address: SocketAddress, backlog: Int32) -> Result<(fd: Int32, port: UInt16), SocketFailure> {
+        let fd = socket(address.family, streamType, 0)
+        guard fd >= 0 else { return .failure(SocketFailure(call: "socket", code: errno)) }
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        configureNewSocket(fd)
+        let bound = address.withSockAddr { bind(fd, $0, $1) }
+        guard bound == 0 else { return .failure(fail(fd, "bind")) }
+        guard systemListen(fd, backlog) == 0 else { return .failure(fail(fd, "listen")) }
+        guard let local = SocketAddress.local(of: fd) else { return .failure(fail(fd, "getsockname")) }
+        return .success((fd, local.port))
+    }
+
+    private static func fail(_ fd: Int32, _ call: String) -> SocketFailure {
+        let failure = SocketFailure(call: call, code: errno)
+        _ = systemClose(fd)
+        return failure
+    }
+
+    /// Accepts one pending connection as a non-blocking, close-on-exec, no-delay socket.
+    static func accept(_ listener: Int32) -> AcceptOutcome {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &storage) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { acceptNonBlocking(listener, $0, &length) }
+        }
+        guard fd >= 0 else {
+            switch errno {
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            case EMFILE, ENFILE, ENOBUFS, ENOMEM: return .exhausted
+            default: return .skipped
+            }
+        }
+        var one: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        return .accepted(fd: fd, address: SocketAddress(storage: storage))
+    }
+
+    private static func acceptNonBlocking(_ listener: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+        #if os(Linux)
+        if let accept4 = LinuxSymbols.shared?.accept4 {
+            return accept4(listener, address, length, Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue))
+        }
+        #endif
+        let fd = systemAccept(listener, address, length)
+        if fd >= 0 { configureNewSocket(fd) }
+        return fd
+    }
+
+    /// Non-blocking, close-on-exec, and (on Darwin) no SIGPIPE for writes to a closed peer.
+    static func configureNewSocket(_ fd: Int32) {
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #if canImport(Darwin)
+        var one: Int32 = 1
+        _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        #endif
+    }
+
+    // MARK: - Reading and writing
+
+    /// Reads at most `count` bytes into `buffer`.
+    static func receive(_ fd: Int32, into buffer: UnsafeMutableRawPointer, count: Int) -> IOOutcome {
+        while true {
+            let n = recv(fd, buffer, count, 0)
+            if n > 0 { return .moved(n) }
+            if n == 0 { return .endOfFile }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed(errno)
+        }
+    }
+
+    /// Writes at most `count` bytes from `buffer`, never raising SIGPIPE.
+    static func send(_ fd: Int32, from buffer: UnsafeRawPointer, count: Int) -> IOOutcome {
+        while true {
+            let n = systemSend(fd, buffer, count, noSignal)
+            if n >= 0 { return n == 0 ? .wouldBlock : .moved(n) }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed(errno)
+        }
+    }
+
+    /// Writes the `count` buffers described by `vectors` with one gathering call, never raising SIGPIPE.
+    static func send(_ fd: Int32, vectors: UnsafeMutablePointer<iovec>, count: Int) -> IOOutcome {
+        var message = msghdr()
+        message.msg_iov = vectors
+        message.msg_iovlen = .init(count)
+        while true {
+            let n = sendmsg(fd, &message, noSignal)
+            if n >= 0 { return n == 0 ? .wouldBlock : .moved(n) }
+            if errno == EINTR { continue }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wouldBlock : .failed(errno)
+        }
+    }
+
+    // MARK: - Closing
+
+    /// Closes a descriptor; the result is ignored because there is nothing useful to do on failure.
+    static func close(_ fd: Int32) {
+        _ = systemClose(fd)
+    }
+
+    /// Sends FIN after the queued bytes while still allowing reads (a lingering close).
+    static func shutdownWrite(_ fd: Int32) {
+        _ = shutdown(fd, Int32(SHUT_WR))
+    }
+
+    /// Closes so that the kernel sends RST instead of FIN (SO_LINGER on with a zero timeout).
+    static func reset(_ fd: Int32) {
+        var option = linger(l_onoff: 1, l_linger: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        _ = systemClose(fd)
+    }
+
+    // MARK: - Wake-ups, clocks, threads
+
+    /// A non-blocking pipe used to wake an event loop from another thread.
+    static func makeWakePipe() -> (read: Int32, write: Int32)? {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return nil }
+        configureNewSocket(fds[0])
+        configureNewSocket(fds[1])
+        return (fds[0], fds[1])
+    }
+
+    /// Writes one byte to a wake pipe; a full pipe already guarantees a wake-up.
+    static func signal(_ fd: Int32) {
+        var byte: UInt8 = 1
+        _ = write(fd, &byte, 1)
+    }
+
+    /// Empties a wake pipe.
+    static func drain(_ fd: Int32) {
+        var scratch = (UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0), UInt64(0))
+        let size = MemoryLayout.size(ofValue: scratch)
+        while withUnsafeMutableBytes(of: &scratch, { read(fd, $0.baseAddress, size) }) == size {}
+    }
+
+    /// Nanoseconds on a monotonic clock (unrelated to wall time).
+    static func monotonicNanos() -> UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) &* 1_000_000_000 &+ UInt64(now.tv_nsec)
+    }
+
+    /// Seconds since 1970 (wall clock), for the `Date` header.
+    static func unixSeconds() -> Int {
+        Int(time(nil))
+    }
+
+    /// The broken-down UTC time for `seconds` since 1970.
+    static func utc(_ seconds: Int) -> tm {
+        var value = time_t(seconds)
+        var result = tm()
+        gmtime_r(&value, &result)
+        return result
+    }
+
+    /// An identifier of the calling thread, comparable with `==`.
+    static func currentThreadID() -> UInt {
+        #if canImport(Darwin)
+        return UInt(bitPattern: pthread_self())
+        #else
+        return UInt(pthread_self())
+        #endif
+    }
+
+    // MARK: - Platform spellings
+
+    #if canImport(Glibc)
+    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    private static let noSignal = Int32(MSG_NOSIGNAL)
+    #else
+    private static let streamType = SOCK_STREAM
+    private static let noSignal: Int32 = 0
+    #endif
+}
+
+// Free functions that the `Sys` members shadow by name.
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemSend(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int, _ flags: Int32) -> Int {
+    send(fd, buffer, count, flags)
+}
+private func systemListen(_ fd: Int32, _ backlog: Int32) -> Int32 { listen(fd, backlog) }
+private func systemAccept(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>, _ length: UnsafeMutablePointer<socklen_t>) -> Int32 {
+    accept(fd, address, length)
+}
+
+/// A failed socket call during listening, kept internal; ``HTTPServerError`` carries the sentence.
+struct SocketFailure: Error {
+    let call: String
+    let code: Int32
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// What the server adds to a handler's response, decided per request and connection.
+struct ResponseFraming {
+    /// The request was HEAD: headers as for GET, no body.
+    var isHEAD = false
+    /// The client allows the connection to stay open.
+    var keepAliveRequested = true
+    /// The client spoke HTTP/1.0, so keep-alive must be stated explicitly.
+    var isHTTP10 = false
+    /// Whether to add `Connection` at all (``HTTPResponse/serialized`` does not).
+    var writesConnectionHeader = true
+    /// A complete `Date: ...\r\n` line, or empty.
+    var dateLine: [UInt8] = []
+    /// A complete `Server: ...\r\n` line, or empty.
+    var serverLine: [UInt8] = []
+}
+
+/// Serializes an ``HTTPResponse`` onto the wire (RFC 9112 §4, §6).
+enum ResponseWriter {
+    /// Writes the status line, headers and body of `response` into `sink`, and returns whether the
+    /// connection may be kept open afterwards (the client allows it, the response does not ask to close,
+    /// and the framing the client sees is exact).
+    static func write<Sink: ByteSink & ~Copyable>(_ response: HTTPResponse, framing: ResponseFraming, into sink: inout Sink) -> Bool {
+        let status = (100...999).contains(response.status) ? response.status : 500
+        let bodyAllowed = status >= 200 && status != 204 && status != 304
+        let sendsBody = bodyAllowed && !framing.isHEAD && !response.body.isEmpty
+
+        sink.append("HTTP/1.1 ")
+        sink.append(decimal: status)
+        sink.append(" ")
+        sink.append(fieldText: HTTPResponse.reasonPhrase(for: status))
+        sink.append("\r\n")
+
+        var declaredLength: Int?
+        var hasContentLength = false
+        var hasTransferEncoding = false
+        var asksToClose = false
+        var hasDate = false
+        var hasServer = false
+        for header in response.headers {
+            switch header.name.utf8.count {
+            case 14 where header.name.caseInsensitiveEquals("content-length"):
+                hasContentLength = true
+                declaredLength = Int(header.value.trimmingCharacters(in: .whitespaces))
+            case 17 where header.name.caseInsensitiveEquals("transfer-encoding"):
+                hasTransferEncoding = true
+            case 10 where header.name.caseInsensitiveEquals("connection"):
+                asksToClose = asksToClose || header.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }
+            case 4 where header.name.caseInsensitiveEquals("date"):
+                hasDate = true
+            case 6 where header.name.caseInsensitiveEquals("server"):
+                hasServer = true
+            default:
+                break
+            }
+            sink.append(fieldText: header.name)
+            sink.append(": ")
+            sink.append(fieldText: header.value)
+            sink.append("\r\n")
+        }
+
+        let writtenBodyLength = sendsBody ? response.body.count : 0
+        var framingIsExact = true
+        if hasTransferEncoding {
+            // The handler framed the body itself; only closing makes its end unambiguous.
+            framingIsExact = false
+        } else if hasContentLength {
+            framingIsExact = framing.isHEAD || !bodyAllowed ? true : declaredLength == writtenBodyLength
+        } else if bodyAllowed {
+            sink.append("Content-Length: ")
+            sink.append(decimal: response.body.count)
+            sink.append("\r\n")
+        }
+        if !hasDate { sink.append(framing.dateLine) }
+        if !hasServer { sink.append(framing.serverLine) }
+
+        let keepAlive = framing.keepAliveRequested && !asksToClose && framingIsExact
+        if framing.writesConnectionHeader {
+            if !keepAlive && !asksToClose {
+                sink.append("Connection: close\r\n")
+            } else if keepAlive && framing.isHTTP10 {
+                sink.append("Connection: keep-alive\r\n")
+            }
+        }
+        sink.append("\r\n")
+        if sendsBody { sink.append(body: response.body) }
+        return keepAlive
+    }
+}

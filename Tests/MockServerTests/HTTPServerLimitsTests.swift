@@ -1,0 +1,150 @@
+import Foundation
+import MockServer
+import Testing
+
+/// Limits and hostile input: every violation gets its status and a close, slow clients time out,
+/// and nothing a client sends disturbs other connections.
+@Suite struct HTTPServerLimitsTests {
+    private static let small = HTTPServer.Configuration(
+        maxRequestLineLength: 100, maxHeaderBytes: 400, maxHeaderCount: 5, maxBodyBytes: 50,
+        requestTimeout: .milliseconds(300), idleTimeout: .milliseconds(300))
+
+    @Test(arguments: [
+        ("GET /\(String(repeating: "a", count: 200)) HTTP/1.1\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\nX: \(String(repeating: "a", count: 500))\r\n\r\n", 431),
+        ("GET / HTTP/1.1\r\n" + (1...6).map { "H\($0): v\r\n" }.joined() + "\r\n", 431),
+        ("POST / HTTP/1.1\r\nContent-Length: 51\r\n\r\n", 413),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n33\r\n\(String(repeating: "a", count: 51))\r\n0\r\n\r\n", 413),
+        ("GET / HTTP/1.1\r\nBad Header\r\n\r\n", 400),
+        ("NOT HTTP AT ALL\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", 400),
+        ("POST / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n", 400),
+        ("POST / HTTP/1.1\r\nTransfer-Encoding: identity\r\n\r\n", 400),
+        ("GET / HTTP/3.0\r\n\r\n", 505),
+    ])
+    func badRequests_getTheirStatus_thenTheConnectionCloses(request: String, status: Int) async throws {
+        try await withServer(Self.small) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(request)
+            let response = try await client.readResponse()
+            #expect(response.status == status)
+            #expect(response.headers["Connection"] == "close")
+            #expect(response.headers["Content-Type"] == "text/plain; charset=utf-8")
+            #expect(response.bodyText.hasSuffix(".\n"))
+            #expect(await client.readToEnd().ending == .closed)
+        }
+    }
+
+    @Test func bodyTooLarge_withoutExpect_is413_evenWhileTheClientKeepsSending() async throws {
+        // Given a client that sends a large declared body without waiting
+        try await withServer(Self.small) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send("POST / HTTP/1.1\r\nContent-Length: 200000\r\n\r\n")
+            try client.send(Data(repeating: 0, count: 200_000))
+            // Then it still reads the 413 (the server lingers instead of resetting the answer away)
+            #expect(try await client.readResponse().status == 413)
+        }
+    }
+
+    @Test(arguments: ["GET / HTTP/1.1\r\nHost: x\r\n", "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", "GET / HT"])
+    func stalledRequest_gets408AfterTheRequestTimeout_thenCloses(partial: String) async throws {
+        try await withServer(Self.small) { _, url in
+            // Given a client that sends part of a request and then nothing
+            let client = try RawHTTPClient(url)
+            try client.send(partial)
+            let started = ContinuousClock.now
+            // Then the server answers 408 once the request timeout has passed, and closes
+            let response = try await client.readResponse(timeout: .seconds(10))
+            #expect(response.status == 408)
+            #expect(ContinuousClock.now - started >= .milliseconds(250))
+            #expect(await client.readToEnd().ending == .closed)
+        }
+    }
+
+    @Test func idleKeepAliveConnection_isClosedSilentlyAfterTheIdleTimeout() async throws {
+        try await withServer(Self.small) { server, url in
+            let client = try RawHTTPClient(url)
+            try client.send("GET / HTTP/1.1\r\n\r\n")
+            _ = try await client.readResponse()
+            let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
+            #expect(bytes.isEmpty)
+            #expect(ending == .closed)
+            #expect(server.openConnectionCount == 0)
+        }
+    }
+
+    @Test func maxConnections_closesConnectionsBeyondTheCap_andServesTheOthers() async throws {
+        try await withServer(.init(maxConnections: 2)) { _, url in
+            // Given two open, served connections
+            let first = try RawHTTPClient(url)
+            let second = try RawHTTPClient(url)
+            for client in [first, second] {
+                try client.send("GET / HTTP/1.1\r\n\r\n")
+                #expect(try await client.readResponse().status == 200)
+            }
+            // When a third connects, it is closed without an answer
+            let third = try RawHTTPClient(url)
+            #expect(await third.readToEnd().bytes.isEmpty)
+            // And once one closes, a new connection is served again
+            first.close()
+            var served = false
+            for _ in 0..<50 where !served {
+                let next = try RawHTTPClient(url)
+                try? next.send("GET / HTTP/1.1\r\n\r\n")
+                served = (try? await next.readResponse(timeout: .milliseconds(200)))?.status == 200
+            }
+            #expect(served)
+        }
+    }
+
+    @Test func garbageFromManyClients_neverDisturbsAHealthyConnection() async throws {
+        // Small limits, but default timeouts: the healthy connection must not idle out on a slow machine.
+        try await withServer(.init(maxRequestLineLength: 100, maxHeaderBytes: 400, maxHeaderCount: 5, maxBodyBytes: 50)) { _, url in
+            // Given a healthy keep-alive connection
+            let healthy = try RawHTTPClient(url)
+            var generator = SeededGenerator(seed: 0x5EED)
+            for round in 0..<60 {
+                // When another client sends random bytes (some shaped like a request) and vanishes
+                let attacker = try RawHTTPClient(url)
+                var bytes = (0..<Int.random(in: 1...600, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                if round % 3 == 0 { bytes = Array("POST / HTTP/1.1\r\nContent-Length: 5\r\n".utf8) + bytes }
+                try? attacker.send(Data(bytes))
+                if round % 2 == 0 { attacker.close() }
+                // Then the healthy connection is still served
+                try healthy.send("GET /ok\(round) HTTP/1.1\r\n\r\n")
+                #expect(try await healthy.readResponse().headers["X-Target"] == "/ok\(round)")
+            }
+        }
+    }
+
+    @Test func clientResettingMidRequest_isForgotten() async throws {
+        try await withServer { server, url in
+            for _ in 0..<20 {
+                let client = try RawHTTPClient(url)
+                try client.send("POST / HTTP/1.1\r\nContent-Length: 100\r\n\r\npartial")
+                client.close()
+            }
+            let client = try RawHTTPClient(url)
+            try client.send("GET / HTTP/1.1\r\n\r\n")
+            #expect(try await client.readResponse().status == 200)
+            #expect(server.openConnectionCount >= 1)
+        }
+    }
+}
+
+/// A small deterministic generator (SplitMix64) so that random inputs are the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import MockServer
+import Synchronization
+import Testing
+
+/// The wire-level replies fault injection builds on, observed byte for byte with a raw socket.
+@Suite struct HTTPServerReplyTests {
+    private static let request = "GET / HTTP/1.1\r\nHost: x\r\n\r\n"
+    private static let json = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"a":[1,2,3],"b":"four"}"#.utf8))
+
+    /// Sends one request to a server answering with `reply` and reads until the connection ends.
+    private func exchange(_ reply: HTTPReply, timeout: Duration = .seconds(5)) async throws -> (bytes: Data, ending: RawHTTPClient.Ending) {
+        try await withServer(respond: { _ in reply }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(Self.request)
+            return await client.readToEnd(timeout: timeout)
+        }
+    }
+
+    @Test func close_endsTheConnectionWithoutAByte() async throws {
+        let (bytes, ending) = try await exchange(.close)
+        #expect(bytes.isEmpty)
+        #expect(ending == .closed)
+    }
+
+    @Test func reset_isSeenAsConnectionReset() async throws {
+        let (bytes, ending) = try await exchange(.reset)
+        #expect(bytes.isEmpty)
+        #expect(ending == .reset)
+    }
+
+    @Test(arguments: [0, 1, 17, 4096, 100_000])
+    func raw_thenClose_deliversExactlyThoseBytes(count: Int) async throws {
+        let bytes = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+        let (received, ending) = try await exchange(.raw(bytes))
+        #expect(received == bytes)
+        #expect(ending == .closed)
+    }
+
+    @Test func raw_thenReset_deliversTheBytesThenAReset() async throws {
+        let (received, ending) = try await exchange(.raw(Data("HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\npartial".utf8), then: .reset))
+        #expect(String(decoding: received, as: UTF8.self) == "HTTP/1.1 200 OK\r\nContent-Length: 50\r\n\r\npartial")
+        #expect(ending == .reset)
+    }
+
+    @Test func raw_thenKeepAlive_servesTheNextRequest() async throws {
+        let handler = TestHandler { request, _ in
+            request.target == "/raw" ? .raw(Data("HTTP/1.1 299 Custom\r\nContent-Length: 2\r\n\r\nok".utf8), then: .keepAlive) : .response(status: 200)
+        }
+        try await withServer(handler: handler) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send("GET /raw HTTP/1.1\r\n\r\nGET /next HTTP/1.1\r\n\r\n")
+            let first = try await client.readResponse()
+            #expect(first.status == 299)
+            #expect(first.bodyText == "ok")
+            #expect(try await client.readResponse().status == 200)
+        }
+    }
+
+    @Test(arguments: [0, 1, 10])
+    func truncatedBody_sendsTheHeadAndExactlyNBodyBytes(kept: Int) async throws {
+        // Given the head of a response and only part of its body (Content-Length promises all of it)
+        let head = Self.json.serializedHead
+        let bytes = head + Self.json.body.prefix(kept)
+        let (received, ending) = try await exchange(.raw(bytes))
+        // Then exactly that many bytes arrive, then FIN
+        #expect(received.count == head.count + kept)
+        #expect(String(decoding: received, as: UTF8.self).contains("Content-Length: \(Self.json.body.count)\r\n"))
+        #expect(ending == .closed)
+    }
+
+    @Test func serialized_isWhatTheServerWritesForTheResponse() {
+        let text = String(decoding: Self.json.serialized, as: UTF8.self)
+        #expect(text == "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 24\r\n\r\n" + #"{"a":[1,2,3],"b":"four"}"#)
+        #expect(Self.json.serializedHead.count == Self.json.serialized.count - 24)
+    }
+
+    @Test func stall_sendsNothing_andStopStillClosesPromptly() async throws {
+        let server = HTTPServer { _ in .stall }
+        let client = try RawHTTPClient(try await server.start())
+        try client.send(Self.request)
+        // Given a stalled exchange: nothing arrives for a while and the connection stays open
+        let early = await client.readToEnd(timeout: .milliseconds(300))
+        #expect(early.bytes.isEmpty)
+        #expect(early.ending == .timedOut)
+        // When the server stops, it returns quickly and the client sees the connection end
+        let started = ContinuousClock.now
+        await server.stop()
+        #expect(ContinuousClock.now - started < .seconds(2))
+        let late = await client.readToEnd(timeout: .seconds(5))
+        #expect(late.bytes.isEmpty)
+        #expect(late.ending != .timedOut)
+    }
+
+    @Test func stall_ignoresTheRequestTimeout_andEndsWhenTheClientCloses() async throws {
+        try await withServer(.init(requestTimeout: .milliseconds(100), idleTimeout: .milliseconds(100)), respond: { _ in .stall }) { server, url in
+            let client = try RawHTTPClient(url)
+            try client.send(Self.request)
+            #expect(await client.readToEnd(timeout: .milliseconds(400)).ending == .timedOut)
+            #expect(server.openConnectionCount == 1)
+            client.close()
+            var open = server.openConnectionCount
+            for _ in 0..<200 where open > 0 {
+                try await Task.sleep(for: .milliseconds(10))  // polling a counter, bounded; not waiting for readiness
+                open = server.openConnectionCount
+            }
+            #expect(open == 0)
+        }
+    }
+
+    @Test func delayed_answersNoSoonerThanTheDelay() async throws {
+        try await withServer(respond: { _ in .delayed(by: .milliseconds(250), .response(Self.json)) }) { _, url in
+            let client = try RawHTTPClient(url)
+            let started = ContinuousClock.now
+            try client.send(Self.request)
+            let response = try await client.readResponse()
+            #expect(ContinuousClock.now - started >= .milliseconds(240))
+            #expect(response.body == Self.json.body)
+        }
+    }
+
+    @Test func throttled_dripsTheBytesAtTheRate() async throws {
+        // Given 2,000 bytes at 4,000 bytes per second (slices of 200 bytes every 50 ms)
+        let response = HTTPResponse(status: 200, body: Data(repeating: 120, count: 2000))
+        try await withServer(respond: { _ in .throttled(bytesPerSecond: 4000, .response(response)) }) { _, url in
+            let client = try RawHTTPClient(url)
+            let started = ContinuousClock.now
+            try client.send(Self.request)
+            let received = try await client.readResponse(timeout: .seconds(10))
+            // Then everything arrives intact, taking at least the time the rate implies for the last slices
+            #expect(received.body == response.body)
+            #expect(ContinuousClock.now - started >= .milliseconds(450))
+            // And the connection is still usable afterwards
+            try client.send(Self.request)
+            #expect(try await client.readResponse(timeout: .seconds(10)).body.count == 2000)
+        }
+    }
+
+    @Test func throttledRaw_thenClose_keepsTheExactBytes() async throws {
+        let bytes = Data((0..<300).map { UInt8($0 % 251) })
+        let (received, ending) = try await exchange(.throttled(bytesPerSecond: 3000, .raw(bytes)), timeout: .seconds(10))
+        #expect(received == bytes)
+        #expect(ending == .closed)
+    }
+
+    @Test func deferred_canBeAnsweredFromAnotherThread() async throws {
+        try await withServer(respond: { _ in
+            .deferred { responder in
+                Thread { responder.send(.response(Self.json)) }.start()
+            }
+        }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(Self.request + Self.request)
+            #expect(try await client.readResponse().body == Self.json.body)
+            #expect(try await client.readResponse().body == Self.json.body)
+        }
+    }
+
+    @Test func deferred_answeredInline_andTwice_usesTheFirstAnswer() async throws {
+        try await withServer(respond: { _ in
+            .deferred { responder in
+                #expect(responder.send(.response(status: 201)))
+                #expect(!responder.send(.response(status: 500)))
+            }
+        }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(Self.request)
+            #expect(try await client.readResponse().status == 201)
+        }
+    }
+
+    @Test func async_answersWithTheResultOfTheTask() async throws {
+        try await withServer(respond: { request in
+            .async {
+                await Task.yield()
+                return .response(status: 200, body: Data("async \(request.target)".utf8))
+            }
+        }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send("GET /x HTTP/1.1\r\n\r\n")
+            #expect(try await client.readResponse().bodyText == "async /x")
+        }
+    }
+
+    @Test func responderReleasedWithoutAnswer_gets500() async throws {
+        try await withServer(respond: { _ in .deferred { _ in } }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(Self.request)
+            let response = try await client.readResponse()
+            #expect(response.status == 500)
+            #expect(response.bodyText == "The request handler released its responder without answering.\n")
+        }
+    }
+
+    @Test func stop_cancelsAPendingDeferredAnswer() async throws {
+        // Given a request whose answer never comes
+        let cancelled = Mutex(false)
+        let kept = Mutex<HTTPResponder?>(nil)
+        let server = HTTPServer { _ in
+            .deferred { responder in
+                kept.withLock { $0 = responder }
+                responder.onCancel { cancelled.withLock { $0 = true } }
+            }
+        }
+        let client = try RawHTTPClient(try await server.start())
+        try client.send(Self.request)
+        #expect(await client.readToEnd(timeout: .milliseconds(200)).ending == .timedOut)
+        // When the server stops
+        await server.stop()
+        // Then the responder is cancelled and a late answer is ignored
+        #expect(cancelled.withLock { $0 })
+        let responder = kept.withLock { $0 }
+        #expect(responder?.isCancelled == true)
+        #expect(responder?.send(.response(status: 200)) == false)
+    }
+
+    @Test(arguments: [HTTPAdmission.close, .reset])
+    func admission_refusesConnectionsBeforeReadingAnything(admission: HTTPAdmission) async throws {
+        let handler = TestHandler(admit: { connection in connection.id == 1 ? admission : .accept }) { _, _ in .response(status: 200) }
+        try await withServer(handler: handler) { _, url in
+            // The refused connection sends nothing, so what it sees depends only on the admission.
+            let refused = try RawHTTPClient(url)
+            let (bytes, ending) = await refused.readToEnd()
+            #expect(bytes.isEmpty)
+            #expect(ending == (admission == .reset ? .reset : .closed))
+            // The next connection is served
+            let next = try RawHTTPClient(url)
+            try next.send(Self.request)
+            #expect(try await next.readResponse().status == 200)
+        }
+    }
+
+    @Test func connectionInfo_namesTheClient() async throws {
+        let handler = TestHandler { _, context in
+            .response(status: 200, body: Data("\(context.connection.remoteAddress) \(context.connection.remotePort > 0)".utf8))
+        }
+        try await withServer(handler: handler) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(Self.request)
+            #expect(try await client.readResponse().bodyText == "127.0.0.1 true")
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Runs `body` with a fresh ephemeral session and invalidates it afterwards (a session that is never
+/// invalidated keeps its threads and connections alive).
+func withURLSession<T>(timeout: TimeInterval = 10, _ body: (URLSession) async throws -> T) async throws -> T {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = timeout
+    configuration.timeoutIntervalForResource = timeout
+    let session = URLSession(configuration: configuration)
+    defer { session.invalidateAndCancel() }
+    return try await body(session)
+}
+
+extension URLSession {
+    /// The data and HTTP response for `request`.
+    func httpData(for request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let (data, response) = try await data(for: request)
+        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+        return (data, http)
+    }
+}

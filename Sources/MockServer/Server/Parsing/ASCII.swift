@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Byte classes from RFC 9110 used by the parsers.
 enum ASCII {
     static let cr = UInt8(ascii: "\r")
@@ -75,11 +81,12 @@ extension UnsafeRawBufferPointer {
 
     /// The index of the first `byte` at or after `from`, or `nil`.
     func firstIndex(of byte: UInt8, from: Int = 0) -> Int? {
-        var index = from
-        while index < count {
-            if self[index] == byte { return index }
-            index += 1
-        }
-        return nil
+        guard from < count, let base = baseAddress, let found = memchr(base + from, Int32(byte), count - from) else { return nil }
+        return base.distance(to: UnsafeRawPointer(found))
+    }
+
+    /// Whether the bytes equal `text` exactly.
+    func equals(_ text: StaticString) -> Bool {
+        count == text.utf8CodeUnitCount && (count == 0 || memcmp(baseAddress!, text.utf8Start, count) == 0)
     }
 }

@@ -48,14 +48,14 @@ enum RequestHeadParser {
             throw .malformed("The request target is empty or contains characters that must be percent-encoded.")
         }
         let isHTTP10 = try parseVersion(version)
-        let versionText = isHTTP10 ? "HTTP/1.0" : (version.elementsEqual("HTTP/1.1".utf8) ? "HTTP/1.1" : String(decoding: version, as: UTF8.self))
+        let versionText = isHTTP10 ? "HTTP/1.0" : (version.equals("HTTP/1.1") ? "HTTP/1.1" : String(decoding: version, as: UTF8.self))
         return (String(decoding: method, as: UTF8.self), String(decoding: target, as: UTF8.self), versionText, isHTTP10)
     }
 
     /// Accepts `HTTP/1.x`; other majors get 505, anything else 400. Returns whether it is HTTP/1.0.
     private static func parseVersion(_ version: UnsafeRawBufferPointer) throws(RequestRejection) -> Bool {
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
-        guard version.count == 8, version.prefix(5).elementsEqual("HTTP/".utf8),
+        guard version.count == 8, UnsafeRawBufferPointer(rebasing: version[..<5]).equals("HTTP/"),
               isDigit(version[5]), version[6] == UInt8(ascii: "."), isDigit(version[7]) else {
             throw .malformed("The protocol version is not HTTP/1.1.")
         }

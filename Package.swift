@@ -18,6 +18,7 @@ let package = Package(
         .target(name: "ServiceKit", swiftSettings: strictSettings),
         .target(name: "MockServer", swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer"], swiftSettings: strictSettings),
+        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit"], swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer"], swiftSettings: strictSettings),

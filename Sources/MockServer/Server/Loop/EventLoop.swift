@@ -31,9 +31,10 @@ final class EventLoop: @unchecked Sendable {
     private(set) var now: UInt64 = Sys.monotonicNanos()
     var dateCache = HTTPDateCache()
 
-    /// At most this many connections are accepted per readiness report, so that loops share new
-    /// connections fairly.
-    private static let acceptBatch = 8
+    /// At most this many connections are accepted per readiness report. One, like nginx's default:
+    /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes
+    /// waiting loops first), which spreads a burst of connections evenly.
+    private static let acceptBatch = 1
     /// How long a listener rests after the process ran out of descriptors.
     private static let exhaustionPause: UInt64 = 100_000_000
 
@@ -42,9 +43,10 @@ final class EventLoop: @unchecked Sendable {
         guard let pipe = Sys.makeWakePipe() else { fatalError("MockServer: cannot create an event-loop wake-up pipe: \(Sys.describe(Sys.errorNumber))") }
         (wakeRead, wakeWrite) = pipe
         poller.add(wakeRead, interest: .read, shared: false)
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        Thread { [self] in
+            Sys.nameCurrentThread(name)
+            run()
+        }.start()
     }
 
     var isCurrentThread: Bool {

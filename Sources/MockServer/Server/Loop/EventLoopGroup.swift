@@ -11,7 +11,7 @@ final class EventLoopGroup: Sendable {
 
     init(loopCount: Int, backend: PollerBackend = .automatic) {
         let count = min(max(loopCount, 1), 16)
-        loops = (0..<count).map { EventLoop(backend: backend, name: "MockServer.EventLoop.\($0)") }
+        loops = (0..<count).map { EventLoop(backend: backend, name: "MockServerLoop\($0)") }
     }
 
     /// Runs `job` on every loop, then `completion` on the last loop to finish; does not wait.

@@ -1,18 +1,21 @@
 #if os(Linux)
 import Glibc
 
-/// The few Linux calls the Glibc module map does not export (`sys/epoll.h`, `accept4`), resolved once
+/// The few Linux calls the Glibc module map does not export (`sys/epoll.h`, `accept4`,
+/// `pthread_setname_np`), resolved once
 /// with `dlsym` from the C library already loaded in the process; no C shim module is needed.
 struct LinuxSymbols: @unchecked Sendable {
     typealias EpollCreate1 = @convention(c) (Int32) -> Int32
     typealias EpollCtl = @convention(c) (Int32, Int32, Int32, UnsafeMutableRawPointer?) -> Int32
     typealias EpollWait = @convention(c) (Int32, UnsafeMutableRawPointer?, Int32, Int32) -> Int32
     typealias Accept4 = @convention(c) (Int32, UnsafeMutablePointer<sockaddr>?, UnsafeMutablePointer<socklen_t>?, Int32) -> Int32
+    typealias SetThreadName = @convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32
 
     let epollCreate1: EpollCreate1
     let epollCtl: EpollCtl
     let epollWait: EpollWait
     let accept4: Accept4?
+    let setThreadName: SetThreadName?
 
     /// The resolved symbols, or `nil` when epoll is unavailable (the poll backend is used then).
     static let shared: LinuxSymbols? = {
@@ -24,7 +27,8 @@ struct LinuxSymbols: @unchecked Sendable {
             epollCreate1: unsafeBitCast(create, to: EpollCreate1.self),
             epollCtl: unsafeBitCast(ctl, to: EpollCtl.self),
             epollWait: unsafeBitCast(wait, to: EpollWait.self),
-            accept4: dlsym(process, "accept4").map { unsafeBitCast($0, to: Accept4.self) }
+            accept4: dlsym(process, "accept4").map { unsafeBitCast($0, to: Accept4.self) },
+            setThreadName: dlsym(process, "pthread_setname_np").map { unsafeBitCast($0, to: SetThreadName.self) }
         )
     }()
 

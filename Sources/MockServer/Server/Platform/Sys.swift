@@ -197,6 +197,15 @@ enum Sys {
         return result
     }
 
+    /// Names the calling thread for `top`, `perf` and debuggers (at most 15 characters show on Linux).
+    static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+        _ = LinuxSymbols.shared?.setThreadName?(pthread_self(), String(name.prefix(15)))
+        #elseif canImport(Darwin)
+        _ = pthread_setname_np(name)
+        #endif
+    }
+
     /// An identifier of the calling thread, comparable with `==`.
     static func currentThreadID() -> UInt {
         #if canImport(Darwin)

@@ -14,27 +14,3 @@ public struct HTTPConnectionInfo: Sendable, Hashable {
         self.remotePort = remotePort
     }
 }
-
-/// Where a request came from, passed to ``HTTPHandler/reply(to:context:)``.
-public struct HTTPRequestContext: Sendable, Hashable {
-    /// The connection the request arrived on.
-    public let connection: HTTPConnectionInfo
-    /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
-    public let requestIndex: Int
-
-    /// Creates a context (the server does this; public for handler tests).
-    public init(connection: HTTPConnectionInfo, requestIndex: Int) {
-        self.connection = connection
-        self.requestIndex = requestIndex
-    }
-}
-
-/// What the server does with a connection it has just accepted, before reading anything.
-public enum HTTPAdmission: Sendable, Hashable {
-    /// Serve the connection.
-    case accept
-    /// Close it at once (FIN) without reading: a refused connection.
-    case close
-    /// Reset it at once (RST) without reading.
-    case reset
-}

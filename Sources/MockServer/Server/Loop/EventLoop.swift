@@ -20,10 +20,13 @@ final class EventLoop: @unchecked Sendable {
     private let mailbox = Mutex(Mailbox())
     private let threadID = Atomic<UInt>(0)
 
-    // Loop-confined state.
-    private var connections: [Connection?] = []
-    private var listeners: [Int32: ServerContext] = [:]
-    private var pausedListeners: [(fd: Int32, until: UInt64)] = []
+    // Loop-confined state: touched only on the loop thread.
+    /// Open connections, indexed by descriptor.
+    var connections: [Connection?] = []
+    /// The listening sockets of attached servers.
+    var listeners: [Int32: ServerContext] = [:]
+    /// Listeners resting after descriptor exhaustion, and until when.
+    var pausedListeners: [(fd: Int32, until: UInt64)] = []
     private var localJobs: [Job] = []
     private var events: [PollerEvent] = []
     var timers = TimerHeap()
@@ -34,9 +37,9 @@ final class EventLoop: @unchecked Sendable {
     /// At most this many connections are accepted per readiness report. One, like nginx's default:
     /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes
     /// waiting loops first), which spreads a burst of connections evenly.
-    private static let acceptBatch = 1
+    static let acceptBatch = 1
     /// How long a listener rests after the process ran out of descriptors.
-    private static let exhaustionPause: UInt64 = 100_000_000
+    static let exhaustionPause: UInt64 = 100_000_000
 
     init(backend: PollerBackend, name: String) {
         poller = backend.make()
@@ -80,7 +83,7 @@ final class EventLoop: @unchecked Sendable {
                 } else if Int(event.fd) < connections.count, let connection = connections[Int(event.fd)] {
                     connection.handle(event)
                 } else if let server = listeners[event.fd] {
-                    accept(from: event.fd, for: server)
+                    acceptConnections(on: event.fd, for: server)
                 }
             }
             if woken { takeMailbox() }
@@ -124,90 +127,5 @@ final class EventLoop: @unchecked Sendable {
         }
         runLocalJobs()
         if !pausedListeners.isEmpty { resumeListeners() }
-    }
-}
-
-// MARK: - Listeners and connections
-
-extension EventLoop {
-    /// Starts accepting for `server` on this loop (loop thread only).
-    func attach(_ server: ServerContext) {
-        listeners[server.listener] = server
-        poller.add(server.listener, interest: .read, shared: true)
-    }
-
-    /// Stops accepting for `server` and closes its connections on this loop (loop thread only).
-    func detach(_ server: ServerContext) {
-        if listeners.removeValue(forKey: server.listener) != nil {
-            if let index = pausedListeners.firstIndex(where: { $0.fd == server.listener }) {
-                pausedListeners.remove(at: index)
-            } else {
-                poller.remove(server.listener)
-            }
-        }
-        for case let connection? in connections where connection.server === server {
-            connection.closeNow()
-        }
-    }
-
-    private func accept(from listener: Int32, for server: ServerContext) {
-        for _ in 0..<Self.acceptBatch {
-            switch Sys.accept(listener) {
-            case .wouldBlock:
-                return
-            case .skipped:
-                continue
-            case .exhausted:
-                poller.remove(listener)
-                pausedListeners.append((listener, now + Self.exhaustionPause))
-                return
-            case .accepted(let fd, let address):
-                admit(fd, address: address, for: server)
-            }
-        }
-    }
-
-    private func admit(_ fd: Int32, address: SocketAddress, for server: ServerContext) {
-        guard server.reserveConnectionSlot() else {
-            Sys.close(fd)
-            return
-        }
-        let info = HTTPConnectionInfo(id: server.nextConnectionID(), remoteAddress: address.host, remotePort: Int(address.port))
-        switch server.handler.admission(for: info) {
-        case .accept:
-            break
-        case .close:
-            server.releaseConnectionSlot()
-            Sys.close(fd)
-            return
-        case .reset:
-            server.releaseConnectionSlot()
-            Sys.reset(fd)
-            return
-        }
-        let connection = Connection(fd: fd, loop: self, server: server, info: info)
-        let index = Int(fd)
-        if index >= connections.count {
-            connections.append(contentsOf: repeatElement(nil, count: index + 1 - connections.count))
-        }
-        connections[index] = connection
-        poller.add(fd, interest: .read, shared: false)
-        connection.start()
-    }
-
-    /// Forgets a connection that is closing its descriptor (loop thread only).
-    func remove(_ connection: Connection) {
-        connections[Int(connection.fd)] = nil
-        poller.forgetClosing(connection.fd)
-        timers.remove(connection)
-        connection.server.releaseConnectionSlot()
-    }
-
-    private func resumeListeners() {
-        let due = pausedListeners.filter { $0.until <= now }
-        pausedListeners.removeAll { $0.until <= now }
-        for paused in due where listeners[paused.fd] != nil {
-            poller.add(paused.fd, interest: .read, shared: true)
-        }
     }
 }

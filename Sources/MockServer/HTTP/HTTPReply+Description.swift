@@ -1,0 +1,28 @@
+extension HTTPReply: CustomStringConvertible {
+    /// A short, stable description for journals and test messages, such as `response 200`,
+    /// `raw 42 bytes, then reset`, `delayed 200 ms, then response 503` or `throttled 2048 B/s: response 200`.
+    public var description: String {
+        switch action {
+        case .response(let response):
+            return "response \(response.status)"
+        case .raw(let bytes, let ending):
+            return "raw \(bytes.count) bytes, then \(ending)"
+        case .close:
+            return "close"
+        case .reset:
+            return "reset"
+        case .stall:
+            return "stall"
+        case .delayed(let nanoseconds, let reply):
+            return "delayed \(Self.milliseconds(nanoseconds)) ms, then \(reply)"
+        case .throttled(let rate, let reply):
+            return "throttled \(rate) B/s: \(reply)"
+        case .deferred:
+            return "deferred"
+        }
+    }
+
+    private static func milliseconds(_ nanoseconds: UInt64) -> String {
+        nanoseconds % 1_000_000 == 0 ? String(nanoseconds / 1_000_000) : String(Double(nanoseconds) / 1_000_000)
+    }
+}

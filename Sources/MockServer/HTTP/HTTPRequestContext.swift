@@ -1,0 +1,13 @@
+/// Where a request came from, passed to ``HTTPHandler/reply(to:context:)``.
+public struct HTTPRequestContext: Sendable, Hashable {
+    /// The connection the request arrived on.
+    public let connection: HTTPConnectionInfo
+    /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
+    public let requestIndex: Int
+
+    /// Creates a context (the server does this; public for handler tests).
+    public init(connection: HTTPConnectionInfo, requestIndex: Int) {
+        self.connection = connection
+        self.requestIndex = requestIndex
+    }
+}

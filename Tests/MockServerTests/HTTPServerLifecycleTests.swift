@@ -90,6 +90,18 @@ import Testing
         #expect(ending != .timedOut)
     }
 
+    @Test func releasingARunningServer_closesItsConnections() async throws {
+        // Given a connection to a server that is then released without stop()
+        var server: HTTPServer? = HTTPServer { _ in .response(status: 200) }
+        let client = try RawHTTPClient(try await server!.start())
+        try client.send("GET / HTTP/1.1\r\n\r\n")
+        _ = try await client.readResponse()
+        server = nil
+        // Then the connection is closed in the background
+        #expect(server == nil)
+        #expect(await client.readToEnd(timeout: .seconds(5)).ending != .timedOut)
+    }
+
     @Test(arguments: 1...3)
     func manyServers_inParallel_eachAnswerWithTheirOwnHandler(round: Int) async throws {
         // Given 24 servers started concurrently, each answering with its own number

@@ -247,6 +247,16 @@ import Testing
         }
     }
 
+    @Test(arguments: [42, 1000, -1])
+    func statusOutsideThreeDigits_isSentAs500(status: Int) async throws {
+        try await withServer(respond: { _ in .response(status: status) }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send("GET / HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\n\r\n")
+            #expect(try await client.readResponse().head.hasPrefix("HTTP/1.1 500 Internal Server Error\r\n"))
+            #expect(try await client.readResponse().status == 500)
+        }
+    }
+
     @Test func headerValuesWithLineBreaks_cannotSplitTheResponse() async throws {
         try await withServer(respond: { _ in .response(status: 200, headers: ["X-A": "1\r\nX-Injected: yes"]) }) { _, url in
             let client = try RawHTTPClient(url)

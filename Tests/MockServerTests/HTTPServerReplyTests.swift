@@ -92,6 +92,19 @@ import Testing
         #expect(late.ending != .timedOut)
     }
 
+    @Test func raw_thenStall_sendsTheBytesAndHoldsTheConnection() async throws {
+        // Given a reply that sends a head promising a body, then never sends it
+        let server = HTTPServer { _ in .raw(Self.json.serializedHead, then: .stall) }
+        let client = try RawHTTPClient(try await server.start())
+        try client.send(Self.request)
+        let held = await client.readToEnd(timeout: .milliseconds(300))
+        #expect(held.bytes == Self.json.serializedHead)
+        #expect(held.ending == .timedOut)
+        // When the server stops, the connection ends
+        await server.stop()
+        #expect(await client.readToEnd(timeout: .seconds(5)).ending != .timedOut)
+    }
+
     @Test func stall_ignoresTheRequestTimeout_andEndsWhenTheClientCloses() async throws {
         try await withServer(.init(requestTimeout: .milliseconds(100), idleTimeout: .milliseconds(100)), respond: { _ in .stall }) { server, url in
             let client = try RawHTTPClient(url)

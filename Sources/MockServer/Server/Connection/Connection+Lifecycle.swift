@@ -12,9 +12,15 @@ extension Connection {
             guard stoppedForBackpressure, output.isEmpty, rounds < 64 else { break }
         }
         if isClosed { return }
-        if case .stalled = phase, peerClosedInput {
-            closeNow()
-            return
+        // A stalled or lingering connection only waits for the client to go away.
+        if peerClosedInput {
+            switch phase {
+            case .stalled, .lingering:
+                closeNow()
+                return
+            default:
+                break
+            }
         }
         if output.isEmpty, case .closing(let mode) = phase {
             finishClosing(mode)

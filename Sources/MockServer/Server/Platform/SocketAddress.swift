@@ -69,19 +69,21 @@ struct SocketAddress: @unchecked Sendable {
         }
     }
 
-    /// The numeric host (`127.0.0.1`, `::1`).
+    /// The numeric host (`127.0.0.1`, `::1`), formatted in a stack buffer (this runs on every accept).
     var host: String {
-        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        withUnsafeBytes(of: storage) { raw in
-            if isIPv6 {
-                var address = raw.load(as: sockaddr_in6.self).sin6_addr
-                _ = inet_ntop(AF_INET6, &address, &text, socklen_t(text.count))
-            } else {
-                var address = raw.load(as: sockaddr_in.self).sin_addr
-                _ = inet_ntop(AF_INET, &address, &text, socklen_t(text.count))
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: Int(INET6_ADDRSTRLEN) + 1) { text in
+            text.initialize(repeating: 0)
+            withUnsafeBytes(of: storage) { raw in
+                if isIPv6 {
+                    var address = raw.load(as: sockaddr_in6.self).sin6_addr
+                    _ = inet_ntop(AF_INET6, &address, text.baseAddress, socklen_t(text.count))
+                } else {
+                    var address = raw.load(as: sockaddr_in.self).sin_addr
+                    _ = inet_ntop(AF_INET, &address, text.baseAddress, socklen_t(text.count))
+                }
             }
+            return String(cString: text.baseAddress!)
         }
-        return text.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     }
 
     /// Calls `body` with a `sockaddr` pointer and the length of this address.

@@ -115,6 +115,24 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("GET / HTTP/1.0\r\n\r\n", ["Connection": "keep-alive", "Keep-Alive": "timeout=5"], "close"),
+        ("GET / HTTP/1.1\r\n\r\n", ["Connection": "keep-alive", "Keep-Alive": "timeout=5"], nil),
+        ("GET / HTTP/1.1\r\n\r\n", ["Connection": "Close"], "close"),
+        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", ["Connection": "x-custom"], "keep-alive"),
+    ] as [(String, HTTPHeaders, String?)])
+    func hopByHopHeadersFromTheHandler_areReplacedByTheServersOwn(request: String, headers: HTTPHeaders, connection: String?) async throws {
+        // Given a handler that returns recorded hop-by-hop headers
+        try await withServer(respond: { _ in .response(status: 200, headers: headers) }) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send(request)
+            let response = try await client.readResponse()
+            // Then the answer has exactly the server's own Connection line and no Keep-Alive
+            #expect(response.headers.values(for: "Connection") == (connection.map { [$0] } ?? []))
+            #expect(response.headers["Keep-Alive"] == nil)
+        }
+    }
+
     @Test func head_hasTheContentLengthOfGet_andNoBody() async throws {
         try await withServer(respond: { _ in .response(status: 200, body: Data(repeating: 65, count: 1234)) }) { _, url in
             let client = try RawHTTPClient(url)

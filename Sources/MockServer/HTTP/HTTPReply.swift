@@ -37,10 +37,13 @@ public struct HTTPReply: Sendable {
     }
 
     /// Sends `response`. The server adds `Content-Length` from the body when the response has neither
-    /// `Content-Length` nor `Transfer-Encoding`, adds `Date` and `Server` as configured and
-    /// `Connection: close` when it closes afterwards, and omits the body for `HEAD` requests and for
-    /// 1xx, 204 and 304. A `Content-Length` set by the handler is sent unchanged even when it does not
-    /// match the body (a deliberate truncation); the connection is then closed after the body.
+    /// `Content-Length` nor `Transfer-Encoding`, adds `Date` and `Server` as configured, and omits the
+    /// body for `HEAD` requests and for 1xx, 204 and 304. `Connection` and `Keep-Alive` are hop-by-hop,
+    /// so the server writes its own (`Connection: close` when it closes afterwards); a handler's
+    /// `Connection: close` makes it close. A `Content-Length` set by the handler is sent unchanged even
+    /// when it does not match the body (a deliberate truncation); the connection is then closed after
+    /// the body. A `Transfer-Encoding` set by the handler is sent unchanged with the body as given
+    /// (already encoded), and the connection is closed after it.
     public static func response(_ response: HTTPResponse) -> HTTPReply {
         HTTPReply(.response(response))
     }

@@ -46,7 +46,12 @@ enum ResponseWriter {
             case 17 where header.name.caseInsensitiveEquals("transfer-encoding"):
                 hasTransferEncoding = true
             case 10 where header.name.caseInsensitiveEquals("connection"):
+                // Hop-by-hop: the server writes its own; the handler's can only ask to close.
                 asksToClose = asksToClose || header.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }
+                continue
+            case 10 where header.name.caseInsensitiveEquals("keep-alive"):
+                // Hop-by-hop (a recorded "timeout=5, max=100" would describe another server).
+                continue
             case 4 where header.name.caseInsensitiveEquals("date"):
                 hasDate = true
             case 6 where header.name.caseInsensitiveEquals("server"):
@@ -76,12 +81,10 @@ enum ResponseWriter {
         if !hasServer { sink.append(framing.serverLine) }
 
         let keepAlive = framing.keepAliveRequested && !asksToClose && framingIsExact
-        if framing.writesConnectionHeader {
-            if !keepAlive && !asksToClose {
-                sink.append("Connection: close\r\n")
-            } else if keepAlive && framing.isHTTP10 {
-                sink.append("Connection: keep-alive\r\n")
-            }
+        if !keepAlive && (framing.writesConnectionHeader || asksToClose) {
+            sink.append("Connection: close\r\n")
+        } else if keepAlive && framing.isHTTP10 && framing.writesConnectionHeader {
+            sink.append("Connection: keep-alive\r\n")
         }
         sink.append("\r\n")
         if sendsBody { sink.append(body: response.body) }

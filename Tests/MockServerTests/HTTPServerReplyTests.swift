@@ -149,6 +149,14 @@ import Testing
         }
     }
 
+    @Test(arguments: [1, 19, Int.max])
+    func throttled_atExtremeRates_stillDeliversEveryByte(rate: Int) async throws {
+        let bytes = Data("ab".utf8)
+        let (received, ending) = try await exchange(.throttled(bytesPerSecond: rate, .raw(bytes)), timeout: .seconds(10))
+        #expect(received == bytes)
+        #expect(ending == .closed)
+    }
+
     @Test func throttledRaw_thenClose_keepsTheExactBytes() async throws {
         let bytes = Data((0..<300).map { UInt8($0 % 251) })
         let (received, ending) = try await exchange(.throttled(bytesPerSecond: 3000, .raw(bytes)), timeout: .seconds(10))

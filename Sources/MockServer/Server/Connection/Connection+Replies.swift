@@ -93,11 +93,13 @@ extension Connection {
 
     // MARK: - Throttling
 
-    /// Slices of about 1/20 s of bandwidth keep the pace even without being too chatty.
+    /// One slice every 50 ms (1/20 of the rate) keeps the pace even without being too chatty; below
+    /// 20 bytes per second, one byte per 1/rate seconds. Never faster than the rate, never overflowing.
     private func startThrottle(_ bytes: Data, bytesPerSecond: Int, then ending: HTTPReply.Ending) {
-        let slice = max(1, bytesPerSecond / 20)
-        let interval = UInt64(slice) * 1_000_000_000 / UInt64(bytesPerSecond)
-        phase = .throttling(Throttle(bytes: bytes, offset: 0, slice: slice, interval: max(interval, 1), ending: ending))
+        let rate = UInt64(max(1, bytesPerSecond))
+        let slice = rate >= 20 ? Int(rate / 20) : 1
+        let interval: UInt64 = rate >= 20 ? 50_000_000 : 1_000_000_000 / rate
+        phase = .throttling(Throttle(bytes: bytes, offset: 0, slice: slice, interval: interval, ending: ending))
         sendThrottleSlice()
     }
 

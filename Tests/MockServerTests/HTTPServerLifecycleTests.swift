@@ -85,7 +85,7 @@ import Testing
         // When the server stops
         await server.stop()
         // Then the client sees the connection end without further bytes
-        let (bytes, ending) = await client.readToEnd(timeout: .seconds(5))
+        let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
         #expect(bytes.isEmpty)
         #expect(ending != .timedOut)
     }
@@ -99,7 +99,7 @@ import Testing
         server = nil
         // Then the connection is closed in the background
         #expect(server == nil)
-        #expect(await client.readToEnd(timeout: .seconds(5)).ending != .timedOut)
+        #expect(await client.readToEnd(timeout: .seconds(10)).ending != .timedOut)
     }
 
     @Test(arguments: 1...3)

@@ -86,12 +86,12 @@ final class RawHTTPClient: @unchecked Sendable {
 
     /// Reads one response, parsing `Content-Length`, chunked or read-until-close framing. For an answer
     /// to HEAD pass `forHEAD` so that no body is expected.
-    func readResponse(forHEAD: Bool = false, timeout: Duration = .seconds(5)) async throws -> Response {
+    func readResponse(forHEAD: Bool = false, timeout: Duration = .seconds(10)) async throws -> Response {
         try await onThread { try self.readResponseBlocking(forHEAD: forHEAD, timeout: timeout) }
     }
 
     /// Reads everything until the server closes or resets the connection, or `timeout` passes.
-    func readToEnd(timeout: Duration = .seconds(5)) async -> (bytes: Data, ending: Ending) {
+    func readToEnd(timeout: Duration = .seconds(10)) async -> (bytes: Data, ending: Ending) {
         // The work cannot throw; the force is for the generic helper's signature.
         try! await onThread { self.readToEndBlocking(timeout: timeout) }
     }

@@ -7,14 +7,15 @@ import Foundation
 /// may add their own as `extension HTTPReply { static func ... }` composed from these.
 /// Replies compose: `.delayed(by: .milliseconds(200), .throttled(bytesPerSecond: 1024, .response(r)))`.
 public struct HTTPReply: Sendable {
-    indirect enum Action: Sendable {
+    /// Only the wrapping cases are boxed, so an ordinary response costs no allocation.
+    enum Action: Sendable {
         case response(HTTPResponse)
         case raw(Data, then: Ending)
         case close
         case reset
         case stall
-        case delayed(nanoseconds: UInt64, HTTPReply)
-        case throttled(bytesPerSecond: Int, HTTPReply)
+        indirect case delayed(nanoseconds: UInt64, HTTPReply)
+        indirect case throttled(bytesPerSecond: Int, HTTPReply)
         case deferred(@Sendable (HTTPResponder) -> Void)
     }
 

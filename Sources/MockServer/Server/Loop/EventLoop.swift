@@ -20,19 +20,20 @@ final class EventLoop: @unchecked Sendable {
     private let mailbox = Mutex(Mailbox())
     private let threadID = Atomic<UInt>(0)
 
-    // Loop-confined state: touched only on the loop thread.
+    // Loop-confined state: touched only on the loop thread, never with overlapping accesses, so the
+    // runtime exclusivity checks are turned off for it (see Connection).
     /// Open connections, indexed by descriptor.
-    var connections: [Connection?] = []
+    @exclusivity(unchecked) var connections: [Connection?] = []
     /// The listening sockets of attached servers.
-    var listeners: [Int32: ServerContext] = [:]
+    @exclusivity(unchecked) var listeners: [Int32: ServerContext] = [:]
     /// Listeners resting after descriptor exhaustion, and until when.
-    var pausedListeners: [(fd: Int32, until: UInt64)] = []
-    private var localJobs: [Job] = []
-    private var events: [PollerEvent] = []
-    var timers = TimerHeap()
+    @exclusivity(unchecked) var pausedListeners: [(fd: Int32, until: UInt64)] = []
+    @exclusivity(unchecked) private var localJobs: [Job] = []
+    @exclusivity(unchecked) private var events: [PollerEvent] = []
+    @exclusivity(unchecked) var timers = TimerHeap()
     /// The monotonic time at which the current iteration began.
-    private(set) var now: UInt64 = Sys.monotonicNanos()
-    var dateCache = HTTPDateCache()
+    @exclusivity(unchecked) private(set) var now: UInt64 = Sys.monotonicNanos()
+    @exclusivity(unchecked) var dateCache = HTTPDateCache()
 
     /// At most this many connections are accepted per readiness report. One, like nginx's default:
     /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes

@@ -8,11 +8,13 @@
 #   3. new connection per request (Connection: close)   (target: ours >= 0.8 x nginx)
 # The machine is shared and noisy, so each measurement runs ROUNDS times, alternating which server
 # goes first; the verdict uses the median of the per-round ratios (each ratio from two runs measured
-# back to back). Server CPU time per request (from /proc) is printed too: it barely depends on load.
+# back to back). Latency at one connection is the most sensitive to other processes (a scheduler
+# delay of a few ms lands in the p99 of whichever server it hits), so it runs twice as many rounds of
+# half the duration. Server CPU time per request (from /proc) is printed too: it barely depends on load.
 # nginx and wrk are installed from Debian packages when missing (needs apt-get and root); otherwise
 # the section is skipped with a message.
 #
-# Environment: DURATION (seconds per run, default 5), ROUNDS (default 5), THREADS (wrk threads,
+# Environment: DURATION (seconds per run, default 5), ROUNDS (default 7), THREADS (wrk threads,
 # default 2), CONNECTIONS (default 64).
 #
 # Adding a section: write a function section_NAME below and add NAME to ALL_SECTIONS; use
@@ -22,7 +24,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 DURATION=${DURATION:-5}
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 CORES=$(nproc 2>/dev/null || echo 2)
@@ -138,7 +140,8 @@ CONF
 
     echo "== wire: ours on :$OURS_PORT ($(curl -s "http://127.0.0.1:$OURS_PORT/" | wc -c)-byte body, $CORES event loops);" \
          "nginx $("$nginx" -v 2>&1 | sed 's/.*\///') on :$NGINX_PORT ($(curl -s "http://127.0.0.1:$NGINX_PORT/" | wc -c)-byte body, $CORES workers)"
-    echo "== wrk: $THREADS threads (1 for latency), $DURATION s per run, $ROUNDS rounds alternating which server goes first"
+    echo "== wrk: $THREADS threads, $DURATION s per run, $ROUNDS rounds alternating which server goes first" \
+         "(latency: 1 thread, $(((DURATION + 1) / 2)) s per run, $((ROUNDS * 2)) rounds)"
     echo
     wire_measure throughput "keep-alive throughput, $CONNECTIONS conns" "req/s" ge 0.9
     wire_measure latency "p99 latency, 1 connection" "us" le 1.2
@@ -147,15 +150,15 @@ CONF
 
 # One wrk run; prints "FIGURE CPU_US_PER_REQUEST" (latency in microseconds, rates in requests/s).
 # Latency runs also print their p50 to stderr, as a diagnostic that is less sensitive to noise.
-wire_run() { # port, kind, pids...
-    local port=$1 kind=$2
-    shift 2
+wire_run() { # port, kind, seconds, pids...
+    local port=$1 kind=$2 seconds=$3
+    shift 3
     local before after out
     before=$(cpu_ticks "$@")
     case "$kind" in
-        throughput) out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" "http://127.0.0.1:$port/") ;;
-        latency)    out=$(wrk -t1 -c1 -d"${DURATION}s" --latency "http://127.0.0.1:$port/") ;;
-        connect)    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${DURATION}s" -H "Connection: close" "http://127.0.0.1:$port/") ;;
+        throughput) out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" "http://127.0.0.1:$port/") ;;
+        latency)    out=$(wrk -t1 -c1 -d"${seconds}s" --latency "http://127.0.0.1:$port/") ;;
+        connect)    out=$(wrk -t"$THREADS" -c"$CONNECTIONS" -d"${seconds}s" -H "Connection: close" "http://127.0.0.1:$port/") ;;
     esac
     after=$(cpu_ticks "$@")
     local errors
@@ -178,13 +181,17 @@ to_microseconds() { # wrk prints 12.34us / 1.23ms / 1.00s
 }
 
 wire_measure() { # kind, label, unit, comparison (ge|le), target
-    local kind=$1 round ours theirs
+    local kind=$1 round ours theirs rounds=$ROUNDS seconds=$DURATION
+    if [ "$kind" = latency ]; then
+        rounds=$((ROUNDS * 2))
+        seconds=$(((DURATION + 1) / 2))
+    fi
     local ours_figures=() nginx_figures=() ratios=() ours_cpu=() nginx_cpu=()
-    for round in $(seq 1 "$ROUNDS"); do
+    for round in $(seq 1 "$rounds"); do
         if [ $((round % 2)) = 1 ]; then
-            ours=$(wire_run "$OURS_PORT" "$kind" $OURS_PIDS); theirs=$(wire_run "$NGINX_PORT" "$kind" $NGINX_PIDS)
+            ours=$(wire_run "$OURS_PORT" "$kind" "$seconds" $OURS_PIDS); theirs=$(wire_run "$NGINX_PORT" "$kind" "$seconds" $NGINX_PIDS)
         else
-            theirs=$(wire_run "$NGINX_PORT" "$kind" $NGINX_PIDS); ours=$(wire_run "$OURS_PORT" "$kind" $OURS_PIDS)
+            theirs=$(wire_run "$NGINX_PORT" "$kind" "$seconds" $NGINX_PIDS); ours=$(wire_run "$OURS_PORT" "$kind" "$seconds" $OURS_PIDS)
         fi
         ours_figures+=("${ours% *}"); nginx_figures+=("${theirs% *}")
         ours_cpu+=("${ours#* }"); nginx_cpu+=("${theirs#* }")

@@ -14,9 +14,11 @@ public final class FaultInjector: Sendable {
     }
 
     /// The decision for a request with `method` and `path` (no query), or `nil` when no rule fires.
-    /// Rules that act on accept (`refuse`) are not considered here.
-    public func decision(method: String, path: String) -> FaultDecision? {
-        decide { rule in !rule.fault.actsOnAccept && rule.considers(method: method, path: path) }
+    /// Rules that act on accept (`refuse`) are not considered here, nor rules whose fault `isApplicable`
+    /// rejects (a server skips `service-error` rules whose template its cassettes do not hold); rules
+    /// not considered do not count the request.
+    public func decision(method: String, path: String, isApplicable: (Fault) -> Bool = { _ in true }) -> FaultDecision? {
+        decide { rule in !rule.fault.actsOnAccept && rule.considers(method: method, path: path) && isApplicable(rule.fault) }
     }
 
     /// The decision for a newly accepted connection: only `refuse` rules are considered.

@@ -1,0 +1,162 @@
+import Foundation
+
+/// The answer a request would have had without faults: the reply to carry out, and the response behind it
+/// when there is one (a replayed transport failure has none).
+struct NormalAnswer {
+    let reply: HTTPReply
+    let response: HTTPResponse?
+}
+
+/// A fault carried out: the reply to send and, for the journal, the status the client will see (`nil`
+/// when the connection breaks before a status line).
+struct FaultAnswer {
+    let reply: HTTPReply
+    let status: Int?
+}
+
+extension FaultDecision {
+    /// Carries out this fault for one request.
+    ///
+    /// `normal` is the answer the request would have had; it consumes a replayed interaction, so it is
+    /// called only by faults that delay or damage that answer (latency, throttle, truncate,
+    /// malformed-chunk, corrupt-body, empty-body, content-type). Faults that replace the answer (reset,
+    /// empty, stall, garbage, status, service-error) leave the cassette's sequence untouched, so that a
+    /// retried request still gets the recorded response. `template` returns a named error template.
+    func answer(normal: () -> NormalAnswer, template: (String) -> HTTPResponse?) -> FaultAnswer {
+        switch fault.kind {
+        case .refuse, .empty:
+            return FaultAnswer(reply: .close, status: nil)
+        case .reset:
+            return FaultAnswer(reply: .reset, status: nil)
+        case .stall:
+            return FaultAnswer(reply: .stall, status: nil)
+        case .garbage(let count):
+            return FaultAnswer(reply: .raw(garbage(count), then: .close), status: nil)
+        case .status(let code, let retryAfter, let headers, let body):
+            return respond(FaultResponses.status(code, retryAfter: retryAfter, headers: headers, body: body))
+        case .serviceError(let name):
+            return respond(template(name) ?? FaultResponses.missingTemplate(name))
+        case .latency:
+            let answer = normal()
+            return FaultAnswer(reply: .delayed(by: delay ?? .zero, answer.reply), status: answer.response?.status)
+        case .throttle(let rate):
+            let answer = normal()
+            return FaultAnswer(reply: .throttled(bytesPerSecond: rate, answer.reply), status: answer.response?.status)
+        case .truncate(let point):
+            return damaging(normal()) { response in
+                FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: point), then: .close),
+                            status: point == .statusLine ? nil : response.status)
+            }
+        case .malformedChunk:
+            return damaging(normal()) { response in
+                FaultAnswer(reply: .raw(FaultResponses.malformedChunked(response), then: .close), status: response.status)
+            }
+        case .corruptBody:
+            return damaging(normal()) { respond(FaultResponses.corrupted($0)) }
+        case .emptyBody:
+            return damaging(normal()) { respond(FaultResponses.replacingBody(of: $0, with: Data())) }
+        case .contentType(let type):
+            return damaging(normal()) { response in
+                var changed = response
+                changed.headers.set(name: "Content-Type", value: type)
+                return respond(changed)
+            }
+        }
+    }
+
+    private func respond(_ response: HTTPResponse) -> FaultAnswer {
+        FaultAnswer(reply: .response(response), status: response.status)
+    }
+
+    /// Damages the normal response; when the normal answer is itself a replayed transport failure there
+    /// is no response to damage, and that failure is carried out unchanged.
+    private func damaging(_ answer: NormalAnswer, _ damage: (HTTPResponse) -> FaultAnswer) -> FaultAnswer {
+        guard let response = answer.response else { return FaultAnswer(reply: answer.reply, status: nil) }
+        return damage(response)
+    }
+
+    /// Seeded bytes that can never be read as an HTTP response: the first byte is not a letter.
+    private func garbage(_ count: Int) -> Data {
+        var bytes = SeededDraw.bytes(count, seed: byteSeed)
+        if let first = bytes.first, first < 0x80 { bytes[0] = first | 0x80 }
+        return Data(bytes)
+    }
+}
+
+/// The responses and raw byte sequences that HTTP-level and truncating faults send.
+enum FaultResponses {
+    /// A response with `code`. An empty `body` becomes `{"error": REASON, "status": CODE}` as JSON;
+    /// 503 and 429 carry `Retry-After` (``Fault/defaultRetryAfter`` unless given); headers given win.
+    static func status(_ code: Int, retryAfter: String?, headers: HTTPHeaders, body: Data) -> HTTPResponse {
+        var response = HTTPResponse(status: code, headers: headers, body: body)
+        if body.isEmpty {
+            let reason = HTTPResponse.reasonPhrase(for: code)
+            response.body = Data(#"{"error":"\#(reason)","status":\#(code)}"#.utf8)
+            if !response.headers.contains("Content-Type") {
+                response.headers.add(name: "Content-Type", value: "application/json")
+            }
+        }
+        if let value = retryAfter ?? ((code == 503 || code == 429) ? Fault.defaultRetryAfter : nil), !response.headers.contains("Retry-After") {
+            response.headers.add(name: "Retry-After", value: value)
+        }
+        response.headers.set(name: "Content-Length", value: String(response.body.count))
+        return response
+    }
+
+    /// What a `service-error` fault sends when no cassette holds the template (servers skip such rules,
+    /// so only a direct caller meets this): a 500 that says so.
+    static func missingTemplate(_ name: String) -> HTTPResponse {
+        status(500, retryAfter: nil, headers: ["X-MockServer-Fault": "missing-template"],
+               body: Data(#"{"error":"mockserver: no cassette holds an error template named \#(name)"}"#.utf8))
+    }
+
+    /// `response` with `body` instead of its own and a matching `Content-Length`.
+    static func replacingBody(of response: HTTPResponse, with body: Data) -> HTTPResponse {
+        var changed = response
+        changed.body = body
+        changed.headers.set(name: "Content-Length", value: String(body.count))
+        return changed
+    }
+
+    /// The first half of the body followed by bytes that are neither JSON nor UTF-8.
+    static func corrupted(_ response: HTTPResponse) -> HTTPResponse {
+        replacingBody(of: response, with: response.body.prefix(response.body.count / 2) + Data([0xFF, 0xFE]) + Data("}{".utf8))
+    }
+
+    /// The wire bytes of `response` cut at `point`; the head always promises more than is sent.
+    static func truncated(_ response: HTTPResponse, at point: TruncationPoint) -> Data {
+        let head = response.serializedHead
+        let statusLineEnd = head.firstRange(of: Data("\r\n".utf8))?.lowerBound ?? head.endIndex
+        switch point {
+        case .statusLine:
+            // "HTTP/1.1 2": the version and the first digit of the status, never a whole line.
+            return head.prefix(min(10, max(1, statusLineEnd - head.startIndex - 1)))
+        case .headers:
+            // The status line and half of the header lines, never the blank line that ends them.
+            let headerBytes = head.count - (statusLineEnd - head.startIndex) - 4
+            return head.prefix(statusLineEnd - head.startIndex + 2 + max(1, headerBytes / 2))
+        case .body(let bytes):
+            var promising = response
+            if response.body.isEmpty {
+                promising.headers.set(name: "Content-Length", value: "1")
+                return promising.serializedHead
+            }
+            return response.serializedHead + response.body.prefix(min(bytes, response.body.count - 1))
+        }
+    }
+
+    /// A chunked answer whose first chunk is fine and whose second chunk-size line is not hexadecimal.
+    static func malformedChunked(_ response: HTTPResponse) -> Data {
+        var chunked = response
+        chunked.headers.remove(name: "Content-Length")
+        chunked.headers.set(name: "Transfer-Encoding", value: "chunked")
+        var bytes = chunked.serializedHead
+        // A first chunk of half the body (never of size 0, which would end the message properly).
+        let first = response.body.prefix(response.body.count / 2)
+        if !first.isEmpty {
+            bytes += Data("\(String(first.count, radix: 16))\r\n".utf8) + first + Data("\r\n".utf8)
+        }
+        bytes += Data("zz-not-a-chunk-size\r\n".utf8)
+        return bytes
+    }
+}

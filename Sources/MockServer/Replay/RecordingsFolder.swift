@@ -1,0 +1,41 @@
+import Foundation
+
+/// Finds cassettes by name in a project's `Recordings/` folder.
+public enum RecordingsFolder {
+    /// The nearest `Recordings` folder at or above the folder of `filePath` (pass `#filePath` from a test),
+    /// or `nil` when no ancestor has one. The `MOCKSERVER_RECORDINGS` environment variable, when set,
+    /// names the folder instead.
+    public static func nearest(to filePath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+        if let override = environment["MOCKSERVER_RECORDINGS"], !override.isEmpty {
+            return URL(fileURLWithPath: override, isDirectory: true)
+        }
+        var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
+        for _ in 0..<64 {
+            let candidate = folder.appendingPathComponent("Recordings", isDirectory: true)
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                return candidate
+            }
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { return nil }
+            folder = parent
+        }
+        return nil
+    }
+
+    /// The cassettes named `name` in `folder`: `NAME.json` (or `NAME` itself when it ends in `.json`) as one
+    /// cassette, or every cassette below the folder `NAME`.
+    /// - Throws: ``ReplayServerError`` when neither exists, or ``CassetteError`` when a file cannot be read.
+    public static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
+        let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
+        if FileManager.default.fileExists(atPath: file.path) {
+            return [try Cassette.load(from: file)]
+        }
+        var isDirectory: ObjCBool = false
+        let subfolder = folder.appendingPathComponent(name, isDirectory: true)
+        if FileManager.default.fileExists(atPath: subfolder.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            return try Cassette.loadAll(from: subfolder)
+        }
+        throw ReplayServerError("no cassette named '\(name)' in \(folder.path) (looked for \(file.lastPathComponent) and the folder \(name))")
+    }
+}

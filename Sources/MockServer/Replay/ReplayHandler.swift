@@ -1,0 +1,66 @@
+import Synchronization
+
+/// The ``HTTPHandler`` behind a ``ReplayServer``: fault plan first, then the replay engine, and every
+/// request into the journal. Runs on event-loop threads, so it never blocks.
+final class ReplayHandler: HTTPHandler {
+    let engine: ReplayEngine
+    let journal: Journal
+    let injector: FaultInjector?
+    let refusals: Mutex<[FaultDecision]>
+    private let checksAdmission: Bool
+
+    init(engine: ReplayEngine, journal: Journal, injector: FaultInjector?) {
+        self.engine = engine
+        self.journal = journal
+        self.injector = injector
+        self.refusals = Mutex([])
+        self.checksAdmission = injector?.hasAcceptRules ?? false
+    }
+
+    func admission(for connection: HTTPConnectionInfo) -> HTTPAdmission {
+        guard checksAdmission, let decision = injector?.decisionOnAccept() else { return .accept }
+        refusals.withLock { $0.append(decision) }
+        return .close
+    }
+
+    func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        if let injector, let fault = injector.decision(method: request.method, path: request.path, isApplicable: hasTemplate) {
+            return inject(fault, into: request)
+        }
+        let decision = engine.answer(request)
+        journal.record(request, decision: decision)
+        return Self.normalAnswer(decision).reply
+    }
+
+    private func inject(_ fault: FaultDecision, into request: HTTPRequest) -> HTTPReply {
+        var replayed: ReplayDecision?
+        let answer = fault.answer(
+            normal: {
+                let decision = engine.answer(request)
+                replayed = decision
+                return Self.normalAnswer(decision)
+            },
+            template: { engine.errorTemplate(named: $0) })
+        journal.record(request, outcome: .faultInjected(rule: fault.description, seed: fault.seed,
+                                                         interaction: replayed?.interaction, status: answer.status))
+        return answer.reply
+    }
+
+    /// `service-error` rules apply only where a cassette holds their template; every other fault applies.
+    private func hasTemplate(_ fault: Fault) -> Bool {
+        guard case .serviceError(let name) = fault.kind else { return true }
+        return engine.errorTemplate(named: name) != nil
+    }
+
+    static func normalAnswer(_ decision: ReplayDecision) -> NormalAnswer {
+        switch decision {
+        case .matched(let match):
+            switch match.reply {
+            case .response(let response): NormalAnswer(reply: .response(response), response: response)
+            case .failure(let failure): NormalAnswer(reply: failure.reply, response: nil)
+            }
+        case .unmatched(let nearMiss):
+            NormalAnswer(reply: .response(nearMiss.response), response: nearMiss.response)
+        }
+    }
+}

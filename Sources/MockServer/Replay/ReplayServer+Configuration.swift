@@ -1,0 +1,39 @@
+extension ReplayServer {
+    /// Where a server's fault plan comes from.
+    public enum FaultSource: Sendable {
+        /// No faults, whatever the environment says.
+        case none
+        /// `MOCKSERVER_FAULTS` and `MOCKSERVER_SEED` (see ``FaultPlan/fromEnvironment(_:)``); no faults
+        /// when they are unset. The default, so that CI can rerun a whole suite under a plan.
+        case environment
+        /// This plan, whatever the environment says.
+        case plan(FaultPlan)
+    }
+
+    /// How a ``ReplayServer`` listens, matches, injects faults and reports.
+    public struct Configuration: Sendable {
+        /// Socket, limits and timeouts; default loopback on an ephemeral port (see ``HTTPServer/Configuration``).
+        public var server: HTTPServer.Configuration
+        /// Matching rules and the after-last policy, applied on top of each cassette's own; default
+        /// ``ReplayOptions/init(rules:matcher:)`` with no extra rules.
+        public var replay: ReplayOptions
+        /// Where the fault plan comes from; default ``FaultSource/environment``.
+        public var faults: FaultSource
+        /// Whether an unmatched request fails the test that owns the server (through
+        /// ``ReplayServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:configuration:filePath:_:)``
+        /// calls at the end); default `false`. Unmatched requests are answered 404 either way.
+        public var strict: Bool
+        /// How many requests the journal keeps (oldest dropped first); default ``Journal/defaultCapacity``.
+        public var journalCapacity: Int
+
+        /// Creates a configuration; every parameter has the default described on its property.
+        public init(server: HTTPServer.Configuration = HTTPServer.Configuration(), replay: ReplayOptions = ReplayOptions(),
+                    faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity) {
+            self.server = server
+            self.replay = replay
+            self.faults = faults
+            self.strict = strict
+            self.journalCapacity = journalCapacity
+        }
+    }
+}

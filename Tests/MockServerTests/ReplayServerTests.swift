@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Testing
+
+@Suite struct ReplayServerTests {
+    private func get(_ session: URLSession, _ base: URL, _ target: String) async throws -> (Data, HTTPURLResponse) {
+        try await session.httpData(for: URLRequest(url: URL(string: target, relativeTo: base)!))
+    }
+
+    @Test func recordedCassette_isReplayedOverHTTP_byteForByte() async throws {
+        // Given the bundled GitHub cassette, when its first request is sent through URLSession,
+        // then status, Link header and body are the recorded ones.
+        let recordings = try #require(RecordingsFolder.nearest(to: #filePath))
+        let cassette = try #require(try RecordingsFolder.cassettes(named: "github/users", in: recordings).first)
+        guard case .response(let recorded) = cassette.interactions[0].outcome else { Issue.record("not a response"); return }
+        try await withMockServer(replaying: "github/users", configuration: .init(faults: .none)) { server in
+            try await withURLSession { session in
+                let (body, response) = try await get(session, server.baseURL!, cassette.interactions[0].request.target)
+                #expect(response.statusCode == recorded.status)
+                #expect(response.value(forHTTPHeaderField: "Link") == recorded.headers["Link"])
+                #expect(body == recorded.replayResponse.body)
+            }
+            try server.journal.verify(.get("/users"), calledTimes: 1)
+        }
+    }
+
+    @Test func unmatchedRequest_gets404NamingTheClosest_andStrictModeThrowsTheSameText() async throws {
+        let configuration = ReplayServer.Configuration(faults: .none, strict: true)
+        let error = await #expect(throws: ReplayServerError.self) {
+            try await withMockServer(replaying: "github/users", configuration: configuration) { server in
+                try await withURLSession { session in
+                    let (body, response) = try await get(session, server.baseURL!, "/users?since=0&per_page=4")
+                    #expect(response.statusCode == 404)
+                    #expect(response.value(forHTTPHeaderField: "X-MockServer-Unmatched") == "1")
+                    #expect(String(decoding: body, as: UTF8.self).contains("per_page"))
+                }
+            }
+        }
+        let message = try #require(error?.message)
+        #expect(message.hasPrefix("1 request was not matched by any recorded interaction:\n\n"))
+        #expect(message.contains("GET /users?since=0&per_page=4"))
+        #expect(message.contains("per_page"))
+    }
+
+    @Test func nonStrictServer_answers404_butDoesNotThrow() async throws {
+        let misses = try await withMockServer(cassettes: [], configuration: .init(faults: .none)) { server in
+            try await withURLSession { session in
+                let (_, response) = try await get(session, server.baseURL!, "/nothing")
+                #expect(response.statusCode == 404)
+            }
+            return server.unmatchedRequests.count
+        }
+        #expect(misses == 1)
+    }
+
+    @Test func handWrittenInteraction_answersBeforeCassettes() async throws {
+        try await withMockServer(replaying: "github/users", configuration: .init(faults: .none)) { server in
+            server.add(.stub("GET", "/users/octocat", status: 418, json: .object(["message": .string("teapot")])))
+            try await withURLSession { session in
+                let (body, response) = try await get(session, server.baseURL!, "/users/octocat")
+                #expect(response.statusCode == 418)
+                #expect(String(decoding: body, as: UTF8.self) == #"{"message":"teapot"}"#)
+            }
+        }
+    }
+
+    @Test func everyInteractionUsed_listsTheUnusedOnes() async throws {
+        try await withMockServer(replaying: "feed/feeds", configuration: .init(faults: .none)) { server in
+            try await withURLSession { session in
+                _ = try await get(session, server.baseURL!, "/feeds?page=1&pageSize=3")
+            }
+            let error = #expect(throws: JournalAssertionError.self) { try server.verifyEveryInteractionUsed() }
+            #expect(error?.description.contains("/feeds?page=2&pageSize=3") == true)
+        }
+    }
+
+    @Test func missingCassette_throwsOneSentence() async throws {
+        let folder = try #require(RecordingsFolder.nearest(to: #filePath))
+        let error = await #expect(throws: ReplayServerError.self) {
+            try await withMockServer(replaying: "nope/missing") { _ in }
+        }
+        #expect(error?.message == "no cassette named 'nope/missing' in \(folder.path) (looked for missing.json and the folder nope/missing)")
+    }
+
+    @Test func serverIsStopped_whenTheBodyThrows() async throws {
+        struct Boom: Error {}
+        var captured: ReplayServer?
+        await #expect(throws: Boom.self) {
+            try await withMockServer(cassettes: [], configuration: .init(faults: .none)) { server in
+                captured = server
+                throw Boom()
+            }
+        }
+        #expect(captured?.baseURL == nil)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Testing
+
+/// What real clients see for each network-level fault: URLSession's error code and curl's exit status.
+/// The README's fault table is this test's table.
+@Suite struct FaultClientTests {
+    /// Fault spec → the URLError codes URLSession reports on Linux (FoundationNetworking over libcurl).
+    /// Where the outcome depends on timing (is the request already written when the server closes?),
+    /// every code seen is listed.
+    static let urlSessionCodes: [(String, Set<Int>)] = [
+        ("refuse", [URLError.badServerResponse.rawValue, URLError.networkConnectionLost.rawValue, URLError.unknown.rawValue]),
+        ("reset", [URLError.networkConnectionLost.rawValue]),
+        ("empty", [URLError.badServerResponse.rawValue]),
+        ("truncate=status-line", [URLError.badServerResponse.rawValue]),
+        // truncate=headers is left out on purpose: FoundationNetworking traps ("Transfer completed, but
+        // there's no response", swift-corelibs-foundation issue 5285) and takes the process down.
+        ("truncate=body:10", [URLError.unknown.rawValue]),
+        ("malformed-chunk", [URLError.unknown.rawValue]),
+        ("garbage", [URLError.unsupportedURL.rawValue]),
+        ("stall", [URLError.timedOut.rawValue]),
+    ]
+
+    /// Fault spec → curl's exit status (curl 7.88 on Debian 12).
+    static let curlExits: [(String, Set<Int32>)] = [
+        ("refuse", [52, 56]),
+        ("reset", [56]),
+        ("empty", [52]),
+        ("truncate=status-line", [52]),
+        ("truncate=headers", [0]),  // curl accepts a header block cut short by the close
+        ("truncate=body:10", [18]),
+        ("malformed-chunk", [56]),
+        ("garbage", [1]),
+        ("stall", [28]),
+        ("status=503", [0]),
+    ]
+
+    #if os(Linux)
+    @Test(arguments: urlSessionCodes)
+    func urlSession_seesTheDocumentedError(spec: String, codes: Set<Int>) async throws {
+        try await FaultWireTests.withFaultServer(spec) { _, url in
+            let error = await #expect(throws: URLError.self) {
+                try await withURLSession(timeout: 1) { session in
+                    try await session.httpData(for: URLRequest(url: url.appendingPathComponent("thing")))
+                }
+            }
+            #expect(codes.contains(error?.code.rawValue ?? 0), "\(spec) gave \(String(describing: error?.code.rawValue))")
+        }
+    }
+    #endif
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")), arguments: curlExits)
+    func curl_exitsWithTheDocumentedStatus(spec: String, exits: Set<Int32>) async throws {
+        try await FaultWireTests.withFaultServer(spec) { _, url in
+            let status = try await onThread {
+                let curl = Process()
+                curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                curl.arguments = ["--silent", "--output", "/dev/null", "--max-time", "1", url.appendingPathComponent("thing").absoluteString]
+                try curl.run()
+                curl.waitUntilExit()
+                return curl.terminationStatus
+            }
+            #expect(exits.contains(status), "\(spec) made curl exit \(status)")
+        }
+    }
+}

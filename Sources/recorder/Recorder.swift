@@ -4,6 +4,7 @@ enum Recorder {
     /// The command named `name`. Each command is one case here.
     static func command(named name: String) -> (any Command.Type)? {
         switch name {
+        case "replay": ReplayCommand.self
         case "list": ListCommand.self
         case "show": ShowCommand.self
         case "lint": LintCommand.self
@@ -23,7 +24,7 @@ enum Recorder {
     /// What `recorder --help` lists, in this order.
     static let summaries: [Summary] = [
         Summary(name: "capture", summary: "record a real API into a cassette through a reverse proxy"),
-        Summary(name: "replay", summary: "serve cassettes to any client, with optional faults"),
+        Summary(name: "replay", summary: ReplayCommand.help.summary),
         Summary(name: "list", summary: ListCommand.help.summary),
         Summary(name: "show", summary: ShowCommand.help.summary),
         Summary(name: "lint", summary: LintCommand.help.summary),
@@ -48,7 +49,7 @@ enum Recorder {
     }
 
     /// Runs the command line `arguments` (without the program name) and returns the exit status.
-    static func run(_ arguments: [String], console: Console) -> Int32 {
+    static func run(_ arguments: [String], console: Console) async -> Int32 {
         guard let name = arguments.first, !["--help", "-h"].contains(name) else {
             console.print(help)
             return 0
@@ -66,7 +67,7 @@ enum Recorder {
             return 0
         }
         do {
-            return try command.run(rest, console: console)
+            return try await command.run(rest, console: console)
         } catch {
             console.error(error.message)
             return error.exitStatus

@@ -1,3 +1,3 @@
 import Foundation
 
-exit(Recorder.run(Array(CommandLine.arguments.dropFirst()), console: .standard))
+exit(await Recorder.run(Array(CommandLine.arguments.dropFirst()), console: .standard))

@@ -59,7 +59,7 @@ import Testing
         #expect(injector.decision(method: "GET", path: "/") == nil)
         let decision = try #require(injector.decision(method: "GET", path: "/"))
         #expect(decision.ruleIndex == 0 && decision.count == 2 && decision.seed == 42)
-        #expect(decision.description == "rule 1 'empty,when=every:2' fired on match 2 (seed 42)")
+        #expect(decision.description == "rule 1 'empty,when=every:2' on match 2")
         injector.resetCounts()
         #expect(injector.decision(method: "GET", path: "/") == nil)
     }

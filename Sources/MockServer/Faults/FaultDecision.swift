@@ -19,9 +19,10 @@ public struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
         SeededDraw.bits(seed: seed, rule: ruleIndex, count: count, stream: .garbage)
     }
 
-    /// One line for logs and journals: `rule 2 'status=503,when=first:2' fired on match 1 (seed 42)`.
+    /// One line for logs and journals, without the seed (the journal keeps it apart):
+    /// `rule 2 'status=503,when=first:2' on match 1`, plus the drawn delay for a random latency.
     public var description: String {
-        var text = "rule \(ruleIndex + 1) '\(rule)' fired on match \(count) (seed \(seed))"
+        var text = "rule \(ruleIndex + 1) '\(rule)' on match \(count)"
         if let delay, rule.fault.kind != .latency(.fixed(delay)) { text += ", delay \(DurationSpelling.format(delay))" }
         return text
     }

@@ -39,8 +39,9 @@ public final class Journal: Sendable {
         self.bodyBudget = max(0, bodyBudget)
     }
 
-    /// Records `request` with its outcome; `time` defaults to now.
-    public func record(_ request: HTTPRequest, outcome: JournalOutcome, at time: Date = Date()) {
+    /// Records `request` with its outcome and returns the entry; `time` defaults to now.
+    @discardableResult
+    public func record(_ request: HTTPRequest, outcome: JournalOutcome, at time: Date = Date()) -> JournalEntry {
         storage.withLock { storage in
             let entry = JournalEntry(sequence: storage.recorded, time: time, request: request, outcome: outcome)
             storage.recorded += 1
@@ -59,11 +60,13 @@ public final class Journal: Sendable {
                 storage.entries.removeFirst(storage.start)
                 storage.start = 0
             }
+            return entry
         }
     }
 
-    /// Records `request` with the outcome of a replay decision; `time` defaults to now.
-    public func record(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) {
+    /// Records `request` with the outcome of a replay decision and returns the entry; `time` defaults to now.
+    @discardableResult
+    public func record(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalEntry {
         record(request, outcome: JournalOutcome(decision), at: time)
     }
 

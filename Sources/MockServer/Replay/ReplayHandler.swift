@@ -7,12 +7,14 @@ final class ReplayHandler: HTTPHandler {
     let journal: Journal
     let injector: FaultInjector?
     let refusals: Mutex<[FaultDecision]>
+    private let observer: (@Sendable (JournalEntry) -> Void)?
     private let checksAdmission: Bool
 
-    init(engine: ReplayEngine, journal: Journal, injector: FaultInjector?) {
+    init(engine: ReplayEngine, journal: Journal, injector: FaultInjector?, observer: (@Sendable (JournalEntry) -> Void)?) {
         self.engine = engine
         self.journal = journal
         self.injector = injector
+        self.observer = observer
         self.refusals = Mutex([])
         self.checksAdmission = injector?.hasAcceptRules ?? false
     }
@@ -28,7 +30,8 @@ final class ReplayHandler: HTTPHandler {
             return inject(fault, into: request)
         }
         let decision = engine.answer(request)
-        journal.record(request, decision: decision)
+        let entry = journal.record(request, decision: decision)
+        observer?(entry)
         return Self.normalAnswer(decision).reply
     }
 
@@ -41,8 +44,9 @@ final class ReplayHandler: HTTPHandler {
                 return Self.normalAnswer(decision)
             },
             template: { engine.errorTemplate(named: $0) })
-        journal.record(request, outcome: .faultInjected(rule: fault.description, seed: fault.seed,
-                                                         interaction: replayed?.interaction, status: answer.status))
+        let entry = journal.record(request, outcome: .faultInjected(rule: fault.description, seed: fault.seed,
+                                                                     interaction: replayed?.interaction, status: answer.status))
+        observer?(entry)
         return answer.reply
     }
 

@@ -25,10 +25,15 @@ extension ReplayServer {
         public var strict: Bool
         /// How many requests the journal keeps (oldest dropped first); default ``Journal/defaultCapacity``.
         public var journalCapacity: Int
+        /// Called with each request's journal entry as soon as it is answered (or its fault chosen), on an
+        /// event-loop thread: it must be quick and must not block. Default `nil`. `recorder replay` prints
+        /// its lines from here.
+        public var onRequest: (@Sendable (JournalEntry) -> Void)?
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(server: HTTPServer.Configuration = HTTPServer.Configuration(), replay: ReplayOptions = ReplayOptions(),
-                    faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity) {
+                    faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
+                    onRequest: (@Sendable (JournalEntry) -> Void)? = nil) {
             self.server = server
             self.replay = replay
             self.faults = faults

@@ -37,7 +37,8 @@ public final class ReplayServer: Sendable {
         }
         engine = ReplayEngine(cassettes: cassettes, options: configuration.replay)
         journal = Journal(capacity: configuration.journalCapacity)
-        handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map(FaultInjector.init))
+        handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map(FaultInjector.init),
+                                observer: configuration.onRequest)
         http = HTTPServer(configuration: configuration.server, handler: handler)
     }
 

@@ -1,0 +1,139 @@
+import Foundation
+import MockServer
+
+/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--strict] [--quiet]`.
+enum ReplayCommand: Command {
+    static let help = CommandHelp(
+        name: "replay",
+        summary: "serve cassettes to any client, with optional faults",
+        usage: "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--strict] [--quiet]",
+        description: """
+            Serves the cassettes on 127.0.0.1 until Ctrl-C or SIGTERM (exit status 0), printing the address, then
+            one line per request with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
+            JSON body names the closest recorded request and how it differs). Faults come from --fault specs,
+            from a --faults plan file, or else from the MOCKSERVER_FAULTS and MOCKSERVER_SEED environment
+            variables. A fault spec reads KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD], for example
+            status=503,when=first:2 or latency=100..300ms,when=p:0.5,path=/users*; several specs may also be
+            separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
+            """,
+        arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
+        options: [
+            .init(spelling: "--port N", text: "The port to listen on (default: 0, any free port)."),
+            .init(spelling: "--fault SPEC", text: "Inject a fault; repeat for several rules, tried in order."),
+            .init(spelling: "--faults PLAN.json", text: "Read the fault rules and seed from a plan file."),
+            .init(spelling: "--seed N", text: "The seed for random fault decisions (default: the plan's, else 1)."),
+            .init(spelling: "--strict", text: "Exit with status 1 at shutdown if any request was unmatched."),
+            .init(spelling: "--quiet", text: "Print no line per request (for benchmarks)."),
+        ],
+        examples: [
+            "recorder replay",
+            "recorder replay Recordings/github --port 8080 --fault 'status=503,when=first:1'",
+            "curl -i http://127.0.0.1:8080/users/octocat",
+        ]
+    )
+
+    static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
+        let parsed = try Arguments(arguments, options: ["port", "fault", "faults", "seed"], flags: ["strict", "quiet"], command: "replay")
+        let port = try parsed.integer("port", in: 0...65535) ?? 0
+        let plan = try faultPlan(parsed)
+        let loadStart = ContinuousClock.now
+        let cassettes = try load(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
+        let loadTime = ContinuousClock.now - loadStart
+        var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), strict: parsed.flag("strict"))
+        if let plan {
+            configuration.faults = .plan(plan)
+        }
+        if !parsed.flag("quiet") {
+            configuration.onRequest = { entry in console.print(ReplayLine.text(for: entry)) }
+        }
+        let server: ReplayServer
+        do {
+            server = try ReplayServer(cassettes: cassettes, configuration: configuration)
+        } catch {
+            throw .usage(error.message)
+        }
+        let url: URL
+        do {
+            url = try await server.start()
+        } catch {
+            throw .failure("cannot serve on port \(port): \(error)")
+        }
+        let interactions = cassettes.reduce(0) { $0 + $1.interactions.count }
+        let milliseconds = Int((Double(loadTime.components.attoseconds) / 1e15 + Double(loadTime.components.seconds) * 1000).rounded())
+        console.print("Replaying \(counted(cassettes.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
+        if let faults = server.faultPlan {
+            console.print("Faults: \(faults)")
+        }
+        console.print("Press Ctrl-C to stop.")
+        let signal = await ShutdownSignal.wait()
+        await server.stop()
+        console.print("Stopped on \(signal) after \(counted(server.journal.recordedCount, "request")).")
+        if parsed.flag("strict") {
+            do {
+                try server.verifyNoUnmatchedRequests()
+            } catch {
+                console.error(error.message)
+                return 1
+            }
+        }
+        return 0
+    }
+
+    /// The plan from `--fault`/`--faults`/`--seed`, or `nil` to fall back to the environment.
+    private static func faultPlan(_ parsed: Arguments) throws(RecorderError) -> FaultPlan? {
+        let specs = parsed.all("fault")
+        let file = try parsed.single("faults")
+        var seed: UInt64?
+        if let text = try parsed.single("seed") {
+            guard let value = UInt64(text) else { throw .usage("--seed '\(text)' is not a whole number from 0 to 2^64-1") }
+            seed = value
+        }
+        if !specs.isEmpty, file != nil {
+            throw .usage("give fault rules with --fault or with --faults, not both")
+        }
+        do {
+            var plan: FaultPlan
+            if let file {
+                plan = try FaultPlan.load(contentsOf: URL(fileURLWithPath: file))
+            } else if !specs.isEmpty {
+                plan = try FaultPlan.parse(specs: specs.joined(separator: ";"))
+            } else if seed != nil {
+                guard var fromEnvironment = try FaultPlan.fromEnvironment() else {
+                    throw RecorderError.usage("--seed needs fault rules from --fault, --faults or MOCKSERVER_FAULTS")
+                }
+                fromEnvironment.seed = seed!
+                return fromEnvironment
+            } else {
+                return nil
+            }
+            if let seed { plan.seed = seed }
+            return plan
+        } catch let error as FaultPlanError {
+            throw .usage(error.message)
+        } catch let error as RecorderError {
+            throw error
+        } catch {
+            throw .failure("\(error)")
+        }
+    }
+
+    private static func load(_ paths: [String]) throws(RecorderError) -> [Cassette] {
+        var cassettes: [Cassette] = []
+        for item in CassettePaths.expand(paths) {
+            switch item {
+            case .file(let url):
+                do {
+                    cassettes.append(try Cassette.load(from: url))
+                } catch {
+                    throw .failure(error.description)
+                }
+            case .missing(_, let sentence):
+                throw .failure(sentence)
+            }
+        }
+        guard !cassettes.isEmpty else {
+            throw .failure("no cassettes found in \(paths.joined(separator: ", "))")
+        }
+        return cassettes
+    }
+}

@@ -1,0 +1,26 @@
+import MockServer
+
+/// The line `recorder replay` prints for each request: `GET /users?since=0 → 200 github-users interaction 0`.
+enum ReplayLine {
+    static func text(for entry: JournalEntry) -> String {
+        let request = "\(entry.request.method) \(entry.request.target)"
+        let outcome = entry.outcome
+        switch outcome.kind {
+        case .matched:
+            let status = outcome.status.map { "\($0) " } ?? ""
+            return "\(request) → \(status)\(outcome)"
+        case .unmatched:
+            guard let nearMiss = outcome.nearMiss else { return "\(request) → 404 unmatched" }
+            if let used = nearMiss.usedUp.first {
+                return "\(request) → 404 unmatched: \(used) was already used (afterLast is fail)"
+            }
+            guard let closest = nearMiss.closest, let first = nearMiss.differences.first else {
+                return "\(request) → 404 unmatched: the cassettes hold no interactions"
+            }
+            let more = nearMiss.differences.count > 1 ? " (+\(nearMiss.differences.count - 1) more)" : ""
+            return "\(request) → 404 unmatched; closest \(closest): \(first)\(more)"
+        default:
+            return "\(request) → \(outcome)"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// `recorder replay` run as a user would: the built binary, real HTTP on loopback, Ctrl-C to stop.
+@Suite struct ReplayCommandTests {
+    private func get(_ url: URL) async throws -> (status: Int, headers: [AnyHashable: Any], body: String) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        let session = URLSession(configuration: configuration)
+        defer { session.invalidateAndCancel() }
+        let (data, response) = try await session.data(from: url)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, http.allHeaderFields, String(decoding: data, as: UTF8.self))
+    }
+
+    @Test func replay_servesTheCassettes_printsEachRequest_andExitsZeroOnCtrlC() async throws {
+        // Given recorder replay on the bundled GitHub cassette
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path])
+        let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
+        // When a recorded request and an unrecorded one are sent
+        let octocat = try await get(base.appendingPathComponent("users/octocat"))
+        let missing = try await get(URL(string: "/users?since=0&per_page=4", relativeTo: base)!)
+        let run = try await replay.stop()
+        // Then the recorded answer comes back, the miss is a 404 naming the difference, and each is printed
+        #expect(octocat.status == 200)
+        #expect(octocat.body.contains(#""login":"octocat""#))
+        #expect(missing.status == 404)
+        #expect(missing.body.contains(#"query per_page: recorded \"3\", received \"4\""#))
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("GET /users/octocat → 200 github-users interaction 2\n"))
+        #expect(run.stdout.contains("GET /users?since=0&per_page=4 → 404 unmatched; closest github-users interaction 0 (GET /users?since=0&per_page=3): query per_page: recorded \"3\", received \"4\"\n"))
+        #expect(run.stdout.hasSuffix("Stopped on SIGINT after 2 requests.\n"))
+    }
+
+    @Test func replay_underAFault_printsThePlan_andTheFaultPerRequest_exitsZeroOnSIGTERM() async throws {
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("feed").path,
+                                          "--fault", "status=503,when=first:1", "--seed", "9"])
+        let base = try await replay.address(after: "Replaying")
+        let url = URL(string: "/feeds?page=1&pageSize=3", relativeTo: base)!
+        let first = try await get(url)
+        let second = try await get(url)
+        let run = try await replay.stop(with: SIGTERM)
+        #expect(first.status == 503)
+        #expect(first.headers["Retry-After"] as? String == "1")
+        #expect(second.status == 200)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("Faults: seed=9: status=503,when=first:1\n"))
+        #expect(run.stdout.contains("GET /feeds?page=1&pageSize=3 → fault rule 1 'status=503,when=first:1' on match 1 (seed 9) (503)\n"))
+        #expect(run.stdout.contains("Stopped on SIGTERM after 2 requests."))
+    }
+
+    @Test func strictReplay_exitsOne_listingTheUnmatchedRequest() async throws {
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("feed/feeds.json").path, "--strict"])
+        let base = try await replay.address(after: "Replaying")
+        _ = try await get(base.appendingPathComponent("nothing"))
+        let run = try await replay.stop()
+        #expect(run.status == 1)
+        #expect(run.stderr.hasPrefix("recorder: 1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches GET /nothing.\n"))
+    }
+
+    @Test(arguments: [
+        (["replay", "--fault", "explode"], 2, "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error\n"),
+        (["replay", "--fault", "reset", "--faults", "plan.json"], 2, "recorder: give fault rules with --fault or with --faults, not both\n"),
+        (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),
+        (["replay", "--port", "70000"], 2, "recorder: --port '70000' is not a whole number from 0 to 65535\n"),
+        (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
+    ] as [([String], Int32, String)])
+    func badReplayCommandLines_failWithOneSentence(arguments: [String], status: Int32, message: String) throws {
+        let run = try runRecorder(arguments, in: Workspace.recordings)
+        #expect(run.status == status)
+        #expect(run.stderr == message)
+    }
+}

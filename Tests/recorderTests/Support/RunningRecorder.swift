@@ -1,0 +1,93 @@
+import Foundation
+import Synchronization
+
+/// A `recorder` process that keeps running (replay, capture): its output is collected as it arrives, so a
+/// test can wait for a line (such as the address it serves on), talk to it, then stop it with a signal.
+/// Every wait is bounded; a process still running when the value is released is killed.
+final class RunningRecorder: Sendable {
+    private let process: Process
+    private let streams = Mutex(Streams())
+
+    private struct Streams {
+        var output = Data()
+        var errors = Data()
+    }
+
+    /// Starts `recorder ARGUMENTS` in `directory`.
+    init(_ arguments: [String], in directory: URL? = nil) throws {
+        let process = Process()
+        process.executableURL = productsFolder().appendingPathComponent("recorder")
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        self.process = process
+        try process.run()
+        for (pipe, isOutput) in [(out, true), (err, false)] {
+            let handle = pipe.fileHandleForReading
+            // The reader holds the value until the pipe closes, which is when the process exits.
+            Thread.detachNewThread { self.collect(handle, isOutput: isOutput) }
+        }
+    }
+
+    private func collect(_ handle: FileHandle, isOutput: Bool) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { return }
+            streams.withLock { isOutput ? $0.output.append(chunk) : $0.errors.append(chunk) }
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Standard output so far.
+    var stdout: String { String(decoding: streams.withLock { $0.output }, as: UTF8.self) }
+    /// Standard error so far.
+    var stderr: String { String(decoding: streams.withLock { $0.errors }, as: UTF8.self) }
+
+    /// The first line of standard output containing `text`, waiting up to `timeout` for it to appear.
+    func line(containing text: String, timeout: Duration = .seconds(20)) async throws -> String {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let line = stdout.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            guard process.isRunning else { break }
+            try await Task.sleep(for: .milliseconds(20))  // polling the pipe buffer, not waiting for readiness
+        }
+        throw RunFailure(description: "no output line containing \(text.debugDescription) within \(timeout); stdout: \(stdout.debugDescription), stderr: \(stderr.debugDescription)")
+    }
+
+    /// The `http://127.0.0.1:PORT` address the command printed on a line containing `marker`.
+    func address(after marker: String) async throws -> URL {
+        let line = try await line(containing: marker)
+        guard let range = line.range(of: #"http://127\.0\.0\.1:\d+"#, options: .regularExpression) else {
+            throw RunFailure(description: "no address in \(line.debugDescription)")
+        }
+        return URL(string: String(line[range]))!
+    }
+
+    /// Sends `signal` (default SIGINT, as Ctrl-C does) and waits up to `timeout` for the process to exit.
+    func stop(with signal: Int32 = SIGINT, timeout: Duration = .seconds(20)) async throws -> RecorderRun {
+        kill(process.processIdentifier, signal)
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning {
+            guard ContinuousClock.now < deadline else {
+                process.terminate()
+                throw RunFailure(description: "recorder did not exit within \(timeout) of the signal")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        // Let the reader threads drain what the process wrote last.
+        for _ in 0..<50 where !stdout.hasSuffix("\n") && !stdout.isEmpty {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return RecorderRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
+    }
+
+    struct RunFailure: Error, CustomStringConvertible {
+        let description: String
+    }
+}

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # MockServer benchmarks. Usage: Tests/Benchmarks/run.sh [SECTION...]   (default: every section)
 #
-# Section "wire": MockServer's HTTP server against nginx, both serving the same 300-byte JSON on
-# loopback, measured back to back with the same wrk settings:
+# Section "wire": `recorder replay` serving a cassette whose one interaction is a 300-byte JSON answer,
+# against nginx serving the same 300 bytes, on loopback, measured back to back with the same wrk settings:
 #   1. keep-alive throughput, 64 connections            (target: ours >= 0.9 x nginx)
 #   2. p99 latency, 1 connection (wrk --latency)        (target: ours <= 1.2 x nginx)
 #   3. new connection per request (Connection: close)   (target: ours >= 0.8 x nginx)
@@ -14,12 +14,22 @@
 # nginx and wrk are installed from Debian packages when missing (needs apt-get and root); otherwise
 # the section is skipped with a message.
 #
+# Section "raw": the same comparison with MockServer's bare HTTP server answering a fixed response
+# (no cassette, matching or journal): how much of the wire figures the replay path costs.
+# Section "lookup": the cost of one replay lookup in-process at 10, 1,000 and 100,000 interactions, and
+# end to end: wrk against `recorder replay` on a 10-interaction and a 100,000-interaction cassette
+# (target: flat, the 100,000 figure within 1.25x of the 10 figure both ways).
+# Section "load": loading a 10,000-interaction cassette (target: under 0.5 s), with Foundation's
+# JSONSerialization parsing the same bytes as the reference measured in the same run.
+# Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
+# after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
+#
 # Environment: DURATION (seconds per run, default 5), ROUNDS (default 7), THREADS (wrk threads,
 # default 2), CONNECTIONS (default 64).
 #
 # Adding a section: write a function section_NAME below and add NAME to ALL_SECTIONS; use
-# bench_binary for the release build of mockserver-bench (Tests/Benchmarks/Server, one file per
-# command) and the helpers median and ratio.
+# $BENCH (mockserver-bench, Tests/Benchmarks/Server) and $RECORDER (release builds), start_replay, and the
+# helpers median, ratio and verdict.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
@@ -28,7 +38,7 @@ ROUNDS=${ROUNDS:-7}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire"
+ALL_SECTIONS="wire lookup load memory"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -43,18 +53,33 @@ trap cleanup EXIT
 median() { sort -g | awk '{ a[NR]=$1 } END { if (NR == 0) print 0; else if (NR % 2) print a[(NR+1)/2]; else print (a[NR/2]+a[NR/2+1])/2 }'; }
 ratio() { awk -v o="$1" -v n="$2" 'BEGIN { printf "%.2f", (n > 0 ? o / n : 0) }'; }
 
-BENCH=""
-bench_binary() { # builds once, then prints the path of the release mockserver-bench
-    if [ -z "$BENCH" ]; then
-        echo "== swift build -c release --product mockserver-bench" >&2
-        if ! swift build -c release --product mockserver-bench > "$WORK/build.log" 2>&1; then
+start_replay() { # interactions, port: serves a generated cassette with recorder replay --quiet; sets REPLAY_PID
+    local cassette="$WORK/cassette-$1.json"
+    [ -f "$cassette" ] || "$BENCH" cassette --interactions "$1" --out "$cassette"
+    setsid "$RECORDER" replay "$cassette" --port "$2" --quiet > "$WORK/replay-$1.log" 2>&1 &
+    REPLAY_PID=$!
+    PIDS+=("$REPLAY_PID")
+    wait_ready "$2"
+}
+
+rss_kb() { # pids...: resident set size in kB, summed
+    local total=0 pid
+    for pid in "$@"; do total=$((total + $(awk '/^VmRSS:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0))); done
+    echo "$total"
+}
+
+build_products() { # release builds of mockserver-bench and recorder; sets BENCH and RECORDER
+    local product
+    for product in mockserver-bench recorder; do
+        echo "== swift build -c release --product $product" >&2
+        if ! swift build -c release --product "$product" > "$WORK/build.log" 2>&1; then
             cat "$WORK/build.log" >&2
-            echo "benchmark failed: the release build did not succeed." >&2
+            echo "benchmark failed: the release build of $product did not succeed." >&2
             exit 1
         fi
-        BENCH="$(swift build -c release --show-bin-path)/mockserver-bench"
-    fi
-    echo "$BENCH"
+    done
+    BENCH="$(swift build -c release --show-bin-path)/mockserver-bench"
+    RECORDER="$(swift build -c release --show-bin-path)/recorder"
 }
 
 port_is_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -88,7 +113,7 @@ cpu_ticks() { # pids...: user+system clock ticks of every thread
 # --- section: wire -------------------------------------------------------------------------------
 find_nginx() { command -v nginx || { [ -x /usr/sbin/nginx ] && echo /usr/sbin/nginx; } || true; }
 
-section_wire() {
+ensure_tools() { # installs nginx and wrk when missing; returns 1 (after a message) when they cannot be had
     if [ -z "$(find_nginx)" ] || ! command -v wrk >/dev/null; then
         if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
             echo "== installing nginx and wrk from Debian packages (apt-get install nginx-light wrk)"
@@ -97,18 +122,18 @@ section_wire() {
                 || true
         fi
     fi
+    if [ -z "$(find_nginx)" ] || ! command -v wrk >/dev/null; then
+        echo "benchmark skipped: nginx and wrk are not installed and cannot be installed with apt-get here."
+        return 1
+    fi
+}
+
+start_nginx() { # sets NGINX_PORT and NGINX_PIDS (its workers), once
+    [ -n "${NGINX_PORT:-}" ] && return 0
     local nginx
     nginx=$(find_nginx)
-    if [ -z "$nginx" ] || ! command -v wrk >/dev/null; then
-        echo "wire benchmark skipped: nginx and wrk are not installed and cannot be installed with apt-get here."
-        return 0
-    fi
-    local bench
-    bench=$(bench_binary)
-
-    OURS_PORT=$(free_port 28080)
-    NGINX_PORT=$(free_port $((OURS_PORT + 1)))
-    "$bench" payload > "$WORK/payload.json"
+    NGINX_PORT=$(free_port 28180)
+    "$BENCH" payload > "$WORK/payload.json"
     cat > "$WORK/nginx.conf" <<CONF
 worker_processes $CORES;
 pid $WORK/nginx.pid;
@@ -128,24 +153,115 @@ http {
     }
 }
 CONF
-    "$nginx" -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/error.log"
     # nginx daemonizes into its own session, and with CFS autogroup a session is a scheduling group;
-    # our server gets its own session too, so that neither shares CPU shares with wrk.
-    setsid "$bench" serve --port "$OURS_PORT" > "$WORK/ours.log" 2>&1 &
+    # our servers get their own sessions too (setsid), so that none shares CPU shares with wrk.
+    "$nginx" -c "$WORK/nginx.conf" -p "$WORK" -e "$WORK/error.log"
+    wait_ready "$NGINX_PORT"
+    NGINX_PIDS=$(pgrep -P "$(cat "$WORK/nginx.pid")" | tr '\n' ' ')
+}
+
+section_wire() {
+    ensure_tools || return 0
+    start_nginx
+    OURS_PORT=$(free_port 28080)
+    start_replay 1 "$OURS_PORT"
+    OURS_PIDS=$REPLAY_PID
+    wire_header "recorder replay, 1 interaction"
+    wire_all
+}
+
+section_raw() {
+    ensure_tools || return 0
+    start_nginx
+    OURS_PORT=$(free_port 28090)
+    setsid "$BENCH" serve --port "$OURS_PORT" > "$WORK/raw.log" 2>&1 &
     OURS_PIDS=$!
     PIDS+=("$OURS_PIDS")
     wait_ready "$OURS_PORT"
-    wait_ready "$NGINX_PORT"
-    NGINX_PIDS=$(pgrep -P "$(cat "$WORK/nginx.pid")" | tr '\n' ' ')
+    wire_header "bare HTTPServer, fixed response"
+    wire_all
+}
 
-    echo "== wire: ours on :$OURS_PORT ($(curl -s "http://127.0.0.1:$OURS_PORT/" | wc -c)-byte body, $CORES event loops);" \
-         "nginx $("$nginx" -v 2>&1 | sed 's/.*\///') on :$NGINX_PORT ($(curl -s "http://127.0.0.1:$NGINX_PORT/" | wc -c)-byte body, $CORES workers)"
+wire_header() { # what "ours" is
+    echo "== wire ($1): ours on :$OURS_PORT ($(curl -s "http://127.0.0.1:$OURS_PORT/" | wc -c)-byte body, $CORES event loops);" \
+         "nginx $("$(find_nginx)" -v 2>&1 | sed 's/.*\///') on :$NGINX_PORT ($(curl -s "http://127.0.0.1:$NGINX_PORT/" | wc -c)-byte body, $CORES workers)"
     echo "== wrk: $THREADS threads, $DURATION s per run, $ROUNDS rounds alternating which server goes first" \
          "(latency: 1 thread, $(((DURATION + 1) / 2)) s per run, $((ROUNDS * 2)) rounds)"
     echo
+}
+
+wire_all() {
     wire_measure throughput "keep-alive throughput, $CONNECTIONS conns" "req/s" ge 0.9
     wire_measure latency "p99 latency, 1 connection" "us" le 1.2
     wire_measure connect "new connection per request" "req/s" ge 0.8
+    kill $OURS_PIDS 2>/dev/null || true
+}
+
+# --- section: lookup -----------------------------------------------------------------------------
+section_lookup() {
+    echo "== lookup, in-process (ns per ReplayEngine.answer, best of 3):"
+    local lines small large
+    lines=$("$BENCH" lookup)
+    echo "$lines" | awk '{ printf "    %7d interactions: %6d ns\n", $2, $3 }'
+    small=$(echo "$lines" | awk '$2 == 10 { print $3 }')
+    large=$(echo "$lines" | awk '$2 == 100000 { print $3 }')
+    verdict "lookup 100,000 / 10 interactions" "$(ratio "$large" "$small")" le 1.25
+    ensure_tools || return 0
+    local port_small port_large pid_small pid_large figures_small=() figures_large=() ratios=() round a b
+    port_small=$(free_port 28280)
+    port_large=$(free_port $((port_small + 1)))
+    start_replay 10 "$port_small"
+    pid_small=$REPLAY_PID
+    start_replay 100000 "$port_large"
+    pid_large=$REPLAY_PID
+    echo "== lookup, end to end: wrk keep-alive against recorder replay on 10 and on 100,000 interactions, $ROUNDS rounds"
+    for round in $(seq 1 "$ROUNDS"); do
+        a=$(wire_run "$port_small" throughput "$DURATION" "$pid_small"); b=$(wire_run "$port_large" throughput "$DURATION" "$pid_large")
+        figures_small+=("${a% *}"); figures_large+=("${b% *}"); ratios+=("$(ratio "${b% *}" "${a% *}")")
+    done
+    echo "    10 interactions: $(printf '%s\n' "${figures_small[@]}" | median) req/s;" \
+         "100,000 interactions: $(printf '%s\n' "${figures_large[@]}" | median) req/s"
+    verdict "throughput 100,000 / 10 interactions" "$(printf '%s\n' "${ratios[@]}" | median)" ge 0.8
+    kill "$pid_small" "$pid_large" 2>/dev/null || true
+}
+
+# --- section: load -------------------------------------------------------------------------------
+section_load() {
+    local out ms bytes reference
+    out=$("$BENCH" load --interactions 10000)
+    ms=$(echo "$out" | awk '$1 == "load" { print $2 }')
+    bytes=$(echo "$out" | awk '$1 == "load" { print $3 }')
+    reference=$(echo "$out" | awk '$1 == "reference" { print $2 }')
+    echo "== load: a 10,000-interaction cassette of $bytes bytes, decoded and indexed (best of 5)"
+    echo "    cassette load: $ms ms; JSONSerialization alone on the same bytes: $reference ms"
+    verdict "load / JSONSerialization parse" "$(ratio "$ms" "$reference")" le 1.0
+    verdict "load time in seconds" "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')" le 0.5
+}
+
+# --- section: memory -----------------------------------------------------------------------------
+section_memory() {
+    ensure_tools || return 0
+    start_nginx
+    local port pid before after nginx_rss
+    port=$(free_port 28380)
+    start_replay 10000 "$port"
+    pid=$REPLAY_PID
+    before=$(rss_kb "$pid")
+    wire_run "$port" throughput "$DURATION" "$pid" > /dev/null
+    after=$(rss_kb "$pid")
+    wire_run "$NGINX_PORT" throughput "$DURATION" $NGINX_PIDS > /dev/null
+    nginx_rss=$(rss_kb $NGINX_PIDS "$(cat "$WORK/nginx.pid")")
+    echo "== memory: recorder replay serving 10,000 interactions: $((before / 1024)) MB after loading," \
+         "$((after / 1024)) MB after $DURATION s of load; nginx (master and workers): $((nginx_rss / 1024)) MB"
+    verdict "resident memory serving, MB" "$((after / 1024))" le 30
+    echo "    ratio to nginx's resident memory: $(ratio "$after" "$nginx_rss")"
+    kill "$pid" 2>/dev/null || true
+}
+
+verdict() { # label, value, comparison (ge|le), target
+    local ok
+    ok=$(awk -v r="$2" -v t="$4" -v c="$3" 'BEGIN { ok = (c == "ge") ? (r >= t) : (r <= t); print (ok ? "meets" : "MISSES") }')
+    printf '    %-40s %8s  (%s target %s %s)\n' "$1" "$2" "$ok" "$([ "$3" = ge ] && echo '>=' || echo '<=')" "$4"
 }
 
 # One wrk run; prints "FIGURE CPU_US_PER_REQUEST" (latency in microseconds, rates in requests/s).
@@ -214,6 +330,7 @@ wire_measure() { # kind, label, unit, comparison (ge|le), target
 
 # --- main ----------------------------------------------------------------------------------------
 SECTIONS=${*:-$ALL_SECTIONS}
+build_products
 for section in $SECTIONS; do
     if ! declare -F "section_$section" >/dev/null; then
         echo "Unknown section '$section'; known sections: $ALL_SECTIONS." >&2

@@ -126,14 +126,4 @@ import Testing
     func dates_rejectOtherSpellings(text: String) {
         #expect(CassetteDate.parse(text) == nil)
     }
-
-    @Test func loadBenchmark_runsAndRoundTripsItsCassette() throws {
-        // Not a timing assertion: the benchmark's synthetic cassette survives a round trip and the run reports.
-        let synthetic = CassetteBenchmark.syntheticCassette(interactions: 20)
-        #expect(try Cassette(jsonData: synthetic.encoded(), source: "s.json") == synthetic)
-        let measurement = try CassetteBenchmark.measureLoad(interactions: 20, repetitions: 1)
-        #expect(measurement.interactions == 20)
-        #expect(measurement.bytes == synthetic.encoded().count)
-        #expect(measurement.decodeSeconds > 0 && measurement.engineSeconds > 0)
-    }
 }

@@ -25,12 +25,11 @@ enum SeededDraw {
 
     /// `count` bytes from a generator seeded by `seed`.
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
-        var state = seed
+        var generator = SeededGenerator(seed: seed)
         var result: [UInt8] = []
         result.reserveCapacity(count)
         while result.count < count {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var word = mix(state)
+            var word = generator.next()
             for _ in 0..<min(8, count - result.count) {
                 result.append(UInt8(truncatingIfNeeded: word))
                 word >>= 8
@@ -39,10 +38,24 @@ enum SeededDraw {
         return result
     }
 
-    private static func mix(_ value: UInt64) -> UInt64 {
+    static func mix(_ value: UInt64) -> UInt64 {
         var z = value
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+}
+
+/// A seeded random number generator (SplitMix64), for reproducible byte sequences and test inputs.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        return SeededDraw.mix(state)
     }
 }

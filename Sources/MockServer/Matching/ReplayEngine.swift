@@ -6,7 +6,7 @@ import Synchronization
 /// normalized), body (JSON by value, form fields, multipart parts without the boundary, otherwise bytes) and
 /// the headers a cassette chooses, minus ignored fields; redaction placeholders in recordings match any value.
 /// Lookup is a hash probe per distinct placeholder layout in the request's method-and-path bucket, so it
-/// costs the same for 10 interactions as for 100,000 (see ``ReplayBenchmark``).
+/// costs the same for 10 interactions as for 100,000 (the `lookup` section of Tests/Benchmarks/run.sh measures it).
 ///
 /// Identical requests replay their recorded responses in order; after the last, each cassette's
 /// ``AfterLastPolicy`` applies (repeat by default). When several cassettes match, the first in the order given

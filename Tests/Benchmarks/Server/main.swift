@@ -1,7 +1,7 @@
 import Foundation
 
 /// `mockserver-bench COMMAND ...`: the programs the benchmark script (Tests/Benchmarks/run.sh) drives.
-/// Each command is one file; later benchmarks (replay, lookup, load time, memory) add theirs here.
+/// Each command is one small type.
 struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
@@ -14,8 +14,14 @@ do {
         try await ServeCommand.run(Array(arguments.dropFirst()))
     case "payload":
         FileHandle.standardOutput.write(BenchmarkPayload.json)
+    case "cassette":
+        try CassetteCommand.run(Array(arguments.dropFirst()))
+    case "lookup":
+        LookupCommand.run()
+    case "load":
+        try LoadCommand.run(Array(arguments.dropFirst()))
     default:
-        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload")
+        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N]")
     }
 } catch {
     FileHandle.standardError.write(Data("mockserver-bench: \(error)\n".utf8))

@@ -1,7 +1,8 @@
 import Foundation
+import MockServer
 
 /// Measurements of cassette loading, for the benchmark executable (never a timed unit test).
-public enum CassetteBenchmark {
+public enum LoadBenchmark {
     /// The outcome of ``measureLoad(interactions:repetitions:)``.
     public struct LoadMeasurement: Sendable, CustomStringConvertible {
         /// Interactions in the measured cassette.

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// Limits and hostile input: every violation gets its status and a close, slow clients time out,
@@ -128,22 +128,5 @@ import Testing
             #expect(try await client.readResponse().status == 200)
             #expect(server.openConnectionCount >= 1)
         }
-    }
-}
-
-/// A small deterministic generator (SplitMix64) so that random inputs are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -6,8 +6,9 @@ import Foundation
 /// (`X-Api-Key` = `x_api_key`). Fields are query parameters, form fields and JSON object keys at any
 /// depth, in requests and responses alike.
 public struct RedactionRules: Sendable, Hashable {
-    /// The text that replaces a secret: `<redacted>`. Matching treats it as "any value" on replay.
-    public static let placeholder = "<redacted>"
+    /// The text that replaces a secret: `<redacted>`, the cassette's ``Cassette/redactionPlaceholder``,
+    /// which matching treats as "any value" on replay.
+    public static let placeholder = Cassette.redactionPlaceholder
 
     /// Header names always redacted by default.
     public static let defaultHeaders: Set<String> = [

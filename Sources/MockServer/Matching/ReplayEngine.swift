@@ -96,6 +96,18 @@ public final class ReplayEngine: Sendable {
         }
     }
 
+    /// Adds `cassette` after the cassettes given at creation, as if it had been given last: the record
+    /// modes use it for the cassette file they append to, which is read only when the server starts.
+    /// Costs a copy of the index.
+    func include(_ cassette: Cassette) {
+        state.withLock { state in
+            let rank = (state.index.cassettes.map(\.rank).max() ?? -1) + 1
+            state.index.add(cassette, rank: max(0, rank), options: options)
+            state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
+            state.snapshot = Snapshot(state.index)
+        }
+    }
+
     /// Starts every sequence again from its first recorded response.
     public func reset() {
         state.withLock { state in

@@ -17,7 +17,8 @@ extension ReplayServer {
         /// Matching rules and the after-last policy, applied on top of each cassette's own; default
         /// ``ReplayOptions/init(rules:matcher:)`` with no extra rules.
         public var replay: ReplayOptions
-        /// Where the fault plan comes from; default ``FaultSource/environment``.
+        /// Where the fault plan comes from; default ``FaultSource/environment``. Consulted in ``Mode/replay``
+        /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded.
         public var faults: FaultSource
         /// Whether an unmatched request fails the test that owns the server (through
         /// ``ReplayServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:configuration:filePath:_:)``
@@ -29,16 +30,25 @@ extension ReplayServer {
         /// event-loop thread: it must be quick and must not block. Default `nil`. `recorder replay` prints
         /// its lines from here.
         public var onRequest: (@Sendable (JournalEntry) -> Void)?
+        /// Whether requests are replayed, forwarded to an upstream and recorded, or both; default
+        /// ``Mode/replay``. Every other mode needs ``recording``.
+        public var mode: Mode
+        /// The upstream and the cassette file for the forwarding modes; default `nil`. Ignored in
+        /// ``Mode/replay`` mode.
+        public var recording: RecordingOptions?
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(server: HTTPServer.Configuration = HTTPServer.Configuration(), replay: ReplayOptions = ReplayOptions(),
                     faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
-                    onRequest: (@Sendable (JournalEntry) -> Void)? = nil) {
+                    onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil) {
             self.server = server
             self.replay = replay
             self.faults = faults
             self.strict = strict
             self.journalCapacity = journalCapacity
+            self.onRequest = onRequest
+            self.mode = mode
+            self.recording = recording
         }
     }
 }

@@ -13,6 +13,22 @@ import Foundation
 ///
 /// In tests, ``withMockServer(replaying:in:configuration:filePath:_:)`` does all of this in one line and
 /// stops the server when the test's closure returns.
+///
+/// The same server records, when its ``Configuration/mode`` says so: in front of a real upstream it forwards
+/// requests, gives the client the upstream's answer, and appends each exchange (redacted) to a cassette
+/// file, saved atomically after every exchange:
+///
+/// ```swift
+/// let recording = RecordingOptions(upstream: try Upstream("https://api.github.com"), file: cassetteURL)
+/// let server = try ReplayServer(cassettes: [], configuration: .init(mode: .replayOrRecord, recording: recording))
+/// let baseURL = try await server.start()      // reads cassetteURL when it exists, replays what it matches
+/// ... send requests to baseURL ...
+/// await server.stop()                          // lets exchanges in flight finish; all are on disk
+/// ```
+///
+/// Journal entries of forwarded requests have the kind `recorded` (naming the interaction's index in the
+/// recorded cassette, with `cassetteIndex` -1 as that cassette is not one of the engine's) or
+/// `passedThrough`.
 public final class ReplayServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
@@ -20,39 +36,85 @@ public final class ReplayServer: Sendable {
     public let engine: ReplayEngine
     /// Every request received, with what answered it.
     public let journal: Journal
-    /// The fault plan in force, or `nil` when none (the configuration's source gave no plan).
+    /// The fault plan in force, or `nil` when none (the configuration's source gave no plan, or the mode
+    /// forwards requests).
     public let faultPlan: FaultPlan?
     private let handler: ReplayHandler
+    private let recorder: RecordingHandler?
     private let http: HTTPServer
 
-    /// Creates a server for `cassettes`; nothing is bound until ``start()``.
+    /// Creates a server for `cassettes` (replayed in ``Mode/replay`` and ``Mode/replayOrRecord`` modes);
+    /// nothing is bound or read until ``start()``.
     /// - Throws: ``FaultPlanError`` when the configuration reads the fault plan from an environment that
-    ///   holds an invalid one.
+    ///   holds an invalid one (in replay mode only).
     public init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(FaultPlanError) {
         self.configuration = configuration
-        switch configuration.faults {
-        case .none: faultPlan = nil
-        case .plan(let plan): faultPlan = plan.rules.isEmpty ? nil : plan
-        case .environment: faultPlan = try FaultPlan.fromEnvironment()
+        if configuration.mode.forwards {
+            faultPlan = nil
+        } else {
+            switch configuration.faults {
+            case .none: faultPlan = nil
+            case .plan(let plan): faultPlan = plan.rules.isEmpty ? nil : plan
+            case .environment: faultPlan = try FaultPlan.fromEnvironment()
+            }
         }
         engine = ReplayEngine(cassettes: cassettes, options: configuration.replay)
         journal = Journal(capacity: configuration.journalCapacity)
         handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map(FaultInjector.init),
                                 observer: configuration.onRequest)
-        http = HTTPServer(configuration: configuration.server, handler: handler)
+        if configuration.mode.forwards, let options = configuration.recording {
+            let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,
+                                            observer: configuration.onRequest)
+            self.recorder = recorder
+            http = HTTPServer(configuration: configuration.server, handler: recorder)
+        } else {
+            recorder = nil
+            http = HTTPServer(configuration: configuration.server, handler: handler)
+        }
     }
 
     /// Binds, listens and returns the base URL once connections are accepted; again while running it
-    /// returns the same URL.
-    /// - Throws: ``HTTPServerError`` when the address cannot be bound or the server was stopped.
+    /// returns the same URL. In the recording modes it first opens the cassette file: a new one is
+    /// written at the first exchange; an existing one is appended to (and replayed) in
+    /// ``Mode/replayOrRecord`` mode.
+    /// - Throws: ``RecordingError`` when a forwarding mode has no ``Configuration/recording``, or record
+    ///   mode would replace an existing cassette, or the cassette to append to is unreadable or from
+    ///   another upstream; ``HTTPServerError`` when the address cannot be bound or the server was stopped.
     @discardableResult
     public func start() async throws -> URL {
-        try await http.start()
+        if configuration.mode.forwards {
+            guard let recorder else {
+                throw RecordingError(.missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
+            }
+            try recorder.prepare()
+        }
+        return try await http.start()
     }
 
     /// Closes the listener and every connection, stalled ones included. Safe to call more than once.
+    /// In a forwarding mode it first lets the exchanges in flight finish (each bounded by
+    /// ``RecordingOptions/timeout``; requests arriving meanwhile get a 503), so every exchange a client
+    /// was answered is recorded and saved; call ``saveRecording()`` afterwards to learn whether every save
+    /// succeeded.
     public func stop() async {
+        if let recorder {
+            await recorder.inFlight.drain()
+        }
         await http.stop()
+        recorder?.client.invalidate()
+    }
+
+    /// The cassette recorded so far in ``Mode/record`` and ``Mode/replayOrRecord`` modes (including what an
+    /// appended file held before), once ``start()`` has opened it; `nil` otherwise.
+    public var recordedCassette: Cassette? {
+        recorder?.recording?.cassette
+    }
+
+    /// Writes the recorded cassette to its file if some recorded exchange is not there yet (a save after an
+    /// exchange failed, see ``ForwardedExchange/saveError``); does nothing otherwise, and in the other modes.
+    /// - Throws: ``RecordingError`` `cannotSave` or `cassetteExists` when writing fails again.
+    public func saveRecording() throws(RecordingError) {
+        try recorder?.recording?.flush()
     }
 
     /// The base URL while running, else `nil`.

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Where a server in a forwarding mode (see ``ReplayServer/Mode``) sends requests, and how it records them.
+public struct RecordingOptions: Sendable {
+    /// The real API requests are forwarded to.
+    public var upstream: Upstream
+    /// The cassette file written after every recorded exchange (atomically, so a crash loses at most the
+    /// exchange in flight); missing folders are created. `nil` (the default) keeps the recording in memory
+    /// only (see ``ReplayServer/recordedCassette``). Ignored in ``ReplayServer/Mode/passThrough`` mode.
+    public var file: URL?
+    /// The name of a new cassette; default the file name without `.json`, else the upstream's host. A
+    /// cassette that is appended to keeps its name.
+    public var name: String?
+    /// What is replaced by the placeholder before an exchange is recorded; default
+    /// ``RedactionRules/default``. The upstream always receives the request as the client sent it, and
+    /// the client always receives the upstream's response unredacted.
+    public var redaction: RedactionRules
+    /// The longest one exchange with the upstream may take; beyond it the client gets a 502 and a timeout
+    /// is recorded. Default 30 seconds; at least 1 millisecond.
+    public var timeout: Duration
+    /// Called once per forwarded exchange, after it was recorded and saved and before the client gets the
+    /// answer, on a background thread; it must be quick. Default `nil`. `recorder capture` prints its
+    /// lines from here.
+    public var onExchange: (@Sendable (ForwardedExchange) -> Void)?
+
+    /// Creates options; every parameter but the upstream has the default described on its property.
+    public init(upstream: Upstream, file: URL? = nil, name: String? = nil, redaction: RedactionRules = .default,
+                timeout: Duration = .seconds(30), onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil) {
+        self.upstream = upstream
+        self.file = file
+        self.name = name
+        self.redaction = redaction
+        self.timeout = timeout
+        self.onExchange = onExchange
+    }
+}

@@ -1,0 +1,22 @@
+extension TransportFailure {
+    /// The answer a forwarding server gives its client when the upstream failed: 502 with
+    /// `X-MockServer-Upstream-Failure: KIND` and a JSON body naming the kind, the upstream and what happened,
+    /// such as `{"error": "upstream_timeout", "message": "The upstream http://127.0.0.1:8080 did not answer
+    /// within 1000 ms.", "detail": "The request timed out.", "upstream": "http://127.0.0.1:8080"}`.
+    func badGatewayResponse(upstream: Upstream, timeout: Duration) -> HTTPResponse {
+        let sentence = switch kind {
+        case .refused: "The upstream \(upstream) could not be reached."
+        case .reset: "The upstream \(upstream) broke the connection before a complete response."
+        case .timeout: "The upstream \(upstream) did not answer within \(DurationSpelling.milliseconds(timeout)) ms."
+        }
+        var body: [String: CassetteJSON] = [
+            "error": .string("upstream_\(kind.rawValue)"),
+            "message": .string(sentence),
+            "upstream": .string(upstream.description),
+        ]
+        if let message { body["detail"] = .string(message) }
+        return HTTPResponse(status: 502,
+                            headers: ["Content-Type": "application/json", "X-MockServer-Upstream-Failure": kind.rawValue],
+                            body: CassetteJSON.object(body).serialized())
+    }
+}

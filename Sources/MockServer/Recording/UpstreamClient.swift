@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends requests to the upstream through a `URLSession` of its own: the one place that knows URLSession.
+///
+/// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
+/// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``ReplayServer/stop()`` does it),
+/// because a session holds its delegate and, on Linux, threads until then.
+final class UpstreamClient: Sendable {
+    /// What the upstream did with one request.
+    enum Outcome: Sendable {
+        /// It answered; headers are those the client and the cassette get (see ``ProxyHeaders``).
+        case response(HTTPResponse)
+        /// It failed below HTTP.
+        case failure(TransportFailure)
+    }
+
+    let upstream: Upstream
+    let timeout: Duration
+    private let session: URLSession
+    private let router: UpstreamTaskRouter
+
+    init(upstream: Upstream, timeout: Duration) {
+        self.upstream = upstream
+        self.timeout = max(timeout, .milliseconds(1))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.httpCookieStorage = nil
+        configuration.httpShouldSetCookies = false
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.urlCredentialStorage = nil
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.timeoutIntervalForRequest = DurationSpelling.seconds(self.timeout)
+        configuration.timeoutIntervalForResource = DurationSpelling.seconds(self.timeout)
+        router = UpstreamTaskRouter()
+        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// Forwards `request` (method, target appended to the upstream's URL, `headers`, body) and returns the
+    /// upstream's response or transport failure. `headers` are sent as given (see ``ProxyHeaders/forwarded(_:)``).
+    func send(_ request: HTTPRequest, headers: HTTPHeaders) async -> Outcome {
+        guard let url = upstream.url(for: request.target) else {
+            return .failure(TransportFailure(kind: .refused, message: "\(upstream)\(request.target) is not a valid URL"))
+        }
+        var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: DurationSpelling.seconds(timeout))
+        urlRequest.httpMethod = request.method
+        for line in headers {
+            urlRequest.addValue(line.value, forHTTPHeaderField: line.name)
+        }
+        if !request.body.isEmpty {
+            urlRequest.httpBody = request.body
+        }
+        let completion = await router.run(session.dataTask(with: urlRequest))
+        if let error = completion.error {
+            return .failure(TransportFailure(kind: Self.kind(ofURLErrorCode: error.code), message: error.message))
+        }
+        guard let head = completion.head else {
+            return .failure(TransportFailure(kind: .reset, message: "The upstream closed the connection without an answer."))
+        }
+        let headers = ProxyHeaders.response(head.fields, bodyIsEmpty: completion.body.isEmpty)
+        return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
+    }
+
+    /// Lets tasks in flight finish, then releases the session; later sends fail at once.
+    func invalidate() {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// How a URLSession error is recorded: could not connect (or find the host, or agree on TLS) is
+    /// `refused`, timed out is `timeout`, and anything that broke an open exchange is `reset`.
+    static func kind(ofURLErrorCode code: Int) -> TransportFailure.Kind {
+        let refused: [URLError.Code] = [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+                                        .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+                                        .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot,
+                                        .clientCertificateRejected, .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection]
+        if code == URLError.Code.timedOut.rawValue { return .timeout }
+        if refused.contains(where: { $0.rawValue == code }) { return .refused }
+        return .reset
+    }
+}

@@ -1,0 +1,42 @@
+@testable import MockServer
+import Testing
+
+@Suite struct ProxyHeadersTests {
+    @Test(arguments: [
+        ("a=1", ["a=1"]),
+        ("a=1; Path=/, b=2", ["a=1; Path=/", "b=2"]),
+        ("a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly, b=2; Path=/", ["a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly", "b=2; Path=/"]),
+        ("a=x,y", ["a=x,y"]),
+        ("a=1,b=2", ["a=1", "b=2"]),
+    ])
+    func joinedSetCookie_isSplitAtCookieBoundaries_only(joined: String, cookies: [String]) {
+        #expect(ProxyHeaders.splitSetCookie(joined) == cookies)
+    }
+
+    @Test func responseHeaders_areSorted_withoutHopByHopOrEncodingFields() {
+        let fields: [(name: String, value: String)] = [
+            ("X-Trace", "1"), ("Content-Encoding", "gzip"), ("Content-Length", "31"), ("Transfer-Encoding", "chunked"),
+            ("Connection", "keep-alive, X-Private"), ("X-Private", "p"), ("Keep-Alive", "timeout=5"), ("content-type", "application/json"),
+        ]
+        let headers = ProxyHeaders.response(fields, bodyIsEmpty: false)
+        #expect(headers.lines.map(\.name) == ["content-type", "X-Trace"])
+    }
+
+    @Test func contentLength_isKeptOnlyForAnEmptyUnencodedBody() {
+        #expect(ProxyHeaders.response([("Content-Length", "12")], bodyIsEmpty: true)["Content-Length"] == "12")
+        #expect(ProxyHeaders.response([("Content-Length", "12")], bodyIsEmpty: false)["Content-Length"] == nil)
+        #expect(ProxyHeaders.response([("Content-Length", "12"), ("Content-Encoding", "gzip")], bodyIsEmpty: true)["Content-Length"] == nil)
+    }
+
+    @Test func recordedRequestHeaders_nameTheUpstreamHost_andForwardedOnesLeaveFramingToURLSession() throws {
+        let upstream = try Upstream("https://api.example.com:8443/v1")
+        let received: HTTPHeaders = HTTPHeaders(pairs: [
+            ("Host", "127.0.0.1:5000"), ("Accept", "*/*"), ("Accept-Encoding", "gzip"), ("Content-Length", "2"),
+            ("Expect", "100-continue"), ("Proxy-Connection", "keep-alive"), ("TE", "trailers"),
+        ])
+        let recorded = ProxyHeaders.recorded(received, upstream: upstream)
+        #expect(recorded.lines.map(\.name) == ["Host", "Accept", "Accept-Encoding", "Content-Length"])
+        #expect(recorded["Host"] == "api.example.com:8443")
+        #expect(ProxyHeaders.forwarded(recorded).lines.map(\.name) == ["Accept"])
+    }
+}

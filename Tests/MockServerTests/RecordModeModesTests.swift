@@ -1,0 +1,164 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// The forwarding modes side by side: what each forwards, replays, records and refuses.
+@Suite struct RecordModeModesTests {
+    private func cassette(upstream: URL, targets: [String]) -> Cassette {
+        Cassette(name: "api", upstream: upstream.absoluteString, interactions: targets.map { target in
+            Interaction(request: RecordedRequest(method: "GET", target: target),
+                        response: RecordedResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .text("recorded \(target)")))
+        })
+    }
+
+    @Test func replayOrRecord_replaysWhatTheFileHolds_andAppendsOnlyWhatWasMissing() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("api.json")
+        try await withUpstream { upstream, log in
+            // Given a cassette file that already holds GET /text?n=1
+            try cassette(upstream: upstream, targets: ["/text?n=1"]).save(to: file)
+            try await withRecordingServer(upstream: upstream, mode: .replayOrRecord, file: file) { server, base in
+                // When the recorded request and a new one are sent
+                let old = try await rawExchange(base, "GET /text?n=1 HTTP/1.1\r\nHost: proxy")
+                let new = try await rawExchange(base, "GET /text?n=2 HTTP/1.1\r\nHost: proxy")
+                // Then the first is replayed without reaching the upstream, the second forwarded
+                #expect(old.bodyText == "recorded /text?n=1")
+                #expect(new.body == FakeUpstream.text)
+                #expect(log.all.map(\.target) == ["/text?n=2"])
+                #expect(server.journal.entries.map(\.outcome.kind) == [.matched, .recorded])
+            }
+            // And the file holds the old interaction followed by the new one only
+            let saved = try Cassette.load(from: file)
+            #expect(saved.interactions.map(\.request.target) == ["/text?n=1", "/text?n=2"])
+            #expect(saved.interactions[0].response?.body == .text("recorded /text?n=1"))
+        }
+    }
+
+    @Test func replayOrRecord_withoutAFile_startsANewCassette() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("fresh.json")
+        try await withUpstream { upstream, _ in
+            try await withRecordingServer(upstream: upstream, mode: .replayOrRecord, file: file) { _, base in
+                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: proxy")
+            }
+        }
+        #expect(try Cassette.load(from: file).interactions.count == 1)
+    }
+
+    @Test func record_refusesAnExistingCassette_andLeavesItUntouched() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("api.json")
+        let upstream = URL(string: "http://127.0.0.1:9")!
+        try cassette(upstream: upstream, targets: ["/a"]).save(to: file)
+        let before = try Data(contentsOf: file)
+        let error = await #expect(throws: RecordingError.self) {
+            try await withRecordingServer(upstream: upstream, mode: .record, file: file) { _, _ in }
+        }
+        #expect(error?.code == .cassetteExists)
+        #expect(error?.message == "\(file.relativePath) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
+        #expect(try Data(contentsOf: file) == before)
+    }
+
+    @Test func replayOrRecord_refusesACassetteRecordedFromAnotherUpstream() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("api.json")
+        try cassette(upstream: URL(string: "https://api.github.com")!, targets: ["/a"]).save(to: file)
+        let error = await #expect(throws: RecordingError.self) {
+            try await withRecordingServer(upstream: URL(string: "http://127.0.0.1:9")!, mode: .replayOrRecord, file: file) { _, _ in }
+        }
+        #expect(error?.code == .differentUpstream)
+        #expect(error?.message == "\(file.relativePath) was recorded from https://api.github.com, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file")
+    }
+
+    @Test func forwardingMode_withoutRecordingOptions_throwsAtStart() async throws {
+        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .passThrough))
+        let error = await #expect(throws: RecordingError.self) { try await server.start() }
+        #expect(error?.code == .missingOptions)
+        await server.stop()
+    }
+
+    @Test func passThrough_forwardsEverything_recordsNothing_andJournalsIt() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("never.json")
+        let reports = ExchangeReports()
+        try await withUpstream { upstream, log in
+            try await withRecordingServer(upstream: upstream, mode: .passThrough, file: file, onExchange: reports.append) { server, base in
+                let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+                #expect(response.body == FakeUpstream.text)
+                #expect(log.all.count == 1)
+                #expect(server.recordedCassette == nil)
+                #expect(server.journal.entries.map(\.outcome.kind) == [.passedThrough])
+                #expect(server.journal.entries.map(\.outcome.description) == ["passed through (200)"])
+            }
+        }
+        #expect(reports.all.map(\.index) == [nil])
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test func faultPlans_doNotTouchForwardedExchanges() async throws {
+        try await withUpstream { upstream, _ in
+            let options = RecordingOptions(upstream: try Upstream(upstream))
+            let plan = try FaultPlan.parse(specs: "status=503")
+            let server = try ReplayServer(cassettes: [], configuration: .init(faults: .plan(plan), mode: .record, recording: options))
+            let base = try await server.start()
+            let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+            await server.stop()
+            #expect(response.status == 200)
+            #expect(server.faultPlan == nil)
+        }
+    }
+
+    @Test func redactedSecrets_stillMatchOnReplay_withOtherLiveValues() async throws {
+        try await withUpstream { upstream, _ in
+            let cassette = try await withRecordingServer(upstream: upstream) { server, base in
+                _ = try await rawExchange(base, "GET /text?access_token=first-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer first\r\nCookie: session=first")
+                return try #require(server.recordedCassette)
+            }
+            #expect(!String(decoding: cassette.encoded(), as: UTF8.self).contains("first"))
+            let replay = ReplayServer.Configuration(replay: ReplayOptions(rules: MatchRules(headers: ["Authorization", "Cookie"])), faults: .none, strict: true)
+            try await withMockServer(cassettes: [cassette], configuration: replay) { server in
+                let response = try await rawExchange(server.baseURL!, "GET /text?access_token=second-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer second\r\nCookie: session=second")
+                #expect(response.status == 200)
+                #expect(response.body == FakeUpstream.text)
+            }
+        }
+    }
+
+    @Test func stop_letsTheExchangeInFlightFinish_andSaveIt_whileRefusingNewRequests() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("api.json")
+        let gate = UpstreamGate()
+        try await withUpstream(respond: { request in
+            request.path == "/slow" ? .deferred { responder in gate.hold(responder) } : FakeUpstream.respond(request)
+        }) { upstream, _ in
+            let options = RecordingOptions(upstream: try Upstream(upstream), file: file)
+            let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
+            let base = try await server.start()
+            // Given an exchange waiting on the upstream
+            async let slow = rawExchange(base, "GET /slow HTTP/1.1\r\nHost: proxy")
+            await gate.waitForRequest()
+            // When the server is told to stop
+            async let stopped: Void = server.stop()
+            // Then new requests are refused while the exchange is in flight
+            var refused = false
+            for _ in 0..<500 where !refused {
+                refused = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy").status == 503
+            }
+            #expect(refused)
+            // And once the upstream answers, the client gets it and the file holds it
+            gate.release(with: .response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("late".utf8)))
+            #expect(try await slow.bodyText == "late")
+            await stopped
+            // (requests sent before the stop began were forwarded and recorded too)
+            let targets = try Cassette.load(from: file).interactions.map(\.request.target)
+            #expect(targets.last == "/slow")
+            #expect(targets.dropLast().allSatisfy { $0 == "/text" })
+        }
+    }
+}

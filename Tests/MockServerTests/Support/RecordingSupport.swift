@@ -1,0 +1,162 @@
+import Foundation
+@testable import MockServer
+import Synchronization
+
+/// The requests an upstream test server received, in arrival order.
+final class UpstreamLog: Sendable {
+    private let requests = Mutex<[HTTPRequest]>([])
+
+    func append(_ request: HTTPRequest) {
+        requests.withLock { $0.append(request) }
+    }
+
+    var all: [HTTPRequest] { requests.withLock { $0 } }
+}
+
+/// A small upstream API on loopback with one route per kind of answer a recorder must cope with.
+enum FakeUpstream {
+    /// A JSON document already in the form replay writes (compact, sorted keys), so bytes compare exactly.
+    static let json = Data(#"{"a":[true,null],"b":1,"url":"http://example.com/x"}"#.utf8)
+    static let text = Data("hello\nworld\n".utf8)
+    static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80])
+
+    /// Answers by path: `/json`, `/text`, `/binary`, `/chunked`, `/gzip`, `/redirect`, `/no-content`,
+    /// `/cookies`, `/echo` (the request body back, with its content type), `/reset`, `/stall`; else 404.
+    @Sendable static func respond(_ request: HTTPRequest) -> HTTPReply {
+        switch request.path {
+        case "/json":
+            return .response(status: 200, headers: ["Content-Type": "application/json"], body: json)
+        case "/text":
+            return .response(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8"], body: text)
+        case "/binary":
+            return .response(status: 200, headers: ["Content-Type": "image/png"], body: png)
+        case "/chunked":
+            // A handler-set Transfer-Encoding is sent as given: the body is already chunked.
+            return .response(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Transfer-Encoding": "chunked"],
+                             body: Data("6\r\nhello\n\r\n6\r\nworld\n\r\n0\r\n\r\n".utf8))
+        case "/gzip":
+            return .response(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                             body: StoredGzip.encode(json))
+        case "/redirect":
+            return .response(status: 302, headers: ["Location": "/json", "Content-Type": "text/plain; charset=utf-8"],
+                             body: Data("moved".utf8))
+        case "/no-content":
+            return .response(status: 204)
+        case "/cookies":
+            return .response(status: 200, headers: HTTPHeaders(pairs: [
+                ("Set-Cookie", "session=s3cr3t-session; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly"),
+                ("Set-Cookie", "theme=dark; Path=/"),
+                ("Content-Type", "text/plain; charset=utf-8"),
+            ]), body: Data("cookies".utf8))
+        case "/echo":
+            var headers: HTTPHeaders = [:]
+            if let type = request.headers["Content-Type"] { headers.add(name: "Content-Type", value: type) }
+            return .response(status: 200, headers: headers, body: request.body)
+        case "/reset":
+            return .reset
+        case "/stall":
+            return .stall
+        default:
+            return .response(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data("no route".utf8))
+        }
+    }
+}
+
+/// Runs `body` with a started upstream answering as ``FakeUpstream`` does (or with `respond`), logging
+/// every request it receives.
+func withUpstream<T>(
+    respond: @escaping @Sendable (HTTPRequest) -> HTTPReply = FakeUpstream.respond,
+    _ body: (URL, UpstreamLog) async throws -> T
+) async throws -> T {
+    let log = UpstreamLog()
+    return try await withServer(respond: { request in
+        log.append(request)
+        return respond(request)
+    }) { _, url in
+        try await body(url, log)
+    }
+}
+
+/// Runs `body` with a started ``ReplayServer`` forwarding to `upstream` in `mode`, recording into `file`
+/// (in memory when `nil`), then stops it whether `body` returns or throws.
+func withRecordingServer<T>(
+    upstream: URL,
+    mode: ReplayServer.Mode = .record,
+    file: URL? = nil,
+    cassettes: [Cassette] = [],
+    timeout: Duration = .seconds(20),
+    onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil,
+    _ body: (ReplayServer, URL) async throws -> T
+) async throws -> T {
+    let options = RecordingOptions(upstream: try Upstream(upstream), file: file, timeout: timeout, onExchange: onExchange)
+    let configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
+    let server = try ReplayServer(cassettes: cassettes, configuration: configuration)
+    let base = try await server.start()
+    do {
+        let result = try await body(server, base)
+        await server.stop()
+        return result
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Sends the raw request `head` (request line and header lines, without the blank line that ends them)
+/// and `body` on a new connection, and reads one response.
+func rawExchange(_ base: URL, _ head: String, body: Data = Data(), timeout: Duration = .seconds(20)) async throws -> RawHTTPClient.Response {
+    let client = try RawHTTPClient(base)
+    defer { client.close() }
+    var bytes = Data((head + "\r\n" + (body.isEmpty ? "" : "Content-Length: \(body.count)\r\n") + "\r\n").utf8)
+    bytes.append(body)
+    try client.send(bytes)
+    return try await client.readResponse(forHEAD: head.hasPrefix("HEAD "), timeout: timeout)
+}
+
+/// A port nothing listens on: one a server just released.
+func closedPort() async throws -> Int {
+    let server = HTTPServer { _ in .close }
+    let url = try await server.start()
+    await server.stop()
+    return url.port!
+}
+
+/// The exchanges a recording server reported through ``RecordingOptions/onExchange``.
+final class ExchangeReports: Sendable {
+    private let exchanges = Mutex<[ForwardedExchange]>([])
+
+    @Sendable func append(_ exchange: ForwardedExchange) {
+        exchanges.withLock { $0.append(exchange) }
+    }
+
+    var all: [ForwardedExchange] { exchanges.withLock { $0 } }
+}
+
+/// Holds one upstream answer until the test releases it, and lets the test wait until the request arrived.
+final class UpstreamGate: Sendable {
+    private let state = Mutex<(responder: HTTPResponder?, waiter: CheckedContinuation<Void, Never>?)>((nil, nil))
+
+    func hold(_ responder: HTTPResponder) {
+        let waiter = state.withLock { state in
+            state.responder = responder
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume()
+    }
+
+    func waitForRequest() async {
+        await withCheckedContinuation { continuation in
+            let arrived = state.withLock { state in
+                if state.responder != nil { return true }
+                state.waiter = continuation
+                return false
+            }
+            if arrived { continuation.resume() }
+        }
+    }
+
+    func release(with reply: HTTPReply) {
+        state.withLock { $0.responder }?.send(reply)
+    }
+}

@@ -4,6 +4,7 @@ enum Recorder {
     /// The command named `name`. Each command is one case here.
     static func command(named name: String) -> (any Command.Type)? {
         switch name {
+        case "capture": CaptureCommand.self
         case "replay": ReplayCommand.self
         case "list": ListCommand.self
         case "show": ShowCommand.self
@@ -23,7 +24,7 @@ enum Recorder {
 
     /// What `recorder --help` lists, in this order.
     static let summaries: [Summary] = [
-        Summary(name: "capture", summary: "record a real API into a cassette through a reverse proxy"),
+        Summary(name: "capture", summary: CaptureCommand.help.summary),
         Summary(name: "replay", summary: ReplayCommand.help.summary),
         Summary(name: "list", summary: ListCommand.help.summary),
         Summary(name: "show", summary: ShowCommand.help.summary),

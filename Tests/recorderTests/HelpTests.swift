@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct HelpTests {
-    static let commands = ["list", "show", "lint", "redact", "import", "export"]
+    static let commands = ["capture", "list", "show", "lint", "redact", "import", "export"]
 
     @Test func globalHelp_listsAllEightCommands_withTheirSummaries() throws {
         // When asking for help

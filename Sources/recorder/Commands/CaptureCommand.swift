@@ -1,0 +1,137 @@
+import Foundation
+import MockServer
+import Synchronization
+
+/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...`.
+enum CaptureCommand: Command {
+    static let help = CommandHelp(
+        name: "capture",
+        summary: "record a real API into a cassette through a reverse proxy",
+        usage: "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...",
+        description: """
+            Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query, headers with
+            Host rewritten, body), gives the client the upstream's answer, and records the exchange. It prints
+            the address, then one line per exchange as it happens (method, target, status, milliseconds, body
+            bytes, interaction index), and saves the cassette atomically after every exchange, so even a kill
+            loses at most the exchange in flight. Redirects are passed back, not followed; compressed bodies are
+            stored decoded; an upstream that refuses, resets or does not answer within 30 seconds gets the client
+            a 502 and is recorded as that failure, which `recorder replay` reproduces. Credentials
+            (Authorization, Cookie, Set-Cookie and API-key headers; token, secret and password fields) are
+            redacted in the cassette, never on the wire. Ctrl-C or SIGTERM lets the exchanges in flight finish,
+            prints a summary and exits 0. An existing cassette is never replaced: --mode new-episodes replays
+            what it holds and appends only the requests it does not match.
+            """,
+        arguments: [],
+        options: [
+            .init(spelling: "--upstream URL", text: "The http or https base URL to forward to (required)."),
+            .init(spelling: "--port N", text: "The port to listen on (default: 0, any free port)."),
+            .init(spelling: "--out FILE", text: "The cassette to write (default: Recordings/HOST.json, HOST the upstream's)."),
+            .init(spelling: "--mode MODE", text: "record: a new cassette (default); new-episodes: append to FILE."),
+            .init(spelling: "--redact-header NAME", text: "Also redact this header (repeatable)."),
+            .init(spelling: "--redact-field NAME", text: "Also redact this query, form or JSON field (repeatable)."),
+        ],
+        examples: [
+            "recorder capture --upstream https://api.github.com --out Recordings/github/users.json",
+            "curl -i 'http://127.0.0.1:PORT/users?since=0&per_page=3'",
+        ]
+    )
+
+    static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
+        let parsed = try Arguments(arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field"], flags: [],
+                                   command: "capture")
+        try parsed.expectPositionals(0...0, what: "no arguments", command: "capture")
+        let upstream = try self.upstream(parsed.required("upstream"))
+        let port = try parsed.integer("port", in: 0...65535) ?? 0
+        let mode = try self.mode(parsed.single("mode"))
+        let out = try parsed.single("out") ?? defaultOut(for: upstream)
+        let redaction = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
+        let existed = FileManager.default.fileExists(atPath: out)
+
+        let tally = Tally()
+        let options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction,
+                                       onExchange: { exchange in
+                                           if exchange.index != nil { tally.countRecorded() }
+                                           console.print(CaptureLine.exchange(exchange))
+                                       })
+        var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), faults: .none,
+                                                       mode: mode, recording: options)
+        configuration.onRequest = { entry in
+            guard entry.outcome.kind == .matched else { return }
+            tally.countReplayed()
+            console.print(CaptureLine.replayed(entry, redacting: redaction))
+        }
+        let server: ReplayServer
+        do {
+            server = try ReplayServer(cassettes: [], configuration: configuration)
+        } catch {
+            throw .failure(error.message)
+        }
+        // Caught from before the address is printed, so that a signal sent as soon as it appears stops cleanly.
+        let shutdown = ShutdownSignal.Catcher()
+        let url = try await start(server, port: port, out: out)
+        let existing = existed ? server.recordedCassette?.interactions.count : nil
+        console.print(CaptureLine.opening(upstream: upstream, out: out, existing: existing))
+        console.print("Listening on \(url.absoluteString); press Ctrl-C to stop.")
+
+        let signal = await shutdown.wait()
+        await server.stop()
+        console.print(CaptureLine.summary(signal: signal, recorded: tally.recorded, replayed: mode == .replayOrRecord ? tally.replayed : nil,
+                                          out: out, cassette: server.recordedCassette, existed: existed))
+        do {
+            try server.saveRecording()
+        } catch {
+            throw .failure(error.message)
+        }
+        return 0
+    }
+
+    /// The cassette file when `--out` is not given: `Recordings/HOST.json`, with `-PORT` when the upstream
+    /// names a port (`Recordings/127.0.0.1-8080.json`).
+    static func defaultOut(for upstream: Upstream) -> String {
+        let host = upstream.hostHeader.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
+        let name = upstream.url.port == nil ? host : host.replacingOccurrences(of: ":", with: "-", options: .backwards,
+                                                                              range: host.range(of: ":", options: .backwards))
+        return "Recordings/\(name).json"
+    }
+
+    private static func upstream(_ text: String) throws(RecorderError) -> Upstream {
+        do {
+            return try Upstream(text)
+        } catch {
+            throw .usage("--upstream \(error.message)")
+        }
+    }
+
+    private static func mode(_ text: String?) throws(RecorderError) -> ReplayServer.Mode {
+        switch text ?? "record" {
+        case "record": return .record
+        case "new-episodes": return .replayOrRecord
+        case let other: throw .usage("--mode '\(other)' is not record or new-episodes")
+        }
+    }
+
+    private static func start(_ server: ReplayServer, port: Int, out: String) async throws(RecorderError) -> URL {
+        do {
+            return try await server.start()
+        } catch let error as RecordingError {
+            await server.stop()
+            if error.code == .cassetteExists {
+                throw .failure("\(out) already exists; capture into it with --mode new-episodes (which only appends), or choose another --out")
+            }
+            throw .failure(error.message)
+        } catch {
+            await server.stop()
+            throw .failure("cannot listen on port \(port): \(error)")
+        }
+    }
+
+    /// What was recorded and replayed, counted from the server's callbacks for the summary.
+    private final class Tally: Sendable {
+        private let counts = Mutex((recorded: 0, replayed: 0))
+
+        func countRecorded() { counts.withLock { $0.recorded += 1 } }
+        func countReplayed() { counts.withLock { $0.replayed += 1 } }
+        var recorded: Int { counts.withLock { $0.recorded } }
+        var replayed: Int { counts.withLock { $0.replayed } }
+    }
+}

@@ -49,27 +49,28 @@ final class RecordingHandler: HTTPHandler {
                 return ReplayHandler.normalAnswer(decision).reply
             }
         }
-        guard request.target.hasPrefix("/") else {
-            return Self.refusal(400, "This is a reverse proxy: send requests to it as to the upstream, with a path such as /users, not \(request.target).")
+        guard request.target.hasPrefix("/"), let url = client.upstream.url(for: request.target) else {
+            return Self.refusal(400, "This is a reverse proxy: send requests to it as to the upstream, with a path such as /users; \(request.target) cannot be forwarded.")
         }
         guard inFlight.begin() else {
             return Self.refusal(503, "The recording server is stopping; the request was not forwarded.")
         }
+        // Not cancelled when the client leaves: the upstream's answer is still recorded.
         return .deferred { responder in
             Task {
-                let reply = await self.exchange(request)
+                let reply = await self.exchange(request, to: url)
                 responder.send(reply)
                 self.inFlight.end()
             }
         }
     }
 
-    /// Forwards `request`, records the exchange, and returns what the client gets.
-    private func exchange(_ request: HTTPRequest) async -> HTTPReply {
+    /// Forwards `request` to `url`, records the exchange, and returns what the client gets.
+    private func exchange(_ request: HTTPRequest, to url: URL) async -> HTTPReply {
         let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream)
         let recordedAt = Date()
         let start = ContinuousClock.now
-        let outcome = await client.send(request, headers: ProxyHeaders.forwarded(headers))
+        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers))
         let elapsed = ContinuousClock.now - start
 
         let response: HTTPResponse

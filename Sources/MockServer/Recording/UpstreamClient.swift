@@ -42,12 +42,9 @@ final class UpstreamClient: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// Forwards `request` (method, target appended to the upstream's URL, `headers`, body) and returns the
-    /// upstream's response or transport failure. `headers` are sent as given (see ``ProxyHeaders/forwarded(_:)``).
-    func send(_ request: HTTPRequest, headers: HTTPHeaders) async -> Outcome {
-        guard let url = upstream.url(for: request.target) else {
-            return .failure(TransportFailure(kind: .refused, message: "\(upstream)\(request.target) is not a valid URL"))
-        }
+    /// Sends `request`'s method and body to `url` (see ``Upstream/url(for:)``) with `headers` as given (see
+    /// ``ProxyHeaders/forwarded(_:)``), and returns the upstream's response or transport failure.
+    func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders) async -> Outcome {
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: DurationSpelling.seconds(timeout))
         urlRequest.httpMethod = request.method
         for line in headers {

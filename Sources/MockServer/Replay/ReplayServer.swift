@@ -26,7 +26,8 @@ import Foundation
 /// await server.stop()                          // lets exchanges in flight finish; all are on disk
 /// ```
 ///
-/// Journal entries of forwarded requests have the kind `recorded` (naming the interaction's index in the
+/// An exchange whose client leaves before the answer is still completed and recorded. Journal entries of
+/// forwarded requests have the kind `recorded` (naming the interaction's index in the
 /// recorded cassette, with `cassetteIndex` -1 as that cassette is not one of the engine's) or
 /// `passedThrough`.
 public final class ReplayServer: Sendable {

@@ -109,3 +109,40 @@ import Testing
         #expect(scanner.scan(response).map(\.description) == ["response body text: GitHub token is not redacted"])
     }
 }
+
+@Suite struct RedactionEchoTests {
+    @Test func secretsTheRequestCarried_areRemovedWhereTheResponseRepeatsThem() throws {
+        // Given an echo service that repeats the request's credentials in its headers and bodies
+        let request = RecordedRequest(method: "GET", target: "/get?access_token=tok-123456&page=2",
+                                      headers: ["Authorization": "Bearer abc123secret", "Cookie": "sid=cookie-value-9"])
+        let echo: CassetteJSON = ["headers": ["Authorization": "Bearer abc123secret", "X-Seen": "abc123secret"],
+                                  "args": ["access_token": "tok-123456", "page": "2"], "note": "cookie was cookie-value-9"]
+        var interaction = Interaction(request: request, response: RecordedResponse(
+            status: 200, headers: ["Content-Type": "application/json", "X-Echo-Token": "tok-123456"], body: .json(echo)))
+        // When the interaction is redacted
+        let count = RedactionRules.default.redact(&interaction)
+        // Then no secret value is left anywhere, and other values are untouched
+        guard case .response(let response) = interaction.outcome, case .json(let body) = response.body else {
+            Issue.record("the response is gone"); return
+        }
+        let text = String(decoding: body.serialized(), as: UTF8.self)
+        for secret in ["abc123secret", "tok-123456", "cookie-value-9"] {
+            #expect(!text.contains(secret))
+            #expect(!interaction.request.target.contains(secret))
+        }
+        #expect(response.headers["X-Echo-Token"] == "<redacted>")
+        #expect(body["args"]?["page"] == "2")
+        #expect(body["headers"]?["Authorization"] == "<redacted>")
+        #expect(count.total >= 6)
+        // And redacting again changes nothing
+        #expect(RedactionRules.default.redact(&interaction).isEmpty)
+    }
+
+    @Test func shortSecretValues_areNotLookedForInResponses() {
+        let request = RecordedRequest(method: "GET", target: "/a?token=1")
+        var interaction = Interaction(request: request, response: RecordedResponse(status: 200, body: .text("page 1 of 3")))
+        RedactionRules.default.redact(&interaction)
+        guard case .response(let response) = interaction.outcome else { return }
+        #expect(response.body == .text("page 1 of 3"))
+    }
+}

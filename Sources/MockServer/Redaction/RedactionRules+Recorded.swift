@@ -30,12 +30,16 @@ extension RedactionRules {
         return count
     }
 
-    /// Redacts an interaction's request and response in place and returns what changed.
+    /// Redacts an interaction's request and response in place and returns what changed. Secrets the
+    /// request carried are also removed wherever the response repeats them (an echo service, an error
+    /// message quoting the token), in its header values and text or JSON body.
     @discardableResult
     public func redact(_ interaction: inout Interaction) -> RedactionCount {
+        let secrets = secretValues(in: interaction.request)
         var count = redact(&interaction.request)
         if case .response(var response) = interaction.outcome {
             count += redact(&response)
+            count += scrub(secrets, from: &response)
             interaction.outcome = .response(response)
         }
         return count

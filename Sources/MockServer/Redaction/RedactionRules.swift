@@ -57,9 +57,10 @@ public struct RedactionRules: Sendable, Hashable {
         return ["api-key", "apikey", "secret", "auth-token", "access-token"].contains { normalised.contains($0) }
     }
 
-    /// Whether a query parameter, form field or JSON key with this name holds a secret.
+    /// Whether a query parameter, form field or JSON key with this name holds a secret: a name in
+    /// ``fields``, or exactly the name of a redacted header (an API echoing `{"Authorization": ...}`).
     public func redactsField(_ name: String) -> Bool {
-        fields.contains(Self.normalisedField(name))
+        fields.contains(Self.normalisedField(name)) || headers.contains(Self.normalisedHeader(name))
     }
 
     static func normalisedHeader(_ name: String) -> String {

@@ -5,11 +5,6 @@ import Synchronization
 /// Waits for SIGINT (Ctrl-C) or SIGTERM, for commands that run until told to stop. The default handlers
 /// are replaced, so the process is not killed before the command has shut down cleanly.
 enum ShutdownSignal {
-    /// Suspends until the first SIGINT or SIGTERM arrives and returns its name (`SIGINT`, `SIGTERM`).
-    static func wait() async -> String {
-        await Catcher().wait()
-    }
-
     /// Catches SIGINT and SIGTERM from the moment it is created, so that a signal arriving before ``wait()``
     /// (say, right after a command printed its address) still stops the command cleanly instead of killing it.
     final class Catcher: Sendable {

@@ -52,6 +52,8 @@ enum ReplayCommand: Command {
         } catch {
             throw .usage(error.message)
         }
+        // Catch Ctrl-C before the address is printed: a client (or a script) may signal right after reading it.
+        let signals = ShutdownSignal.Catcher()
         let url: URL
         do {
             url = try await server.start()
@@ -65,7 +67,7 @@ enum ReplayCommand: Command {
             console.print("Faults: \(faults)")
         }
         console.print("Press Ctrl-C to stop.")
-        let signal = await ShutdownSignal.wait()
+        let signal = await signals.wait()
         await server.stop()
         console.print("Stopped on \(signal) after \(counted(server.journal.recordedCount, "request")).")
         if parsed.flag("strict") {

@@ -1,0 +1,119 @@
+import Foundation
+
+/// Secrets a request carried, removed from the response that repeats them. Only values of at least
+/// ``shortestEchoedSecret`` characters are looked for, so that a short value (`1`, `yes`) never rewrites
+/// unrelated text.
+extension RedactionRules {
+    /// The shortest secret value looked for in responses.
+    static let shortestEchoedSecret = 6
+
+    /// The values of `request` that these rules redact: credential header values (and the credential after an
+    /// `Authorization` scheme), cookie values, and secret query, form and JSON fields; longest first, so a
+    /// whole header value is replaced before the token inside it.
+    func secretValues(in request: RecordedRequest) -> [String] {
+        var values: Set<String> = []
+        for line in request.headers.lines where redactsHeader(line.name) {
+            values.insert(line.value)
+            if let space = line.value.firstIndex(of: " ") {
+                values.insert(String(line.value[line.value.index(after: space)...]))
+            }
+            for cookie in line.value.split(separator: ";") {
+                if let equals = cookie.firstIndex(of: "=") { values.insert(String(cookie[cookie.index(after: equals)...])) }
+            }
+        }
+        if let mark = request.target.firstIndex(of: "?") {
+            values.formUnion(secretPairs(request.target[request.target.index(after: mark)...]))
+        }
+        switch request.body {
+        case .json(let value):
+            collectSecretStrings(value, into: &values)
+        case .text(let text) where MediaType(request.headers["Content-Type"]).isFormURLEncoded:
+            values.formUnion(secretPairs(Substring(text)))
+        default:
+            break
+        }
+        return values
+            .filter { $0.count >= Self.shortestEchoedSecret && !$0.contains(Self.placeholder) }
+            .sorted { $0.count > $1.count }
+    }
+
+    /// Replaces each of `secrets` by the placeholder in `response`'s header values and text or JSON body.
+    func scrub(_ secrets: [String], from response: inout RecordedResponse) -> RedactionCount {
+        guard !secrets.isEmpty else { return RedactionCount() }
+        var count = RedactionCount()
+        var headers = response.headers.lines
+        for index in headers.indices {
+            let scrubbed = Self.replacing(secrets, in: headers[index].value)
+            if scrubbed != headers[index].value {
+                headers[index].value = scrubbed
+                count.headers += 1
+            }
+        }
+        if count.headers > 0 { response.headers = HTTPHeaders(headers) }
+        switch response.body {
+        case .text(let text):
+            let scrubbed = Self.replacing(secrets, in: text)
+            if scrubbed != text {
+                response.body = .text(scrubbed)
+                count.bodyFields += 1
+            }
+        case .json(let value):
+            var changed = 0
+            let scrubbed = Self.replacing(secrets, in: value, changed: &changed)
+            if changed > 0 {
+                response.body = .json(scrubbed)
+                count.bodyFields += changed
+            }
+        case .empty, .binary:
+            break
+        }
+        return count
+    }
+
+    private func secretPairs(_ text: Substring) -> [String] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let name = String(parts[0]).replacingOccurrences(of: "+", with: " ")
+            guard redactsField(name.removingPercentEncoding ?? name) else { return nil }
+            let value = String(parts[1]).replacingOccurrences(of: "+", with: " ")
+            return value.removingPercentEncoding ?? value
+        }
+    }
+
+    private func collectSecretStrings(_ value: CassetteJSON, into values: inout Set<String>) {
+        switch value {
+        case .object(let members):
+            for (key, member) in members {
+                if redactsField(key), case .string(let secret) = member {
+                    values.insert(secret)
+                } else {
+                    collectSecretStrings(member, into: &values)
+                }
+            }
+        case .array(let elements):
+            for element in elements { collectSecretStrings(element, into: &values) }
+        default:
+            break
+        }
+    }
+
+    private static func replacing(_ secrets: [String], in text: String) -> String {
+        secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: placeholder) }
+    }
+
+    private static func replacing(_ secrets: [String], in value: CassetteJSON, changed: inout Int) -> CassetteJSON {
+        switch value {
+        case .string(let text):
+            let scrubbed = replacing(secrets, in: text)
+            if scrubbed != text { changed += 1 }
+            return .string(scrubbed)
+        case .object(let members):
+            return .object(members.mapValues { replacing(secrets, in: $0, changed: &changed) })
+        case .array(let elements):
+            return .array(elements.map { replacing(secrets, in: $0, changed: &changed) })
+        default:
+            return value
+        }
+    }
+}

@@ -22,6 +22,7 @@ let package = Package(
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit"], swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

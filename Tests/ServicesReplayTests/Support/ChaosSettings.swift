@@ -27,7 +27,7 @@ struct ChaosSettings: Sendable {
     /// an answered request never times out on a loaded machine, and one retry for idempotent calls, so that
     /// retrying is exercised under faults too (its waits are virtual).
     static func clientOptions(for call: ServiceCall) -> ClientOptions {
-        ClientOptions(timeout: 3, retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0), commonParameters: call.commonParameters)
+        ClientOptions(timeout: 5, retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0), commonParameters: call.commonParameters)
     }
 
     /// A mix of every family at low rates with a fixed seed: what the normal test run uses.

@@ -1,0 +1,19 @@
+/// Where a truncated response stops.
+public enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
+    /// Part of the status line, then close.
+    case statusLine
+    /// The whole status line and part of the header block (never its blank line), then close.
+    case headers
+    /// The whole head with the real `Content-Length`, then only the first `bytes` of the body, then close.
+    /// When the body is not longer than `bytes`, one byte less than the body is sent.
+    case body(bytes: Int)
+
+    /// The CLI spelling: `status-line`, `headers` or `body:N`.
+    public var description: String {
+        switch self {
+        case .statusLine: "status-line"
+        case .headers: "headers"
+        case .body(let bytes): "body:\(bytes)"
+        }
+    }
+}

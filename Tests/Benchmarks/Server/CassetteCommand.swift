@@ -23,6 +23,11 @@ enum CassetteCommand {
             index += 2
         }
         guard let output else { throw BenchmarkError("cassette needs --out FILE.") }
+        try cassette(interactions: interactions).save(to: URL(fileURLWithPath: output), overwrite: true)
+    }
+
+    /// The cassette of `interactions` interactions described above.
+    static func cassette(interactions: Int) -> Cassette {
         var cassette = LoadBenchmark.syntheticCassette(interactions: interactions - 1)
         cassette.name = "bench-\(interactions)"
         let payload = Interaction(
@@ -30,6 +35,6 @@ enum CassetteCommand {
             response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
                                        body: RecordedBody(BenchmarkPayload.json, contentType: "application/json")))
         cassette.interactions.insert(payload, at: 0)
-        try cassette.save(to: URL(fileURLWithPath: output), overwrite: true)
+        return cassette
     }
 }

@@ -20,8 +20,10 @@ do {
         LookupCommand.run()
     case "load":
         try LoadCommand.run(Array(arguments.dropFirst()))
+    case "probe":
+        try ProbeCommand.run(Array(arguments.dropFirst()))
     default:
-        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N]")
+        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY]")
     }
 } catch {
     FileHandle.standardError.write(Data("mockserver-bench: \(error)\n".utf8))

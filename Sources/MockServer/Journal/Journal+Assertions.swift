@@ -29,9 +29,16 @@ extension Journal {
     /// Throws if some interaction of `cassettes` (in the engine's order) was never used, listing each by
     /// cassette, index, method and target.
     public func verifyEveryInteractionUsed(in cassettes: [Cassette]) throws(JournalAssertionError) {
-        let unused = unusedInteractions(in: cassettes)
+        try Journal.verify(unused: unusedInteractions(in: cassettes), total: cassettes.reduce(0) { $0 + $1.interactions.count })
+    }
+
+    /// ``verifyEveryInteractionUsed(in:)`` over an engine's prepared cassettes, without rebuilding them.
+    func verifyEveryInteractionUsed(in cassettes: [PreparedCassette]) throws(JournalAssertionError) {
+        try Journal.verify(unused: unusedInteractions(in: cassettes), total: cassettes.reduce(0) { $0 + $1.count })
+    }
+
+    private static func verify(unused: [InteractionReference], total: Int) throws(JournalAssertionError) {
         guard !unused.isEmpty else { return }
-        let total = cassettes.reduce(0) { $0 + $1.interactions.count }
         var lines = ["\(unused.count) of \(total) recorded interaction\(total == 1 ? " was" : "s were") never used:"]
         lines += unused.prefix(20).map { "  \($0)" }
         if unused.count > 20 { lines.append("  … and \(unused.count - 20) more") }

@@ -109,6 +109,19 @@ public final class Journal: Sendable {
         return unused
     }
 
+    /// The interactions of an engine's prepared cassettes that no recorded request matched, in cassette then
+    /// interaction order; the same as ``unusedInteractions(in:)`` without rebuilding the cassettes.
+    func unusedInteractions(in cassettes: [PreparedCassette]) -> [InteractionReference] {
+        let used = storage.withLock { $0.used }
+        var unused: [InteractionReference] = []
+        for cassette in cassettes {
+            for index in 0..<cassette.count where !used.contains(UsedKey(cassette: cassette.ordinal, index: index)) {
+                unused.append(cassette.reference(index))
+            }
+        }
+        return unused
+    }
+
     /// Forgets every entry and every used interaction.
     public func reset() {
         storage.withLock { $0 = Storage() }

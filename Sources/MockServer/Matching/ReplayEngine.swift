@@ -50,8 +50,17 @@ public final class ReplayEngine: Sendable {
     }
 
     /// The cassettes served, in the order given, followed by the in-code cassette once something was added.
+    ///
+    /// The engine keeps each interaction in the form it replays (JSON bodies serialized), not the decoded
+    /// cassettes, so this rebuilds them on each call, parsing every JSON response body back: equal to the
+    /// cassettes given, but as costly as decoding them. ``ReplayServer/verifyEveryInteractionUsed()`` does not need it.
     public var cassettes: [Cassette] {
         state.withLock { $0.snapshot }.index.cassettes.map(\.cassette)
+    }
+
+    /// The prepared cassettes, in the order of ``cassettes``.
+    var preparedCassettes: [PreparedCassette] {
+        state.withLock { $0.snapshot }.index.cassettes
     }
 
     /// Decides the answer to `request`: the next recorded response (or transport failure) of the matching
@@ -69,9 +78,9 @@ public final class ReplayEngine: Sendable {
         }
         switch selection {
         case .serve(let cassette, let member, let isRepeat):
-            return .matched(ReplayMatch(snapshot.index.cassettes[cassette].interactions[member], isRepeat: isRepeat))
+            return .matched(ReplayMatch(snapshot.index.cassettes[cassette], member: member, isRepeat: isRepeat))
         case .usedUp(let cassette, let members):
-            let references = members.map { snapshot.index.cassettes[cassette].interactions[$0].interaction }
+            let references = members.map { snapshot.index.cassettes[cassette].reference($0) }
             return .unmatched(NearMiss(method: request.method, target: request.target, closest: nil, differences: [], usedUp: references))
         }
     }
@@ -120,8 +129,8 @@ public final class ReplayEngine: Sendable {
     public func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
         let index = state.withLock { $0.snapshot }.index
         let ordered = index.cassettes.sorted { $0.rank < $1.rank }
-        for prepared in ordered where cassette == nil || prepared.cassette.name == cassette {
-            if let template = prepared.cassette.errorTemplates[name] { return template.replayResponse }
+        for prepared in ordered where cassette == nil || prepared.name == cassette {
+            if let template = prepared.metadata.errorTemplates[name] { return template.replayResponse }
         }
         return nil
     }

@@ -19,7 +19,7 @@ extension ReplayIndex {
                     guard compared < ReplayIndex.nearMissCandidateLimit else { break outer }
                     compared += 1
                     let member = groups[group].first
-                    let recorded = prepared.cassette.interactions[member].request
+                    let recorded = prepared.requests[member]
                     var differences = RequestComparison.differences(recorded: RequestParts(recorded: recorded), received: parts,
                                                                     rules: prepared.rules)
                     if prepared.matcher != nil, differences.isEmpty {
@@ -30,7 +30,7 @@ extension ReplayIndex {
                     if weight < bestWeight {
                         bestWeight = weight
                         bestDifferences = differences
-                        bestReference = prepared.interactions[member].interaction
+                        bestReference = prepared.reference(member)
                     }
                 }
             }

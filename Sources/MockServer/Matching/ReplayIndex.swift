@@ -2,27 +2,6 @@
 /// hashed by their ``NormalizedRequest`` within each ``WildcardShape``. Interactions with equal keys form a
 /// *group*, the unit that replays in recorded order. Append-only, so group ids stay valid as it grows.
 struct ReplayIndex: Sendable {
-    /// A cassette ready to serve: rules resolved and every reply built once. Immutable, so lookups share it
-    /// with one retain; appending in code replaces it with a new one.
-    final class PreparedCassette: Sendable {
-        let cassette: Cassette
-        let rank: Int
-        let rules: PreparedRules
-        let policy: AfterLastPolicy
-        let matcher: RequestMatcher?
-        let interactions: [ReplayMatch.Prepared]
-
-        init(cassette: Cassette, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
-             interactions: [ReplayMatch.Prepared]) {
-            self.cassette = cassette
-            self.rank = rank
-            self.rules = rules
-            self.policy = policy
-            self.matcher = matcher
-            self.interactions = interactions
-        }
-    }
-
     /// Interactions (indices into one cassette) that match exactly the same requests, in recorded order.
     /// Most groups hold one interaction, which then needs no array of its own.
     struct Group: Sendable {
@@ -66,43 +45,28 @@ struct ReplayIndex: Sendable {
     /// Adds a cassette; lower `rank` is consulted first when several cassettes match. Returns its position.
     @discardableResult
     mutating func add(_ cassette: Cassette, rank: Int, options: ReplayOptions) -> Int {
-        let ordinal = cassettes.count
-        let rules = PreparedRules(cassette.matching, adding: options.rules)
-        var prepared: [ReplayMatch.Prepared] = []
-        prepared.reserveCapacity(cassette.interactions.count)
-        for (index, interaction) in cassette.interactions.enumerated() {
-            prepared.append(ReplayIndex.prepare(interaction, index: index, cassette: cassette.name, ordinal: ordinal))
-            insert(interaction.request, index: index, cassette: ordinal, rank: rank, rules: rules, customMatcher: options.matcher != nil)
-        }
-        cassettes.append(PreparedCassette(
-            cassette: cassette, rank: rank, rules: rules,
-            policy: options.rules.afterLast ?? cassette.matching.afterLast ?? .repeat,
-            matcher: options.matcher, interactions: prepared
-        ))
-        return ordinal
+        add(PreparedCassette(cassette, ordinal: cassettes.count, rank: rank, options: options))
     }
 
-    /// Appends one interaction to the cassette at `ordinal` (copying that cassette) and indexes it.
+    /// Adds a prepared cassette, whose ordinal must be the number of cassettes already added. Returns it.
+    @discardableResult
+    mutating func add(_ prepared: PreparedCassette) -> Int {
+        precondition(prepared.ordinal == cassettes.count, "a prepared cassette is added at its own ordinal")
+        cassettes.append(prepared)
+        for (index, request) in prepared.requests.enumerated() {
+            insert(request, index: index, cassette: prepared.ordinal, rank: prepared.rank, rules: prepared.rules,
+                   customMatcher: prepared.matcher != nil)
+        }
+        return prepared.ordinal
+    }
+
+    /// Appends one interaction to the cassette at `ordinal` (copying that cassette's arrays) and indexes it.
     mutating func append(_ interaction: Interaction, toCassette ordinal: Int) {
-        let old = cassettes[ordinal]
-        let index = old.interactions.count
-        var cassette = old.cassette
-        cassette.interactions.append(interaction)
-        cassettes[ordinal] = PreparedCassette(
-            cassette: cassette, rank: old.rank, rules: old.rules, policy: old.policy, matcher: old.matcher,
-            interactions: old.interactions + [ReplayIndex.prepare(interaction, index: index, cassette: cassette.name, ordinal: ordinal)]
-        )
-        insert(interaction.request, index: index, cassette: ordinal, rank: old.rank, rules: old.rules, customMatcher: old.matcher != nil)
-    }
-
-    private static func prepare(_ interaction: Interaction, index: Int, cassette: String, ordinal: Int) -> ReplayMatch.Prepared {
-        let reply: ReplayMatch.Reply = switch interaction.outcome {
-        case .response(let response): .response(response.replayResponse)
-        case .failure(let failure): .failure(failure)
-        }
-        let reference = InteractionReference(cassette: cassette, cassetteIndex: ordinal, index: index,
-                                             method: interaction.request.method, target: interaction.request.target)
-        return ReplayMatch.Prepared(interaction: reference, reply: reply)
+        let prepared = cassettes[ordinal].appending(interaction)
+        cassettes[ordinal] = prepared
+        let index = prepared.count - 1
+        insert(prepared.requests[index], index: index, cassette: ordinal, rank: prepared.rank, rules: prepared.rules,
+               customMatcher: prepared.matcher != nil)
     }
 
     private mutating func insert(_ request: RecordedRequest, index: Int, cassette ordinal: Int, rank: Int, rules: PreparedRules,
@@ -166,8 +130,7 @@ struct ReplayIndex: Sendable {
             let ordinal = entries[entry].cassette
             let cassette = cassettes[ordinal]
             if let matcher = cassette.matcher {
-                for group in entries[entry].groupOrder
-                where matcher.matches(cassette.cassette.interactions[groups[group].first].request, request) {
+                for group in entries[entry].groupOrder where matcher.matches(cassette.requests[groups[group].first], request) {
                     result.append(Candidate(cassette: ordinal, group: group))
                 }
             } else {

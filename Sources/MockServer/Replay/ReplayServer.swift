@@ -149,6 +149,6 @@ public final class ReplayServer: Sendable {
 
     /// Throws ``JournalAssertionError`` listing the interactions of the server's cassettes that no request used.
     public func verifyEveryInteractionUsed() throws {
-        try journal.verifyEveryInteractionUsed(in: engine.cassettes)
+        try journal.verifyEveryInteractionUsed(in: engine.preparedCassettes)
     }
 }

@@ -1,0 +1,83 @@
+import Foundation
+
+/// What a ``PreparedCassette`` keeps of an interaction besides its recorded request and its reply, so that
+/// ``ReplayEngine/cassettes`` can rebuild the interaction exactly without the engine holding the decoded
+/// cassette (whose JSON bodies would take more memory than the replies serialized from them).
+struct InteractionArchive: Sendable {
+    /// How the recorded response body was stored; the bytes are the reply's body.
+    enum BodyForm: UInt8, Sendable {
+        case empty, json, text, binary
+    }
+
+    /// How to get the recorded response headers back from the reply's.
+    enum HeaderForm: Sendable {
+        /// The reply carries the recorded headers unchanged.
+        case replayed
+        /// The reply's headers are the recorded ones plus the `Content-Length` it appended last.
+        case replayedWithAddedLength
+        /// The recorded headers differ otherwise (a recorded `Content-Length`, `Content-Encoding` or
+        /// `Transfer-Encoding` was replaced or removed), so they are kept as they were.
+        case recorded(HTTPHeaders)
+    }
+
+    var recordedAt: Date?
+    var durationMs: Int?
+    var bodyForm: BodyForm
+    var headers: HeaderForm
+
+    /// The reply for `interaction` and the archive that rebuilds it from that reply.
+    static func prepare(_ interaction: Interaction, copies: inout FreshCopies) -> (ReplayMatch.Reply, InteractionArchive) {
+        switch interaction.outcome {
+        case .failure(let failure):
+            let copied = TransportFailure(kind: failure.kind, message: failure.message.map { copies.string($0) })
+            return (.failure(copied), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
+                                                         bodyForm: .empty, headers: .replayed))
+        case .response(let recorded):
+            let headers = copies.headers(recorded.headers)
+            var response = RecordedResponse(status: recorded.status, headers: headers, body: recorded.body).replayResponse
+            let form: BodyForm
+            switch recorded.body {
+            case .empty: form = .empty
+            case .json: form = .json
+            case .text: form = .text
+            case .binary(let data):
+                form = .binary
+                response.body = copies.data(data)
+            }
+            // A copy of exactly the lines' size, shared by the responses whose headers are the same.
+            response.headers = copies.headers(response.headers)
+            let headerForm: HeaderForm
+            if response.headers == headers {
+                headerForm = .replayed
+            } else if response.headers.count == headers.count + 1, response.headers.lines.dropLast().elementsEqual(headers.lines) {
+                headerForm = .replayedWithAddedLength
+            } else {
+                headerForm = .recorded(headers)
+            }
+            return (.response(response), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
+                                                            bodyForm: form, headers: headerForm))
+        }
+    }
+
+    /// The recorded outcome, rebuilt from the reply it was prepared into.
+    func outcome(from reply: ReplayMatch.Reply) -> Interaction.Outcome {
+        switch reply {
+        case .failure(let failure):
+            return .failure(failure)
+        case .response(let response):
+            let recordedHeaders: HTTPHeaders = switch headers {
+            case .replayed: response.headers
+            case .replayedWithAddedLength: HTTPHeaders(Array(response.headers.lines.dropLast()))
+            case .recorded(let kept): kept
+            }
+            let body: RecordedBody = switch bodyForm {
+            case .empty: .empty
+            // The reply's bytes are the value's own serialization, which parses back to an equal value.
+            case .json: (try? CassetteJSON(parsing: response.body)).map(RecordedBody.json) ?? .binary(response.body)
+            case .text: .text(String(decoding: response.body, as: UTF8.self))
+            case .binary: .binary(response.body)
+            }
+            return .response(RecordedResponse(status: response.status, headers: recordedHeaders, body: body))
+        }
+    }
+}

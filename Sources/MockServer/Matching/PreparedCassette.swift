@@ -1,0 +1,120 @@
+/// A cassette as a ``ReplayEngine`` keeps it: rules resolved, every reply built once, and per interaction only
+/// what replay and reports need (the reply, the recorded request, and an ``InteractionArchive``). The decoded
+/// cassette is not kept: its JSON bodies would double the memory of the replies serialized from them, so
+/// ``cassette`` rebuilds it on demand. Immutable, so lookups share it with one retain; appending in code
+/// replaces it with a new one.
+final class PreparedCassette: Sendable {
+    /// The cassette's own fields (name, origin, rules, error templates...), without its interactions.
+    let metadata: Cassette
+    /// Its position in the engine's cassettes.
+    let ordinal: Int
+    /// Lower is consulted first when several cassettes match; the in-code cassette's is negative.
+    let rank: Int
+    let rules: PreparedRules
+    let policy: AfterLastPolicy
+    let matcher: RequestMatcher?
+    /// Per interaction: what it replays, its `Content-Length` set and JSON bodies serialized.
+    let replies: [ReplayMatch.Reply]
+    /// Per interaction: the recorded request, for custom matchers, near-miss reports and references.
+    let requests: [RecordedRequest]
+    /// Per interaction: the rest of it.
+    let archives: [InteractionArchive]
+
+    init(metadata: Cassette, ordinal: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
+         replies: [ReplayMatch.Reply], requests: [RecordedRequest], archives: [InteractionArchive]) {
+        self.metadata = metadata
+        self.ordinal = ordinal
+        self.rank = rank
+        self.rules = rules
+        self.policy = policy
+        self.matcher = matcher
+        self.replies = replies
+        self.requests = requests
+        self.archives = archives
+    }
+
+    /// The per-interaction arrays, in the same order.
+    struct Interactions {
+        var replies: [ReplayMatch.Reply] = []
+        var requests: [RecordedRequest] = []
+        var archives: [InteractionArchive] = []
+
+        /// The arrays without the spare capacity left by growing them: they are kept as long as the engine.
+        var shrunk: Interactions {
+            Interactions(replies: Self.exactCopy(replies), requests: Self.exactCopy(requests), archives: Self.exactCopy(archives))
+        }
+
+        private static func exactCopy<Element>(_ elements: [Element]) -> [Element] {
+            var copy: [Element] = []
+            copy.reserveCapacity(elements.count)
+            copy.append(contentsOf: elements)
+            return copy
+        }
+    }
+
+    /// Collects interactions one at a time, in the form the engine keeps, before the cassette's own fields
+    /// (name, rules) are known: a cassette file lists its interactions before its `matching` block.
+    struct Builder {
+        private var copies = FreshCopies()
+        private(set) var interactions = Interactions()
+
+        mutating func add(_ interaction: Interaction) {
+            let (reply, archive) = InteractionArchive.prepare(interaction, copies: &copies)
+            interactions.replies.append(reply)
+            interactions.requests.append(copies.request(interaction.request))
+            interactions.archives.append(archive)
+        }
+    }
+
+    /// The prepared cassette with `cassette`'s fields (its interactions are ignored) and `interactions`, at
+    /// `ordinal`, consulted by `rank`, under `options`.
+    convenience init(_ cassette: Cassette, interactions: Interactions, ordinal: Int, rank: Int, options: ReplayOptions) {
+        var metadata = cassette
+        metadata.interactions = []
+        let kept = interactions.shrunk
+        self.init(metadata: metadata, ordinal: ordinal, rank: rank, rules: PreparedRules(cassette.matching, adding: options.rules),
+                  policy: options.rules.afterLast ?? cassette.matching.afterLast ?? .repeat, matcher: options.matcher,
+                  replies: kept.replies, requests: kept.requests, archives: kept.archives)
+    }
+
+    /// Prepares `cassette` (at `ordinal`, consulted by `rank`) under `options`, copying what it keeps.
+    convenience init(_ cassette: Cassette, ordinal: Int, rank: Int, options: ReplayOptions) {
+        var builder = Builder()
+        for interaction in cassette.interactions { builder.add(interaction) }
+        self.init(cassette, interactions: builder.interactions, ordinal: ordinal, rank: rank, options: options)
+    }
+
+    /// This cassette with `interaction` appended.
+    func appending(_ interaction: Interaction) -> PreparedCassette {
+        var copies = FreshCopies()
+        let (reply, archive) = InteractionArchive.prepare(interaction, copies: &copies)
+        return PreparedCassette(metadata: metadata, ordinal: ordinal, rank: rank, rules: rules, policy: policy, matcher: matcher,
+                                replies: replies + [reply], requests: requests + [copies.request(interaction.request)],
+                                archives: archives + [archive])
+    }
+
+    var name: String { metadata.name }
+
+    /// How many interactions it holds.
+    var count: Int { requests.count }
+
+    /// The reference naming interaction `member`.
+    func reference(_ member: Int) -> InteractionReference {
+        InteractionReference(cassette: metadata.name, cassetteIndex: ordinal, index: member,
+                             method: requests[member].method, target: requests[member].target)
+    }
+
+    /// Interaction `member` as it was given.
+    func interaction(_ member: Int) -> Interaction {
+        let archive = archives[member]
+        return Interaction(request: requests[member], outcome: archive.outcome(from: replies[member]),
+                           recordedAt: archive.recordedAt, durationMs: archive.durationMs)
+    }
+
+    /// The cassette as it was given, rebuilt.
+    var cassette: Cassette {
+        var rebuilt = metadata
+        rebuilt.interactions = (0..<count).map(interaction)
+        return rebuilt
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// The engine keeps interactions in the form it replays, not the decoded cassettes; what it gives back must
+/// still be exactly what it was given.
+@Suite struct PreparedCassetteTests {
+    /// One interaction of every shape the archive distinguishes.
+    static let cassette = Cassette(
+        name: "shapes", upstream: "https://api.example", origin: .handWritten, note: "every body and header form",
+        recordedAt: Date(timeIntervalSince1970: 1_795_255_200),
+        matching: MatchRules(ignoredQueryParameters: ["_"], headers: ["Accept"], afterLast: .cycle),
+        errorTemplates: ["rate_limit": RecordedResponse(status: 429, headers: ["Retry-After": "1"], body: .json(["message": "slow down"]))],
+        interactions: [
+            Interaction(request: RecordedRequest(method: "GET", target: "/json?since=0", headers: ["Accept": "application/json"]),
+                        response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
+                                                   body: .json(["n": 1.50, "text": "a\u{1}\"b/é", "list": [.null, true, 1e+20]])),
+                        recordedAt: Date(timeIntervalSince1970: 1_795_255_201), durationMs: 87),
+            Interaction(request: RecordedRequest(method: "POST", target: "/form", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                                 body: .text("a=1&b=<redacted>")),
+                        response: RecordedResponse(status: 201, headers: ["Content-Type": "text/plain", "Content-Length": "999"], body: .text("created"))),
+            Interaction(request: RecordedRequest(method: "GET", target: "/gzip"),
+                        response: RecordedResponse(status: 200, headers: HTTPHeaders(pairs: [("Content-Encoding", "gzip"), ("Content-Type", "image/png"),
+                                                                                            ("Transfer-Encoding", "chunked")]),
+                                                   body: .binary(Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])))),
+            Interaction(request: RecordedRequest(method: "HEAD", target: "/head"),
+                        response: RecordedResponse(status: 200, headers: ["Content-Length": "1234"])),
+            Interaction(request: RecordedRequest(method: "GET", target: "/empty-text"), response: RecordedResponse(status: 204, body: .text(""))),
+            Interaction(request: RecordedRequest(method: "GET", target: "/empty-binary"), response: RecordedResponse(status: 200, body: .binary(Data()))),
+            Interaction(request: RecordedRequest(method: "GET", target: "/down"), failure: TransportFailure(kind: .timeout, message: "timed out"),
+                        durationMs: 30_000),
+        ])
+
+    @Test func engineCassettes_areTheCassettesGiven() {
+        // GIVEN an engine over a cassette with every body kind, header form and outcome
+        let engine = ReplayEngine(cassettes: [Self.cassette])
+        // WHEN the cassettes are asked for THEN they are rebuilt exactly, in-code additions included
+        #expect(engine.cassettes == [Self.cassette])
+        let stub = Interaction.stub("GET", "/added", status: 418, json: ["teapot": true])
+        engine.add(stub)
+        #expect(engine.cassettes.count == 2)
+        #expect(engine.cassettes[0] == Self.cassette)
+        #expect(engine.cassettes[1].interactions == [stub])
+    }
+
+    @Test func replies_areTheRecordedReplayResponses() {
+        // GIVEN the engine over the same cassette
+        let engine = ReplayEngine(cassettes: [Self.cassette])
+        for (position, interaction) in Self.cassette.interactions.enumerated() {
+            // WHEN each interaction's own request is sent
+            let request = HTTPRequest(method: interaction.request.method, target: interaction.request.target,
+                                      headers: interaction.request.headers, body: interaction.request.body.data)
+            let decision = engine.answer(request)
+            // THEN it answers with that interaction's replay response, or replays its failure
+            #expect(decision.interaction?.index == position)
+            switch interaction.outcome {
+            case .response(let recorded): #expect(decision.response == recorded.replayResponse)
+            case .failure(let failure):
+                guard case .matched(let match) = decision, case .failure(let replayed) = match.reply else {
+                    Issue.record("expected the recorded failure")
+                    continue
+                }
+                #expect(replayed == failure)
+            }
+        }
+    }
+
+    @Test func preparedReplies_shareNoStorageWithTheDecodedCassette() throws {
+        // GIVEN a decoded cassette whose strings are longer than the 15 bytes Swift keeps inline
+        let decoded = try Cassette(jsonData: Data(CassetteFixtures.githubUsers.utf8), source: "users.json")
+        let prepared = PreparedCassette(decoded, ordinal: 0, rank: 0, options: ReplayOptions())
+        // WHEN prepared THEN the kept targets and header values are copies, so dropping the cassette frees it all
+        for (kept, original) in zip(prepared.requests, decoded.interactions.map(\.request)) {
+            #expect(kept == original)
+            #expect(!Self.sharesStorage(kept.target, original.target))
+            for (line, originalLine) in zip(kept.headers, original.headers) where originalLine.value.utf8.count > 15 {
+                #expect(!Self.sharesStorage(line.value, originalLine.value))
+            }
+        }
+    }
+
+    /// Whether two strings use the same heap buffer (their UTF-8 bytes start at the same address).
+    private static func sharesStorage(_ left: String, _ right: String) -> Bool {
+        var left = left
+        var right = right
+        return left.withUTF8 { leftBytes in right.withUTF8 { $0.baseAddress == leftBytes.baseAddress } }
+    }
+}

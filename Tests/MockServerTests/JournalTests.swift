@@ -175,6 +175,29 @@ import Testing
         #expect(journal.entries.map(\.request.target) == ["/big"])
     }
 
+    @Test func limits_afterBodyBudgetDrops_keepTheNewestInOrder() {
+        // GIVEN a journal of five entries whose body budget a large body exceeds
+        let journal = Journal(capacity: 5, bodyBudget: 100)
+        for (index, size) in [10, 10, 90, 0, 0, 0, 0].enumerated() {
+            journal.record(HTTPRequest(method: "POST", target: "/\(index)", body: Data(count: size)), outcome: .passedThrough(status: 200))
+        }
+        // THEN the budget dropped the first entry, the capacity the second, and the rest stay in order
+        #expect(journal.entries.map(\.sequence) == [2, 3, 4, 5, 6])
+        #expect(journal.droppedCount == 2)
+    }
+
+    @Test func usedInteractions_anyReference_isRemembered() {
+        // GIVEN references inside and far outside the engine's numbering
+        let cassette = Cassette(name: "c", interactions: (0..<5).map { .stub("GET", "/\($0)") })
+        let journal = Journal()
+        for (cassetteIndex, index) in [(0, 3), (-1, 5), (5_000, 1 << 40), (0, -2)] {
+            journal.record(HTTPRequest(method: "GET", target: "/"), outcome: .faultInjected(
+                rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: cassetteIndex, index: index, method: "GET", target: "/")))
+        }
+        // THEN each is kept without trouble, and only the engine's own counts for its cassettes
+        #expect(journal.unusedInteractions(in: [cassette]).map(\.index) == [0, 1, 2, 4])
+    }
+
     @Test func outcomes_describeEveryKind() {
         let reference = InteractionReference(cassette: "github", cassetteIndex: 0, index: 3, method: "GET", target: "/users")
         #expect(JournalOutcome.matched(reference, status: 200).description == "github interaction 3")

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockServer
+@testable import MockServer
 import Testing
 
 @Suite struct ReplayServerTests {
@@ -54,6 +54,29 @@ import Testing
             return server.unmatchedRequests.count
         }
         #expect(misses == 1)
+    }
+
+    @Test func strictMode_seesEveryUnmatchedRequest_whateverTheJournalKeeps() async throws {
+        // GIVEN a strict server whose journal keeps a single entry
+        let configuration = ReplayServer.Configuration(faults: .none, strict: true, journalCapacity: 1)
+        let count = UnmatchedRequests.keptLimit + 3
+        let error = await #expect(throws: ReplayServerError.self) {
+            try await withMockServer(cassettes: [], configuration: configuration) { server in
+                // WHEN more unmatched requests arrive than the server lists
+                try await withURLSession { session in
+                    for index in 0..<count {
+                        _ = try await get(session, server.baseURL!, "/missing/\(index)")
+                    }
+                }
+                #expect(server.journal.entries.count == 1)
+                #expect(server.unmatchedRequests.count == UnmatchedRequests.keptLimit)
+                #expect(server.unmatchedRequests.first?.target == "/missing/0")
+            }
+        }
+        // THEN strict mode counts them all, lists the first ones and says how many more there were
+        let message = try #require(error?.message)
+        #expect(message.hasPrefix("\(count) requests were not matched by any recorded interaction:\n\nNo recorded interaction matches GET /missing/0"))
+        #expect(message.hasSuffix("\n\n… and 3 more"))
     }
 
     @Test func handWrittenInteraction_answersBeforeCassettes() async throws {

@@ -5,26 +5,19 @@ import Synchronization
 ///
 /// Thread-safe: servers record from several threads at once. Memory is bounded: beyond ``capacity`` entries,
 /// or ``bodyBudget`` bytes of request bodies, the oldest entries are dropped (``droppedCount`` says how many,
-/// and count assertions mention it). Which interactions were used is kept apart and never dropped, so
-/// ``verifyEveryInteractionUsed(in:)`` stays exact.
+/// and count assertions mention it); an entry costs about 150 bytes besides the request it keeps. Which
+/// interactions were used is kept apart and never dropped, so ``verifyEveryInteractionUsed(in:)`` stays exact.
 public final class Journal: Sendable {
     /// The default number of entries kept.
     public static let defaultCapacity = 100_000
     /// The default total size of request bodies kept, 64 MiB.
     public static let defaultBodyBudget = 64 << 20
 
-    struct UsedKey: Hashable {
-        let cassette: Int
-        let index: Int
-    }
-
     private struct Storage {
-        /// Kept entries, oldest first, from position `start` (earlier positions are dropped, compacted lazily).
-        var entries: [JournalEntry] = []
-        var start = 0
+        var kept = JournalRing()
         var bodyBytes = 0
         var recorded = 0
-        var used: Set<UsedKey> = []
+        var used = UsedInteractions()
     }
 
     /// The most entries kept at once.
@@ -42,37 +35,54 @@ public final class Journal: Sendable {
     /// Records `request` with its outcome and returns the entry; `time` defaults to now.
     @discardableResult
     public func record(_ request: HTTPRequest, outcome: JournalOutcome, at time: Date = Date()) -> JournalEntry {
-        storage.withLock { storage in
-            let entry = JournalEntry(sequence: storage.recorded, time: time, request: request, outcome: outcome)
-            storage.recorded += 1
-            if let interaction = outcome.interaction, outcome.kind == .matched || outcome.kind == .faultInjected {
-                storage.used.insert(UsedKey(cassette: interaction.cassetteIndex, index: interaction.index))
-            }
-            storage.entries.append(entry)
-            storage.bodyBytes += request.body.count
-            while storage.entries.count - storage.start > capacity
-                || (storage.bodyBytes > bodyBudget && storage.entries.count - storage.start > 1) {
-                storage.bodyBytes -= storage.entries[storage.start].request.body.count
-                storage.start += 1
-            }
-            // Compact once half the array is dropped entries: amortized O(1) per record.
-            if storage.start > 0 && storage.start * 2 >= storage.entries.count {
-                storage.entries.removeFirst(storage.start)
-                storage.start = 0
-            }
-            return entry
-        }
+        let interaction = outcome.kind == .matched || outcome.kind == .faultInjected ? outcome.interaction : nil
+        return store(request, .other(JournalRecord.Box(outcome)), used: interaction.map { ($0.cassetteIndex, $0.index) }, at: time).entry
     }
 
     /// Records `request` with the outcome of a replay decision and returns the entry; `time` defaults to now.
     @discardableResult
     public func record(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalEntry {
-        record(request, outcome: JournalOutcome(decision), at: time)
+        append(request, decision: decision, at: time).entry
+    }
+
+    /// Records `request` with the outcome of a replay decision without building the public entry: what a
+    /// server does for every request when nothing observes them.
+    @discardableResult
+    func append(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalRecord {
+        switch decision {
+        case .matched(let match):
+            let used = switch match.source {
+            case .prepared(let cassette, let member): (cassette.ordinal, member)
+            case .given(let given): (given.interaction.cassetteIndex, given.interaction.index)
+            }
+            return store(request, .matched(match), used: used, at: time)
+        case .unmatched:
+            return store(request, .other(JournalRecord.Box(JournalOutcome(decision))), used: nil, at: time)
+        }
+    }
+
+    private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Outcome, used: (cassette: Int, index: Int)?,
+                       at time: Date) -> JournalRecord {
+        storage.withLock { storage in
+            let record = JournalRecord(sequence: storage.recorded, time: time, request: request, outcome: outcome)
+            storage.recorded += 1
+            if let used {
+                storage.used.insert(cassette: used.cassette, index: used.index)
+            }
+            storage.bodyBytes += request.body.count
+            if let dropped = storage.kept.append(record, capacity: capacity) {
+                storage.bodyBytes -= dropped.request.body.count
+            }
+            while storage.bodyBytes > bodyBudget && storage.kept.count > 1 {
+                storage.bodyBytes -= storage.kept.removeOldest().request.body.count
+            }
+            return record
+        }
     }
 
     /// The kept entries, oldest first.
     public var entries: [JournalEntry] {
-        storage.withLock { Array($0.entries[$0.start...]) }
+        storage.withLock { $0.kept.records }.map(\.entry)
     }
 
     /// How many requests were recorded since creation or ``reset()``, dropped ones included.
@@ -82,7 +92,7 @@ public final class Journal: Sendable {
 
     /// How many of the oldest entries were dropped to stay within ``capacity`` and ``bodyBudget``.
     public var droppedCount: Int {
-        storage.withLock { $0.recorded - ($0.entries.count - $0.start) }
+        storage.withLock { $0.recorded - $0.kept.count }
     }
 
     /// The kept entries whose request matches `pattern`, oldest first.
@@ -101,7 +111,7 @@ public final class Journal: Sendable {
         let used = storage.withLock { $0.used }
         var unused: [InteractionReference] = []
         for (ordinal, cassette) in cassettes.enumerated() {
-            for (index, interaction) in cassette.interactions.enumerated() where !used.contains(UsedKey(cassette: ordinal, index: index)) {
+            for (index, interaction) in cassette.interactions.enumerated() where !used.contains(cassette: ordinal, index: index) {
                 unused.append(InteractionReference(cassette: cassette.name, cassetteIndex: ordinal, index: index,
                                                    method: interaction.request.method, target: interaction.request.target))
             }
@@ -115,7 +125,7 @@ public final class Journal: Sendable {
         let used = storage.withLock { $0.used }
         var unused: [InteractionReference] = []
         for cassette in cassettes {
-            for index in 0..<cassette.count where !used.contains(UsedKey(cassette: cassette.ordinal, index: index)) {
+            for index in 0..<cassette.count where !used.contains(cassette: cassette.ordinal, index: index) {
                 unused.append(cassette.reference(index))
             }
         }

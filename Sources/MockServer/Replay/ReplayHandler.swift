@@ -7,6 +7,8 @@ final class ReplayHandler: HTTPHandler {
     let journal: Journal
     let injector: FaultInjector?
     let refusals: Mutex<[FaultDecision]>
+    /// Unmatched requests' reports for strict mode, whatever the journal keeps.
+    let unmatched = UnmatchedRequests()
     private let observer: (@Sendable (JournalEntry) -> Void)?
     private let checksAdmission: Bool
 
@@ -30,8 +32,12 @@ final class ReplayHandler: HTTPHandler {
             return inject(fault, into: request)
         }
         let decision = engine.answer(request)
-        let entry = journal.record(request, decision: decision)
-        observer?(entry)
+        if case .unmatched(let nearMiss) = decision { unmatched.append(nearMiss) }
+        if let observer {
+            observer(journal.record(request, decision: decision))
+        } else {
+            journal.append(request, decision: decision)
+        }
         return Self.normalAnswer(decision).reply
     }
 

@@ -132,19 +132,22 @@ public final class ReplayServer: Sendable {
         handler.refusals.withLock { $0 }
     }
 
-    /// The near-miss report of every request nothing answered, in arrival order.
+    /// The near-miss report of every request nothing answered, in arrival order: the first 100 of them
+    /// (later ones are only counted, in ``verifyNoUnmatchedRequests()``). Kept by the server itself, so the
+    /// journal's limits do not affect it.
     public var unmatchedRequests: [NearMiss] {
-        journal.entries.compactMap(\.outcome.nearMiss)
+        handler.unmatched.snapshot.kept
     }
 
-    /// Throws when any request went unmatched, with one sentence and every near-miss report: what strict
-    /// mode fails a test with.
+    /// Throws when any request went unmatched, with one sentence and every near-miss report (the first 100;
+    /// the rest counted): what strict mode fails a test with.
     public func verifyNoUnmatchedRequests() throws(ReplayServerError) {
-        let misses = unmatchedRequests
-        guard !misses.isEmpty else { return }
-        let noun = misses.count == 1 ? "request was" : "requests were"
-        throw ReplayServerError("\(misses.count) \(noun) not matched by any recorded interaction:\n\n"
-            + misses.map(\.description).joined(separator: "\n\n"))
+        let (misses, count) = handler.unmatched.snapshot
+        guard count > 0 else { return }
+        let noun = count == 1 ? "request was" : "requests were"
+        var message = "\(count) \(noun) not matched by any recorded interaction:\n\n" + misses.map(\.description).joined(separator: "\n\n")
+        if count > misses.count { message += "\n\n… and \(count - misses.count) more" }
+        throw ReplayServerError(message)
     }
 
     /// Throws ``JournalAssertionError`` listing the interactions of the server's cassettes that no request used.

@@ -78,6 +78,8 @@ import Testing
             let found = Set(index.candidates(for: request, parts: RequestParts(received: request)).flatMap { candidate in
                 index.groups[candidate.group].members.map { "\(candidate.cassette)/\($0)" }
             })
+            // AND the engine's lookup (which skips parsing requests without query and body) finds the same groups
+            #expect(Array(index.lookup(request).candidates) == Array(index.candidates(for: request, parts: RequestParts(received: request))))
             // THEN the index returns exactly the interactions that match pairwise
             var expected = Set<String>()
             for (ordinal, cassette) in cassettes.enumerated() {
@@ -91,6 +93,29 @@ import Testing
         }
         // AND the alphabet is small enough that a good share of lookups hit
         #expect(matchedSomething > 20)
+    }
+
+    @Test(arguments: [UInt64(4), 5, 6])
+    func lookupOfPlainRequests_findsWhatTheFullLookupFinds(seed: UInt64) {
+        // GIVEN cassettes that compare no headers, so requests without query and body skip parsing
+        var generator = Generator(random: SeededGenerator(seed: seed))
+        var index = ReplayIndex()
+        index.add(cassette("plain", count: 150, rules: MatchRules(), generator: &generator), rank: 0, options: ReplayOptions())
+        index.add(cassette("ignoring", count: 150, rules: MatchRules(ignoredQueryParameters: ["_", "x"], ignoredBodyFields: ["ts"]),
+                           generator: &generator), rank: 1, options: ReplayOptions())
+        var plainHits = 0
+        for _ in 0..<400 {
+            // WHEN a request is looked up both ways
+            let received = generator.receivedRequest()
+            let request = HTTPRequest(method: received.method, target: generator.chance(50) ? RequestParts.split(received.target).path.description : received.target,
+                                      headers: received.headers, body: received.method == "GET" ? Data() : received.body)
+            let full = Array(index.candidates(for: request, parts: RequestParts(received: request)))
+            // THEN both find the same groups in the same order
+            #expect(Array(index.lookup(request).candidates) == full, "\(request.method) \(request.target)")
+            if !request.target.contains("?"), request.body.isEmpty, !full.isEmpty { plainHits += 1 }
+        }
+        // AND plain requests did match, so the fast path was exercised
+        #expect(plainHits > 20)
     }
 
     @Test func index_groupsIdenticalRequestsInRecordedOrder() {

@@ -14,6 +14,12 @@ struct NormalizedRequest: Sendable, Hashable {
         body = NormalizedRequest.normalize(parts.body, ignoring: rules.ignoredBodyFields)
     }
 
+    /// Whether there is nothing to compare: no query fields, no chosen headers, no body.
+    var isPlain: Bool {
+        guard query.isEmpty, headers.isEmpty, case .empty = body else { return false }
+        return true
+    }
+
     static func normalize(_ body: BodyContent, ignoring ignored: Set<String>) -> BodyContent {
         switch body {
         case .empty, .bytes:

@@ -20,7 +20,8 @@ enum PercentDecoding {
     /// A path with every escape decoded except those for `/`, `?`, `#` and `%` (which would change the path's
     /// structure if decoded); those stay encoded with upper-case hex, so `%2f` and `%2F` agree.
     static func normalizePath(_ path: Substring) -> String {
-        guard path.utf8.contains(UInt8(ascii: "%")) else { return String(path) }
+        var slice = path
+        guard slice.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return String(path) }
         var copy = String(path)
         return copy.withUTF8 { bytes in
             transform(bytes, plusAsSpace: false, keepEncoded: { byte in

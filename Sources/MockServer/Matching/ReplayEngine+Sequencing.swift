@@ -16,7 +16,7 @@ extension ReplayEngine {
     /// reports them used up. `shadowing` cassettes (the in-code one) answer alone whatever they match, so a
     /// stub added in code overrides the cassettes instead of taking turns with them.
     static func select(
-        from candidates: [ReplayIndex.Candidate],
+        from candidates: ReplayIndex.Candidates,
         groups: [ReplayIndex.Group],
         uses: inout [Int],
         shadowing: (Int) -> Bool,
@@ -47,21 +47,22 @@ extension ReplayEngine {
             start = end
         }
         let cassette = candidates[0].cassette
-        let first = candidates.prefix { $0.cassette == cassette }.map(\.group)
+        let first = candidates.prefix { $0.cassette == cassette }
         switch policy(cassette) {
         case .repeat:
-            let latest = first.map { groups[$0].last }.max()!
+            var latest = -1
+            for candidate in first { latest = max(latest, groups[candidate.group].last) }
             return .serve(cassette: cassette, member: latest, isRepeat: true)
         case .cycle:
-            var best = first[0]
-            for group in first {
-                uses[group] = 0
-                if groups[group].first < groups[best].first { best = group }
+            var best = first[first.startIndex].group
+            for candidate in first {
+                uses[candidate.group] = 0
+                if groups[candidate.group].first < groups[best].first { best = candidate.group }
             }
             uses[best] = 1
             return .serve(cassette: cassette, member: groups[best].first, isRepeat: true)
         case .fail:
-            let members = first.flatMap { groups[$0].members }.sorted()
+            let members = first.flatMap { groups[$0.group].members }.sorted()
             return .usedUp(cassette: cassette, members: Array(members.prefix(10)))
         }
     }

@@ -67,10 +67,10 @@ public final class ReplayEngine: Sendable {
     /// interactions, or an unmatched decision carrying the 404 and the near miss. Synchronous and thread-safe.
     public func answer(_ request: HTTPRequest) -> ReplayDecision {
         let snapshot = state.withLock { $0.snapshot }
-        let parts = RequestParts(received: request)
-        let candidates = snapshot.index.candidates(for: request, parts: parts)
+        let lookup = snapshot.index.lookup(request)
+        let candidates = lookup.candidates
         guard !candidates.isEmpty else {
-            return .unmatched(snapshot.index.nearMiss(for: request, parts: parts))
+            return .unmatched(snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query)))
         }
         let selection = state.withLock { state in
             ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,

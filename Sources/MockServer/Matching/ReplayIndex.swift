@@ -26,12 +26,32 @@ struct ReplayIndex: Sendable {
         var tables: [ShapeTable] = []
         /// Every group of this entry in creation order (deterministic, unlike dictionary order).
         var groupOrder: [Int] = []
+        /// The group of recorded requests with no query, no body and (the cassette matching no headers) nothing
+        /// else to compare: the only group a request without query and body can match, found without hashing.
+        var plainGroup: Int?
     }
 
     /// A group matching a request, and its cassette.
-    struct Candidate: Sendable {
+    struct Candidate: Sendable, Equatable {
         let cassette: Int
         let group: Int
+    }
+
+    /// The groups matching a request, cassettes in precedence order. Nearly always one, held inline, so that a
+    /// lookup allocates no array.
+    struct Candidates: RandomAccessCollection, Sendable {
+        private var first: Candidate?
+        private var rest: [Candidate] = []
+
+        init() {}
+
+        var startIndex: Int { 0 }
+        var endIndex: Int { first == nil ? 0 : 1 + rest.count }
+        subscript(position: Int) -> Candidate { position == 0 ? first! : rest[position - 1] }
+
+        mutating func append(_ candidate: Candidate) {
+            if first == nil { first = candidate } else { rest.append(candidate) }
+        }
     }
 
     private(set) var cassettes: [PreparedCassette] = []
@@ -106,6 +126,7 @@ struct ReplayIndex: Sendable {
                 let group = newGroup(cassette: ordinal, member: index)
                 entries[position].tables[table].groups[normalized] = group
                 entries[position].groupOrder.append(group)
+                if rules.headers.isEmpty, normalized.isPlain { entries[position].plainGroup = group }
             }
         }
         buckets[bucketKey] = entries
@@ -121,11 +142,37 @@ struct ReplayIndex: Sendable {
         return groups.count - 1
     }
 
+    /// The groups matching a request, with what lookup learnt of the request on the way.
+    struct Lookup {
+        let candidates: Candidates
+        let key: BucketKey
+        let query: Substring?
+    }
+
+    /// The groups matching `request`, as the engine looks them up. Most requests of a typical API have no
+    /// query and no body: past their bucket they are not parsed, normalized or hashed at all. Others go
+    /// through ``candidates(in:for:parts:)``.
+    func lookup(_ request: HTTPRequest) -> Lookup {
+        let (path, query) = RequestParts.split(request.target)
+        let key = BucketKey(method: RequestParts.normalizeMethod(request.method), path: PercentDecoding.normalizePath(path))
+        guard let entries = buckets[key] else { return Lookup(candidates: Candidates(), key: key, query: query) }
+        if request.body.isEmpty, query?.isEmpty ?? true, let plain = plainCandidates(in: entries) {
+            return Lookup(candidates: plain, key: key, query: query)
+        }
+        return Lookup(candidates: candidates(in: entries, for: request, parts: RequestParts(received: request, key: key, query: query)),
+                      key: key, query: query)
+    }
+
     /// The groups matching `request`, cassettes in precedence order: one hash probe per shape for
     /// rule-based cassettes, a walk of the bucket for cassettes with a custom matcher.
-    func candidates(for request: HTTPRequest, parts: RequestParts) -> [Candidate] {
-        guard let entries = buckets[parts.bucketKey] else { return [] }
-        var result: [Candidate] = []
+    func candidates(for request: HTTPRequest, parts: RequestParts) -> Candidates {
+        guard let entries = buckets[parts.bucketKey] else { return Candidates() }
+        return candidates(in: entries, for: request, parts: parts)
+    }
+
+    /// The groups of `entries` (a bucket) matching `request`; see ``candidates(for:parts:)``.
+    func candidates(in entries: [BucketEntry], for request: HTTPRequest, parts: RequestParts) -> Candidates {
+        var result = Candidates()
         for entry in entries.indices {
             let ordinal = entries[entry].cassette
             let cassette = cassettes[ordinal]
@@ -142,6 +189,18 @@ struct ReplayIndex: Sendable {
                     }
                 }
             }
+        }
+        return result
+    }
+
+    /// The groups of `entries` matching a request without query and body, without parsing or hashing it; `nil`
+    /// when a cassette of the bucket compares headers or has a custom matcher, which only the full lookup decides.
+    private func plainCandidates(in entries: [BucketEntry]) -> Candidates? {
+        var result = Candidates()
+        for entry in entries {
+            let cassette = cassettes[entry.cassette]
+            guard cassette.matcher == nil, cassette.rules.headers.isEmpty else { return nil }
+            if let group = entry.plainGroup { result.append(Candidate(cassette: entry.cassette, group: group)) }
         }
         return result
     }

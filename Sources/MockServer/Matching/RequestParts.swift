@@ -14,6 +14,15 @@ struct RequestParts: Sendable {
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
     }
 
+    /// A received request whose target was already split and whose bucket key was already computed.
+    init(received request: HTTPRequest, key: BucketKey, query: Substring?) {
+        method = key.method
+        path = key.path
+        self.query = query.map { FormField.parse($0) } ?? []
+        headers = request.headers
+        body = request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"])
+    }
+
     init(recorded request: RecordedRequest) {
         self.init(method: request.method, target: request.target, headers: request.headers,
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
@@ -30,12 +39,40 @@ struct RequestParts: Sendable {
 
     /// Methods compare upper-cased, so a hand-written `get` still matches.
     static func normalizeMethod(_ method: String) -> String {
-        method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? method.uppercased() : method
+        // The usual methods arrive upper-case; comparing with them costs less than scanning.
+        switch method {
+        case "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS": return method
+        default: break
+        }
+        return method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? method.uppercased() : method
     }
 
     /// `/path?query#fragment` into its path and query (without `?`; the fragment is dropped). An
     /// absolute-form target (`http://host/path?query`, as sent to proxies) loses its scheme and authority.
     static func split(_ target: String) -> (path: Substring, query: Substring?) {
+        guard target.utf8.first == UInt8(ascii: "/") else { return splitAbsolute(target) }
+        // One pass over the bytes for `?` and `#`: this runs for every request.
+        var text = target
+        let (mark, end) = text.withUTF8 { bytes -> (Int?, Int) in
+            var mark: Int?
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "#") { break }
+                if byte == UInt8(ascii: "?"), mark == nil { mark = index }
+                index += 1
+            }
+            return (mark, index)
+        }
+        let utf8 = target.utf8
+        let endIndex = end == utf8.count ? utf8.endIndex : utf8.index(utf8.startIndex, offsetBy: end)
+        guard let mark else { return (target[..<endIndex], nil) }
+        let markIndex = utf8.index(utf8.startIndex, offsetBy: mark)
+        return (mark == 0 ? "/" : target[..<markIndex], target[utf8.index(after: markIndex)..<endIndex])
+    }
+
+    /// ``split(_:)`` for targets not starting with `/`: absolute-form, `*`, or malformed.
+    private static func splitAbsolute(_ target: String) -> (path: Substring, query: Substring?) {
         // UTF-8 indices: Character-level searching costs more than the rest of a lookup.
         let utf8 = target.utf8
         var start = utf8.startIndex
@@ -57,6 +94,11 @@ struct RequestParts: Sendable {
 struct BucketKey: Sendable, Hashable {
     let method: String
     let path: String
+
+    /// The path alone: hashing costs per byte, and a path rarely has buckets under several methods.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(path)
+    }
 
     init(method: String, path: String) {
         self.method = method

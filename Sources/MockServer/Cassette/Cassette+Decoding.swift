@@ -20,6 +20,52 @@ extension Cassette {
 
     /// Decodes a cassette from an already parsed JSON document; see ``init(jsonData:source:)``.
     public init(json document: CassetteJSON, source: String) throws(CassetteError) {
+        try self.init(fieldsOf: document, source: source)
+        let elements = try CassetteFieldReader(document, file: source, interaction: nil, path: "").array("interactions")
+        var interactions: [Interaction] = []
+        interactions.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            interactions.append(try Interaction(element, file: source, index: index))
+        }
+        self.interactions = interactions
+    }
+
+    /// Decodes a cassette like ``init(jsonData:source:)``, with the same errors in the same order, but hands
+    /// each interaction to `body` as soon as it is decoded instead of keeping it, so that the decoded
+    /// interactions never all exist at once; the cassette returned has no interactions. When it throws,
+    /// `body` may already have been given some interactions.
+    static func decode(_ data: Data, source: String, eachInteraction body: (Interaction) -> Void) throws(CassetteError) -> Cassette {
+        var count = 0
+        var firstFailure: CassetteError?
+        let parsed: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            do throws(JSONSyntaxError) {
+                return .success(try JSONParser.parse(raw.bindMemory(to: UInt8.self), streaming: "interactions") { element in
+                    defer { count += 1 }
+                    // As in init(json:), the first bad interaction is reported, after the fields of the cassette itself.
+                    guard firstFailure == nil else { return }
+                    do throws(CassetteError) {
+                        body(try Interaction(element, file: source, index: count))
+                    } catch {
+                        firstFailure = error
+                    }
+                })
+            } catch {
+                return .failure(error)
+            }
+        }
+        let document: CassetteJSON
+        switch parsed {
+        case .success(let value): document = value
+        case .failure(let error): throw CassetteError(code: .syntax, file: source, reason: "invalid JSON at \(error)")
+        }
+        let cassette = try Cassette(json: document, source: source)
+        if let firstFailure { throw firstFailure }
+        // A top level that is not an object was parsed whole and fails above; here every interaction was streamed.
+        return cassette
+    }
+
+    /// Decodes and checks every field of a cassette but the elements of `interactions` (which must be an array).
+    private init(fieldsOf document: CassetteJSON, source: String) throws(CassetteError) {
         guard case .object = document else {
             throw CassetteError(code: .notACassette, file: source,
                                 reason: "not a ServiceReplay cassette: expected a JSON object at the top level, found \(CassetteFieldReader.describe(document))")
@@ -62,13 +108,8 @@ extension Cassette {
             }
         }
         errorTemplates = templates
-        let elements = try top.array("interactions")
-        var interactions: [Interaction] = []
-        interactions.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            interactions.append(try Interaction(element, file: source, index: index))
-        }
-        self.interactions = interactions
+        _ = try top.array("interactions")
+        interactions = []
     }
 
     /// The file name without its folder and `.json`, used when a cassette has no `name`.

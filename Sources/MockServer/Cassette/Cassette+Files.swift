@@ -7,14 +7,16 @@ extension Cassette {
     /// ``CassetteError``: `fileSystem` when the file cannot be read, and everything
     /// ``init(jsonData:source:)`` throws.
     public static func load(from url: URL) throws(CassetteError) -> Cassette {
-        let source = url.relativePath
-        let data: Data
+        try Cassette(jsonData: contents(of: url), source: url.relativePath)
+    }
+
+    /// The bytes of the file at `url`; throws `fileSystem` naming it as ``load(from:)`` does.
+    static func contents(of url: URL) throws(CassetteError) -> Data {
         do {
-            data = try Data(contentsOf: url)
+            return try Data(contentsOf: url)
         } catch {
-            throw CassetteError(code: .fileSystem, file: source, reason: "cannot read the file (\(Cassette.reason(of: error)))")
+            throw CassetteError(code: .fileSystem, file: url.relativePath, reason: "cannot read the file (\(Cassette.reason(of: error)))")
         }
-        return try Cassette(jsonData: data, source: source)
     }
 
     /// Loads every cassette under `folder`: each `*.json` file at any depth, in the order of their paths

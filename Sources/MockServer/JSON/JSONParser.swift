@@ -6,6 +6,9 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
+    /// The top-level member whose array elements go to ``streamedElement`` instead of into the result.
+    private var streamedKey: String?
+    private var streamedElement: ((CassetteJSON) -> Void)?
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -14,12 +17,34 @@ struct JSONParser {
     /// Parses a whole document: one value, optionally surrounded by whitespace and preceded by a UTF-8 BOM.
     static func parse(_ bytes: UnsafeBufferPointer<UInt8>) throws(JSONSyntaxError) -> CassetteJSON {
         var parser = JSONParser(bytes: bytes)
-        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { parser.index = 3 }
-        parser.skipWhitespace()
-        let value = try parser.parseValue()
-        parser.skipWhitespace()
-        guard parser.index == bytes.count else {
-            throw parser.failure("unexpected \(parser.describeCurrent()) after the JSON value")
+        return try parser.parseDocument()
+    }
+
+    /// Parses a whole document like ``parse(_:)``, except that when the top level is an object, each element of
+    /// its array member `key` is handed to `element` as soon as it is parsed instead of being kept (the member's
+    /// value in the result is an empty array). A large document's elements then never all exist at once.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String,
+                      element: (CassetteJSON) -> Void) throws(JSONSyntaxError) -> CassetteJSON {
+        let result: Result<CassetteJSON, JSONSyntaxError> = withoutActuallyEscaping(element) { element in
+            var parser = JSONParser(bytes: bytes)
+            parser.streamedKey = key
+            parser.streamedElement = element
+            do throws(JSONSyntaxError) {
+                return .success(try parser.parseDocument())
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+
+    private mutating func parseDocument() throws(JSONSyntaxError) -> CassetteJSON {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        let value = try parseValue()
+        skipWhitespace()
+        guard index == bytes.count else {
+            throw failure("unexpected \(describeCurrent()) after the JSON value")
         }
         return value
     }
@@ -106,6 +131,32 @@ struct JSONParser {
         }
     }
 
+    /// An array whose elements go to `element` one by one.
+    private mutating func parseStreamedArray(_ element: (CassetteJSON) -> Void) throws(JSONSyntaxError) {
+        try enter()
+        index += 1
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            element(try parseValue())
+            skipWhitespace()
+            guard index < bytes.count else { throw failure("unexpected end of input, expected ',' or ']' in an array") }
+            switch bytes[index] {
+            case UInt8(ascii: ","): index += 1
+            case UInt8(ascii: "]"):
+                index += 1
+                depth -= 1
+                return
+            default: throw failure("expected ',' or ']' after an array element, found \(describeCurrent())")
+            }
+        }
+    }
+
     private mutating func parseObject() throws(JSONSyntaxError) -> CassetteJSON {
         try enter()
         index += 1
@@ -129,7 +180,13 @@ struct JSONParser {
             }
             index += 1
             skipWhitespace()
-            let value = try parseValue()
+            let value: CassetteJSON
+            if depth == 1, key == streamedKey, let streamedElement, index < bytes.count, bytes[index] == UInt8(ascii: "[") {
+                try parseStreamedArray(streamedElement)
+                value = .array([])
+            } else {
+                value = try parseValue()
+            }
             guard members.updateValue(value, forKey: key) == nil else {
                 throw failure("duplicate key \(JSONWriter.quoted(key)) in an object", at: keyOffset)
             }

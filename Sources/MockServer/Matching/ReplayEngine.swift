@@ -1,3 +1,4 @@
+import Foundation
 import Synchronization
 
 /// Answers requests from cassettes: the single entry point the server calls for every request.
@@ -109,12 +110,39 @@ public final class ReplayEngine: Sendable {
     /// modes use it for the cassette file they append to, which is read only when the server starts.
     /// Costs a copy of the index.
     func include(_ cassette: Cassette) {
+        appendPrepared { PreparedCassette(cassette, ordinal: $0, rank: $1, options: options) }
+    }
+
+    /// Adds the cassette stored at `url` after the cassettes already served, as if it had been given last at
+    /// creation, and returns how many interactions it holds. The file is decoded straight into the form the
+    /// engine keeps, one interaction at a time, so loading a large cassette takes little more memory than
+    /// serving it (``Cassette/load(from:)`` followed by ``init(cassettes:options:)`` holds the decoded cassette
+    /// as well), and the memory used while decoding is handed back to the system.
+    /// - Throws: ``CassetteError`` as ``Cassette/load(from:)`` does; nothing is added then.
+    @discardableResult
+    public func appendCassette(contentsOf url: URL) throws(CassetteError) -> Int {
+        let (metadata, interactions) = try Self.decode(url)
+        appendPrepared { PreparedCassette(metadata, interactions: interactions, ordinal: $0, rank: $1, options: options) }
+        Sys.releaseFreedMemory()
+        return interactions.requests.count
+    }
+
+    /// Indexes the cassette `prepare` builds for the next ordinal and a rank after every cassette's.
+    private func appendPrepared(_ prepare: (_ ordinal: Int, _ rank: Int) -> PreparedCassette) {
         state.withLock { state in
-            let rank = (state.index.cassettes.map(\.rank).max() ?? -1) + 1
-            state.index.add(cassette, rank: max(0, rank), options: options)
+            let rank = max(0, (state.index.cassettes.map(\.rank).max() ?? -1) + 1)
+            state.index.add(prepare(state.index.cassettes.count, rank))
             state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
             state.snapshot = Snapshot(state.index)
         }
+    }
+
+    /// The cassette's fields and its prepared interactions; the file's bytes and the copies' lookup tables are
+    /// released on return, before anything is indexed.
+    private static func decode(_ url: URL) throws(CassetteError) -> (Cassette, PreparedCassette.Interactions) {
+        var builder = PreparedCassette.Builder()
+        let metadata = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { builder.add($0) }
+        return (metadata, builder.interactions)
     }
 
     /// Starts every sequence again from its first recorded response.

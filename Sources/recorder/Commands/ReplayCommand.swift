@@ -36,10 +36,11 @@ enum ReplayCommand: Command {
         let parsed = try Arguments(arguments, options: ["port", "fault", "faults", "seed"], flags: ["strict", "quiet"], command: "replay")
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let plan = try faultPlan(parsed)
-        let loadStart = ContinuousClock.now
-        let cassettes = try load(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
-        let loadTime = ContinuousClock.now - loadStart
-        var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), strict: parsed.flag("strict"))
+        let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
+        // The journal only counts requests here (lines are printed as they come, strict mode has its own
+        // list), so it keeps few entries.
+        var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), strict: parsed.flag("strict"),
+                                                       journalCapacity: 1_000)
         if let plan {
             configuration.faults = .plan(plan)
         }
@@ -48,10 +49,20 @@ enum ReplayCommand: Command {
         }
         let server: ReplayServer
         do {
-            server = try ReplayServer(cassettes: cassettes, configuration: configuration)
+            server = try ReplayServer(cassettes: [], configuration: configuration)
         } catch {
             throw .usage(error.message)
         }
+        let loadStart = ContinuousClock.now
+        var interactions = 0
+        for file in files {
+            do {
+                interactions += try server.engine.appendCassette(contentsOf: file)
+            } catch {
+                throw .failure(error.description)
+            }
+        }
+        let loadTime = ContinuousClock.now - loadStart
         // Catch Ctrl-C before the address is printed: a client (or a script) may signal right after reading it.
         let signals = ShutdownSignal.Catcher()
         let url: URL
@@ -60,9 +71,8 @@ enum ReplayCommand: Command {
         } catch {
             throw .failure("cannot serve on port \(port): \(error)")
         }
-        let interactions = cassettes.reduce(0) { $0 + $1.interactions.count }
         let milliseconds = Int((Double(loadTime.components.attoseconds) / 1e15 + Double(loadTime.components.seconds) * 1000).rounded())
-        console.print("Replaying \(counted(cassettes.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
+        console.print("Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
         if let faults = server.faultPlan {
             console.print("Faults: \(faults)")
         }
@@ -119,23 +129,20 @@ enum ReplayCommand: Command {
         }
     }
 
-    private static func load(_ paths: [String]) throws(RecorderError) -> [Cassette] {
-        var cassettes: [Cassette] = []
+    /// The cassette files `paths` name, in order; the first path naming nothing fails.
+    private static func cassetteFiles(_ paths: [String]) throws(RecorderError) -> [URL] {
+        var files: [URL] = []
         for item in CassettePaths.expand(paths) {
             switch item {
             case .file(let url):
-                do {
-                    cassettes.append(try Cassette.load(from: url))
-                } catch {
-                    throw .failure(error.description)
-                }
+                files.append(url)
             case .missing(_, let sentence):
                 throw .failure(sentence)
             }
         }
-        guard !cassettes.isEmpty else {
+        guard !files.isEmpty else {
             throw .failure("no cassettes found in \(paths.joined(separator: ", "))")
         }
-        return cassettes
+        return files
     }
 }

@@ -5,11 +5,12 @@ import Glibc
 #endif
 
 /// `mockserver-bench probe [--interactions N] [--requests M] [--journal CAPACITY]`: the replay path without
-/// sockets, for profilers. Decodes the wire benchmark's cassette of N interactions (default 10,000) from its
-/// bytes, builds a ``ReplayServer`` on it (never started), then runs M requests (default 100,000) shaped like
-/// wrk's (`GET /` with a `Host` header) through what the server does for each: ``ReplayEngine/answer(_:)``,
-/// then ``Journal/record(_:decision:at:)``. Prints the resident memory at each step, after handing freed heap
-/// back to the system (and glibc's `malloc_stats` when `PROBE_MALLOC_STATS` is set); under
+/// sockets, for profilers. Loads the wire benchmark's cassette of N interactions (default 10,000) from a file
+/// into a ``ReplayServer`` (never started) as `recorder replay` does, then runs M requests (default 100,000)
+/// shaped like wrk's (`GET /` with a `Host` header) through what the server does for each:
+/// ``ReplayEngine/answer(_:)``, then ``Journal/record(_:decision:at:)`` (which also builds the entry an observer
+/// would get). Prints the resident memory at each step, after handing freed heap back to the system (and
+/// glibc's `malloc_stats` when `PROBE_MALLOC_STATS` is set); under
 /// `valgrind --tool=callgrind --toggle-collect='*replayPathLoop*'` the instructions per request are the
 /// collected total divided by M.
 enum ProbeCommand {
@@ -32,21 +33,24 @@ enum ProbeCommand {
 
         report("start")
         let server = try makeServer(interactions: interactions, journalCapacity: journalCapacity)
-        report("server built, cassette and its bytes released")
         let request = HTTPRequest(method: "GET", target: "/", headers: ["Host": "127.0.0.1:28080"])
         let matched = replayPathLoop(server, request, count: requests)
         precondition(matched == requests, "every probe request must match")
         report("after \(requests) requests (journal keeps \(server.journal.entries.count))")
     }
 
+    /// Writes the cassette to a temporary file and serves it the way `recorder replay` does.
     private static func makeServer(interactions: Int, journalCapacity: Int) throws -> ReplayServer {
-        let data = CassetteCommand.cassette(interactions: interactions).encoded()
-        report("cassette bytes (\(data.count))")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(getpid()).json")
+        try CassetteCommand.cassette(interactions: interactions).save(to: file, overwrite: true)
+        defer { try? FileManager.default.removeItem(at: file) }
+        report("cassette written")
         let clock = ContinuousClock()
         let start = clock.now
-        let cassette = try Cassette(jsonData: data, source: "probe.json")
-        report("cassette decoded in \(clock.now - start)")
-        return try ReplayServer(cassettes: [cassette], configuration: ReplayServer.Configuration(faults: .none, journalCapacity: journalCapacity))
+        let server = try ReplayServer(cassettes: [], configuration: ReplayServer.Configuration(faults: .none, journalCapacity: journalCapacity))
+        try server.engine.appendCassette(contentsOf: file)
+        report("cassette loaded in \(clock.now - start)")
+        return server
     }
 
     /// The per-request work of the replay handler; its own function so that callgrind can collect it alone.

@@ -1,0 +1,91 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// Loading a cassette file straight into an engine, one interaction at a time, behaves exactly like
+/// decoding it whole and building the engine from the result.
+@Suite struct CassetteStreamingTests {
+    @Test(arguments: CassetteLoadErrorTests.cases)
+    func streamingDecode_throwsWhatDecodingThrows(document: String, message: String) {
+        do {
+            _ = try Cassette.decode(Data(document.utf8), source: "F.json") { _ in }
+            Issue.record("expected an error for \(document)")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    @Test func streamingDecode_handsOverEveryInteraction_inOrder() throws {
+        // GIVEN a cassette file's bytes
+        let data = Data(CassetteFixtures.githubUsers.utf8)
+        let whole = try Cassette(jsonData: data, source: "users.json")
+        // WHEN decoded as a stream
+        var streamed: [Interaction] = []
+        var fields = try Cassette.decode(data, source: "users.json") { streamed.append($0) }
+        // THEN the interactions arrive in order and the cassette's own fields are the same
+        #expect(streamed == whole.interactions)
+        #expect(fields.interactions.isEmpty)
+        fields.interactions = streamed
+        #expect(fields == whole)
+    }
+
+    @Test func appendCassette_servesTheFileAsLoadingItWould() throws {
+        // GIVEN a cassette file
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("users.json")
+        try Data(CassetteFixtures.githubUsers.utf8).write(to: file)
+        let loaded = try Cassette.load(from: file)
+        // WHEN one engine loads it whole and another appends it from the file
+        let reference = ReplayEngine(cassettes: [loaded])
+        let engine = ReplayEngine(cassettes: [])
+        let count = try engine.appendCassette(contentsOf: file)
+        // THEN both hold the same cassette and answer every recorded request alike
+        #expect(count == loaded.interactions.count)
+        #expect(engine.cassettes == [loaded])
+        for interaction in loaded.interactions {
+            let request = interaction.request.httpRequest
+            #expect(engine.answer(request).response == reference.answer(request).response)
+            #expect(engine.answer(request).interaction == reference.answer(request).interaction)
+        }
+        #expect(engine.errorTemplate(named: "rate_limit") == reference.errorTemplate(named: "rate_limit"))
+    }
+
+    @Test func appendedCassette_comesAfterTheOthers_andInCodeInteractionsStillOverride() throws {
+        // GIVEN an engine with a cassette answering /x once, then a file answering /x too
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("later.json")
+        try Cassette(name: "later", interactions: [.stub("GET", "/x", status: 202)]).save(to: file)
+        let engine = ReplayEngine(cassettes: [Cassette(name: "first", interactions: [.stub("GET", "/x", status: 201)])])
+        try engine.appendCassette(contentsOf: file)
+        // WHEN /x is sent three times THEN the first cassette answers, the appended one continues, then it repeats
+        let statuses = (0..<3).map { _ in engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status }
+        #expect(statuses == [201, 202, 201])
+        #expect(engine.cassettes.map(\.name) == ["first", "later"])
+        // AND an interaction added in code answers before both
+        engine.add(.stub("GET", "/x", status: 299))
+        #expect(engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status == 299)
+    }
+
+    @Test func appendingABadFile_throwsItsLoadError_andAddsNothing() throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = URL(fileURLWithPath: "broken.json", relativeTo: folder)
+        let broken = CassetteFixtures.document(interactions: "[\(CassetteFixtures.interaction()), \(CassetteFixtures.interaction(response: #""response": {"status": "x"}"#))]")
+        try Data(broken.utf8).write(to: file)
+        let engine = ReplayEngine(cassettes: [])
+        #expect(throws: CassetteError.self) { try engine.appendCassette(contentsOf: file) }
+        do {
+            try engine.appendCassette(contentsOf: file)
+        } catch {
+            #expect(error.description == "broken.json: interaction 1: response.status: expected an integer, found a string")
+        }
+        do {
+            try engine.appendCassette(contentsOf: URL(fileURLWithPath: "missing.json", relativeTo: folder))
+        } catch {
+            #expect(error.description == "missing.json: cannot read the file (No such file or directory)")
+        }
+        #expect(engine.cassettes.isEmpty)
+    }
+}

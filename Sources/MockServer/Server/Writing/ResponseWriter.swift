@@ -42,7 +42,7 @@ enum ResponseWriter {
             switch header.name.utf8.count {
             case 14 where header.name.caseInsensitiveEquals("content-length"):
                 hasContentLength = true
-                declaredLength = Int(header.value.trimmingCharacters(in: .whitespaces))
+                declaredLength = contentLength(header.value)
             case 17 where header.name.caseInsensitiveEquals("transfer-encoding"):
                 hasTransferEncoding = true
             case 10 where header.name.caseInsensitiveEquals("connection"):
@@ -89,5 +89,15 @@ enum ResponseWriter {
         sink.append("\r\n")
         if sendsBody { sink.append(body: response.body) }
         return keepAlive
+    }
+
+    /// The value of a `Content-Length` field, spaces and tabs around it ignored; `nil` unless it is a number.
+    /// Byte-level, without Foundation's trimming: every replayed response carries this field.
+    static func contentLength(_ value: String) -> Int? {
+        if let length = Int(value) { return length }
+        let utf8 = value.utf8
+        guard let first = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
+              let last = utf8.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return nil }
+        return Int(value[first...last])
     }
 }

@@ -36,19 +36,21 @@ public final class Journal: Sendable {
     @discardableResult
     public func record(_ request: HTTPRequest, outcome: JournalOutcome, at time: Date = Date()) -> JournalEntry {
         let interaction = outcome.kind == .matched || outcome.kind == .faultInjected ? outcome.interaction : nil
-        return store(request, .other(JournalRecord.Box(outcome)), used: interaction.map { ($0.cassetteIndex, $0.index) }, at: time).entry
+        let sequence = store(request, .other(JournalRecord.Box(outcome)), used: interaction.map { ($0.cassetteIndex, $0.index) }, at: time)
+        return JournalEntry(sequence: sequence, time: time, request: request, outcome: outcome)
     }
 
     /// Records `request` with the outcome of a replay decision and returns the entry; `time` defaults to now.
     @discardableResult
     public func record(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalEntry {
-        append(request, decision: decision, at: time).entry
+        let sequence = append(request, decision: decision, at: time)
+        return JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(decision))
     }
 
-    /// Records `request` with the outcome of a replay decision without building the public entry: what a
-    /// server does for every request when nothing observes them.
+    /// Records `request` with the outcome of a replay decision without building the public entry (what a
+    /// server does for every request when nothing observes them); returns the entry's sequence number.
     @discardableResult
-    func append(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalRecord {
+    func append(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> Int {
         switch decision {
         case .matched(let match):
             let used = switch match.source {
@@ -61,22 +63,24 @@ public final class Journal: Sendable {
         }
     }
 
+    /// Keeps a record within the limits; returns its sequence number.
     private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Outcome, used: (cassette: Int, index: Int)?,
-                       at time: Date) -> JournalRecord {
+                       at time: Date) -> Int {
         storage.withLock { storage in
-            let record = JournalRecord(sequence: storage.recorded, time: time, request: request, outcome: outcome)
+            let sequence = storage.recorded
             storage.recorded += 1
             if let used {
                 storage.used.insert(cassette: used.cassette, index: used.index)
             }
             storage.bodyBytes += request.body.count
+            let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome)
             if let dropped = storage.kept.append(record, capacity: capacity) {
                 storage.bodyBytes -= dropped.request.body.count
             }
             while storage.bodyBytes > bodyBudget && storage.kept.count > 1 {
                 storage.bodyBytes -= storage.kept.removeOldest().request.body.count
             }
-            return record
+            return sequence
         }
     }
 

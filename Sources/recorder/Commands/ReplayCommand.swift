@@ -37,10 +37,10 @@ enum ReplayCommand: Command {
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let plan = try faultPlan(parsed)
         let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
-        // The journal only counts requests here (lines are printed as they come, strict mode has its own
-        // list), so it keeps few entries.
+        // Here the journal only counts requests (lines are printed as they come, strict mode has its own list),
+        // so it keeps just the latest entry: requests kept alive for nothing cost memory and cold caches.
         var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), strict: parsed.flag("strict"),
-                                                       journalCapacity: 1_000)
+                                                       journalCapacity: 1)
         if let plan {
             configuration.faults = .plan(plan)
         }

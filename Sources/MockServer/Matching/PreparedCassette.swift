@@ -13,6 +13,9 @@ final class PreparedCassette: Sendable {
     let rules: PreparedRules
     let policy: AfterLastPolicy
     let matcher: RequestMatcher?
+    /// Whether a request without query and body is matched by its bucket entry's plain group alone: the
+    /// cassette compares no headers and has no custom matcher.
+    let plainLookup: Bool
     /// Per interaction: what it replays, its `Content-Length` set and JSON bodies serialized.
     let replies: [ReplayMatch.Reply]
     /// Per interaction: the recorded request, for custom matchers, near-miss reports and references.
@@ -28,6 +31,7 @@ final class PreparedCassette: Sendable {
         self.rules = rules
         self.policy = policy
         self.matcher = matcher
+        plainLookup = matcher == nil && rules.headers.isEmpty
         self.replies = replies
         self.requests = requests
         self.archives = archives

@@ -13,17 +13,18 @@ extension ReplayEngine {
     /// `candidates` are grouped by cassette in precedence order. The first cassette with an unused matching
     /// interaction serves its earliest one. When all are used, the first matching cassette's policy decides:
     /// `repeat` serves its latest matching interaction again, `cycle` restarts its matching groups, `fail`
-    /// reports them used up. `shadowing` cassettes (the in-code one) answer alone whatever they match, so a
-    /// stub added in code overrides the cassettes instead of taking turns with them.
+    /// reports them used up (policies are the `cassettes`'). Shadowing cassettes (negative rank: the in-code one)
+    /// answer alone whatever they match, so a stub added in code overrides the cassettes instead of taking turns
+    /// with them.
     static func select(
         from candidates: ReplayIndex.Candidates,
         groups: [ReplayIndex.Group],
         uses: inout [Int],
-        shadowing: (Int) -> Bool,
-        policy: (Int) -> AfterLastPolicy
+        cassettes: [PreparedCassette]
     ) -> Selection {
         var start = 0
-        let searched = shadowing(candidates[0].cassette) ? candidates.prefix { $0.cassette == candidates[0].cassette }.count : candidates.count
+        let shadowing = cassettes[candidates[0].cassette].rank < 0
+        let searched = shadowing ? candidates.prefix { $0.cassette == candidates[0].cassette }.count : candidates.count
         while start < searched {
             let cassette = candidates[start].cassette
             var end = start
@@ -48,7 +49,7 @@ extension ReplayEngine {
         }
         let cassette = candidates[0].cassette
         let first = candidates.prefix { $0.cassette == cassette }
-        switch policy(cassette) {
+        switch cassettes[cassette].policy {
         case .repeat:
             var latest = -1
             for candidate in first { latest = max(latest, groups[candidate.group].last) }

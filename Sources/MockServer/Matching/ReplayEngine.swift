@@ -74,8 +74,7 @@ public final class ReplayEngine: Sendable {
             return .unmatched(snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query)))
         }
         let selection = state.withLock { state in
-            ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,
-                                shadowing: { snapshot.index.cassettes[$0].rank < 0 }, policy: { snapshot.index.cassettes[$0].policy })
+            ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses, cassettes: snapshot.index.cassettes)
         }
         switch selection {
         case .serve(let cassette, let member, let isRepeat):

@@ -197,10 +197,11 @@ struct ReplayIndex: Sendable {
     /// when a cassette of the bucket compares headers or has a custom matcher, which only the full lookup decides.
     private func plainCandidates(in entries: [BucketEntry]) -> Candidates? {
         var result = Candidates()
-        for entry in entries {
-            let cassette = cassettes[entry.cassette]
-            guard cassette.matcher == nil, cassette.rules.headers.isEmpty else { return nil }
-            if let group = entry.plainGroup { result.append(Candidate(cassette: entry.cassette, group: group)) }
+        // By position: copying an entry would retain its arrays.
+        for position in entries.indices {
+            let ordinal = entries[position].cassette
+            guard cassettes[ordinal].plainLookup else { return nil }
+            if let group = entries[position].plainGroup { result.append(Candidate(cassette: ordinal, group: group)) }
         }
         return result
     }

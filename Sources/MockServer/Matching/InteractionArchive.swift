@@ -26,34 +26,29 @@ struct InteractionArchive: Sendable {
     var headers: HeaderForm
 
     /// The reply for `interaction` and the archive that rebuilds it from that reply.
-    static func prepare(_ interaction: Interaction, copies: inout FreshCopies) -> (ReplayMatch.Reply, InteractionArchive) {
+    static func prepare(_ interaction: Interaction, shared: inout SharedStrings) -> (ReplayMatch.Reply, InteractionArchive) {
         switch interaction.outcome {
         case .failure(let failure):
-            let copied = TransportFailure(kind: failure.kind, message: failure.message.map { copies.string($0) })
-            return (.failure(copied), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
-                                                         bodyForm: .empty, headers: .replayed))
+            return (.failure(failure), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
+                                                          bodyForm: .empty, headers: .replayed))
         case .response(let recorded):
-            let headers = copies.headers(recorded.headers)
-            var response = RecordedResponse(status: recorded.status, headers: headers, body: recorded.body).replayResponse
-            let form: BodyForm
-            switch recorded.body {
-            case .empty: form = .empty
-            case .json: form = .json
-            case .text: form = .text
-            case .binary(let data):
-                form = .binary
-                response.body = copies.data(data)
+            var response = recorded.replayResponse
+            let form: BodyForm = switch recorded.body {
+            case .empty: .empty
+            case .json: .json
+            case .text: .text
+            case .binary: .binary
             }
-            // A copy of exactly the lines' size, shared by the responses whose headers are the same.
-            response.headers = copies.headers(response.headers)
             let headerForm: HeaderForm
-            if response.headers == headers {
+            if response.headers == recorded.headers {
                 headerForm = .replayed
-            } else if response.headers.count == headers.count + 1, response.headers.lines.dropLast().elementsEqual(headers.lines) {
+            } else if response.headers.count == recorded.headers.count + 1,
+                      response.headers.lines.dropLast().elementsEqual(recorded.headers.lines) {
                 headerForm = .replayedWithAddedLength
             } else {
-                headerForm = .recorded(headers)
+                headerForm = .recorded(shared.headers(recorded.headers))
             }
+            response.headers = shared.headers(response.headers)
             return (.response(response), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
                                                             bodyForm: form, headers: headerForm))
         }

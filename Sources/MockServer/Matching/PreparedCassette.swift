@@ -59,13 +59,13 @@ final class PreparedCassette: Sendable {
     /// Collects interactions one at a time, in the form the engine keeps, before the cassette's own fields
     /// (name, rules) are known: a cassette file lists its interactions before its `matching` block.
     struct Builder {
-        private var copies = FreshCopies()
+        private var shared = SharedStrings()
         private(set) var interactions = Interactions()
 
         mutating func add(_ interaction: Interaction) {
-            let (reply, archive) = InteractionArchive.prepare(interaction, copies: &copies)
+            let (reply, archive) = InteractionArchive.prepare(interaction, shared: &shared)
             interactions.replies.append(reply)
-            interactions.requests.append(copies.request(interaction.request))
+            interactions.requests.append(shared.request(interaction.request))
             interactions.archives.append(archive)
         }
     }
@@ -81,7 +81,7 @@ final class PreparedCassette: Sendable {
                   replies: kept.replies, requests: kept.requests, archives: kept.archives)
     }
 
-    /// Prepares `cassette` (at `ordinal`, consulted by `rank`) under `options`, copying what it keeps.
+    /// Prepares `cassette` (at `ordinal`, consulted by `rank`) under `options`.
     convenience init(_ cassette: Cassette, ordinal: Int, rank: Int, options: ReplayOptions) {
         var builder = Builder()
         for interaction in cassette.interactions { builder.add(interaction) }
@@ -90,10 +90,10 @@ final class PreparedCassette: Sendable {
 
     /// This cassette with `interaction` appended.
     func appending(_ interaction: Interaction) -> PreparedCassette {
-        var copies = FreshCopies()
-        let (reply, archive) = InteractionArchive.prepare(interaction, copies: &copies)
+        var shared = SharedStrings()
+        let (reply, archive) = InteractionArchive.prepare(interaction, shared: &shared)
         return PreparedCassette(metadata: metadata, ordinal: ordinal, rank: rank, rules: rules, policy: policy, matcher: matcher,
-                                replies: replies + [reply], requests: requests + [copies.request(interaction.request)],
+                                replies: replies + [reply], requests: requests + [shared.request(interaction.request)],
                                 archives: archives + [archive])
     }
 

@@ -136,7 +136,7 @@ public final class ReplayEngine: Sendable {
         }
     }
 
-    /// The cassette's fields and its prepared interactions; the file's bytes and the copies' lookup tables are
+    /// The cassette's fields and its prepared interactions; the file's bytes and the shared strings' table are
     /// released on return, before anything is indexed.
     private static func decode(_ url: URL) throws(CassetteError) -> (Cassette, PreparedCassette.Interactions) {
         var builder = PreparedCassette.Builder()

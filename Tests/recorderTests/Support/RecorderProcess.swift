@@ -17,6 +17,20 @@ func productsFolder() -> URL {
 
 private final class Marker {}
 
+/// A `recorder` process for `arguments` in `directory` (default: this process's), not yet started, with its
+/// standard output and error on pipes and an empty standard input.
+func recorderProcess(_ arguments: [String], in directory: URL?) -> (process: Process, output: Pipe, errors: Pipe) {
+    let process = Process()
+    process.executableURL = productsFolder().appendingPathComponent("recorder")
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let output = Pipe(), errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    process.standardInput = FileHandle.nullDevice
+    return (process, output, errors)
+}
+
 /// How long one run may take before it is killed, so that a hung binary fails the test instead of the suite.
 let recorderRunLimit: TimeInterval = 60
 
@@ -24,14 +38,7 @@ let recorderRunLimit: TimeInterval = 60
 /// its exit status and output. Standard error is read on another thread while standard output is read here,
 /// so a command that fills one pipe never blocks on the other. Standard input is empty.
 func runRecorder(_ arguments: [String], in directory: URL? = nil) throws -> RecorderRun {
-    let process = Process()
-    process.executableURL = productsFolder().appendingPathComponent("recorder")
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe(), err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
+    let (process, out, err) = recorderProcess(arguments, in: directory)
     try process.run()
 
     let errorData = Mutex(Data())

@@ -15,14 +15,7 @@ final class RunningRecorder: Sendable {
 
     /// Starts `recorder ARGUMENTS` in `directory`.
     init(_ arguments: [String], in directory: URL? = nil) throws {
-        let process = Process()
-        process.executableURL = productsFolder().appendingPathComponent("recorder")
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
+        let (process, out, err) = recorderProcess(arguments, in: directory)
         self.process = process
         try process.run()
         for (pipe, isOutput) in [(out, true), (err, false)] {

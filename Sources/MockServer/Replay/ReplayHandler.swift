@@ -31,8 +31,7 @@ final class ReplayHandler: HTTPHandler {
         if let injector, let fault = injector.decision(method: request.method, path: request.path, isApplicable: hasTemplate) {
             return inject(fault, into: request)
         }
-        let decision = engine.answer(request)
-        if case .unmatched(let nearMiss) = decision { unmatched.append(nearMiss) }
+        let decision = replay(request)
         if let observer {
             observer(journal.record(request, decision: decision))
         } else {
@@ -45,7 +44,7 @@ final class ReplayHandler: HTTPHandler {
         var replayed: ReplayDecision?
         let answer = fault.answer(
             normal: {
-                let decision = engine.answer(request)
+                let decision = replay(request)
                 replayed = decision
                 return Self.normalAnswer(decision)
             },
@@ -54,6 +53,13 @@ final class ReplayHandler: HTTPHandler {
                                                                      interaction: replayed?.interaction, status: answer.status))
         observer?(entry)
         return answer.reply
+    }
+
+    /// The engine's answer, with an unmatched request noted for strict mode (also when a fault delays it).
+    private func replay(_ request: HTTPRequest) -> ReplayDecision {
+        let decision = engine.answer(request)
+        if case .unmatched(let nearMiss) = decision { unmatched.append(nearMiss) }
+        return decision
     }
 
     /// `service-error` rules apply only where a cassette holds their template; every other fault applies.

@@ -45,44 +45,22 @@ extension RedactionRules {
     }
 
     /// A body with secret fields replaced when it is a form (`application/x-www-form-urlencoded`) or JSON
-    /// (a JSON media type, or no content type and a body that parses as a JSON object or array).
+    /// (a JSON media type, or no content type and a body that parses as a JSON object or array). A JSON body
+    /// is edited as a value, through the same rules as stored cassettes, and re-serialised compactly with
+    /// sorted keys only when something changed; a body without secrets is returned byte for byte.
     public func redact(body: Data, contentType: String?) -> Data {
-        guard !body.isEmpty, !fields.isEmpty else { return body }
-        let type = contentType?.lowercased() ?? ""
-        if type.hasPrefix("application/x-www-form-urlencoded") {
+        guard !body.isEmpty, !fields.isEmpty || !headers.isEmpty else { return body }
+        let mediaType = MediaType(contentType)
+        if mediaType.isFormURLEncoded {
             let text = String(decoding: body, as: UTF8.self)
             let redacted = redactPairs(text)
             return redacted == text ? body : Data(redacted.utf8)
         }
-        let looksJSON = type.contains("json") || (type.isEmpty && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(body.first))
-        guard looksJSON, let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]) else { return body }
-        var changed = false
-        let redacted = redactJSON(object, changed: &changed)
-        guard changed, let data = try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) else {
-            return body
-        }
-        return data
-    }
-
-    private func redactJSON(_ value: Any, changed: inout Bool) -> Any {
-        if let object = value as? [String: Any] {
-            var copy = object
-            for (key, inner) in object {
-                if redactsField(key) {
-                    if (inner as? String) != Self.placeholder, !(inner is NSNull) {
-                        copy[key] = Self.placeholder
-                        changed = true
-                    }
-                } else {
-                    copy[key] = redactJSON(inner, changed: &changed)
-                }
-            }
-            return copy
-        }
-        if let array = value as? [Any] {
-            return array.map { redactJSON($0, changed: &changed) }
-        }
-        return value
+        let looksJSON = mediaType.isJSON || (contentType == nil && [UInt8(ascii: "{"), UInt8(ascii: "[")].contains(body.first))
+        guard looksJSON, let value = try? CassetteJSON(parsing: body) else { return body }
+        var changed = 0
+        let redacted = redactJSON(value, changed: &changed)
+        return changed > 0 ? redacted.serialized() : body
     }
 
     /// `name=value&...` with secret values replaced; names are compared after form decoding.

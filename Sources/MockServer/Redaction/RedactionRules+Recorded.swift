@@ -106,7 +106,7 @@ extension RedactionRules {
     }
 
     /// Members named by the rules get the placeholder unless they are `null` or already the placeholder.
-    private func redactJSON(_ value: CassetteJSON, changed: inout Int) -> CassetteJSON {
+    func redactJSON(_ value: CassetteJSON, changed: inout Int) -> CassetteJSON {
         switch value {
         case .object(let members):
             var copy = members

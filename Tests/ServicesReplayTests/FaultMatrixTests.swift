@@ -5,7 +5,7 @@ import Testing
 
 /// Every service × every fault kind → the exact error family and case, through real loopback HTTP and
 /// URLSession. The network-level expectations are the Linux mapping (FoundationNetworking over libcurl);
-/// `Tests/MockServerTests/FaultClientTests.swift` pins the URLError codes underneath them.
+/// `Tests/MockServerTests/Faults/FaultClientTests.swift` pins the URLError codes underneath them.
 @Suite(.timeLimit(.minutes(1))) struct FaultMatrixTests {
     /// What a call must end in.
     enum Expected: Sendable, CustomStringConvertible {

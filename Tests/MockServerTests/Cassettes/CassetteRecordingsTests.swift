@@ -5,7 +5,7 @@ import Testing
 /// The repository's own Recordings/ must load, re-save without a diff, and answer realistic requests.
 @Suite struct CassetteRecordingsTests {
     static let recordings = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Recordings", isDirectory: true)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Recordings", isDirectory: true)
 
     @Test func everyRecording_loadsAndResavesByteForByte() throws {
         let files = try Cassette.files(in: Self.recordings)

@@ -1,0 +1,70 @@
+import Foundation
+
+extension FaultDecision {
+    /// Carries out this fault for one request.
+    ///
+    /// `normal` is the answer the request would have had; it consumes a replayed interaction, so it is
+    /// called only by faults that delay or damage that answer (latency, throttle, truncate,
+    /// malformed-chunk, corrupt-body, empty-body, content-type). Faults that replace the answer (reset,
+    /// empty, stall, garbage, status, service-error) leave the cassette's sequence untouched, so that a
+    /// retried request still gets the recorded response. `template` returns a named error template.
+    func answer(normal: () -> NormalAnswer, template: (String) -> HTTPResponse?) -> FaultAnswer {
+        switch fault.kind {
+        case .refuse, .empty:
+            return FaultAnswer(reply: .close, status: nil)
+        case .reset:
+            return FaultAnswer(reply: .reset, status: nil)
+        case .stall:
+            return FaultAnswer(reply: .stall, status: nil)
+        case .garbage(let count):
+            return FaultAnswer(reply: .raw(garbage(count), then: .close), status: nil)
+        case .status(let code, let retryAfter, let headers, let body):
+            return respond(FaultResponses.status(code, retryAfter: retryAfter, headers: headers, body: body))
+        case .serviceError(let name):
+            return respond(template(name) ?? FaultResponses.missingTemplate(name))
+        case .latency:
+            let answer = normal()
+            return FaultAnswer(reply: .delayed(by: delay ?? .zero, answer.reply), status: answer.response?.status)
+        case .throttle(let rate):
+            let answer = normal()
+            return FaultAnswer(reply: .throttled(bytesPerSecond: rate, answer.reply), status: answer.response?.status)
+        case .truncate(let point):
+            return damaging(normal()) { response in
+                FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: point), then: .close),
+                            status: point == .statusLine ? nil : response.status)
+            }
+        case .malformedChunk:
+            return damaging(normal()) { response in
+                FaultAnswer(reply: .raw(FaultResponses.malformedChunked(response), then: .close), status: response.status)
+            }
+        case .corruptBody:
+            return damaging(normal()) { respond(FaultResponses.corrupted($0)) }
+        case .emptyBody:
+            return damaging(normal()) { respond(FaultResponses.replacingBody(of: $0, with: Data())) }
+        case .contentType(let type):
+            return damaging(normal()) { response in
+                var changed = response
+                changed.headers.set(name: "Content-Type", value: type)
+                return respond(changed)
+            }
+        }
+    }
+
+    private func respond(_ response: HTTPResponse) -> FaultAnswer {
+        FaultAnswer(reply: .response(response), status: response.status)
+    }
+
+    /// Damages the normal response; when the normal answer is itself a replayed transport failure there
+    /// is no response to damage, and that failure is carried out unchanged.
+    private func damaging(_ answer: NormalAnswer, _ damage: (HTTPResponse) -> FaultAnswer) -> FaultAnswer {
+        guard let response = answer.response else { return FaultAnswer(reply: answer.reply, status: nil) }
+        return damage(response)
+    }
+
+    /// Seeded bytes that can never be read as an HTTP response: the first byte is not a letter.
+    private func garbage(_ count: Int) -> Data {
+        var bytes = SeededDraw.bytes(count, seed: byteSeed)
+        if let first = bytes.first, first < 0x80 { bytes[0] = first | 0x80 }
+        return Data(bytes)
+    }
+}

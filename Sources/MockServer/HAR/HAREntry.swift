@@ -1,0 +1,38 @@
+/// One exchange of a HAR log.
+public struct HAREntry: Codable, Sendable, Hashable {
+    /// When the request started, ISO 8601.
+    public var startedDateTime: String
+    /// Total time in milliseconds; -1 when unknown.
+    public var time: Double
+    /// The request.
+    public var request: HARRequest
+    /// The response. A failed exchange is written with status 0, as browsers do.
+    public var response: HARResponse
+    /// Phase timings; HAR requires the object, but readers here do not.
+    public var timings: HARTimings?
+    /// Cache information; always written empty.
+    public var cache: HAREmpty?
+    /// A free-text comment.
+    public var comment: String?
+    /// `true` (`_undated`) when the exchange's time is unknown and ``startedDateTime`` is only a stand-in,
+    /// since HAR requires one; written by ``Cassette/har()`` for interactions without `recordedAt`.
+    public var undated: Bool?
+
+    enum CodingKeys: String, CodingKey {
+        case startedDateTime, time, request, response, timings, cache, comment
+        case undated = "_undated"
+    }
+
+    /// Creates an entry.
+    public init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
+                timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil, undated: Bool? = nil) {
+        self.startedDateTime = startedDateTime
+        self.time = time
+        self.request = request
+        self.response = response
+        self.timings = timings
+        self.cache = cache
+        self.comment = comment
+        self.undated = undated
+    }
+}

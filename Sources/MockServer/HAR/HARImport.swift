@@ -1,0 +1,16 @@
+/// What an import produced, with what it left out or changed on the way.
+public struct HARImport: Sendable, Hashable {
+    /// The cassette.
+    public var cassette: Cassette
+    /// How many entries were skipped because they were for another host than ``HARImportOptions/host``.
+    public var skippedEntries: Int
+    /// What redaction replaced.
+    public var redacted: RedactionCount
+
+    /// Creates a result.
+    public init(cassette: Cassette, skippedEntries: Int, redacted: RedactionCount) {
+        self.cassette = cassette
+        self.skippedEntries = skippedEntries
+        self.redacted = redacted
+    }
+}

@@ -1,0 +1,102 @@
+/// What became of a request: matched a recorded interaction, went unmatched, had a fault injected, was
+/// recorded from the upstream, or passed through to it. An open set: later layers add kinds.
+public struct JournalOutcome: Sendable, CustomStringConvertible {
+    /// The kind of outcome.
+    public struct Kind: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
+        /// The kind's name.
+        public let rawValue: String
+        /// Creates a kind.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The name.
+        public var description: String { rawValue }
+
+        /// A recorded interaction answered (possibly as a replayed transport failure).
+        public static let matched = Kind(rawValue: "matched")
+        /// Nothing answered; ``JournalOutcome/nearMiss`` says why.
+        public static let unmatched = Kind(rawValue: "unmatched")
+        /// A fault was injected; ``JournalOutcome/fault`` says which rule and seed.
+        public static let faultInjected = Kind(rawValue: "fault")
+        /// The request was forwarded upstream and the exchange recorded.
+        public static let recorded = Kind(rawValue: "recorded")
+        /// The request was forwarded upstream without recording.
+        public static let passedThrough = Kind(rawValue: "passed through")
+    }
+
+    /// The fault rule that fired and the seed of the generator that decided it, so a run can be replayed.
+    public struct Fault: Sendable, Hashable {
+        /// The rule as spelt in its plan (`reset,when=first:2`).
+        public var rule: String
+        /// The seed of the deciding generator, when the trigger was random.
+        public var seed: UInt64?
+
+        /// Creates a fault record.
+        public init(rule: String, seed: UInt64? = nil) {
+            self.rule = rule
+            self.seed = seed
+        }
+    }
+
+    /// The kind of outcome.
+    public var kind: Kind
+    /// The interaction that answered (or whose answer a fault replaced), when there was one.
+    public var interaction: InteractionReference?
+    /// Why nothing matched, for unmatched requests.
+    public var nearMiss: NearMiss?
+    /// The injected fault, for faults.
+    public var fault: Fault?
+    /// The status sent, when a response was sent.
+    public var status: Int?
+
+    /// Creates an outcome from its parts.
+    public init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, fault: Fault? = nil, status: Int? = nil) {
+        self.kind = kind
+        self.interaction = interaction
+        self.nearMiss = nearMiss
+        self.fault = fault
+        self.status = status
+    }
+
+    /// The outcome of a replay decision: matched (with the status, unless a transport failure was replayed)
+    /// or unmatched with its near miss and 404.
+    public init(_ decision: ReplayDecision) {
+        switch decision {
+        case .matched(let match):
+            self.init(kind: .matched, interaction: match.interaction, status: decision.response?.status)
+        case .unmatched(let nearMiss):
+            self.init(kind: .unmatched, nearMiss: nearMiss, status: 404)
+        }
+    }
+
+    /// A matched interaction answered with `status`.
+    public static func matched(_ interaction: InteractionReference, status: Int?) -> JournalOutcome {
+        JournalOutcome(kind: .matched, interaction: interaction, status: status)
+    }
+
+    /// A fault from `rule` (decided with `seed`) replaced or disturbed the answer of `interaction`, if any.
+    public static func faultInjected(rule: String, seed: UInt64? = nil, interaction: InteractionReference? = nil, status: Int? = nil) -> JournalOutcome {
+        JournalOutcome(kind: .faultInjected, interaction: interaction, fault: Fault(rule: rule, seed: seed), status: status)
+    }
+
+    /// The exchange was forwarded and recorded as `interaction`.
+    public static func recorded(_ interaction: InteractionReference?, status: Int?) -> JournalOutcome {
+        JournalOutcome(kind: .recorded, interaction: interaction, status: status)
+    }
+
+    /// The exchange was forwarded without recording.
+    public static func passedThrough(status: Int?) -> JournalOutcome {
+        JournalOutcome(kind: .passedThrough, status: status)
+    }
+
+    /// `github-users interaction 3`, `unmatched`, `fault reset,when=first:2 (seed 7)`, `recorded`,
+    /// `passed through (200)`.
+    public var description: String {
+        var text: String
+        switch kind {
+        case .matched: text = interaction.map { "\($0.cassette) interaction \($0.index)" } ?? "matched"
+        case .faultInjected: text = "fault " + (fault.map { $0.rule + ($0.seed.map { " (seed \($0))" } ?? "") } ?? "")
+        default: text = kind.rawValue
+        }
+        if kind != .matched, kind != .unmatched, let status { text += " (\(status))" }
+        return text
+    }
+}

@@ -15,14 +15,16 @@ let package = Package(
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
-        .target(name: "ServiceKit", swiftSettings: strictSettings),
-        .target(name: "MockServer", swiftSettings: strictSettings),
-        .executableTarget(name: "recorder", dependencies: ["MockServer"], swiftSettings: strictSettings),
+        // The package's one lock type, shared by the other modules without them depending on each other.
+        .target(name: "Locking", swiftSettings: strictSettings),
+        .target(name: "ServiceKit", dependencies: ["Locking"], swiftSettings: strictSettings),
+        .target(name: "MockServer", dependencies: ["Locking"], swiftSettings: strictSettings),
+        .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit"], swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer"], swiftSettings: strictSettings),
-        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer"], swiftSettings: strictSettings),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
+        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer", "Locking"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,7 +1,7 @@
 import Foundation
 import MockServer
 import ServiceKit
-import Synchronization
+import Locking
 import Testing
 
 /// `PhotoUploadService` against `Recordings/upload/photos.json` over loopback HTTP: a multipart POST whose
@@ -17,7 +17,7 @@ import Testing
         let caption = String(decoding: try UploadFixture.recordedPart(named: "caption"), as: UTF8.self)
         try await withReplay(Self.cassette, faults: .none) { replay in
             // When the photo is uploaded with its caption, following progress
-            let progress = Mutex<[UploadProgress]>([])
+            let progress = Lock<[UploadProgress]>([])
             let photo = try await replay.client.send(PhotoUploadService(caption: caption, jpegData: UploadFixture.jpeg),
                                                      uploadProgress: { report in progress.withLock { $0.append(report) } })
 

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Answers requests from cassettes: the single entry point the server calls for every request.
 ///
@@ -38,7 +38,7 @@ public final class ReplayEngine: Sendable {
 
     /// The options given at creation.
     public let options: ReplayOptions
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
     public init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
@@ -47,7 +47,7 @@ public final class ReplayEngine: Sendable {
             index.add(cassette, rank: position, options: options)
         }
         self.options = options
-        state = Mutex(State(index: index, snapshot: Snapshot(index), uses: Array(repeating: 0, count: index.groups.count)))
+        state = Lock(State(index: index, snapshot: Snapshot(index), uses: Array(repeating: 0, count: index.groups.count)))
     }
 
     /// The cassettes served, in the order given, followed by the in-code cassette once something was added.

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The ``HTTPHandler`` behind a ``ReplayServer``: fault plan first, then the replay engine, and every
 /// request into the journal. Runs on event-loop threads, so it never blocks.
@@ -6,7 +6,7 @@ final class ReplayHandler: HTTPHandler {
     let engine: ReplayEngine
     let journal: Journal
     let injector: FaultInjector?
-    let refusals: Mutex<[FaultDecision]>
+    let refusals: Lock<[FaultDecision]>
     /// Unmatched requests' reports for strict mode, whatever the journal keeps.
     let unmatched = UnmatchedRequests()
     private let observer: (@Sendable (JournalEntry) -> Void)?
@@ -17,7 +17,7 @@ final class ReplayHandler: HTTPHandler {
         self.journal = journal
         self.injector = injector
         self.observer = observer
-        self.refusals = Mutex([])
+        self.refusals = Lock([])
         self.checksAdmission = injector?.hasAcceptRules ?? false
     }
 

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// The near-miss reports of a server's unmatched requests, kept apart from the journal so that strict mode
 /// sees every unmatched request whatever the journal drops or keeps. Bounded: the first ``keptLimit``
@@ -12,7 +12,7 @@ final class UnmatchedRequests: Sendable {
         var count = 0
     }
 
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     func append(_ nearMiss: NearMiss) {
         storage.withLock { storage in

@@ -1,16 +1,16 @@
-import Synchronization
+import Locking
 
 /// Applies a ``FaultPlan`` to live traffic: counts each rule's matches and decides, per request or per
 /// accepted connection, which fault (if any) fires. Safe to call from any thread.
 public final class FaultInjector: Sendable {
     /// The plan being applied.
     public let plan: FaultPlan
-    private let counts: Mutex<[Int]>
+    private let counts: Lock<[Int]>
 
     /// Starts applying `plan` with every rule's count at zero.
     public init(plan: FaultPlan) {
         self.plan = plan
-        self.counts = Mutex(Array(repeating: 0, count: plan.rules.count))
+        self.counts = Lock(Array(repeating: 0, count: plan.rules.count))
     }
 
     /// The decision for a request with `method` and `path` (no query), or `nil` when no rule fires.

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Every request a server received, with its time and outcome, for tests to query and assert on.
 ///
@@ -24,7 +24,7 @@ public final class Journal: Sendable {
     public let capacity: Int
     /// The most request-body bytes kept at once (the newest entry is kept whatever its size).
     public let bodyBudget: Int
-    private let storage = Mutex(Storage())
+    private let storage = Lock(Storage())
 
     /// Creates an empty journal keeping at most `capacity` entries (at least 1) and `bodyBudget` body bytes.
     public init(capacity: Int = Journal.defaultCapacity, bodyBudget: Int = Journal.defaultBodyBudget) {

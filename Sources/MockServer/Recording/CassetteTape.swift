@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// The cassette a recording server writes: the interactions so far, saved to the file after every exchange.
 ///
@@ -19,12 +19,12 @@ final class CassetteTape: Sendable {
 
     /// The file saved to, or `nil` for a recording kept in memory.
     let file: URL?
-    private let state: Mutex<State>
+    private let state: Lock<State>
     private let saves = DispatchQueue(label: "MockServer.CassetteTape")
 
     private init(cassette: Cassette, file: URL?, ownsFile: Bool) {
         self.file = file
-        state = Mutex(State(cassette: cassette, ownsFile: ownsFile))
+        state = Lock(State(cassette: cassette, ownsFile: ownsFile))
     }
 
     /// Opens the recording `options` describe. Without a file, or when the file does not exist, a new

@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Counts the exchanges waiting on the upstream, so that stopping can let them finish (and be saved) first.
 final class InFlightExchanges: Sendable {
@@ -8,7 +8,7 @@ final class InFlightExchanges: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Lock(State())
 
     /// Counts one more exchange and returns `true`, or returns `false` once ``drain()`` has begun.
     func begin() -> Bool {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The ``HTTPHandler`` behind a ``ReplayServer`` in a forwarding mode: replays what matches (in
 /// replay-or-record mode), forwards the rest to the upstream, records each exchange and journals it.
@@ -12,7 +12,7 @@ final class RecordingHandler: HTTPHandler {
     private let engine: ReplayEngine
     private let journal: Journal
     private let observer: (@Sendable (JournalEntry) -> Void)?
-    private let tape = Mutex<CassetteTape?>(nil)
+    private let tape = Lock<CassetteTape?>(nil)
 
     init(mode: ReplayServer.Mode, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
          observer: (@Sendable (JournalEntry) -> Void)?) {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 struct UpstreamCompletion: Sendable {
@@ -23,7 +23,7 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var continuation: CheckedContinuation<UpstreamCompletion, Never>?
     }
 
-    private let tasks = Mutex<[Int: TaskState]>([:])
+    private let tasks = Lock<[Int: TaskState]>([:])
 
     /// Starts `task` and returns how it ended. Never throws: failures come back in the completion.
     func run(_ task: URLSessionDataTask) async -> UpstreamCompletion {

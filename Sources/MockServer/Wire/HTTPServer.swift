@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server on POSIX sockets, for tests: loopback and an ephemeral port by default.
 ///
@@ -25,7 +25,7 @@ public final class HTTPServer: Sendable {
     public let configuration: Configuration
     private let handler: any HTTPHandler
     private let group: EventLoopGroup
-    private let lifecycle = Mutex(Lifecycle.idle)
+    private let lifecycle = Lock(Lifecycle.idle)
 
     /// Creates a server that answers with `handler`; nothing is bound until ``start()``.
     public convenience init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {

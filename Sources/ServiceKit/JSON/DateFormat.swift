@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// How an API writes dates, used both ways: to read a date from a response and to write a date parameter
 /// into a request. An open set: the built-ins are static members, and ``init(parse:format:)`` makes any other.
@@ -68,14 +68,14 @@ public struct DateFormat: Sendable {
 /// One configured `DateFormatter` shared behind a lock: creating formatters is costly, and their
 /// thread-safety has differed across platforms.
 private final class PatternFormatter: Sendable {
-    private let formatter: Mutex<DateFormatter>
+    private let formatter: Lock<DateFormatter>
 
     init(pattern: String, timeZone: TimeZone) {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = timeZone
         formatter.dateFormat = pattern
-        self.formatter = Mutex(formatter)
+        self.formatter = Lock(formatter)
     }
 
     func date(from text: String) -> Date? {

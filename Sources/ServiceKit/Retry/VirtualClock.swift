@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A ``ServiceClock`` for tests: sleeping returns at once, advances ``now`` by the requested time and
 /// records it, so a test asserts what the client waited without waiting (`clock.sleeps == [2]`).
@@ -9,11 +9,11 @@ public final class VirtualClock: ServiceClock {
         var sleeps: [TimeInterval] = []
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
 
     /// A clock reading `now` (1 January 2001 by default) that has slept nothing yet.
     public init(now: Date = Date(timeIntervalSinceReferenceDate: 0)) {
-        state = Mutex(State(now: now))
+        state = Lock(State(now: now))
     }
 
     /// The current virtual date: the start plus every sleep and ``advance(by:)``.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// The one place that knows URLSession's delegate plumbing. Every task runs on the session delegate and is
 /// routed by task identifier, because per-task delegates are never called on Linux and completion-handler
@@ -16,7 +16,7 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var outcome: Result<TransportResponse, any Error>?
     }
 
-    private let tasks = Mutex<[Int: TaskState]>([:])
+    private let tasks = Lock<[Int: TaskState]>([:])
 
     /// Starts `task` and returns its complete response, or throws the session's error. Cancelling the
     /// calling Swift task cancels `task`, which then completes with `URLError.cancelled`.

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import Locking
 
 /// Waits for SIGINT (Ctrl-C) or SIGTERM, for commands that run until told to stop. The default handlers
 /// are replaced, so the process is not killed before the command has shut down cleanly.
@@ -42,7 +42,7 @@ enum ShutdownSignal {
             var continuation: CheckedContinuation<String, Never>?
         }
 
-        private let state = Mutex(State())
+        private let state = Lock(State())
 
         func wait() async -> String {
             await withCheckedContinuation { continuation in

@@ -1,6 +1,6 @@
 import Foundation
 import MockServer
-import Synchronization
+import Locking
 
 /// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...`.
 enum CaptureCommand: Command {
@@ -127,7 +127,7 @@ enum CaptureCommand: Command {
 
     /// What was recorded and replayed, counted from the server's callbacks for the summary.
     private final class Tally: Sendable {
-        private let counts = Mutex((recorded: 0, replayed: 0))
+        private let counts = Lock((recorded: 0, replayed: 0))
 
         func countRecorded() { counts.withLock { $0.recorded += 1 } }
         func countReplayed() { counts.withLock { $0.replayed += 1 } }

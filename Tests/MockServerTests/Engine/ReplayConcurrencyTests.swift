@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import MockServer
+import Locking
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ import Testing
         }
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", matching: MatchRules(afterLast: .fail), interactions: interactions)])
         // WHEN 8 threads each send every request 10 times, interleaving keys
-        let results = Mutex<[[(key: Int, index: Int?)]]>(Array(repeating: [], count: threads))
+        let results = Lock<[[(key: Int, index: Int?)]]>(Array(repeating: [], count: threads))
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             var seen: [(key: Int, index: Int?)] = []
             for round in 0..<(keys * perThreadPerKey) {

@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockServer
-import Synchronization
+import Locking
 import Testing
 
 /// What a recording server writes and reports, and what it refuses to forward.
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func onRequest_givenToTheConfiguration_seesEachRecordedExchange() async throws {
-        let seen = Mutex<[String]>([])
+        let seen = Lock<[String]>([])
         try await withUpstream { upstream, _ in
             let configuration = ReplayServer.Configuration(faults: .none, onRequest: { entry in seen.withLock { $0.append("\(entry)") } },
                                                            mode: .record, recording: RecordingOptions(upstream: try Upstream(upstream)))

@@ -1,10 +1,10 @@
 import Foundation
 @testable import MockServer
-import Synchronization
+import Locking
 
 /// The requests an upstream test server received, in arrival order.
 final class UpstreamLog: Sendable {
-    private let requests = Mutex<[HTTPRequest]>([])
+    private let requests = Lock<[HTTPRequest]>([])
 
     func append(_ request: HTTPRequest) {
         requests.withLock { $0.append(request) }
@@ -123,7 +123,7 @@ func closedPort() async throws -> Int {
 
 /// The exchanges a recording server reported through ``RecordingOptions/onExchange``.
 final class ExchangeReports: Sendable {
-    private let exchanges = Mutex<[ForwardedExchange]>([])
+    private let exchanges = Lock<[ForwardedExchange]>([])
 
     @Sendable func append(_ exchange: ForwardedExchange) {
         exchanges.withLock { $0.append(exchange) }
@@ -134,7 +134,7 @@ final class ExchangeReports: Sendable {
 
 /// Holds one upstream answer until the test releases it, and lets the test wait until the request arrived.
 final class UpstreamGate: Sendable {
-    private let state = Mutex<(responder: HTTPResponder?, waiter: CheckedContinuation<Void, Never>?)>((nil, nil))
+    private let state = Lock<(responder: HTTPResponder?, waiter: CheckedContinuation<Void, Never>?)>((nil, nil))
 
     func hold(_ responder: HTTPResponder) {
         let waiter = state.withLock { state in

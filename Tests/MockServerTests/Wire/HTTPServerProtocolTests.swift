@@ -1,6 +1,6 @@
 import Foundation
 import MockServer
-import Synchronization
+import Locking
 import Testing
 
 /// HTTP/1.1 semantics at the wire: keep-alive, pipelining, HTTP/1.0, HEAD, bodies, 100-continue,
@@ -47,7 +47,7 @@ import Testing
 
     @Test func pipelinedRequests_withDeferredAnswers_waitForEachOther_andStayInOrder() async throws {
         // Given a handler that answers later from another thread, and counts unanswered requests
-        let outstanding = Mutex((now: 0, most: 0))
+        let outstanding = Lock((now: 0, most: 0))
         let handler = TestHandler { request, context in
             outstanding.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
             return .deferred { responder in

@@ -1,6 +1,6 @@
 import Foundation
 import MockServer
-import Synchronization
+import Locking
 import Testing
 
 /// The wire-level replies fault injection builds on, observed byte for byte with a raw socket.
@@ -217,8 +217,8 @@ import Testing
 
     @Test func stop_cancelsAPendingDeferredAnswer() async throws {
         // Given a request whose answer never comes
-        let cancelled = Mutex(false)
-        let kept = Mutex<HTTPResponder?>(nil)
+        let cancelled = Lock(false)
+        let kept = Lock<HTTPResponder?>(nil)
         let server = HTTPServer { _ in
             .deferred { responder in
                 kept.withLock { $0 = responder }

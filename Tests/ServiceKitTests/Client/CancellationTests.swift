@@ -3,13 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct CancellationTests {
     /// Collects completion calls so a test can assert there was exactly one.
     final class Completions: Sendable {
-        private let results = Mutex<[Result<JSONValue, WebServiceError>]>([])
+        private let results = Lock<[Result<JSONValue, WebServiceError>]>([])
         let delivered: AsyncStream<Void>
         private let continuation: AsyncStream<Void>.Continuation
 

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct WebServiceClientTests {
@@ -118,7 +118,7 @@ import Testing
         let steps = [UploadProgress(bytesSent: 10, totalBytes: 30), UploadProgress(bytesSent: 20, totalBytes: 30),
                      UploadProgress(bytesSent: 30, totalBytes: 30)]
         let transport = ScriptedTransport(.respond(.json(["id": "p"]), progress: steps))
-        let seen = Mutex<[Double]>([])
+        let seen = Lock<[Double]>([])
         // When a call with a body is sent with a progress handler
         _ = try await makeClient(transport).send(EchoService(method: .post, parameters: ["a": 1], parameterEncoding: .json),
                                                  uploadProgress: { progress in

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct RequestHeadersTests {
@@ -44,7 +44,7 @@ import Testing
 
 /// A thread-safe counter for provider closures.
 final class Counter: Sendable {
-    private let value = Mutex(0)
+    private let value = Lock(0)
 
     func next() -> Int {
         value.withLock { value in

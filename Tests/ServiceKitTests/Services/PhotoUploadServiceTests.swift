@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import Synchronization
+import Locking
 import Testing
 
 @Suite struct PhotoUploadServiceTests {
@@ -37,7 +37,7 @@ import Testing
         let steps = [UploadProgress(bytesSent: 100, totalBytes: 400), UploadProgress(bytesSent: 400, totalBytes: 400)]
         let transport = ScriptedTransport(.respond(.json(["id": "p_1", "url": "https://cdn.nice.example/p_1.jpg"], status: 201),
                                                    progress: steps))
-        let seen = Mutex<[UploadProgress]>([])
+        let seen = Lock<[UploadProgress]>([])
         _ = try await makeClient(transport, baseURL: Self.baseURL).send(service, uploadProgress: { progress in
             seen.withLock { $0.append(progress) }
         })

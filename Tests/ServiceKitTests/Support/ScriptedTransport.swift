@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import Synchronization
+import Locking
 
 /// A transport double: answers each request with the next scripted step (the last step repeats), records
 /// every request, counts cancellations, and announces each request as it starts.
@@ -24,14 +24,14 @@ final class ScriptedTransport: HTTPTransport {
         var cancellations = 0
     }
 
-    private let state: Mutex<State>
+    private let state: Lock<State>
     /// Yields the request count each time a request starts; await it instead of sleeping.
     let started: AsyncStream<Int>
     private let startedContinuation: AsyncStream<Int>.Continuation
 
     init(_ steps: [Step]) {
         precondition(!steps.isEmpty, "script at least one step")
-        state = Mutex(State(steps: steps))
+        state = Lock(State(steps: steps))
         (started, startedContinuation) = AsyncStream.makeStream(of: Int.self)
     }
 

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// A URLProtocol that answers inside the process, so URLSessionTransport's delegate plumbing runs for
 /// real without a network. Each test registers a stub under its own host name (tests run in parallel).
@@ -19,7 +19,7 @@ final class StubURLProtocol: URLProtocol {
         let behaviour: Behaviour
         let started: AsyncStream<Void>
         let startedContinuation: AsyncStream<Void>.Continuation
-        private let counters = Mutex((stops: 0, body: Data?.none, method: String?.none))
+        private let counters = Lock((stops: 0, body: Data?.none, method: String?.none))
 
         init(_ behaviour: Behaviour) {
             self.behaviour = behaviour
@@ -40,7 +40,7 @@ final class StubURLProtocol: URLProtocol {
         }
     }
 
-    private static let stubs = Mutex<[String: Stub]>([:])
+    private static let stubs = Lock<[String: Stub]>([:])
 
     /// Registers `behaviour` for requests to `http://<host>/...` and returns its record.
     static func register(_ behaviour: Behaviour, host: String = UUID().uuidString.lowercased() + ".stub.test") -> (Stub, URL) {

@@ -1,10 +1,10 @@
 @testable import recorder
-import Synchronization
+import Locking
 
 /// A console that keeps what commands print, for in-process runs.
 final class CapturedConsole: Sendable {
-    private let output = Mutex("")
-    private let errors = Mutex("")
+    private let output = Lock("")
+    private let errors = Lock("")
 
     var console: Console {
         Console(writeOutput: { text in self.output.withLock { $0 += text } },

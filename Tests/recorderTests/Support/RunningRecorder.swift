@@ -1,12 +1,12 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A `recorder` process that keeps running (replay, capture): its output is collected as it arrives, so a
 /// test can wait for a line (such as the address it serves on), talk to it, then stop it with a signal.
 /// Every wait is bounded; a process still running when the value is released is killed.
 final class RunningRecorder: Sendable {
     private let process: Process
-    private let streams = Mutex(Streams())
+    private let streams = Lock(Streams())
 
     private struct Streams {
         var output = Data()

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// The state of one deferred answer, shared by the connection (which may cancel it) and the
@@ -11,7 +12,7 @@ final class PendingAnswer: Sendable {
 
     private let delivery: DeferredDelivery
     private let state = Atomic<UInt8>(State.pending.rawValue)
-    private let cancelHandlers = Mutex<[@Sendable () -> Void]>([])
+    private let cancelHandlers = Lock<[@Sendable () -> Void]>([])
 
     init(delivery: DeferredDelivery) {
         self.delivery = delivery

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import Synchronization
 
 /// One thread that owns a poller, the connections accepted on it, and their timers.
@@ -17,7 +18,7 @@ final class EventLoop: @unchecked Sendable {
     let poller: any Poller
     private let wakeRead: Int32
     private let wakeWrite: Int32
-    private let mailbox = Mutex(Mailbox())
+    private let mailbox = Lock(Mailbox())
     private let threadID = Atomic<UInt>(0)
 
     // Loop-confined state: touched only on the loop thread, never with overlapping accesses, so the

@@ -101,7 +101,7 @@ import Testing
             for secret in ["live-access-token-1", "live-bearer-token-2", "live-cookie-value-3", "upstream-session-secret-3"] {
                 #expect(!text.contains(secret), "\(secret) is on disk")
             }
-            #expect(try workspace.run(["lint", out]).status == 0)
+            #expect(try await workspace.run(["lint", out]).status == 0)
 
             // And the replay answers the same request carrying other live secrets
             let replay = try RunningRecorder(["replay", out, "--strict"], in: workspace.folder)
@@ -172,24 +172,24 @@ import Testing
         #expect(saved.interactions.first?.failure?.kind == .refused)
     }
 
-    @Test func captureIntoAnExistingCassette_withoutNewEpisodes_exitsOne_andLeavesItUntouched() throws {
+    @Test func captureIntoAnExistingCassette_withoutNewEpisodes_exitsOne_andLeavesItUntouched() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.copyRecording("feed/feeds.json", to: "feeds.json")
         let before = try workspace.contents("feeds.json")
-        let run = try workspace.run(["capture", "--upstream", "https://api.nice.example/v1", "--out", "feeds.json"])
+        let run = try await workspace.run(["capture", "--upstream", "https://api.nice.example/v1", "--out", "feeds.json"])
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr == "recorder: feeds.json already exists; capture into it with --mode new-episodes (which only appends), or choose another --out\n")
         #expect(try workspace.contents("feeds.json") == before)
     }
 
-    @Test func newEpisodes_fromAnotherUpstream_exitsOne_andLeavesTheCassetteUntouched() throws {
+    @Test func newEpisodes_fromAnotherUpstream_exitsOne_andLeavesTheCassetteUntouched() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.copyRecording("feed/feeds.json", to: "feeds.json")
         let before = try workspace.contents("feeds.json")
-        let run = try workspace.run(["capture", "--upstream", "http://127.0.0.1:9", "--out", "feeds.json", "--mode", "new-episodes"])
+        let run = try await workspace.run(["capture", "--upstream", "http://127.0.0.1:9", "--out", "feeds.json", "--mode", "new-episodes"])
         #expect(run.status == 1)
         #expect(run.stderr == "recorder: feeds.json was recorded from https://api.nice.example/v1, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file\n")
         #expect(try workspace.contents("feeds.json") == before)
@@ -204,10 +204,10 @@ import Testing
         (["capture", "--upstream", "https://api.example.com", "extra"], "recorder: capture takes no arguments, but 'extra' is one too many\n"),
         (["capture", "--upstream", "https://api.example.com", "--verbose"], "recorder: capture does not take the option '--verbose'; run `recorder capture --help` for its options\n"),
     ] as [([String], String)])
-    func badCaptureCommandLines_exitTwo_withOneSentence(arguments: [String], message: String) throws {
+    func badCaptureCommandLines_exitTwo_withOneSentence(arguments: [String], message: String) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let run = try workspace.run(arguments)
+        let run = try await workspace.run(arguments)
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(run.stderr == message)

@@ -37,11 +37,11 @@ import Testing
         (["export", "login.json"], "--har is required"),
         (["export", "--har", "new.har"], "export needs one cassette; run `recorder export --help`"),
     ])
-    func usageErrors_exitTwo_withOneSentence(arguments: [String], sentence: String) throws {
+    func usageErrors_exitTwo_withOneSentence(arguments: [String], sentence: String) async throws {
         let workspace = try Self.workspace()
         defer { workspace.remove() }
         // When the command line is wrong
-        let result = try workspace.run(arguments)
+        let result = try await workspace.run(arguments)
         // Then one sentence on standard error, nothing on standard output, status 2
         #expect(result.stderr == "recorder: \(sentence)\n")
         #expect(result.stdout == "")
@@ -63,13 +63,13 @@ import Testing
         (["import", "missing.har", "--out", "new.json"], "missing.har: cannot read the file (No such file or directory)"),
         (["lint", "nowhere"], nil),
     ] as [([String], String?)])
-    func failures_exitOne_withOneSentence_andTouchNothing(arguments: [String], sentence: String?) throws {
+    func failures_exitOne_withOneSentence_andTouchNothing(arguments: [String], sentence: String?) async throws {
         let workspace = try Self.workspace()
         defer { workspace.remove() }
         let before = try FileManager.default.contentsOfDirectory(atPath: workspace.folder.path).sorted()
         let bytes = try before.map { try workspace.contents($0) }
         // When the work fails
-        let result = try workspace.run(arguments)
+        let result = try await workspace.run(arguments)
         // Then one sentence (lint reports on standard output instead), status 1
         if let sentence {
             #expect(result.stderr == "recorder: \(sentence)\n")

@@ -5,9 +5,9 @@ import Testing
 @Suite struct HelpTests {
     static let commands = ["capture", "list", "show", "lint", "redact", "import", "export"]
 
-    @Test func globalHelp_listsAllEightCommands_withTheirSummaries() throws {
+    @Test func globalHelp_listsAllEightCommands_withTheirSummaries() async throws {
         // When asking for help
-        let result = try runRecorder(["--help"])
+        let result = try await runRecorder(["--help"])
         // Then every command, capture and replay included, has its line
         #expect(result.status == 0)
         #expect(result.stderr == "")
@@ -27,16 +27,16 @@ import Testing
     }
 
     @Test(arguments: [[], ["-h"], ["help"]])
-    func otherSpellings_printTheSameGlobalHelp(arguments: [String]) throws {
-        let result = try runRecorder(arguments)
+    func otherSpellings_printTheSameGlobalHelp(arguments: [String]) async throws {
+        let result = try await runRecorder(arguments)
         #expect(result.status == 0)
         #expect(result.stdout == Recorder.help + "\n")
     }
 
     @Test(arguments: commands)
-    func commandHelp_hasUsageDescriptionOptionsAndAnExample(command: String) throws {
+    func commandHelp_hasUsageDescriptionOptionsAndAnExample(command: String) async throws {
         // When asking a command for its help
-        let result = try runRecorder([command, "--help"])
+        let result = try await runRecorder([command, "--help"])
         // Then it prints its own help and nothing else
         #expect(result.status == 0)
         #expect(result.stderr == "")
@@ -48,9 +48,9 @@ import Testing
         #expect(text.contains("\nEXAMPLE"))
         #expect(text.contains("\n  recorder \(command) "))
         // And every other spelling agrees
-        #expect(try runRecorder([command, "-h"]).stdout == text)
-        #expect(try runRecorder(["help", command]).stdout == text)
-        #expect(try runRecorder([command, "anything", "--help"]).stdout == text)
+        #expect(try await runRecorder([command, "-h"]).stdout == text)
+        #expect(try await runRecorder(["help", command]).stdout == text)
+        #expect(try await runRecorder([command, "anything", "--help"]).stdout == text)
     }
 
     @Test func optionsWithDefaults_sayTheirDefault() {
@@ -63,8 +63,8 @@ import Testing
         (["frobnicate"], "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n"),
         (["help", "frobnicate"], "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n"),
     ])
-    func unknownCommand_exitsTwo_withOneSentence(arguments: [String], message: String) throws {
-        let result = try runRecorder(arguments)
+    func unknownCommand_exitsTwo_withOneSentence(arguments: [String], message: String) async throws {
+        let result = try await runRecorder(arguments)
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(result.stderr == message)

@@ -6,14 +6,14 @@ import Testing
     static let recordings = (try? FileManager.default.subpathsOfDirectory(atPath: Workspace.recordings.path).filter { $0.hasSuffix(".json") }.sorted()) ?? []
 
     @Test(arguments: recordings)
-    func everyRecording_exportedAndImported_isTheSameFile(recording: String) throws {
+    func everyRecording_exportedAndImported_isTheSameFile(recording: String) async throws {
         // Given a copy of a recording
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.copyRecording(recording, to: "original.json")
         // When exported to HAR and imported back
-        let export = try workspace.run(["export", "original.json", "--har", "exchange.har"])
-        let imported = try workspace.run(["import", "exchange.har", "--out", "back/again.json"])
+        let export = try await workspace.run(["export", "original.json", "--har", "exchange.har"])
+        let imported = try await workspace.run(["import", "exchange.har", "--out", "back/again.json"])
         // Then both succeed and the cassette comes back byte for byte
         #expect(export.status == 0)
         #expect(export.stdout.hasPrefix("exchange.har: "))
@@ -22,13 +22,13 @@ import Testing
         #expect(try HARDocument.load(from: workspace.url("exchange.har")).log.version == "1.2")
     }
 
-    @Test func browserArchive_importsOneHost_reportingSkipsAndRedactions() throws {
+    @Test func browserArchive_importsOneHost_reportingSkipsAndRedactions() async throws {
         // Given a browser's archive with a CDN entry
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.copy(Workspace.browserArchive, to: "shop.har")
         // When importing the shop's host
-        let result = try workspace.run(["import", "shop.har", "--out", "Recordings/shop/cart.json", "--host", "shop.example.com"])
+        let result = try await workspace.run(["import", "shop.har", "--out", "Recordings/shop/cart.json", "--host", "shop.example.com"])
         // Then the output says what was written, skipped and redacted
         #expect(result.stdout == """
             Recordings/shop/cart.json: 5 interactions from shop.har, upstream https://shop.example.com
@@ -41,8 +41,8 @@ import Testing
         // And the cassette is named after its file, lints clean and lists as expected
         let cassette = try Cassette.load(from: workspace.url("Recordings/shop/cart.json"))
         #expect(cassette.name == "cart")
-        #expect(try workspace.run(["lint"]).stdout == "1 cassette, 5 interactions, 0 findings\n")
-        #expect(try workspace.run(["list", "Recordings/shop/cart.json"]).stdout == """
+        #expect(try await workspace.run(["lint"]).stdout == "1 cassette, 5 interactions, 0 findings\n")
+        #expect(try await workspace.run(["list", "Recordings/shop/cart.json"]).stdout == """
             cart: 5 interactions, recorded, upstream https://shop.example.com
               0  GET   /api/cart?currency=EUR&token=<redacted>&view=full  200    164 bytes   84 ms
               1  POST  /login                                             302      0 bytes  122 ms
@@ -53,7 +53,7 @@ import Testing
             """)
     }
 
-    @Test func force_replacesAnExistingOutput_andNameOverrides() throws {
+    @Test func force_replacesAnExistingOutput_andNameOverrides() async throws {
         // Given existing outputs
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -61,8 +61,8 @@ import Testing
         try workspace.write("old", to: "feeds.har")
         try workspace.write("old", to: "copy.json")
         // When exporting and importing with --force
-        #expect(try workspace.run(["export", "feeds.json", "--har", "feeds.har", "--force"]).status == 0)
-        #expect(try workspace.run(["import", "feeds.har", "--out", "copy.json", "--force", "--name", "feed-copy"]).status == 0)
+        #expect(try await workspace.run(["export", "feeds.json", "--har", "feeds.har", "--force"]).status == 0)
+        #expect(try await workspace.run(["import", "feeds.har", "--out", "copy.json", "--force", "--name", "feed-copy"]).status == 0)
         // Then both files were replaced, and the name is the one given
         #expect(try HARDocument.load(from: workspace.url("feeds.har")).log.entries.count == 3)
         #expect(try Cassette.load(from: workspace.url("copy.json")).name == "feed-copy")

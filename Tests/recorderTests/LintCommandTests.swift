@@ -2,10 +2,10 @@ import Foundation
 import Testing
 
 @Suite struct LintCommandTests {
-    @Test func recordings_lintClean_fromTheRepository_withNoArguments() throws {
+    @Test func recordings_lintClean_fromTheRepository_withNoArguments() async throws {
         // Given the repository as the working directory
         // When linting with the default path
-        let result = try runRecorder(["lint"], in: Workspace.repository)
+        let result = try await runRecorder(["lint"], in: Workspace.repository)
         // Then every cassette in Recordings/ is clean
         let files = try FileManager.default.subpathsOfDirectory(atPath: Workspace.recordings.path).filter { $0.hasSuffix(".json") }
         #expect(result.stdout.hasPrefix("\(files.count) cassettes, "))
@@ -15,7 +15,7 @@ import Testing
         #expect(result.status == 0)
     }
 
-    @Test func findings_areOneLineEach_withASummary_andExitOne() throws {
+    @Test func findings_areOneLineEach_withASummary_andExitOne() async throws {
         // Given a copy of two recordings, one made leaky and duplicated, and a broken file
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -29,7 +29,7 @@ import Testing
         try workspace.write(leaky, to: "Recordings/friends/friends.json")
         try workspace.write("{\"format\": \"servicereplay-cassette\", \"version\": 2}", to: "Recordings/future.json")
         // When linting the folder by default
-        let result = try workspace.run(["lint"])
+        let result = try await workspace.run(["lint"])
         // Then each finding names file, interaction and place, and the summary counts them
         #expect(result.stdout == """
             Recordings/friends/friends.json: interaction 0: request header Authorization: credential header is not redacted
@@ -43,7 +43,7 @@ import Testing
         #expect(result.stderr == "")
     }
 
-    @Test func duplicates_andExtraRules_areReported_forNamedFiles() throws {
+    @Test func duplicates_andExtraRules_areReported_forNamedFiles() async throws {
         // Given the log-in cassette with its first interaction repeated at the end
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -55,7 +55,7 @@ import Testing
         copy["interactions"] = interactions
         try JSONSerialization.data(withJSONObject: copy).write(to: workspace.url("login.json"))
         // When linting that file, also treating User-Agent as a credential
-        let result = try workspace.run(["lint", "login.json", "--redact-header", "User-Agent"])
+        let result = try await workspace.run(["lint", "login.json", "--redact-header", "User-Agent"])
         // Then the repeat and the three user agents are findings
         #expect(result.stdout == """
             login.json: interaction 0: request header User-Agent: credential header is not redacted
@@ -68,10 +68,10 @@ import Testing
         #expect(result.status == 1)
     }
 
-    @Test func noRecordingsFolder_andNoPaths_isAFailure() throws {
+    @Test func noRecordingsFolder_andNoPaths_isAFailure() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let result = try workspace.run(["lint"])
+        let result = try await workspace.run(["lint"])
         #expect(result.stderr == "recorder: there is no Recordings/ folder here; name the cassettes or folders to lint\n")
         #expect(result.status == 1)
     }

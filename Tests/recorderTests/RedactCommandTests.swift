@@ -14,7 +14,7 @@ import Testing
         return leaky
     }
 
-    @Test func leakyCassette_isRewrittenOnce_cleanOnesAreLeftAlone() throws {
+    @Test func leakyCassette_isRewrittenOnce_cleanOnesAreLeftAlone() async throws {
         // Given a leaky cassette and a clean one in a folder
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -22,7 +22,7 @@ import Testing
         try workspace.copyRecording("login/login.json", to: "cassettes/login.json")
         let clean = try workspace.contents("cassettes/login.json")
         // When redacting the folder
-        let first = try workspace.run(["redact", "cassettes"])
+        let first = try await workspace.run(["redact", "cassettes"])
         // Then each file gets a line, the leaky one is rewritten and lints clean, the clean one is untouched
         #expect(first.stdout == """
             cassettes/friends.json: redacted 2 headers, 1 query parameter, 1 body field
@@ -31,28 +31,28 @@ import Testing
             """)
         #expect(first.status == 0)
         #expect(try workspace.contents("cassettes/login.json") == clean)
-        #expect(try workspace.run(["lint", "cassettes"]).status == 0)
+        #expect(try await workspace.run(["lint", "cassettes"]).status == 0)
         let cassette = try Cassette.load(from: workspace.url("cassettes/friends.json"))
         #expect(cassette.interactions[0].request.target == "/friends?token=<redacted>&user_id=42")
         #expect(cassette.encoded() == (try workspace.contents("cassettes/friends.json")))
         // And a second run changes nothing
         let redacted = try workspace.contents("cassettes/friends.json")
-        let second = try workspace.run(["redact", "cassettes/friends.json", "cassettes/login.json"])
+        let second = try await workspace.run(["redact", "cassettes/friends.json", "cassettes/login.json"])
         #expect(second.stdout == "cassettes/friends.json: already clean\ncassettes/login.json: already clean\n")
         #expect(try workspace.contents("cassettes/friends.json") == redacted)
     }
 
-    @Test func extraNames_areRedactedToo() throws {
+    @Test func extraNames_areRedactedToo() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.copyRecording("login/login.json", to: "login.json")
-        let result = try workspace.run(["redact", "login.json", "--redact-header", "User-Agent", "--redact-field=username"])
+        let result = try await workspace.run(["redact", "login.json", "--redact-header", "User-Agent", "--redact-field=username"])
         #expect(result.stdout == "login.json: redacted 2 headers, 2 body fields\n")
         let cassette = try Cassette.load(from: workspace.url("login.json"))
         #expect(cassette.interactions[0].request.body == .text("username=<redacted>&password=<redacted>"))
     }
 
-    @Test func unloadableAndMissingFiles_areReported_untouched_andTheRestIsStillDone() throws {
+    @Test func unloadableAndMissingFiles_areReported_untouched_andTheRestIsStillDone() async throws {
         // Given a broken cassette, a missing path and a leaky cassette
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -60,7 +60,7 @@ import Testing
         try workspace.write(broken, to: "broken.json")
         try workspace.write(try Self.leakyFriends(), to: "friends.json")
         // When redacting all three
-        let result = try workspace.run(["redact", "broken.json", "gone.json", "friends.json"])
+        let result = try await workspace.run(["redact", "broken.json", "gone.json", "friends.json"])
         // Then each problem is one sentence, the broken file keeps its bytes, the leaky one is fixed, status 1
         #expect(result.stderr == """
             recorder: broken.json: interaction 0: expected exactly one of "response" or "failure"

@@ -68,8 +68,8 @@ import Testing
         (["replay", "--port", "70000"], 2, "recorder: --port '70000' is not a whole number from 0 to 65535\n"),
         (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
     ] as [([String], Int32, String)])
-    func badReplayCommandLines_failWithOneSentence(arguments: [String], status: Int32, message: String) throws {
-        let run = try runRecorder(arguments, in: Workspace.recordings)
+    func badReplayCommandLines_failWithOneSentence(arguments: [String], status: Int32, message: String) async throws {
+        let run = try await runRecorder(arguments, in: Workspace.recordings)
         #expect(run.status == status)
         #expect(run.stderr == message)
     }

@@ -28,17 +28,28 @@ import Testing
     }
 
     @Test func stop_isIdempotent_andStartAfterStopThrows() async throws {
-        // Given a running server
+        // Given a running server with a connection open, on a port that no parallel test can be given
+        #if os(Linux)
+        let reserved = try ReservedPort()
+        let server = HTTPServer(configuration: .init(port: reserved.port)) { _ in .response(status: 204) }
+        #else
         let server = HTTPServer { _ in .response(status: 204) }
+        #endif
         let url = try await server.start()
+        let client = try RawHTTPClient(url)
+        try client.send("GET / HTTP/1.1\r\nHost: x\r\n\r\n")
+        #expect(try await client.readResponse().status == 204)
         // When stopped twice, concurrently and then again
         async let a: Void = server.stop()
         async let b: Void = server.stop()
         _ = await (a, b)
         await server.stop()
-        // Then it is stopped: no URL, connections refused, and it cannot start again
+        // Then it is stopped: no URL, the open connection closed, new ones refused, and it cannot start again
         #expect(server.baseURL == nil)
+        #expect(await client.readToEnd().ending == .closed)
+        #if os(Linux)
         #expect(throws: RawHTTPClient.Failure.self) { try RawHTTPClient(url) }
+        #endif
         await #expect {
             try await server.start()
         } throws: { error in

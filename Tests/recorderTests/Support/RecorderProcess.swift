@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// What a run of the built `recorder` binary did.
 struct RecorderRun: Sendable {
@@ -35,27 +35,33 @@ func recorderProcess(_ arguments: [String], in directory: URL?) -> (process: Pro
 let recorderRunLimit: TimeInterval = 60
 
 /// Runs the built `recorder` binary with `arguments` in `directory` (default: this process's) and collects
-/// its exit status and output. Standard error is read on another thread while standard output is read here,
-/// so a command that fills one pipe never blocks on the other. Standard input is empty.
-func runRecorder(_ arguments: [String], in directory: URL? = nil) throws -> RecorderRun {
+/// its exit status and output. The waiting happens on threads of its own, never on the cooperative pool that
+/// the servers' asynchronous answers of tests running in parallel need. Standard error is read on one thread
+/// while standard output is read on another, so a command that fills one pipe never blocks on the other.
+/// Standard input is empty.
+func runRecorder(_ arguments: [String], in directory: URL? = nil) async throws -> RecorderRun {
     let (process, out, err) = recorderProcess(arguments, in: directory)
     try process.run()
-
-    let errorData = Mutex(Data())
-    let errorRead = DispatchSemaphore(value: 0)
     let errorHandle = err.fileHandleForReading
-    Thread.detachNewThread {
-        let data = errorHandle.readDataToEndOfFile()
-        errorData.withLock { $0 = data }
-        errorRead.signal()
-    }
+    let outputHandle = out.fileHandleForReading
     let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
     DispatchQueue.global().asyncAfter(deadline: .now() + recorderRunLimit, execute: watchdog)
-    let outputData = out.fileHandleForReading.readDataToEndOfFile()
-    errorRead.wait()
-    process.waitUntilExit()
-    watchdog.cancel()
-    return RecorderRun(status: process.terminationStatus,
-                       stdout: String(decoding: outputData, as: UTF8.self),
-                       stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self))
+    defer { watchdog.cancel() }
+    return await withCheckedContinuation { continuation in
+        Thread.detachNewThread {
+            let errorData = Lock(Data())
+            let errorRead = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let data = errorHandle.readDataToEndOfFile()
+                errorData.withLock { $0 = data }
+                errorRead.signal()
+            }
+            let outputData = outputHandle.readDataToEndOfFile()
+            errorRead.wait()
+            process.waitUntilExit()
+            continuation.resume(returning: RecorderRun(status: process.terminationStatus,
+                                                       stdout: String(decoding: outputData, as: UTF8.self),
+                                                       stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self)))
+        }
+    }
 }

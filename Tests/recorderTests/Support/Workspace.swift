@@ -52,8 +52,8 @@ struct Workspace {
     }
 
     /// Runs `recorder` with this folder as its working directory.
-    func run(_ arguments: [String]) throws -> RecorderRun {
-        try runRecorder(arguments, in: folder)
+    func run(_ arguments: [String]) async throws -> RecorderRun {
+        try await runRecorder(arguments, in: folder)
     }
 
     func remove() {

@@ -1,12 +1,12 @@
 import Foundation
 
 extension JSONValue {
-    /// Parses a JSON document once, dropping every `null`. Returns `nil` when the whole document is
-    /// `null`. Throws ``WebServiceError`` `.service(.undecodableBody)` (the parser's error kept as
-    /// underlying) when `data` is not JSON.
+    /// Parses a UTF-8 JSON document (RFC 8259) in one pass, dropping every `null`. Returns `nil` when the
+    /// whole document is `null`. Throws ``WebServiceError`` `.service(.undecodableBody)` when `data` is not
+    /// JSON, with a ``JSONParseError`` saying where as its `underlyingError`. Containers may nest 512 deep.
     public static func parse(_ data: Data) throws(WebServiceError) -> JSONValue? {
         do {
-            return try JSONDecoder().decode(JSONValue?.self, from: data)
+            return try JSONParser.parse(data)
         } catch {
             throw .service(.undecodableBody, underlyingError: error)
         }

@@ -53,4 +53,75 @@ import Testing
         #expect(String(decoding: data, as: UTF8.self) == #"{"a":{"n":2.5,"ok":true,"url":"https://x.example/p"},"b":1}"#)
         #expect(try JSONValue.parse(data) == value)
     }
+
+    struct Located: Sendable, CustomTestStringConvertible {
+        let text: String
+        let line: Int
+        let column: Int
+        let byteOffset: Int
+        let problem: String
+        var testDescription: String { text }
+    }
+
+    @Test(arguments: [
+        Located(text: "{\"a\": 1,\n \"b\": tru}", line: 2, column: 7, byteOffset: 15,
+                problem: "expected a value (object, array, string, number, true, false or null)"),
+        Located(text: "[1, 2\n,\n3", line: 3, column: 2, byteOffset: 9, problem: "the body ends inside an array"),
+        Located(text: "{\"é\": \"x\" \"y\"}", line: 1, column: 11, byteOffset: 11,
+                problem: "expected ',' or '}' after an object member"),
+        Located(text: "[01]", line: 1, column: 2, byteOffset: 1, problem: "a number cannot have leading zeros"),
+        Located(text: "[\"tab\there\"]", line: 1, column: 6, byteOffset: 5,
+                problem: "a control character inside a string must be escaped"),
+        Located(text: "[1e999]", line: 1, column: 2, byteOffset: 1, problem: "the number is too large for a Double"),
+        Located(text: "{} x", line: 1, column: 4, byteOffset: 3, problem: "unexpected text after the JSON value"),
+        Located(text: "", line: 1, column: 1, byteOffset: 0, problem: "the body ends where a value was expected"),
+    ])
+    func parse_malformed_saysWhere(_ example: Located) {
+        // When malformed text is parsed
+        let error = #expect(throws: WebServiceError.self) { try JSONValue.parse(Data(example.text.utf8)) }
+        // Then the parse error names the line, the column in characters and the byte offset
+        let parseError = error?.underlyingError as? JSONParseError
+        #expect(parseError?.problem == example.problem)
+        #expect(parseError?.line == example.line)
+        #expect(parseError?.column == example.column)
+        #expect(parseError?.byteOffset == example.byteOffset)
+        #expect(parseError?.description == "Invalid JSON at line \(example.line), column \(example.column) "
+                + "(byte \(example.byteOffset)): \(example.problem).")
+    }
+
+    @Test func parse_invalidUTF8InAString_isRejected() {
+        let error = #expect(throws: WebServiceError.self) { try JSONValue.parse(Data([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])) }
+        #expect((error?.underlyingError as? JSONParseError)?.problem == "the string starting here is not valid UTF-8")
+    }
+
+    @Test func parse_readsEscapesAndSurrogatePairs_andLoneSurrogatesAsReplacement() throws {
+        let text = #"["\"\\\/\b\f\n\r\t", "\u00e9\ud83d\ude00", "a\ud800b", "\udc00"]"#
+        #expect(try JSONValue.parse(Data(text.utf8)) == ["\"\\/\u{8}\u{C}\n\r\t", "é😀", "a\u{FFFD}b", "\u{FFFD}"])
+    }
+
+    @Test func parse_integersAtTheEdgesOfInt() throws {
+        let text = "[9223372036854775807, -9223372036854775808, -9223372036854775809, -0]"
+        #expect(try JSONValue.parse(Data(text.utf8))
+                == [.integer(.max), .integer(.min), .double(-9_223_372_036_854_775_808.0), .integer(0)])
+    }
+
+    @Test func parse_skipsALeadingByteOrderMark() throws {
+        #expect(try JSONValue.parse(Data([0xEF, 0xBB, 0xBF] + Array("[true]".utf8))) == [true])
+    }
+
+    @Test func parse_repeatedKey_keepsTheLastValue() throws {
+        #expect(try JSONValue.parse(Data(#"{"a": 1, "a": 2}"#.utf8)) == ["a": 2])
+    }
+
+    @Test func parse_nestingLimit_is512Levels() throws {
+        // Given documents nested exactly at and one past the limit
+        let atLimit = String(repeating: "[", count: 512) + String(repeating: "]", count: 512)
+        let pastLimit = "[" + atLimit + "]"
+        // Then the first parses and the second is refused at the innermost bracket
+        #expect(throws: Never.self) { try JSONValue.parse(Data(atLimit.utf8)) }
+        let error = #expect(throws: WebServiceError.self) { try JSONValue.parse(Data(pastLimit.utf8)) }
+        let parseError = error?.underlyingError as? JSONParseError
+        #expect(parseError?.problem == "objects and arrays nested deeper than 512 levels")
+        #expect(parseError?.byteOffset == 512)
+    }
 }

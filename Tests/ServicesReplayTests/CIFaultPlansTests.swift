@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// The plans `.ci/fault-injection` runs the services suite under: valid, random, safe for URLSession on

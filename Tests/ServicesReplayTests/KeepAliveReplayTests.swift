@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import ServiceKit
 import Testing
 

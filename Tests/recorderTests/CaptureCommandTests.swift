@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// `recorder capture` run as a user would: the built binary in front of an upstream on loopback (a MockServer

@@ -1,11 +1,11 @@
 import Foundation
 
 /// Finds cassettes by name in a project's `Recordings/` folder.
-public enum RecordingsFolder {
+package enum RecordingsFolder {
     /// The nearest `Recordings` folder at or above the folder of `filePath` (pass `#filePath` from a test),
     /// or `nil` when no ancestor has one. The `MOCKSERVER_RECORDINGS` environment variable, when set,
     /// names the folder instead.
-    public static func nearest(to filePath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
+    package static func nearest(to filePath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
         if let override = environment["MOCKSERVER_RECORDINGS"], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
@@ -26,7 +26,7 @@ public enum RecordingsFolder {
     /// The cassettes named `name` in `folder`: `NAME.json` (or `NAME` itself when it ends in `.json`) as one
     /// cassette, or every cassette below the folder `NAME`.
     /// - Throws: ``ReplayServerError`` when neither exists, or ``CassetteError`` when a file cannot be read.
-    public static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
+    package static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
         let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
         if FileManager.default.fileExists(atPath: file.path) {
             return [try Cassette.load(from: file)]

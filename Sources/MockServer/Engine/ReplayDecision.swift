@@ -1,5 +1,5 @@
 /// What ``ReplayEngine/answer(_:)`` decided for one request.
-public enum ReplayDecision: Sendable {
+package enum ReplayDecision: Sendable {
     /// A recorded interaction answers.
     case matched(ReplayMatch)
     /// Nothing answers; the near miss explains why and carries the 404 to send.
@@ -7,7 +7,7 @@ public enum ReplayDecision: Sendable {
 
     /// The response to send: the recorded one, or the unmatched 404. `nil` when the match is a transport
     /// failure, which the fault layer reproduces instead of answering.
-    public var response: HTTPResponse? {
+    package var response: HTTPResponse? {
         switch self {
         case .matched(let match):
             if case .response(let response) = match.reply { return response }
@@ -18,7 +18,7 @@ public enum ReplayDecision: Sendable {
     }
 
     /// The interaction that answered, or `nil` when unmatched.
-    public var interaction: InteractionReference? {
+    package var interaction: InteractionReference? {
         guard case .matched(let match) = self else { return nil }
         return match.interaction
     }

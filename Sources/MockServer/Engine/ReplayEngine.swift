@@ -18,7 +18,7 @@ import Locking
 ///
 /// Thread-safe: ``answer(_:)`` may be called from many threads at once; it holds a lock only to read the
 /// index and to advance a sequence, never while parsing or comparing.
-public final class ReplayEngine: Sendable {
+package final class ReplayEngine: Sendable {
     private final class Snapshot: Sendable {
         let index: ReplayIndex
         init(_ index: ReplayIndex) { self.index = index }
@@ -34,14 +34,14 @@ public final class ReplayEngine: Sendable {
     }
 
     /// The name of the cassette that ``add(_:)`` creates for interactions added in code.
-    public static let inCodeCassetteName = "in-code"
+    package static let inCodeCassetteName = "in-code"
 
     /// The options given at creation.
-    public let options: ReplayOptions
+    package let options: ReplayOptions
     private let state: Lock<State>
 
     /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
-    public init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
+    package init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
         var index = ReplayIndex()
         for (position, cassette) in cassettes.enumerated() {
             index.add(cassette, rank: position, options: options)
@@ -55,7 +55,7 @@ public final class ReplayEngine: Sendable {
     /// The engine keeps each interaction in the form it replays (JSON bodies serialized), not the decoded
     /// cassettes, so this rebuilds them on each call, parsing every JSON response body back: equal to the
     /// cassettes given, but as costly as decoding them. ``ReplayServer/verifyEveryInteractionUsed()`` does not need it.
-    public var cassettes: [Cassette] {
+    package var cassettes: [Cassette] {
         state.withLock { $0.snapshot }.index.cassettes.map(\.cassette)
     }
 
@@ -66,7 +66,7 @@ public final class ReplayEngine: Sendable {
 
     /// Decides the answer to `request`: the next recorded response (or transport failure) of the matching
     /// interactions, or an unmatched decision carrying the 404 and the near miss. Synchronous and thread-safe.
-    public func answer(_ request: HTTPRequest) -> ReplayDecision {
+    package func answer(_ request: HTTPRequest) -> ReplayDecision {
         let snapshot = state.withLock { $0.snapshot }
         let lookup = snapshot.index.lookup(request)
         let candidates = lookup.candidates
@@ -90,7 +90,7 @@ public final class ReplayEngine: Sendable {
     /// in-code interactions alone, in the order added, then by the engine's after-last policy (repeat unless
     /// ``ReplayOptions/rules`` says otherwise). Costs a copy of the index, so it suits a handful of additions,
     /// not thousands.
-    public func add(_ interaction: Interaction) {
+    package func add(_ interaction: Interaction) {
         state.withLock { state in
             let cassette: Int
             if let existing = state.inCodeCassette {
@@ -119,7 +119,7 @@ public final class ReplayEngine: Sendable {
     /// as well), and the memory used while decoding is handed back to the system.
     /// - Throws: ``CassetteError`` as ``Cassette/load(from:)`` does; nothing is added then.
     @discardableResult
-    public func appendCassette(contentsOf url: URL) throws(CassetteError) -> Int {
+    package func appendCassette(contentsOf url: URL) throws(CassetteError) -> Int {
         let (metadata, interactions) = try Self.decode(url)
         appendPrepared { PreparedCassette(metadata, interactions: interactions, ordinal: $0, rank: $1, options: options) }
         Sys.releaseFreedMemory()
@@ -145,7 +145,7 @@ public final class ReplayEngine: Sendable {
     }
 
     /// Starts every sequence again from its first recorded response.
-    public func reset() {
+    package func reset() {
         state.withLock { state in
             state.uses = Array(repeating: 0, count: state.uses.count)
         }
@@ -153,7 +153,7 @@ public final class ReplayEngine: Sendable {
 
     /// The response of the service-level error template `name` (for `service-error=NAME` faults), ready to
     /// send: from the cassette named `cassette` when given, else from the first cassette that has one.
-    public func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
+    package func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
         let index = state.withLock { $0.snapshot }.index
         let ordered = index.cassettes.sorted { $0.rank < $1.rank }
         for prepared in ordered where cassette == nil || prepared.name == cassette {

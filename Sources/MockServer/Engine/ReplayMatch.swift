@@ -1,7 +1,7 @@
 /// A matched interaction and what to replay.
-public struct ReplayMatch: Sendable {
+package struct ReplayMatch: Sendable {
     /// What the interaction replays.
-    public enum Reply: Sendable {
+    package enum Reply: Sendable {
         /// Send this response. JSON bodies were serialized once when the engine was built; `Content-Length`
         /// is set and recorded transfer and content encodings are removed.
         case response(HTTPResponse)
@@ -10,7 +10,7 @@ public struct ReplayMatch: Sendable {
     }
 
     /// Where a match's interaction and reply come from: an engine's prepared cassette (no copy, one retain),
-    /// or the values given to the public initializer.
+    /// or the values given to the package initializer.
     enum Source: Sendable {
         case prepared(PreparedCassette, member: Int)
         case given(Given)
@@ -29,10 +29,10 @@ public struct ReplayMatch: Sendable {
 
     let source: Source
     /// Whether this is a replay beyond the recorded sequence (the `repeat` or `cycle` policy at work).
-    public let isRepeat: Bool
+    package let isRepeat: Bool
 
     /// Creates a match.
-    public init(interaction: InteractionReference, reply: Reply, isRepeat: Bool) {
+    package init(interaction: InteractionReference, reply: Reply, isRepeat: Bool) {
         source = .given(Given(interaction: interaction, reply: reply))
         self.isRepeat = isRepeat
     }
@@ -43,7 +43,7 @@ public struct ReplayMatch: Sendable {
     }
 
     /// The interaction that answered.
-    public var interaction: InteractionReference {
+    package var interaction: InteractionReference {
         switch source {
         case .prepared(let cassette, let member): cassette.reference(member)
         case .given(let given): given.interaction
@@ -51,7 +51,7 @@ public struct ReplayMatch: Sendable {
     }
 
     /// The response or failure to replay.
-    public var reply: Reply {
+    package var reply: Reply {
         switch source {
         case .prepared(let cassette, let member): cassette.replies[member]
         case .given(let given): given.reply

@@ -12,8 +12,8 @@ extension ReplayServer {
 
     /// How a ``ReplayServer`` listens, matches, injects faults and reports.
     public struct Configuration: Sendable {
-        /// Socket, limits and timeouts; default loopback on an ephemeral port (see ``HTTPServer/Configuration``).
-        public var server: HTTPServer.Configuration
+        /// Socket, limits and timeouts: loopback on an ephemeral port unless a tool (`recorder`) sets it.
+        package var server = HTTPServer.Configuration()
         /// Matching rules and the after-last policy, applied on top of each cassette's own; default
         /// ``ReplayOptions/init(rules:matcher:)`` with no extra rules.
         public var replay: ReplayOptions
@@ -38,10 +38,8 @@ extension ReplayServer {
         public var recording: RecordingOptions?
 
         /// Creates a configuration; every parameter has the default described on its property.
-        public init(server: HTTPServer.Configuration = HTTPServer.Configuration(), replay: ReplayOptions = ReplayOptions(),
-                    faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
+        public init(replay: ReplayOptions = ReplayOptions(), faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
                     onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil) {
-            self.server = server
             self.replay = replay
             self.faults = faults
             self.strict = strict

@@ -34,7 +34,7 @@ public final class ReplayServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
     /// The cassettes' interactions, matched and sequenced.
-    public let engine: ReplayEngine
+    package let engine: ReplayEngine
     /// Every request received, with what answered it.
     public let journal: Journal
     /// The fault plan in force, or `nil` when none (the configuration's source gave no plan, or the mode
@@ -128,7 +128,7 @@ public final class ReplayServer: Sendable {
     }
 
     /// The connections closed on accept by `refuse` faults, in order.
-    public var refusedConnections: [FaultDecision] {
+    package var refusedConnections: [FaultDecision] {
         handler.refusals.withLock { $0 }
     }
 

@@ -2,13 +2,13 @@ import Locking
 
 /// Applies a ``FaultPlan`` to live traffic: counts each rule's matches and decides, per request or per
 /// accepted connection, which fault (if any) fires. Safe to call from any thread.
-public final class FaultInjector: Sendable {
+final class FaultInjector: Sendable {
     /// The plan being applied.
-    public let plan: FaultPlan
+    let plan: FaultPlan
     private let counts: Lock<[Int]>
 
     /// Starts applying `plan` with every rule's count at zero.
-    public init(plan: FaultPlan) {
+    init(plan: FaultPlan) {
         self.plan = plan
         self.counts = Lock(Array(repeating: 0, count: plan.rules.count))
     }
@@ -17,20 +17,20 @@ public final class FaultInjector: Sendable {
     /// Rules that act on accept (`refuse`) are not considered here, nor rules whose fault `isApplicable`
     /// rejects (a server skips `service-error` rules whose template its cassettes do not hold); rules
     /// not considered do not count the request.
-    public func decision(method: String, path: String, isApplicable: (Fault) -> Bool = { _ in true }) -> FaultDecision? {
+    func decision(method: String, path: String, isApplicable: (Fault) -> Bool = { _ in true }) -> FaultDecision? {
         decide { rule in !rule.fault.actsOnAccept && rule.considers(method: method, path: path) && isApplicable(rule.fault) }
     }
 
     /// The decision for a newly accepted connection: only `refuse` rules are considered.
-    public func decisionOnAccept() -> FaultDecision? {
+    func decisionOnAccept() -> FaultDecision? {
         decide { rule in rule.fault.actsOnAccept }
     }
 
     /// Whether any rule acts on accept, so a server can skip asking for every connection.
-    public var hasAcceptRules: Bool { plan.rules.contains { $0.fault.actsOnAccept } }
+    var hasAcceptRules: Bool { plan.rules.contains { $0.fault.actsOnAccept } }
 
     /// Sets every rule's count back to zero, as for a fresh plan.
-    public func resetCounts() {
+    func resetCounts() {
         counts.withLock { counts in
             for index in counts.indices { counts[index] = 0 }
         }

@@ -1,21 +1,21 @@
 /// A shell-style pattern for request paths: `*` matches any run of characters (slashes included) and
 /// `?` exactly one; everything else matches itself. Matched against the path without its query.
-public struct PathGlob: Sendable, Hashable, CustomStringConvertible {
+package struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
-    public let pattern: String
+    package let pattern: String
     private let pieces: [UInt8]
 
     /// Creates a glob from `pattern`, such as `/users*` or `/2.3/questions`.
-    public init(_ pattern: String) {
+    package init(_ pattern: String) {
         self.pattern = pattern
         self.pieces = Array(pattern.utf8)
     }
 
     /// The pattern as written.
-    public var description: String { pattern }
+    package var description: String { pattern }
 
     /// Whether `path` matches the whole pattern.
-    public func matches(_ path: String) -> Bool {
+    package func matches(_ path: String) -> Bool {
         // Iterative wildcard matching with one backtrack point: linear in practice, never exponential.
         let text = Array(path.utf8)
         var p = 0, t = 0

@@ -13,7 +13,7 @@ extension Cassette {
     /// ``importing(_:options:)`` gives this cassette back.
     ///
     /// Throws ``HARError`` `noUpstream` when the cassette names no upstream.
-    public func har() throws(HARError) -> HARDocument {
+    package func har() throws(HARError) -> HARDocument {
         guard let upstream, !upstream.isEmpty else {
             throw HARError(code: .noUpstream, reason: "the cassette \(name) names no upstream, so its requests have no URL for HAR")
         }

@@ -3,7 +3,7 @@ import Foundation
 extension Cassette {
     /// The cassette held by a HAR archive, with the defaults of ``HARImportOptions``; see
     /// ``importing(_:options:)``, which also reports skipped entries and redactions.
-    public init(har document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(HARError) {
+    package init(har document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(HARError) {
         self = try Cassette.importing(document, options: options).cassette
     }
 
@@ -26,7 +26,7 @@ extension Cassette {
     /// Throws ``HARError``: `multipleHosts` naming the first entry for another upstream, `noMatchingHost`
     /// when no entry is for the chosen host, `invalidField` naming the entry and field for URLs, dates,
     /// statuses, methods or bodies a cassette cannot hold.
-    public static func importing(_ document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(HARError) -> HARImport {
+    package static func importing(_ document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(HARError) -> HARImport {
         let log = document.log
         let metadata = log.cassette
         var kept: [KeptEntry] = []

@@ -2,23 +2,23 @@
 /// extension fields whose names start with `_`). ``Cassette/har()`` writes it so that
 /// ``Cassette/importing(_:options:)`` restores the cassette exactly; archives from browsers and proxies lack
 /// it and are imported with defaults.
-public struct HARCassetteMetadata: Codable, Sendable, Hashable {
+package struct HARCassetteMetadata: Codable, Sendable, Hashable {
     /// The cassette's name.
-    public var name: String
+    package var name: String
     /// The cassette's upstream, which may carry a path prefix (`https://api.nice.example/v1`) that entry
     /// URLs alone cannot reveal.
-    public var upstream: String?
+    package var upstream: String?
     /// `recorded` or `hand-written`.
-    public var origin: String
+    package var origin: String
     /// When the cassette was recorded, ISO 8601 in UTC.
-    public var recordedAt: String?
+    package var recordedAt: String?
     /// The cassette's match rules, when not the defaults.
-    public var matching: HARMatchRules?
+    package var matching: HARMatchRules?
     /// The cassette's service-level error templates, each as a HAR response.
-    public var errorTemplates: [String: HARResponse]?
+    package var errorTemplates: [String: HARResponse]?
 
     /// Creates the metadata record.
-    public init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
+    package init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
                 errorTemplates: [String: HARResponse]?) {
         self.name = name
         self.upstream = upstream
@@ -30,18 +30,18 @@ public struct HARCassetteMetadata: Codable, Sendable, Hashable {
 }
 
 /// A cassette's `matching` block inside ``HARCassetteMetadata``, spelled as in the cassette file.
-public struct HARMatchRules: Codable, Sendable, Hashable {
+package struct HARMatchRules: Codable, Sendable, Hashable {
     /// Query parameters not compared.
-    public var ignoreQuery: [String]?
+    package var ignoreQuery: [String]?
     /// JSON keys, form fields and multipart parts not compared.
-    public var ignoreBodyFields: [String]?
+    package var ignoreBodyFields: [String]?
     /// Request headers that must match too.
-    public var headers: [String]?
+    package var headers: [String]?
     /// `repeat`, `cycle` or `fail`.
-    public var afterLast: String?
+    package var afterLast: String?
 
     /// Creates the record.
-    public init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {
+    package init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {
         self.ignoreQuery = ignoreQuery
         self.ignoreBodyFields = ignoreBodyFields
         self.headers = headers

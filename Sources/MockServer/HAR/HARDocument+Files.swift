@@ -6,7 +6,7 @@ extension HARDocument {
     /// Throws ``HARError``: `syntax` with the line and column for malformed JSON, `invalidField` naming the
     /// field's path (`log.entries[3].request.url`) for anything missing or ill-typed. Unknown fields are
     /// ignored, as HAR's extension fields require.
-    public init(jsonData data: Data, source: String? = nil) throws(HARError) {
+    package init(jsonData data: Data, source: String? = nil) throws(HARError) {
         do {
             self = try JSONDecoder().decode(HARDocument.self, from: data)
         } catch let error as DecodingError {
@@ -18,7 +18,7 @@ extension HARDocument {
 
     /// Loads the HAR document at `url`; errors name the file as given (`url.relativePath`). Throws
     /// ``HARError`` `fileSystem` when it cannot be read, and everything ``init(jsonData:source:)`` throws.
-    public static func load(from url: URL) throws(HARError) -> HARDocument {
+    package static func load(from url: URL) throws(HARError) -> HARDocument {
         let data: Data
         do {
             data = try Data(contentsOf: url)
@@ -30,7 +30,7 @@ extension HARDocument {
 
     /// The document as pretty-printed JSON with sorted keys and unescaped slashes (stable, diffable output).
     /// Throws ``HARError`` `invalidField` when a number is not finite, which JSON cannot hold.
-    public func encoded() throws(HARError) -> Data {
+    package func encoded() throws(HARError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
@@ -43,7 +43,7 @@ extension HARDocument {
     /// Writes the document to `url` atomically, exactly as ``Cassette/save(to:overwrite:)`` writes cassettes.
     /// Throws ``HARError`` `fileExists` when `url` exists and `overwrite` is false (the file is left
     /// untouched), `fileSystem` when the folder is missing or not writable.
-    public func save(to url: URL, overwrite: Bool = false) throws(HARError) {
+    package func save(to url: URL, overwrite: Bool = false) throws(HARError) {
         let data = try encoded()
         do throws(CassetteError) {
             try AtomicFile.write(data, to: url, overwrite: overwrite)

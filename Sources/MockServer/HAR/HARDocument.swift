@@ -3,12 +3,12 @@
 /// Only the fields a cassette can use are modelled; unknown fields are ignored when reading. Optional
 /// fields that HAR writers often leave out (`cookies`, `headersSize`, `bodySize`, `timings`) decode as
 /// absent rather than failing.
-public struct HARDocument: Codable, Sendable, Hashable {
+package struct HARDocument: Codable, Sendable, Hashable {
     /// The archive.
-    public var log: HARLog
+    package var log: HARLog
 
     /// Wraps `log`.
-    public init(log: HARLog) {
+    package init(log: HARLog) {
         self.log = log
     }
 }

@@ -1,22 +1,22 @@
 /// One exchange of a HAR log.
-public struct HAREntry: Codable, Sendable, Hashable {
+package struct HAREntry: Codable, Sendable, Hashable {
     /// When the request started, ISO 8601.
-    public var startedDateTime: String
+    package var startedDateTime: String
     /// Total time in milliseconds; -1 when unknown.
-    public var time: Double
+    package var time: Double
     /// The request.
-    public var request: HARRequest
+    package var request: HARRequest
     /// The response. A failed exchange is written with status 0, as browsers do.
-    public var response: HARResponse
+    package var response: HARResponse
     /// Phase timings; HAR requires the object, but readers here do not.
-    public var timings: HARTimings?
+    package var timings: HARTimings?
     /// Cache information; always written empty.
-    public var cache: HAREmpty?
+    package var cache: HAREmpty?
     /// A free-text comment.
-    public var comment: String?
+    package var comment: String?
     /// `true` (`_undated`) when the exchange's time is unknown and ``startedDateTime`` is only a stand-in,
     /// since HAR requires one; written by ``Cassette/har()`` for interactions without `recordedAt`.
-    public var undated: Bool?
+    package var undated: Bool?
 
     enum CodingKeys: String, CodingKey {
         case startedDateTime, time, request, response, timings, cache, comment
@@ -24,7 +24,7 @@ public struct HAREntry: Codable, Sendable, Hashable {
     }
 
     /// Creates an entry.
-    public init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
+    package init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
                 timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil, undated: Bool? = nil) {
         self.startedDateTime = startedDateTime
         self.time = time

@@ -5,10 +5,10 @@ public struct HARImport: Sendable, Hashable {
     /// How many entries were skipped because they were for another host than ``HARImportOptions/host``.
     public var skippedEntries: Int
     /// What redaction replaced.
-    public var redacted: RedactionCount
+    package var redacted: RedactionCount
 
     /// Creates a result.
-    public init(cassette: Cassette, skippedEntries: Int, redacted: RedactionCount) {
+    package init(cassette: Cassette, skippedEntries: Int, redacted: RedactionCount) {
         self.cassette = cassette
         self.skippedEntries = skippedEntries
         self.redacted = redacted

@@ -1,16 +1,16 @@
 /// The `log` object of a HAR document.
-public struct HARLog: Codable, Sendable, Hashable {
+package struct HARLog: Codable, Sendable, Hashable {
     /// The HAR version; this package writes `"1.2"` and reads 1.1 and 1.2.
-    public var version: String
+    package var version: String
     /// The program that wrote the archive.
-    public var creator: HARCreator
+    package var creator: HARCreator
     /// The exchanges in order.
-    public var entries: [HAREntry]
+    package var entries: [HAREntry]
     /// A free-text comment; cassettes exported by this package keep their note here.
-    public var comment: String?
+    package var comment: String?
     /// What a cassette holds beyond HAR (`_servicereplay`): written by ``Cassette/har()`` so that importing
     /// the file again restores the cassette exactly; absent in archives from other programs.
-    public var cassette: HARCassetteMetadata?
+    package var cassette: HARCassetteMetadata?
 
     enum CodingKeys: String, CodingKey {
         case version, creator, entries, comment
@@ -18,7 +18,7 @@ public struct HARLog: Codable, Sendable, Hashable {
     }
 
     /// Creates a log.
-    public init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
+    package init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
                 cassette: HARCassetteMetadata? = nil) {
         self.version = version
         self.creator = creator
@@ -29,18 +29,18 @@ public struct HARLog: Codable, Sendable, Hashable {
 }
 
 /// The `creator` object: name and version of the writing program.
-public struct HARCreator: Codable, Sendable, Hashable {
+package struct HARCreator: Codable, Sendable, Hashable {
     /// Program name.
-    public var name: String
+    package var name: String
     /// Program version.
-    public var version: String
+    package var version: String
 
     /// Creates a creator record.
-    public init(name: String, version: String) {
+    package init(name: String, version: String) {
         self.name = name
         self.version = version
     }
 
     /// This package, as it signs the archives it writes.
-    public static let serviceReplay = HARCreator(name: "ServiceReplay", version: "0.1.0")
+    package static let serviceReplay = HARCreator(name: "ServiceReplay", version: "0.1.0")
 }

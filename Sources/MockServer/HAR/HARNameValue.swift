@@ -1,12 +1,12 @@
 /// A `{name, value}` pair, used by HAR for headers, query strings and cookies.
-public struct HARNameValue: Codable, Sendable, Hashable {
+package struct HARNameValue: Codable, Sendable, Hashable {
     /// The name.
-    public var name: String
+    package var name: String
     /// The value.
-    public var value: String
+    package var value: String
 
     /// Creates a pair.
-    public init(name: String, value: String) {
+    package init(name: String, value: String) {
         self.name = name
         self.value = value
     }

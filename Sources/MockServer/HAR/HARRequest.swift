@@ -1,26 +1,26 @@
 /// The `request` object of a HAR entry.
-public struct HARRequest: Codable, Sendable, Hashable {
+package struct HARRequest: Codable, Sendable, Hashable {
     /// The method.
-    public var method: String
+    package var method: String
     /// The absolute URL.
-    public var url: String
+    package var url: String
     /// `HTTP/1.1`, `HTTP/2`, ...
-    public var httpVersion: String
+    package var httpVersion: String
     /// Cookies (written empty: the `Cookie` header already carries them).
-    public var cookies: [HARNameValue]?
+    package var cookies: [HARNameValue]?
     /// Header lines in order.
-    public var headers: [HARNameValue]
+    package var headers: [HARNameValue]
     /// The query parameters, decoded.
-    public var queryString: [HARNameValue]?
+    package var queryString: [HARNameValue]?
     /// The body, when there is one.
-    public var postData: HARPostData?
+    package var postData: HARPostData?
     /// Size of the header block; -1 when unknown.
-    public var headersSize: Int?
+    package var headersSize: Int?
     /// Size of the body; -1 when unknown.
-    public var bodySize: Int?
+    package var bodySize: Int?
 
     /// Creates a request record.
-    public init(method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+    package init(method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
                 queryString: [HARNameValue]? = [], postData: HARPostData? = nil, headersSize: Int? = -1, bodySize: Int? = -1) {
         self.method = method
         self.url = url
@@ -35,16 +35,16 @@ public struct HARRequest: Codable, Sendable, Hashable {
 }
 
 /// The `postData` object: a request body as text.
-public struct HARPostData: Codable, Sendable, Hashable {
+package struct HARPostData: Codable, Sendable, Hashable {
     /// The body's media type.
-    public var mimeType: String
+    package var mimeType: String
     /// The body as text. HAR has no encoding field here; binary bodies are written as base64 with the
     /// `_encoding` extension field set to `"base64"` (the convention Charles and Proxyman read).
-    public var text: String?
+    package var text: String?
     /// Decoded form fields, which some writers give instead of `text`.
-    public var params: [HARParam]?
+    package var params: [HARParam]?
     /// `"base64"` when ``text`` holds base64, else absent.
-    public var encoding: String?
+    package var encoding: String?
 
     enum CodingKeys: String, CodingKey {
         case mimeType, text, params
@@ -54,7 +54,7 @@ public struct HARPostData: Codable, Sendable, Hashable {
     }
 
     /// Reads a body record, taking the encoding from `_encoding` or, failing that, `encoding`.
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mimeType = try container.decode(String.self, forKey: .mimeType)
         text = try container.decodeIfPresent(String.self, forKey: .text)
@@ -64,7 +64,7 @@ public struct HARPostData: Codable, Sendable, Hashable {
     }
 
     /// Writes the body record; the encoding goes to `_encoding`.
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(mimeType, forKey: .mimeType)
         try container.encodeIfPresent(text, forKey: .text)
@@ -73,7 +73,7 @@ public struct HARPostData: Codable, Sendable, Hashable {
     }
 
     /// Creates a body record.
-    public init(mimeType: String, text: String?, params: [HARParam]? = nil, encoding: String? = nil) {
+    package init(mimeType: String, text: String?, params: [HARParam]? = nil, encoding: String? = nil) {
         self.mimeType = mimeType
         self.text = text
         self.params = params
@@ -82,18 +82,18 @@ public struct HARPostData: Codable, Sendable, Hashable {
 }
 
 /// One form field of `postData.params`.
-public struct HARParam: Codable, Sendable, Hashable {
+package struct HARParam: Codable, Sendable, Hashable {
     /// The field name.
-    public var name: String
+    package var name: String
     /// The field value, for plain fields.
-    public var value: String?
+    package var value: String?
     /// The file name, for file parts.
-    public var fileName: String?
+    package var fileName: String?
     /// The part's media type, for file parts.
-    public var contentType: String?
+    package var contentType: String?
 
     /// Creates a form field record.
-    public init(name: String, value: String?, fileName: String? = nil, contentType: String? = nil) {
+    package init(name: String, value: String?, fileName: String? = nil, contentType: String? = nil) {
         self.name = name
         self.value = value
         self.fileName = fileName

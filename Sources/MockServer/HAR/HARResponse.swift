@@ -1,27 +1,27 @@
 /// The `response` object of a HAR entry.
-public struct HARResponse: Codable, Sendable, Hashable {
+package struct HARResponse: Codable, Sendable, Hashable {
     /// The status code; 0 for a failed exchange.
-    public var status: Int
+    package var status: Int
     /// The reason phrase.
-    public var statusText: String
+    package var statusText: String
     /// `HTTP/1.1`, `HTTP/2`, ...
-    public var httpVersion: String
+    package var httpVersion: String
     /// Cookies (written empty: `Set-Cookie` headers already carry them).
-    public var cookies: [HARNameValue]?
+    package var cookies: [HARNameValue]?
     /// Header lines in order.
-    public var headers: [HARNameValue]
+    package var headers: [HARNameValue]
     /// The body.
-    public var content: HARContent
+    package var content: HARContent
     /// The `Location` target of a redirect, or empty.
-    public var redirectURL: String?
+    package var redirectURL: String?
     /// Size of the header block; -1 when unknown.
-    public var headersSize: Int?
+    package var headersSize: Int?
     /// Size of the body as transferred; -1 when unknown.
-    public var bodySize: Int?
+    package var bodySize: Int?
     /// A free-text comment; failed exchanges name their failure here (`failure: reset`).
-    public var comment: String?
+    package var comment: String?
     /// The error text of a failed exchange (`_error`, as Chrome writes it: `net::ERR_CONNECTION_REFUSED`).
-    public var error: String?
+    package var error: String?
 
     enum CodingKeys: String, CodingKey {
         case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize, comment
@@ -29,7 +29,7 @@ public struct HARResponse: Codable, Sendable, Hashable {
     }
 
     /// Creates a response record.
-    public init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+    package init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
                 content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil,
                 error: String? = nil) {
         self.status = status
@@ -47,18 +47,18 @@ public struct HARResponse: Codable, Sendable, Hashable {
 }
 
 /// The `content` object of a HAR response.
-public struct HARContent: Codable, Sendable, Hashable {
+package struct HARContent: Codable, Sendable, Hashable {
     /// The decoded body's length in bytes.
-    public var size: Int
+    package var size: Int
     /// The body's media type.
-    public var mimeType: String
+    package var mimeType: String
     /// The body, as text or (with ``encoding`` `"base64"`) base64; absent when not captured.
-    public var text: String?
+    package var text: String?
     /// `"base64"` when ``text`` is base64.
-    public var encoding: String?
+    package var encoding: String?
 
     /// Creates a content record.
-    public init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
+    package init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
         self.size = size
         self.mimeType = mimeType
         self.text = text
@@ -67,16 +67,16 @@ public struct HARContent: Codable, Sendable, Hashable {
 }
 
 /// The `timings` object; only `wait` carries information for cassettes (the upstream's time).
-public struct HARTimings: Codable, Sendable, Hashable {
+package struct HARTimings: Codable, Sendable, Hashable {
     /// Time sending the request, ms.
-    public var send: Double
+    package var send: Double
     /// Time waiting for the response, ms.
-    public var wait: Double
+    package var wait: Double
     /// Time reading the response, ms.
-    public var receive: Double
+    package var receive: Double
 
     /// Creates timings.
-    public init(send: Double, wait: Double, receive: Double) {
+    package init(send: Double, wait: Double, receive: Double) {
         self.send = send
         self.wait = wait
         self.receive = receive
@@ -84,7 +84,7 @@ public struct HARTimings: Codable, Sendable, Hashable {
 }
 
 /// An empty JSON object, for HAR's required-but-unused `cache` field.
-public struct HAREmpty: Codable, Sendable, Hashable {
+package struct HAREmpty: Codable, Sendable, Hashable {
     /// Creates the empty object.
-    public init() {}
+    package init() {}
 }

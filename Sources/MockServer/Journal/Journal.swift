@@ -42,7 +42,7 @@ public final class Journal: Sendable {
 
     /// Records `request` with the outcome of a replay decision and returns the entry; `time` defaults to now.
     @discardableResult
-    public func record(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalEntry {
+    package func record(_ request: HTTPRequest, decision: ReplayDecision, at time: Date = Date()) -> JournalEntry {
         let sequence = append(request, decision: decision, at: time)
         return JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(decision))
     }

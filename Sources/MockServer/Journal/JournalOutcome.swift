@@ -58,7 +58,7 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
 
     /// The outcome of a replay decision: matched (with the status, unless a transport failure was replayed)
     /// or unmatched with its near miss and 404.
-    public init(_ decision: ReplayDecision) {
+    package init(_ decision: ReplayDecision) {
         switch decision {
         case .matched(let match):
             self.init(kind: .matched, interaction: match.interaction, status: decision.response?.status)

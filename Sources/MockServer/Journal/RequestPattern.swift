@@ -21,7 +21,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     public var method: String?
     /// The path glob (see ``PathGlob``), matched against the path percent-decoded as request matching
     /// decodes it; `nil` for any path.
-    public var path: PathGlob?
+    package var path: PathGlob?
     /// Query parameters that must be present (other parameters may be present too).
     public var query: [QueryCondition]
     /// Text the body must contain (compared as UTF-8 bytes); `nil` for any body.

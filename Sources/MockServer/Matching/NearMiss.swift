@@ -58,7 +58,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
 
     /// The 404 answer: `X-MockServer-Unmatched: 1` and a JSON body with `error`, `message` (the
     /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
-    public var response: HTTPResponse {
+    package var response: HTTPResponse {
         func reference(_ interaction: InteractionReference) -> CassetteJSON {
             ["cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
              "method": .string(interaction.method), "target": .string(interaction.target)]

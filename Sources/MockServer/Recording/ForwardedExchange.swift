@@ -1,23 +1,23 @@
 /// One request a recording server forwarded to the upstream, and what became of it
 /// (see ``RecordingOptions/onExchange``).
-public struct ForwardedExchange: Sendable {
+package struct ForwardedExchange: Sendable {
     /// The exchange as the cassette holds it: the request as the client sent it, minus hop-by-hop headers,
     /// with `Host` naming the upstream and secrets redacted; the upstream's response (redacted, body
     /// decoded) or its transport failure; when it was recorded and how long the upstream took.
-    public let interaction: Interaction
+    package let interaction: Interaction
     /// The interaction's position in the recorded cassette, or `nil` when nothing was recorded
     /// (pass-through mode).
-    public let index: Int?
+    package let index: Int?
     /// The status the client was sent: the upstream's, or 502 when the upstream failed.
-    public let status: Int
+    package let status: Int
     /// The size of the body the client was sent, in bytes (decoded; 0 for `HEAD`).
-    public let bodyBytes: Int
+    package let bodyBytes: Int
     /// Why the cassette file could not be written after this exchange, or `nil` when it was (or there is
     /// no file). The exchange stays in memory and the next save tries again.
-    public let saveError: RecordingError?
+    package let saveError: RecordingError?
 
     /// Creates an exchange report (the server does this; public for tests of observers).
-    public init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: RecordingError?) {
+    package init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: RecordingError?) {
         self.interaction = interaction
         self.index = index
         self.status = status

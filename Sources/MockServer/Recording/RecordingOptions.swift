@@ -21,16 +21,15 @@ public struct RecordingOptions: Sendable {
     /// Called once per forwarded exchange, after it was recorded and saved and before the client gets the
     /// answer, on a background thread; it must be quick. Default `nil`. `recorder capture` prints its
     /// lines from here.
-    public var onExchange: (@Sendable (ForwardedExchange) -> Void)?
+    package var onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil
 
     /// Creates options; every parameter but the upstream has the default described on its property.
     public init(upstream: Upstream, file: URL? = nil, name: String? = nil, redaction: RedactionRules = .default,
-                timeout: Duration = .seconds(30), onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil) {
+                timeout: Duration = .seconds(30)) {
         self.upstream = upstream
         self.file = file
         self.name = name
         self.redaction = redaction
         self.timeout = timeout
-        self.onExchange = onExchange
     }
 }

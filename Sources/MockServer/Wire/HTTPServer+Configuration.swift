@@ -1,39 +1,39 @@
 extension HTTPServer {
     /// Where an ``HTTPServer`` listens and the limits it enforces. Every property has a default suited to
     /// tests on loopback; out-of-range values are clamped to the nearest sensible one.
-    public struct Configuration: Sendable, Hashable {
+    package struct Configuration: Sendable, Hashable {
         /// The numeric IPv4 or IPv6 address to bind, or `localhost`. Default `127.0.0.1`.
-        public var host: String
+        package var host: String
         /// The TCP port; 0 (the default) picks a free ephemeral port.
-        public var port: UInt16
+        package var port: UInt16
         /// The longest request line accepted, in bytes; longer answers 431 and closes. Default 8 KiB.
-        public var maxRequestLineLength: Int
+        package var maxRequestLineLength: Int
         /// The largest request line plus header block (and, separately, trailer block) accepted, in bytes;
         /// larger answers 431 and closes. Default 32 KiB.
-        public var maxHeaderBytes: Int
+        package var maxHeaderBytes: Int
         /// The most header fields accepted; more answers 431 and closes. Default 128.
-        public var maxHeaderCount: Int
+        package var maxHeaderCount: Int
         /// The largest request body accepted, in bytes (after de-chunking); larger answers 413 and closes,
         /// before reading the body when its length is declared. Default 32 MiB.
-        public var maxBodyBytes: Int
+        package var maxBodyBytes: Int
         /// How long a partly received request may make no progress (or a written answer may stay
         /// unread) before the server answers 408 and closes. Default 10 seconds; at least 1 ms.
-        public var requestTimeout: Duration
+        package var requestTimeout: Duration
         /// How long a keep-alive connection may sit idle between requests before it is closed silently.
         /// Default 60 seconds; at least 1 ms.
-        public var idleTimeout: Duration
+        package var idleTimeout: Duration
         /// The most connections open at once; further ones are closed right after accept. Default 1024.
-        public var maxConnections: Int
+        package var maxConnections: Int
         /// Whether responses get a `Date` header when the handler did not set one. Default `true`.
-        public var sendsDateHeader: Bool
+        package var sendsDateHeader: Bool
         /// The value of a `Server` header added when the handler did not set one; `nil` (the default)
         /// adds none.
-        public var serverName: String?
+        package var serverName: String?
         /// The listen backlog: connections the kernel queues before they are accepted. Default 1024.
-        public var listenBacklog: Int
+        package var listenBacklog: Int
 
         /// Creates a configuration; every parameter has the default documented on its property.
-        public init(
+        package init(
             host: String = "127.0.0.1",
             port: UInt16 = 0,
             maxRequestLineLength: Int = 8192,

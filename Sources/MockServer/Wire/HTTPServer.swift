@@ -13,7 +13,7 @@ import Locking
 /// let baseURL = try await server.start()   // http://127.0.0.1:PORT
 /// defer { Task { await server.stop() } }
 /// ```
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     private enum Lifecycle {
         case idle
         case running(ServerContext, URL)
@@ -22,19 +22,19 @@ public final class HTTPServer: Sendable {
     }
 
     /// The configuration the server was created with.
-    public let configuration: Configuration
+    package let configuration: Configuration
     private let handler: any HTTPHandler
     private let group: EventLoopGroup
     private let lifecycle = Lock(Lifecycle.idle)
 
     /// Creates a server that answers with `handler`; nothing is bound until ``start()``.
-    public convenience init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
+    package convenience init(configuration: Configuration = Configuration(), handler: any HTTPHandler) {
         self.init(configuration: configuration, handler: handler, group: .shared)
     }
 
     /// Creates a server that answers every request with `respond` (called on an event-loop thread; see
     /// ``HTTPHandler`` for what it may do there).
-    public convenience init(configuration: Configuration = Configuration(), respond: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
+    package convenience init(configuration: Configuration = Configuration(), respond: @escaping @Sendable (HTTPRequest) -> HTTPReply) {
         self.init(configuration: configuration, handler: ClosureHandler { request, _ in respond(request) }, group: .shared)
     }
 
@@ -56,7 +56,7 @@ public final class HTTPServer: Sendable {
     /// - Throws: ``HTTPServerError`` when the host is invalid, the port cannot be bound, or the server
     ///   was already stopped.
     @discardableResult
-    public func start() async throws -> URL {
+    package func start() async throws -> URL {
         let (context, url, isNew) = try lifecycle.withLock { state throws(HTTPServerError) -> (ServerContext, URL, Bool) in
             switch state {
             case .running(let context, let url):
@@ -93,7 +93,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, closes every connection at once (including stalled ones and those waiting for
     /// a deferred answer, whose responders are cancelled), and returns when that is done. Safe to call
     /// more than once and concurrently; later calls wait for the first to finish.
-    public func stop() async {
+    package func stop() async {
         let task: Task<Void, Never>? = lifecycle.withLock { state in
             switch state {
             case .idle:
@@ -121,7 +121,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// The base URL while running (`nil` before ``start()`` and after ``stop()``).
-    public var baseURL: URL? {
+    package var baseURL: URL? {
         lifecycle.withLock { state in
             if case .running(_, let url) = state { return url }
             return nil
@@ -129,12 +129,12 @@ public final class HTTPServer: Sendable {
     }
 
     /// The bound port while running, or `nil`.
-    public var port: Int? {
+    package var port: Int? {
         baseURL?.port
     }
 
     /// How many connections are open right now (0 when not running).
-    public var openConnectionCount: Int {
+    package var openConnectionCount: Int {
         lifecycle.withLock { state in
             if case .running(let context, _) = state { return context.openConnections.load(ordering: .relaxed) }
             return 0

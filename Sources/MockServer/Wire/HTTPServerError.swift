@@ -1,21 +1,21 @@
 /// Why an ``HTTPServer`` could not start. Its ``description`` is one sentence a person can act on.
-public struct HTTPServerError: Error, Hashable, CustomStringConvertible {
+package struct HTTPServerError: Error, Hashable, CustomStringConvertible {
     /// The kind of failure: an open set, compared with `==`.
-    public struct Code: Hashable, Sendable {
+    package struct Code: Hashable, Sendable {
         private let name: String
 
         /// The configured host is not a numeric IPv4 or IPv6 address or `localhost`.
-        public static let invalidHost = Code(name: "invalidHost")
+        package static let invalidHost = Code(name: "invalidHost")
         /// The socket could not be created, bound or put into listening state (port in use, ...).
-        public static let cannotListen = Code(name: "cannotListen")
+        package static let cannotListen = Code(name: "cannotListen")
         /// ``HTTPServer/start()`` was called after ``HTTPServer/stop()``; a server runs once.
-        public static let stopped = Code(name: "stopped")
+        package static let stopped = Code(name: "stopped")
     }
 
     /// The kind of failure.
-    public let code: Code
+    package let code: Code
     /// One sentence saying what went wrong.
-    public let description: String
+    package let description: String
 
     static func invalidHost(_ host: String) -> HTTPServerError {
         HTTPServerError(code: .invalidHost, description: "The host '\(host)' is not a numeric IPv4 or IPv6 address or 'localhost'.")

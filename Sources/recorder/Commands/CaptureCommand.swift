@@ -48,13 +48,13 @@ enum CaptureCommand: Command {
         let existed = FileManager.default.fileExists(atPath: out)
 
         let tally = Tally()
-        let options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction,
-                                       onExchange: { exchange in
-                                           if exchange.index != nil { tally.countRecorded() }
-                                           console.print(CaptureLine.exchange(exchange))
-                                       })
-        var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), faults: .none,
-                                                       mode: mode, recording: options)
+        var options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction)
+        options.onExchange = { exchange in
+            if exchange.index != nil { tally.countRecorded() }
+            console.print(CaptureLine.exchange(exchange))
+        }
+        var configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
+        configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.onRequest = { entry in
             guard entry.outcome.kind == .matched else { return }
             tally.countReplayed()

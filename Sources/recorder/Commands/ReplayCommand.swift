@@ -39,8 +39,8 @@ enum ReplayCommand: Command {
         let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
         // Here the journal only counts requests (lines are printed as they come, strict mode has its own list),
         // so it keeps just the latest entry: requests kept alive for nothing cost memory and cold caches.
-        var configuration = ReplayServer.Configuration(server: HTTPServer.Configuration(port: UInt16(port)), strict: parsed.flag("strict"),
-                                                       journalCapacity: 1)
+        var configuration = ReplayServer.Configuration(strict: parsed.flag("strict"), journalCapacity: 1)
+        configuration.server = HTTPServer.Configuration(port: UInt16(port))
         if let plan {
             configuration.faults = .plan(plan)
         }

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 
 /// `mockserver-bench serve [--port N]`: serves ``BenchmarkPayload`` for every request until killed.
 enum ServeCommand {

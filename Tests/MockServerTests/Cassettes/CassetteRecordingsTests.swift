@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// The repository's own Recordings/ must load, re-save without a diff, and answer realistic requests.

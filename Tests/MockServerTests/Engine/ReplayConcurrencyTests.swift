@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import MockServer
+@testable import MockServer
 import Locking
 import Synchronization
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockServer
+@testable import MockServer
 import XCTest
 
 /// The same one-line helper from XCTest.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockServer
+@testable import MockServer
 import Testing
 
 /// What real clients see for each network-level fault: URLSession's error code and curl's exit status.

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// Each fault kind, observed at the wire with a raw socket: exactly what bytes arrive and how the

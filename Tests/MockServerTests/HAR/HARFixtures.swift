@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 
 /// The hand-written browser archive shared by the HAR tests, and a way through file bytes.
 enum HARFixtures {

@@ -1,4 +1,4 @@
-import MockServer
+@testable import MockServer
 import XCTest
 
 /// The journal's assertions work from XCTest as they are: throwing fails the test with the message.

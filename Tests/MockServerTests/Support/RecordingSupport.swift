@@ -88,7 +88,8 @@ func withRecordingServer<T>(
     onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil,
     _ body: (ReplayServer, URL) async throws -> T
 ) async throws -> T {
-    let options = RecordingOptions(upstream: try Upstream(upstream), file: file, timeout: timeout, onExchange: onExchange)
+    var options = RecordingOptions(upstream: try Upstream(upstream), file: file, timeout: timeout)
+    options.onExchange = onExchange
     let configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
     let server = try ReplayServer(cassettes: cassettes, configuration: configuration)
     let base = try await server.start()

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 @testable import MockServer
 
 /// Runs `body` with a started server answering with `respond`, and stops the server afterwards

@@ -1,4 +1,4 @@
-import MockServer
+@testable import MockServer
 import Testing
 
 @Suite struct HTTPHeadersTests {

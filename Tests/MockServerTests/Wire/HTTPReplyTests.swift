@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// ``HTTPReply`` as a value: how replies describe themselves and compose.

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// Starting, stopping, and many servers side by side.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import MockServer
+@testable import MockServer
 import Testing
 
 /// The server as a real client sees it: URLSession over loopback.

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 
 // Typed reads of recorded values, so tests compare a service's mapping with what the cassette holds rather
 // than with numbers copied by hand. Deliberately independent of ServiceKit's lenient JSON: a reading bug

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import ServiceKit
 
 /// How a chaos run is set up, from the environment.

@@ -1,4 +1,4 @@
-import MockServer
+@testable import MockServer
 
 /// The fault rules a server injected, in its plan's spelling (`status=503,when=first:1`), in order:
 /// `refuse` first (once, however many connections it closed: a refused client may or may not try again),

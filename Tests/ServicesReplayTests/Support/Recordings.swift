@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import Testing
 
 /// The project's `Recordings/` folder and the cassettes in it, read the way MockServer reads them.

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import ServiceKit
 
 /// The contract between `Recordings/` and ServiceKit: every recorded request is one a service sends, and

@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 import ServiceKit
 
 /// A running replay server and a ServiceKit client pointed at it.

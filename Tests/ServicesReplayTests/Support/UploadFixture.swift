@@ -1,5 +1,5 @@
 import Foundation
-import MockServer
+@testable import MockServer
 
 /// The photo the upload cassette recorded, taken out of the recorded multipart body, so that the upload test
 /// sends exactly those bytes (multipart matching compares every part, never the boundary).

@@ -1,13 +1,13 @@
 extension CassetteLinter {
     /// An interaction that repeats an earlier one to no effect.
-    public struct Duplicate: Sendable, Hashable {
+    package struct Duplicate: Sendable, Hashable {
         /// The redundant interaction.
-        public let index: Int
+        package let index: Int
         /// The earlier interaction it repeats.
-        public let original: Int
+        package let original: Int
 
         /// Creates a report that interaction `index` repeats interaction `original`.
-        public init(index: Int, original: Int) {
+        package init(index: Int, original: Int) {
             self.index = index
             self.original = original
         }
@@ -22,7 +22,7 @@ extension CassetteLinter {
     ///   (`pending, pending, done` is a real sequence; `done, done` at the end is one `done`).
     /// - `cycle`: only when every outcome of the group is identical; all but the first are redundant.
     /// - `fail`: never, since each repeat allows one more call.
-    public static func duplicates(in cassette: Cassette) -> [Duplicate] {
+    package static func duplicates(in cassette: Cassette) -> [Duplicate] {
         var index = ReplayIndex()
         index.add(cassette, rank: 0, options: ReplayOptions())
         let policy = cassette.matching.afterLast ?? .repeat

@@ -9,18 +9,18 @@ import Foundation
 ///   serves (see ``duplicates(in:)``). A repeated request with different responses is a sequence, not a
 ///   duplicate.
 /// - **secret**: whatever ``SecretScanner`` reports in a request, a response or an error template.
-public struct CassetteLinter: Sendable {
+package struct CassetteLinter: Sendable {
     /// The scanner for leftover secrets.
-    public var scanner: SecretScanner
+    package var scanner: SecretScanner
 
     /// A linter scanning with `rules` (default: ``RedactionRules/default``).
-    public init(rules: RedactionRules = .default) {
+    package init(rules: RedactionRules = .default) {
         scanner = SecretScanner(rules: rules)
     }
 
     /// Every finding for the cassette file at `url`: its load error, or its duplicates and secrets. Never
     /// throws: an unreadable file is a finding too.
-    public func findings(inFileAt url: URL) -> [LintFinding] {
+    package func findings(inFileAt url: URL) -> [LintFinding] {
         do {
             return findings(in: try Cassette.load(from: url), file: url.relativePath)
         } catch {
@@ -30,7 +30,7 @@ public struct CassetteLinter: Sendable {
 
     /// Every duplicate and secret in a loaded cassette, interactions in order (duplicates first within one),
     /// then error templates by name; `file` starts each sentence.
-    public func findings(in cassette: Cassette, file: String) -> [LintFinding] {
+    package func findings(in cassette: Cassette, file: String) -> [LintFinding] {
         var duplicateOf: [Int: Int] = [:]
         for duplicate in CassetteLinter.duplicates(in: cassette) {
             duplicateOf[duplicate.index] = duplicate.original

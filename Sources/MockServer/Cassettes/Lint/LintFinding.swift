@@ -1,8 +1,8 @@
 /// One problem ``CassetteLinter`` found in a cassette file; its ``description`` is one line naming the file,
 /// the interaction (or error template) and the place.
-public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
+package struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// The family of problem. A closed set: these are the checks `recorder lint` runs.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The file does not load as a cassette (syntax, unknown or ill-typed field, unreadable file).
         case format
         /// An interaction that replay never needs: same request and same response as an earlier one.
@@ -12,13 +12,13 @@ public struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Which check found it.
-    public let kind: Kind
+    package let kind: Kind
     /// The sentence, starting with the file: `Recordings/github/users.json: interaction 2: request header
     /// Authorization: credential header is not redacted`.
-    public let description: String
+    package let description: String
 
     /// Creates a finding from its kind and its full sentence.
-    public init(kind: Kind, description: String) {
+    package init(kind: Kind, description: String) {
         self.kind = kind
         self.description = description
     }

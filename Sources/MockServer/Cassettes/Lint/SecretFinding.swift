@@ -1,17 +1,17 @@
 /// A value in a recorded exchange that looks like a credential that was not redacted.
-public struct SecretFinding: Sendable, Hashable, CustomStringConvertible {
+package struct SecretFinding: Sendable, Hashable, CustomStringConvertible {
     /// Where it is: `request header Authorization`, `request query access_token`, `response body $.items[0].key`.
-    public let location: String
+    package let location: String
     /// Why it looks secret: `credential header`, `secret field`, `JSON Web Token`, `GitHub token`,
     /// `high-entropy string`, ...
-    public let reason: String
+    package let reason: String
 
     /// Creates a finding.
-    public init(location: String, reason: String) {
+    package init(location: String, reason: String) {
         self.location = location
         self.reason = reason
     }
 
     /// `location: reason is not redacted`.
-    public var description: String { "\(location): \(reason) is not redacted" }
+    package var description: String { "\(location): \(reason) is not redacted" }
 }

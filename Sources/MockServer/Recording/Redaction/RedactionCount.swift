@@ -2,36 +2,36 @@
 ///
 /// Its ``description`` is what `recorder redact` prints: `2 headers, 1 query parameter, 3 body fields`, or
 /// `nothing` when no value changed.
-public struct RedactionCount: Sendable, Hashable, CustomStringConvertible {
+package struct RedactionCount: Sendable, Hashable, CustomStringConvertible {
     /// Header lines whose value changed (a `Cookie` line with two cookies counts once).
-    public var headers: Int
+    package var headers: Int
     /// Query parameters whose value was replaced.
-    public var queryParameters: Int
+    package var queryParameters: Int
     /// Form fields and JSON members (at any depth) whose value was replaced.
-    public var bodyFields: Int
+    package var bodyFields: Int
 
     /// Creates a count; every place defaults to zero.
-    public init(headers: Int = 0, queryParameters: Int = 0, bodyFields: Int = 0) {
+    package init(headers: Int = 0, queryParameters: Int = 0, bodyFields: Int = 0) {
         self.headers = headers
         self.queryParameters = queryParameters
         self.bodyFields = bodyFields
     }
 
     /// Every replaced value.
-    public var total: Int { headers + queryParameters + bodyFields }
+    package var total: Int { headers + queryParameters + bodyFields }
 
     /// Whether nothing was replaced.
-    public var isEmpty: Bool { total == 0 }
+    package var isEmpty: Bool { total == 0 }
 
     /// Adds the counts of `other`.
-    public static func += (lhs: inout RedactionCount, rhs: RedactionCount) {
+    package static func += (lhs: inout RedactionCount, rhs: RedactionCount) {
         lhs.headers += rhs.headers
         lhs.queryParameters += rhs.queryParameters
         lhs.bodyFields += rhs.bodyFields
     }
 
     /// The non-zero places in a fixed order, `2 headers, 1 query parameter`; `nothing` when empty.
-    public var description: String {
+    package var description: String {
         let parts = [(headers, "header"), (queryParameters, "query parameter"), (bodyFields, "body field")]
             .filter { $0.0 > 0 }
             .map { count, noun in "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -4,7 +4,7 @@ extension RedactionRules {
     /// `request` with every secret header, query parameter, form field and JSON field replaced by
     /// ``placeholder``. Cookie headers keep each cookie's name. Bodies without secrets are returned
     /// byte for byte; a redacted JSON body is re-serialised with sorted keys.
-    public func redact(_ request: HTTPRequest) -> HTTPRequest {
+    package func redact(_ request: HTTPRequest) -> HTTPRequest {
         var copy = request
         copy.headers = redact(request.headers)
         copy.target = redact(target: request.target)
@@ -14,7 +14,7 @@ extension RedactionRules {
 
     /// `response` with every secret header and body field replaced by ``placeholder`` (see
     /// ``redact(_:)-(HTTPRequest)``).
-    public func redact(_ response: HTTPResponse) -> HTTPResponse {
+    package func redact(_ response: HTTPResponse) -> HTTPResponse {
         var copy = response
         copy.headers = redact(response.headers)
         copy.body = redact(body: response.body, contentType: response.headers["Content-Type"])
@@ -22,7 +22,7 @@ extension RedactionRules {
     }
 
     /// Headers with secret values replaced; `Cookie` and `Set-Cookie` keep cookie names and attributes.
-    public func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
+    package func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.lines.map { line in
             guard redactsHeader(line.name), line.value != Self.placeholder else { return line }
             switch RedactionRules.normalisedHeader(line.name) {
@@ -38,7 +38,7 @@ extension RedactionRules {
 
     /// A request target (path and query) with secret query parameter values replaced; the rest of the
     /// target is kept exactly as written.
-    public func redact(target: String) -> String {
+    package func redact(target: String) -> String {
         guard let mark = target.firstIndex(of: "?") else { return target }
         let query = target[target.index(after: mark)...]
         return String(target[...mark]) + redactPairs(String(query))
@@ -48,7 +48,7 @@ extension RedactionRules {
     /// (a JSON media type, or no content type and a body that parses as a JSON object or array). A JSON body
     /// is edited as a value, through the same rules as stored cassettes, and re-serialised compactly with
     /// sorted keys only when something changed; a body without secrets is returned byte for byte.
-    public func redact(body: Data, contentType: String?) -> Data {
+    package func redact(body: Data, contentType: String?) -> Data {
         guard !body.isEmpty, !fields.isEmpty || !headers.isEmpty else { return body }
         let mediaType = MediaType(contentType)
         if mediaType.isFormURLEncoded {

@@ -9,7 +9,7 @@ import Foundation
 extension RedactionRules {
     /// Redacts `request` in place (headers, query, body) and returns what changed.
     @discardableResult
-    public func redact(_ request: inout RecordedRequest) -> RedactionCount {
+    package func redact(_ request: inout RecordedRequest) -> RedactionCount {
         var count = RedactionCount()
         count.headers = redactCounting(&request.headers)
         let target = redact(target: request.target)
@@ -23,7 +23,7 @@ extension RedactionRules {
 
     /// Redacts `response` in place (headers, body) and returns what changed.
     @discardableResult
-    public func redact(_ response: inout RecordedResponse) -> RedactionCount {
+    package func redact(_ response: inout RecordedResponse) -> RedactionCount {
         var count = RedactionCount()
         count.headers = redactCounting(&response.headers)
         count.bodyFields = redactCounting(&response.body, contentType: response.headers["Content-Type"])
@@ -34,7 +34,7 @@ extension RedactionRules {
     /// request carried are also removed wherever the response repeats them (an echo service, an error
     /// message quoting the token), in its header values and text or JSON body.
     @discardableResult
-    public func redact(_ interaction: inout Interaction) -> RedactionCount {
+    package func redact(_ interaction: inout Interaction) -> RedactionCount {
         let secrets = secretValues(in: interaction.request)
         var count = redact(&interaction.request)
         if case .response(var response) = interaction.outcome {
@@ -47,7 +47,7 @@ extension RedactionRules {
 
     /// Redacts every interaction and error template of `cassette` in place and returns what changed.
     @discardableResult
-    public func redact(_ cassette: inout Cassette) -> RedactionCount {
+    package func redact(_ cassette: inout Cassette) -> RedactionCount {
         var count = RedactionCount()
         for index in cassette.interactions.indices {
             count += redact(&cassette.interactions[index])

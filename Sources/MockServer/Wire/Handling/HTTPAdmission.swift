@@ -1,5 +1,5 @@
 /// What the server does with a connection it has just accepted, before reading anything.
-public enum HTTPAdmission: Sendable, Hashable {
+package enum HTTPAdmission: Sendable, Hashable {
     /// Serve the connection.
     case accept
     /// Close it at once (FIN) without reading: a refused connection.

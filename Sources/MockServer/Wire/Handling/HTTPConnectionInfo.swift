@@ -1,14 +1,14 @@
 /// Facts about one accepted client connection.
-public struct HTTPConnectionInfo: Sendable, Hashable {
+package struct HTTPConnectionInfo: Sendable, Hashable {
     /// A number unique among this server's connections, starting at 1 in accept order.
-    public let id: UInt64
+    package let id: UInt64
     /// The client's numeric IP address (`127.0.0.1`, `::1`).
-    public let remoteAddress: String
+    package let remoteAddress: String
     /// The client's TCP port.
-    public let remotePort: Int
+    package let remotePort: Int
 
     /// Creates connection facts (the server does this; public for handler tests).
-    public init(id: UInt64, remoteAddress: String, remotePort: Int) {
+    package init(id: UInt64, remoteAddress: String, remotePort: Int) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.remotePort = remotePort

@@ -4,7 +4,7 @@
 /// must return quickly and never block: answer inline with an ``HTTPReply`` for work that is immediate
 /// (the replay fast path), or return ``HTTPReply/deferred(_:)`` or ``HTTPReply/async(_:)`` for work that
 /// waits (forwarding to an upstream). Calls for one connection are never concurrent.
-public protocol HTTPHandler: Sendable {
+package protocol HTTPHandler: Sendable {
     /// The reply to one complete request (its body fully read and de-chunked).
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply
 
@@ -15,7 +15,7 @@ public protocol HTTPHandler: Sendable {
 
 extension HTTPHandler {
     /// Accepts every connection.
-    public func admission(for connection: HTTPConnectionInfo) -> HTTPAdmission {
+    package func admission(for connection: HTTPConnectionInfo) -> HTTPAdmission {
         .accept
     }
 }

@@ -1,12 +1,12 @@
 /// Where a request came from, passed to ``HTTPHandler/reply(to:context:)``.
-public struct HTTPRequestContext: Sendable, Hashable {
+package struct HTTPRequestContext: Sendable, Hashable {
     /// The connection the request arrived on.
-    public let connection: HTTPConnectionInfo
+    package let connection: HTTPConnectionInfo
     /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
-    public let requestIndex: Int
+    package let requestIndex: Int
 
     /// Creates a context (the server does this; public for handler tests).
-    public init(connection: HTTPConnectionInfo, requestIndex: Int) {
+    package init(connection: HTTPConnectionInfo, requestIndex: Int) {
         self.connection = connection
         self.requestIndex = requestIndex
     }

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The first ``send(_:)`` wins; later calls are ignored. If the responder is released without an answer,
 /// the server answers `500 Internal Server Error` so the connection never hangs on a forgotten request.
-public final class HTTPResponder: Sendable {
+package final class HTTPResponder: Sendable {
     private let pending: PendingAnswer
 
     init(pending: PendingAnswer) {
@@ -18,19 +18,19 @@ public final class HTTPResponder: Sendable {
     /// Answers the request with `reply`; returns `false` (and does nothing) when it was already answered
     /// or the connection has closed. Safe from any thread, including inside the deferred body.
     @discardableResult
-    public func send(_ reply: HTTPReply) -> Bool {
+    package func send(_ reply: HTTPReply) -> Bool {
         pending.send(reply)
     }
 
     /// Whether the connection closed (client gone or server stopped) before an answer was sent.
-    public var isCancelled: Bool {
+    package var isCancelled: Bool {
         pending.isCancelled
     }
 
     /// Registers `handler` to run once if the connection closes before an answer is sent; it runs at once
     /// when that has already happened, and never once an answer was sent. Handlers run on an event-loop
     /// thread (or the caller's) and must be quick.
-    public func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
         pending.onCancel(handler)
     }
 }

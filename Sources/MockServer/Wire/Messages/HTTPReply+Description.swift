@@ -1,7 +1,7 @@
 extension HTTPReply: CustomStringConvertible {
     /// A short, stable description for journals and test messages, such as `response 200`,
     /// `raw 42 bytes, then reset`, `delayed 200 ms, then response 503` or `throttled 2048 B/s: response 200`.
-    public var description: String {
+    package var description: String {
         switch action {
         case .response(let response):
             return "response \(response.status)"

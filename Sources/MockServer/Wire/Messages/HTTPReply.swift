@@ -6,7 +6,7 @@ import Foundation
 /// An open set: built-ins are static factories (`.response(_:)`, `.reset`, `.delayed(by:_:)`), and users
 /// may add their own as `extension HTTPReply { static func ... }` composed from these.
 /// Replies compose: `.delayed(by: .milliseconds(200), .throttled(bytesPerSecond: 1024, .response(r)))`.
-public struct HTTPReply: Sendable {
+package struct HTTPReply: Sendable {
     /// Only the wrapping cases are boxed, so an ordinary response costs no allocation.
     enum Action: Sendable {
         case response(HTTPResponse)
@@ -20,7 +20,7 @@ public struct HTTPReply: Sendable {
     }
 
     /// What happens to the connection after raw bytes have been written.
-    public enum Ending: Sendable, Hashable {
+    package enum Ending: Sendable, Hashable {
         /// Close gracefully (FIN).
         case close
         /// Close with a TCP reset (RST).
@@ -45,54 +45,54 @@ public struct HTTPReply: Sendable {
     /// when it does not match the body (a deliberate truncation); the connection is then closed after
     /// the body. A `Transfer-Encoding` set by the handler is sent unchanged with the body as given
     /// (already encoded), and the connection is closed after it.
-    public static func response(_ response: HTTPResponse) -> HTTPReply {
+    package static func response(_ response: HTTPResponse) -> HTTPReply {
         HTTPReply(.response(response))
     }
 
     /// Sends a response built from its parts; see ``response(_:)``.
-    public static func response(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> HTTPReply {
+    package static func response(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> HTTPReply {
         HTTPReply(.response(HTTPResponse(status: status, headers: headers, body: body)))
     }
 
     /// Writes `bytes` exactly as given (no status line or headers are added), then ends the connection
     /// as `ending` says (default: close gracefully). Used for truncated, malformed or garbage answers.
-    public static func raw(_ bytes: Data, then ending: Ending = .close) -> HTTPReply {
+    package static func raw(_ bytes: Data, then ending: Ending = .close) -> HTTPReply {
         HTTPReply(.raw(bytes, then: ending))
     }
 
     /// Closes the connection gracefully (FIN) without writing anything for this request. Answers to
     /// earlier pipelined requests are still written first.
-    public static let close = HTTPReply(.close)
+    package static let close = HTTPReply(.close)
 
     /// Resets the connection (SO_LINGER 0, then close, so the client sees RST) without answering.
-    public static let reset = HTTPReply(.reset)
+    package static let reset = HTTPReply(.reset)
 
     /// Never answers: the connection stays open, its input is read and discarded, no timeout applies,
     /// until the client closes it or the server stops (``HTTPServer/stop()`` still closes it promptly).
-    public static let stall = HTTPReply(.stall)
+    package static let stall = HTTPReply(.stall)
 
     /// Waits `delay` on the event loop (no thread is blocked), then carries out `reply`.
     /// Negative delays count as zero.
-    public static func delayed(by delay: Duration, _ reply: HTTPReply) -> HTTPReply {
+    package static func delayed(by delay: Duration, _ reply: HTTPReply) -> HTTPReply {
         HTTPReply(.delayed(nanoseconds: delay.clampedNanoseconds, reply))
     }
 
     /// Carries out `reply`, but writes its bytes (status line, headers and body, or raw bytes) at no more
     /// than `bytesPerSecond` (minimum 1), in small timed slices, before the reply's ending applies.
-    public static func throttled(bytesPerSecond: Int, _ reply: HTTPReply) -> HTTPReply {
+    package static func throttled(bytesPerSecond: Int, _ reply: HTTPReply) -> HTTPReply {
         HTTPReply(.throttled(bytesPerSecond: max(1, bytesPerSecond), reply))
     }
 
     /// Answers later: `body` is called on the event-loop thread with a one-shot ``HTTPResponder`` that
     /// may be completed from any thread at any time. Later pipelined requests on the same connection
     /// wait, so answers stay in request order. `body` must not block.
-    public static func deferred(_ body: @escaping @Sendable (HTTPResponder) -> Void) -> HTTPReply {
+    package static func deferred(_ body: @escaping @Sendable (HTTPResponder) -> Void) -> HTTPReply {
         HTTPReply(.deferred(body))
     }
 
     /// Answers with the result of `work`, run in a new unstructured `Task`; the task is cancelled when the
     /// connection closes first (client gone or server stopped). See ``deferred(_:)``.
-    public static func async(_ work: @escaping @Sendable () async -> HTTPReply) -> HTTPReply {
+    package static func async(_ work: @escaping @Sendable () async -> HTTPReply) -> HTTPReply {
         deferred { responder in
             let task = Task { responder.send(await work()) }
             responder.onCancel { task.cancel() }

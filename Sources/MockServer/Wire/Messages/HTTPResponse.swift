@@ -1,26 +1,26 @@
 import Foundation
 
 /// An HTTP response to send (or as a cassette recorded it).
-public struct HTTPResponse: Sendable, Hashable {
+package struct HTTPResponse: Sendable, Hashable {
     /// The status code; any value from 100 to 999 is allowed so that unusual codes survive a round trip.
-    public var status: Int
+    package var status: Int
     /// The header lines in order. `Content-Length` is written by the server from ``body`` when absent.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// The body bytes, already decoded (never compressed or chunked).
-    public var body: Data
+    package var body: Data
 
     /// Creates a response; `headers` and `body` default to empty.
-    public init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
+    package init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {
         self.status = status
         self.headers = headers
         self.body = body
     }
 
     /// The standard reason phrase for ``status``, or `"Status"` for codes without one.
-    public var reasonPhrase: String { HTTPResponse.reasonPhrase(for: status) }
+    package var reasonPhrase: String { HTTPResponse.reasonPhrase(for: status) }
 
     /// The standard reason phrase for `status`, or `"Status"` for codes without one.
-    public static func reasonPhrase(for status: Int) -> String {
+    package static func reasonPhrase(for status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 101: "Switching Protocols"

@@ -32,4 +32,23 @@ import Testing
         #expect(transport.requests.first?.url?.query == "user_id=42&token=t")
         #expect(pages.map(\.noResultsMessage) == ["No feeds found."])
     }
+
+    @Test func readmeStreamExample_assemblesTheAnswer() async throws {
+        // Given the README's OpenAI client, on a streaming transport
+        let transport = StreamingTransport()
+        transport.send(#"data: {"id":"c1","choices":[{"delta":{"content":"Hello"}}]}"# + "\n\n")
+        transport.send(#"data: {"id":"c1","choices":[{"delta":{"content":"!"}}]}"# + "\n\ndata: [DONE]\n\n")
+        let key = "sk-test"
+        let openAI = WebServiceClient(baseURL: URL(string: "https://api.openai.com/v1")!,
+                                      configuration: .init(headers: ["Authorization": "Bearer \(key)"]),
+                                      transport: transport)
+        // When the example runs
+        var answer = ""
+        for try await delta in openAI.events(of: ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Hi")])) {
+            answer += delta.content ?? ""
+        }
+        // Then the deltas make the answer
+        #expect(answer == "Hello!")
+        #expect(transport.requests.first?.url?.absoluteString == "https://api.openai.com/v1/chat/completions")
+    }
 }

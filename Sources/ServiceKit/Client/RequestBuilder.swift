@@ -11,29 +11,44 @@ struct RequestBuilder {
     let timeout: TimeInterval
     var multipartBoundary: String?
 
-    /// The request, or `.network(.cannotConnect)` (underlying `URLError.badURL`) when no URL can be made.
+    /// The request for a ``WebService`` call, or `.network(.cannotConnect)` (underlying
+    /// `URLError.badURL`) when no URL can be made.
     func request<Service: WebService>(for service: Service, parameters: Parameters) throws(WebServiceError) -> URLRequest {
-        let encoding = service.parameterEncoding
-        let formatting = service.parameterFormatting
+        try request(endpoint: service.endpoint, method: service.method, parameters: parameters,
+                    encoding: service.parameterEncoding, formatting: service.parameterFormatting,
+                    files: service.files, accept: "application/json", configure: service.configure)
+    }
+
+    /// The request for a ``StreamingService`` call: the same as a ``WebService``'s, accepting
+    /// `text/event-stream`.
+    func request<Service: StreamingService>(for service: Service, parameters: Parameters) throws(WebServiceError) -> URLRequest {
+        try request(endpoint: service.endpoint, method: service.method, parameters: parameters,
+                    encoding: service.parameterEncoding, formatting: service.parameterFormatting,
+                    files: [], accept: "text/event-stream", configure: service.configure)
+    }
+
+    private func request(endpoint: String, method: HTTPMethod, parameters: Parameters, encoding: ParameterEncoding,
+                         formatting: ParameterFormatting, files: [MultipartFile], accept: String,
+                         configure: (inout URLRequest) -> Void) throws(WebServiceError) -> URLRequest {
         let query = encoding == .query ? RequestBody.queryString(parameters, formatting: formatting) : ""
-        guard let url = url(endpoint: service.endpoint, query: query) else {
+        guard let url = url(endpoint: endpoint, query: query) else {
             throw .network(.cannotConnect, underlyingError: URLError(.badURL))
         }
         var request = URLRequest(url: url)
         // Set as a property: FoundationNetworking on Linux ignores the timeout given to
         // URLRequest(url:timeoutInterval:) (the request then waits the session's 60 s default).
         request.timeoutInterval = timeout
-        request.httpMethod = service.method.rawValue
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpMethod = method.rawValue
+        request.setValue(accept, forHTTPHeaderField: "Accept")
         request.setValue("ServiceKit/\(ServiceKit.version)", forHTTPHeaderField: "User-Agent")
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        if let body = body(encoding, parameters: parameters, files: service.files, formatting: formatting) {
+        if let body = body(encoding, parameters: parameters, files: files, formatting: formatting) {
             request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
             request.httpBody = body.data
         }
-        service.configure(&request)
+        configure(&request)
         return request
     }
 

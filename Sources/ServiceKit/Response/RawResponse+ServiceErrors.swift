@@ -32,23 +32,7 @@ extension RawResponse {
     /// `{"error": false}` and `{"message": ...}` alone are not errors (plenty of APIs send a message with
     /// results, such as "No feeds found.").
     public var errorPayload: WebServiceError.Service? {
-        guard let json else { return nil }
-        if json["error_id"].exists || json["error_name"].exists {
-            return .errorPayload(code: json["error_name"].string ?? json["error_id"].string,
-                                 message: json["error_message"].string)
-        }
-        let error = json["error"]
-        switch error.value {
-        case .object?:
-            return .errorPayload(code: error["code"].string ?? error["type"].string, message: error["message"].string)
-        case .string(let text)?:
-            let message = json["message"].string
-            return message == nil ? .errorPayload(code: nil, message: text) : .errorPayload(code: text, message: message)
-        case .bool(true)?:
-            return .errorPayload(code: nil, message: json["message"].string)
-        default:
-            return nil
-        }
+        json?.errorPayload
     }
 
     private static func text(_ json: JSON) -> String? {
@@ -56,5 +40,28 @@ extension RawResponse {
             return text
         }
         return nil
+    }
+}
+
+extension JSON {
+    /// An error payload at this position, in the shapes ``RawResponse/errorPayload`` lists; shared by whole
+    /// responses and stream events.
+    var errorPayload: WebServiceError.Service? {
+        if self["error_id"].exists || self["error_name"].exists {
+            return .errorPayload(code: self["error_name"].string ?? self["error_id"].string,
+                                 message: self["error_message"].string)
+        }
+        let error = self["error"]
+        switch error.value {
+        case .object?:
+            return .errorPayload(code: error["code"].string ?? error["type"].string, message: error["message"].string)
+        case .string(let text)?:
+            let message = self["message"].string
+            return message == nil ? .errorPayload(code: nil, message: text) : .errorPayload(code: text, message: message)
+        case .bool(true)?:
+            return .errorPayload(code: nil, message: self["message"].string)
+        default:
+            return nil
+        }
     }
 }

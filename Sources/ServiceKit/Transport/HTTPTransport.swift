@@ -15,6 +15,28 @@ import FoundationNetworking
 public protocol HTTPTransport: Sendable {
     /// Sends `request` (its body in `httpBody`) and returns the complete response.
     func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse
+
+    /// Sends `request` and returns once the response's head has arrived; the body follows chunk by chunk
+    /// in ``StreamedResponse/body``, which ends normally when the response is complete and throws when the
+    /// exchange breaks. When iteration of the body stops (its task cancelled, or the stream dropped), stop
+    /// the transfer and close the connection. Throw, as ``send(_:uploadProgress:)`` does, when no head
+    /// arrived. Default: ``send(_:uploadProgress:)``, then the whole body as one chunk.
+    func stream(_ request: URLRequest) async throws -> StreamedResponse
+}
+
+extension HTTPTransport {
+    /// Sends the request whole with ``send(_:uploadProgress:)`` and hands the body over as one chunk: right
+    /// for test doubles, not for long streams.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        let response = try await send(request, uploadProgress: nil)
+        let (body, chunks) = AsyncThrowingStream<Data, any Error>.makeStream()
+        if !response.body.isEmpty {
+            chunks.yield(response.body)
+        }
+        chunks.finish()
+        return StreamedResponse(statusCode: response.statusCode, headers: response.headers, body: body,
+                                url: response.url)
+    }
 }
 
 /// A complete HTTP response from an ``HTTPTransport``.

@@ -30,4 +30,12 @@ public final class URLSessionTransport: HTTPTransport {
     public func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
         return try await router.run(session.dataTask(with: request), uploadProgress: uploadProgress)
     }
+
+    /// Sends `request` as a data task and returns once the first bytes of the body (or the end of a
+    /// response without one) arrived; the rest of the body follows chunk by chunk as URLSession receives
+    /// it. Ending the body's iteration (cancelling its task, or dropping it) cancels the data task, which
+    /// closes the connection.
+    public func stream(_ request: URLRequest) async throws -> StreamedResponse {
+        try await router.stream(session.dataTask(with: request))
+    }
 }

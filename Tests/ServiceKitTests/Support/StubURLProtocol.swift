@@ -12,6 +12,9 @@ final class StubURLProtocol: URLProtocol {
         case fail(URLError)
         /// Never answers; URLSession must cancel it (a safety net fails it after 10 s).
         case hang
+        /// Sends the head and the first part at once, then each further part when the test calls
+        /// ``Stub/release()`` (at most 10 s each), then finishes, or fails with `failure` when given.
+        case stream(status: Int, headers: [String: String], parts: [Data], failure: URLError?)
     }
 
     /// What one host's stub did, for the test to inspect.
@@ -19,11 +22,16 @@ final class StubURLProtocol: URLProtocol {
         let behaviour: Behaviour
         let started: AsyncStream<Void>
         let startedContinuation: AsyncStream<Void>.Continuation
+        /// Yields each time URLSession stops the load.
+        let stopped: AsyncStream<Void>
+        private let stoppedContinuation: AsyncStream<Void>.Continuation
         private let counters = Lock((stops: 0, body: Data?.none, method: String?.none))
+        private let gate = DispatchSemaphore(value: 0)
 
         init(_ behaviour: Behaviour) {
             self.behaviour = behaviour
             (started, startedContinuation) = AsyncStream.makeStream()
+            (stopped, stoppedContinuation) = AsyncStream.makeStream()
         }
 
         var stops: Int { counters.withLock { $0.stops } }
@@ -37,6 +45,18 @@ final class StubURLProtocol: URLProtocol {
 
         func recordStop() {
             counters.withLock { $0.stops += 1 }
+            gate.signal()
+            stoppedContinuation.yield()
+        }
+
+        /// Lets a `.stream` stub send its next part.
+        func release() {
+            gate.signal()
+        }
+
+        /// Waits for ``release()`` (or a stop); `false` after 10 s without one.
+        func awaitRelease() -> Bool {
+            gate.wait(timeout: .now() + 10) == .success
         }
     }
 
@@ -81,6 +101,42 @@ final class StubURLProtocol: URLProtocol {
             client?.urlProtocol(self, didFailWithError: error)
         case .hang:
             break
+        case .stream(let status, let headers, let parts, let failure):
+            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
+                                           headerFields: headers)!
+            client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            let loader = PartLoader(urlProtocol: self, stub: stub)
+            if let first = parts.first {
+                loader.load(first)
+            }
+            // Later parts come from another thread, as a network would deliver them.
+            DispatchQueue.global().async {
+                loader.loadRest(parts.dropFirst(), thenFail: failure)
+            }
+        }
+    }
+
+    /// Delivers a `.stream` stub's parts from a background thread. URLProtocol and its client are not
+    /// Sendable, but URLSession allows calling the client from any thread; only that happens here.
+    private struct PartLoader: @unchecked Sendable {
+        let urlProtocol: StubURLProtocol
+        let stub: Stub
+
+        func load(_ part: Data) {
+            urlProtocol.client?.urlProtocol(urlProtocol, didLoad: part)
+        }
+
+        func loadRest(_ parts: ArraySlice<Data>, thenFail failure: URLError?) {
+            for part in parts {
+                guard stub.awaitRelease(), stub.stops == 0 else { return }
+                load(part)
+            }
+            guard stub.stops == 0 else { return }
+            if let failure {
+                urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: failure)
+            } else {
+                urlProtocol.client?.urlProtocolDidFinishLoading(urlProtocol)
+            }
         }
     }
 

@@ -111,3 +111,56 @@ import Testing
         #expect(client.transport is URLSessionTransport)
     }
 }
+
+/// URLSessionTransport's streaming, through a real URLSession whose protocol sends the body in parts.
+@Suite struct URLSessionTransportStreamTests {
+    private static let sse = ["Content-Type": "text/event-stream"]
+
+    @Test func stream_deliversTheFirstEvent_beforeTheNextPartIsSent() async throws {
+        // GIVEN a server that sends its second event only when the test says so
+        let (stub, url) = StubURLProtocol.register(.stream(status: 200, headers: Self.sse, parts: [
+            Data("data: one\n\n".utf8), Data("data: two\n\n".utf8),
+        ], failure: nil))
+        let client = WebServiceClient(baseURL: url, transport: URLSessionTransport(configuration: StubURLProtocol.configuration))
+        var iterator = client.events(of: TextStreamService()).makeAsyncIterator()
+        // WHEN the first event is read, THEN it arrives while the second is still held back
+        #expect(try await iterator.next() == "one")
+        stub.release()
+        #expect(try await iterator.next() == "two")
+        stub.release()
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test func stream_brokenAfterAnEvent_isConnectionLost() async throws {
+        let (stub, url) = StubURLProtocol.register(.stream(status: 200, headers: Self.sse, parts: [
+            Data("data: one\n\n".utf8), Data("data: cu".utf8),
+        ], failure: URLError(.networkConnectionLost)))
+        let client = WebServiceClient(baseURL: url, transport: URLSessionTransport(configuration: StubURLProtocol.configuration))
+        var iterator = client.events(of: TextStreamService()).makeAsyncIterator()
+        #expect(try await iterator.next() == "one")
+        stub.release()
+        stub.release()
+        await #expect(throws: WebServiceError.network(.connectionLost)) { _ = try await iterator.next() }
+    }
+
+    @Test func cancellingTheConsumer_stopsTheLoad() async throws {
+        // GIVEN a consumer that has the first event of a stream that never finishes on its own
+        let (stub, url) = StubURLProtocol.register(.stream(status: 200, headers: Self.sse, parts: [
+            Data("data: one\n\n".utf8), Data("data: never\n\n".utf8),
+        ], failure: nil))
+        let client = WebServiceClient(baseURL: url, transport: URLSessionTransport(configuration: StubURLProtocol.configuration))
+        let (firstEvent, firstEventContinuation) = AsyncStream.makeStream(of: String.self)
+        let consumer = Task {
+            for try await event in client.events(of: TextStreamService()) {
+                firstEventContinuation.yield(event)
+            }
+        }
+        for await _ in firstEvent { break }
+        // WHEN its task is cancelled
+        consumer.cancel()
+        // THEN the call ends as cancelled and URLSession stopped loading
+        await #expect(throws: WebServiceError.network(.cancelled)) { try await consumer.value }
+        for await _ in stub.stopped { break }
+        #expect(stub.stops == 1)
+    }
+}

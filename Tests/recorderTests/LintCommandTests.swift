@@ -27,7 +27,7 @@ import Testing
                                   with: "\"Authorization\",\n            \"Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789\"")
         #expect(leaky != friends)
         try workspace.write(leaky, to: "Recordings/friends/friends.json")
-        try workspace.write("{\"format\": \"servicereplay-cassette\", \"version\": 2}", to: "Recordings/future.json")
+        try workspace.write("{\"format\": \"servicereplay-cassette\", \"version\": 3}", to: "Recordings/future.json")
         // When linting the folder by default
         let result = try await workspace.run(["lint"])
         // Then each finding names file, interaction and place, and the summary counts them
@@ -35,7 +35,7 @@ import Testing
             Recordings/friends/friends.json: interaction 0: request header Authorization: credential header is not redacted
             Recordings/friends/friends.json: interaction 0: request query token: secret field is not redacted
             Recordings/friends/friends.json: interaction 1: request header Authorization: credential header is not redacted
-            Recordings/future.json: cassette version 2 is newer than this MockServer reads (version 1); update ServiceReplay
+            Recordings/future.json: cassette version 3 is newer than this MockServer reads (version 2); update ServiceReplay
             3 cassettes, 6 interactions, 4 findings
 
             """)
@@ -74,5 +74,19 @@ import Testing
         let result = try await workspace.run(["lint"])
         #expect(result.stderr == "recorder: there is no Recordings/ folder here; name the cassettes or folders to lint\n")
         #expect(result.status == 1)
+    }
+
+    @Test func olderFormatVersion_isNamed_withoutBeingAFinding() throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try workspace.write(#"{"format": "servicereplay-cassette", "version": 1, "name": "old", "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 200, "body": {"json": {"b": 1, "a": 2}}}}]}"#,
+                            to: "old.json")
+        let result = try workspace.run(["lint", "old.json"])
+        #expect(result.stdout == """
+            old.json: format version 1; it loads and replays as it is, and is written as version 2 when next saved
+            1 cassette, 1 interaction, 0 findings
+
+            """)
+        #expect(result.status == 0)
     }
 }

@@ -85,6 +85,7 @@ extension Cassette {
                                 reason: "cassette version \(version) is newer than this MockServer reads (version \(Cassette.currentVersion)); update ServiceReplay")
         }
         guard version >= 1 else { throw top.failure("version", "expected a version of 1 or more, found \(version)") }
+        formatVersion = version
         try top.rejectUnknown(["format", "version", "name", "upstream", "origin", "note", "recordedAt", "matching",
                                "errorTemplates", "interactions"])
 
@@ -145,12 +146,23 @@ extension CassetteFieldReader {
 
     func body(_ key: String) throws(CassetteError) -> RecordedBody {
         guard let reader = try optionalObject(key) else { return .empty }
-        guard reader.members.count == 1, let (kind, value) = reader.members.first else {
+        let kinds = ["json", "text", "base64"].filter { reader.members[$0] != nil }
+        if kinds == ["json"], let value = reader.members["json"] {
+            try reader.rejectUnknown(["json", "layout", "finalNewline"])
+            var layout = JSONLayout.compact
+            if let name = try reader.optionalString("layout") {
+                guard let lines = JSONLayout.lines(named: name) else {
+                    throw reader.failure("layout", "expected one of compact, spaced, indent-N (N from 1 to 16), indent-tab, found \(JSONWriter.quoted(name))")
+                }
+                layout.lines = lines
+            }
+            layout.finalNewline = try reader.optionalBool("finalNewline") ?? false
+            return .json(value, layout: layout)
+        }
+        guard reader.members.count == 1, let kind = reader.members.keys.first else {
             throw failure(key, "expected exactly one of \"json\", \"text\" or \"base64\"")
         }
         switch kind {
-        case "json":
-            return .json(value)
         case "text":
             let text = try reader.string("text")
             return text.isEmpty ? .empty : .text(text)

@@ -3,7 +3,7 @@ import Foundation
 extension Cassette {
     /// The cassette's file contents: pretty-printed JSON with sorted keys and unescaped slashes (byte for
     /// byte what `JSONEncoder` gives with `.prettyPrinted, .sortedKeys, .withoutEscapingSlashes`, so without a
-    /// final newline). Unset optional fields, default matching rules, empty header lists and empty bodies are
+    /// final newline), except that inline JSON bodies keep their own key order. Unset optional fields, default matching rules, empty header lists and empty bodies are
     /// left out, so a re-recording diffs only where the exchanges differ.
     public func encoded() -> Data {
         Data(JSONWriter.write(jsonValue, pretty: true))
@@ -22,8 +22,8 @@ extension Cassette {
         top["note"] = note.map(CassetteJSON.string)
         top["recordedAt"] = recordedAt.map { .string(CassetteDate.format($0)) }
         if !matching.isDefault { top["matching"] = matching.jsonValue }
-        if !errorTemplates.isEmpty { top["errorTemplates"] = .object(errorTemplates.mapValues(\.jsonValue)) }
-        return .object(top)
+        if !errorTemplates.isEmpty { top["errorTemplates"] = .sortedObject(errorTemplates.mapValues(\.jsonValue)) }
+        return .sortedObject(top)
     }
 }
 
@@ -37,7 +37,7 @@ extension Interaction {
         }
         members["recordedAt"] = recordedAt.map { .string(CassetteDate.format($0)) }
         members["durationMs"] = durationMs.map { .number(JSONNumber($0)) }
-        return .object(members)
+        return .sortedObject(members)
     }
 }
 
@@ -47,7 +47,7 @@ extension RecordedRequest {
         var members: [String: CassetteJSON] = ["method": .string(method), "target": .string(target)]
         members["headers"] = headers.jsonValue
         members["body"] = body.jsonValue
-        return .object(members)
+        return .sortedObject(members)
     }
 }
 
@@ -57,7 +57,7 @@ extension RecordedResponse {
         var members: [String: CassetteJSON] = ["status": .number(JSONNumber(status))]
         members["headers"] = headers.jsonValue
         members["body"] = body.jsonValue
-        return .object(members)
+        return .sortedObject(members)
     }
 }
 
@@ -66,16 +66,19 @@ extension TransportFailure {
     public var jsonValue: CassetteJSON {
         var members: [String: CassetteJSON] = ["kind": .string(kind.rawValue)]
         members["message"] = message.map(CassetteJSON.string)
-        return .object(members)
+        return .sortedObject(members)
     }
 }
 
 extension RecordedBody {
-    /// `{"json": ...}`, `{"text": ...}` or `{"base64": ...}`; `nil` for an empty body, which is left out.
+    /// `{"json": ...}` (with `layout` and `finalNewline` unless compact), `{"text": ...}` or `{"base64": ...}`;
+    /// `nil` for an empty body, which is left out.
     public var jsonValue: CassetteJSON? {
         switch self {
         case .empty: nil
-        case .json(let value): .object(["json": value])
+        case .json(let value, let layout):
+            .sortedObject(["json": value, "layout": layout.lines == .compact ? nil : .string(layout.name),
+                           "finalNewline": layout.finalNewline ? .bool(true) : nil].compactMapValues { $0 })
         case .text(let text): text.isEmpty ? nil : .object(["text": .string(text)])
         case .binary(let data): data.isEmpty ? nil : .object(["base64": .string(data.base64EncodedString())])
         }
@@ -90,7 +93,7 @@ extension MatchRules {
         if !ignoredBodyFields.isEmpty { members["ignoreBodyFields"] = .array(ignoredBodyFields.map(CassetteJSON.string)) }
         if !headers.isEmpty { members["headers"] = .array(headers.map(CassetteJSON.string)) }
         members["afterLast"] = afterLast.map { .string($0.rawValue) }
-        return .object(members)
+        return .sortedObject(members)
     }
 }
 
@@ -98,5 +101,12 @@ extension HTTPHeaders {
     /// `[[name, value], ...]` in order, as cassettes store headers; `nil` when there are none (left out).
     var jsonValue: CassetteJSON? {
         isEmpty ? nil : .array(lines.map { .array([.string($0.name), .string($0.value)]) })
+    }
+}
+
+extension CassetteJSON {
+    /// An object with `members` in the order of their keys' UTF-8 bytes, as a cassette's own objects are written.
+    static func sortedObject(_ members: [String: CassetteJSON]) -> CassetteJSON {
+        .object(Members(members))
     }
 }

@@ -7,7 +7,8 @@ import Foundation
 /// one with ``save(to:overwrite:)``, which is atomic and never replaces a file unless asked.
 ///
 /// The file is pretty-printed JSON with sorted keys (what `JSONEncoder` writes with `.prettyPrinted`,
-/// `.sortedKeys` and `.withoutEscapingSlashes`), so a re-recording diffs only where exchanges changed. An
+/// `.sortedKeys` and `.withoutEscapingSlashes`; inline JSON bodies keep their own key order), so a
+/// re-recording diffs only where exchanges changed. An
 /// example, with short arrays kept on one line here for brevity:
 ///
 /// ```json
@@ -34,15 +35,17 @@ import Foundation
 ///   "origin" : "recorded",
 ///   "recordedAt" : "2026-11-21T10:00:00Z",
 ///   "upstream" : "https://api.github.com",
-///   "version" : 1
+///   "version" : 2
 /// }
 /// ```
 ///
 /// - `format` and `version` are required; a newer version is refused with a sentence saying so.
 /// - `origin` is `recorded` or `hand-written`; `note` is free text; `errorTemplates` names service-level
 ///   error responses (status, headers, body) for fault injection.
-/// - Headers are `[name, value]` pairs, order and repeats kept. A body is exactly one of `{"json": value}`,
-///   `{"text": "..."}` or `{"base64": "..."}`, and is left out when empty; see ``RecordedBody``.
+/// - Headers are `[name, value]` pairs, replayed in this order with repeats kept. A body is exactly one of
+///   `{"json": value}` (optionally with `"layout"` and `"finalNewline"`, see ``JSONLayout``),
+///   `{"text": "..."}` or `{"base64": "..."}`, and is left out when empty; see ``RecordedBody``. Whichever
+///   form, it replays as the very bytes recorded.
 /// - Instead of `response`, an interaction may hold `"failure": {"kind": "refused" | "reset" | "timeout",
 ///   "message": "..."}`, a transport failure that replays as the same failure.
 /// - Secrets are replaced by ``redactionPlaceholder``, which matches any value on replay.
@@ -51,7 +54,11 @@ public struct Cassette: Sendable, Hashable {
     /// The value of the `format` field every cassette carries.
     public static let format = "servicereplay-cassette"
     /// The newest format version this code reads and the version it writes.
-    public static let currentVersion = 1
+    ///
+    /// Version 2 stores a JSON body's ``JSONLayout`` (`"layout"`, `"finalNewline"`) so that it replays byte
+    /// for byte, in its own key order. Version 1 files load as they are: their inline bodies replay
+    /// compactly, in the key order of the file (sorted, in every file the recorder wrote).
+    public static let currentVersion = 2
 
     /// Whether the interactions were captured from a real upstream or written by a person.
     public enum Origin: String, Sendable, Hashable, CaseIterable {
@@ -78,6 +85,9 @@ public struct Cassette: Sendable, Hashable {
     public var errorTemplates: [String: RecordedResponse]
     /// The recorded exchanges, in recording order.
     public var interactions: [Interaction]
+    /// The format version of the file this cassette was loaded from; ``currentVersion`` for a cassette made
+    /// in memory. Saving always writes ``currentVersion``.
+    public internal(set) var formatVersion: Int = Cassette.currentVersion
 
     /// Creates a cassette in memory. Everything but the name defaults to empty.
     public init(

@@ -1,7 +1,7 @@
 /// Reads one JSON object of a cassette, turning every surprise into a ``CassetteError`` that names the file,
 /// the interaction and the field's path.
 struct CassetteFieldReader {
-    let members: [String: CassetteJSON]
+    let members: CassetteJSON.Members
     let file: String
     let interaction: Int?
     /// The object's own path (`response`, `matching`), empty at the top of the cassette or an interaction.
@@ -72,6 +72,12 @@ struct CassetteFieldReader {
 
     func integer(_ key: String) throws(CassetteError) -> Int {
         try integer(key, from: required(key))
+    }
+
+    func optionalBool(_ key: String) throws(CassetteError) -> Bool? {
+        guard let value = optional(key) else { return nil }
+        guard case .bool(let flag) = value else { throw mismatch(key, expected: "true or false", found: value) }
+        return flag
     }
 
     func optionalInteger(_ key: String) throws(CassetteError) -> Int? {

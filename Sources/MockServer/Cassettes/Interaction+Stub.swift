@@ -20,7 +20,7 @@ extension Interaction {
         }
         return Interaction(
             request: RecordedRequest(method: method, target: target, headers: requestHeaders, body: requestBody),
-            response: RecordedResponse(status: status, headers: responseHeaders, body: json.map(RecordedBody.json) ?? .empty)
+            response: RecordedResponse(status: status, headers: responseHeaders, body: json.map { .json($0) } ?? .empty)
         )
     }
 

@@ -1,31 +1,35 @@
 import Foundation
 
-/// A message body as a cassette stores it: inline JSON, UTF-8 text, or base64 bytes.
+/// A message body as a cassette stores it: inline JSON, UTF-8 text, or base64 bytes. Whatever the form,
+/// ``data`` gives back the very bytes that were recorded.
 ///
-/// In the file: `{"json": <value>}`, `{"text": "..."}` or `{"base64": "..."}`; an empty body is omitted.
+/// In the file: `{"json": <value>}` (with `"layout"` and `"finalNewline"` when the body was not compact, see
+/// ``JSONLayout``), `{"text": "..."}` or `{"base64": "..."}`; an empty body is omitted.
 public enum RecordedBody: Sendable, Hashable {
     /// No body.
     case empty
-    /// A JSON document, stored inline; replayed compactly with sorted keys.
-    case json(CassetteJSON)
+    /// A JSON document stored inline, its members in the body's own order and its numbers as written,
+    /// replayed in `layout`.
+    case json(CassetteJSON, layout: JSONLayout = .compact)
     /// Text, replayed as its UTF-8 bytes.
     case text(String)
     /// Any other bytes, stored as base64 (`"base64"` in the file).
     case binary(Data)
 
-    /// Chooses how to store `data` from its `Content-Type`, so that nothing is lost:
-    /// JSON media types (`application/json`, `text/json`, `*/*+json`) become ``json(_:)`` when the bytes
-    /// parse as one JSON document, textual media types (see ``isTextual(contentType:)``) and unparseable JSON
-    /// become ``text(_:)`` when the bytes are valid UTF-8, and everything else becomes ``binary(_:)``.
-    /// Empty data is ``empty``.
+    /// Chooses how to store `data` from its `Content-Type` so that ``data`` gives back exactly these bytes:
+    /// under a JSON media type (`application/json`, `text/json`, `*/*+json`) a document is stored as
+    /// ``json(_:layout:)`` only when rendering it back in one of the ``JSONLayout``s gives the same bytes
+    /// (so key order, number literals, string escapes and whitespace all match); otherwise, and for textual
+    /// media types (see ``isTextual(contentType:)``), valid UTF-8 becomes ``text(_:)``; everything else
+    /// becomes ``binary(_:)``. Empty data is ``empty``.
     public init(_ data: Data, contentType: String?) {
         guard !data.isEmpty else {
             self = .empty
             return
         }
         let mediaType = MediaType(contentType)
-        if mediaType.isJSON, let value = try? CassetteJSON(parsing: data) {
-            self = .json(value)
+        if mediaType.isJSON, let (value, layout) = Self.inlineJSON(data) {
+            self = .json(value, layout: layout)
         } else if mediaType.isJSON || mediaType.isTextual, let text = String(validating: data, as: UTF8.self) {
             self = .text(text)
         } else {
@@ -33,11 +37,18 @@ public enum RecordedBody: Sendable, Hashable {
         }
     }
 
-    /// The bytes to send: JSON serialized compactly (sorted keys, slashes unescaped), text as UTF-8.
+    /// The parsed document and the layout that renders it back to exactly `data`, or `nil` when `data` is
+    /// not JSON or no layout reproduces it.
+    static func inlineJSON(_ data: Data) -> (CassetteJSON, JSONLayout)? {
+        guard let value = try? CassetteJSON(parsing: data), let layout = JSONLayout.reproducing(data, from: value) else { return nil }
+        return (value, layout)
+    }
+
+    /// The bytes to send: JSON rendered in its layout, text as UTF-8.
     public var data: Data {
         switch self {
         case .empty: Data()
-        case .json(let value): value.serialized()
+        case .json(let value, let layout): Data(layout.render(value))
         case .text(let text): Data(text.utf8)
         case .binary(let data): data
         }

@@ -17,6 +17,6 @@ extension TransportFailure {
         if let message { body["detail"] = .string(message) }
         return HTTPResponse(status: 502,
                             headers: ["Content-Type": "application/json", "X-MockServer-Upstream-Failure": kind.rawValue],
-                            body: CassetteJSON.object(body).serialized())
+                            body: CassetteJSON.sortedObject(body).serialized())
     }
 }

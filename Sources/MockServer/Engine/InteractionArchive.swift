@@ -5,8 +5,8 @@ import Foundation
 /// cassette (whose JSON bodies would take more memory than the replies serialized from them).
 struct InteractionArchive: Sendable {
     /// How the recorded response body was stored; the bytes are the reply's body.
-    enum BodyForm: UInt8, Sendable {
-        case empty, json, text, binary
+    enum BodyForm: Sendable {
+        case empty, json(JSONLayout), text, binary
     }
 
     /// How to get the recorded response headers back from the reply's.
@@ -35,7 +35,7 @@ struct InteractionArchive: Sendable {
             var response = recorded.replayResponse
             let form: BodyForm = switch recorded.body {
             case .empty: .empty
-            case .json: .json
+            case .json(_, let layout): .json(layout)
             case .text: .text
             case .binary: .binary
             }
@@ -67,8 +67,8 @@ struct InteractionArchive: Sendable {
             }
             let body: RecordedBody = switch bodyForm {
             case .empty: .empty
-            // The reply's bytes are the value's own serialization, which parses back to an equal value.
-            case .json: (try? CassetteJSON(parsing: response.body)).map(RecordedBody.json) ?? .binary(response.body)
+            // The reply's bytes are the value rendered in its layout, which parses back to the same members in order.
+            case .json(let layout): (try? CassetteJSON(parsing: response.body)).map { .json($0, layout: layout) } ?? .binary(response.body)
             case .text: .text(String(decoding: response.body, as: UTF8.self))
             case .binary: .binary(response.body)
             }

@@ -41,7 +41,7 @@ enum BodyContent: Sendable, Hashable {
     init(_ body: RecordedBody, contentType: String?) {
         switch body {
         case .empty: self = .empty
-        case .json(let value): self = .json(value)
+        case .json(let value, _): self = .json(value)
         case .text(let text): self.init(Data(text.utf8), contentType: contentType)
         case .binary(let data): self.init(data, contentType: contentType)
         }

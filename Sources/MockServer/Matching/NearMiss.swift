@@ -71,7 +71,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
             "differences": .array(differences.map { .string($0.description) }),
         ]
         if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(reference)) }
-        let bytes = CassetteJSON.object(body).serialized(pretty: true) + Data("\n".utf8)
+        let bytes = CassetteJSON.sortedObject(body).serialized(pretty: true) + Data("\n".utf8)
         return HTTPResponse(status: 404, headers: HTTPHeaders(pairs: [
             ("Content-Type", "application/json; charset=utf-8"),
             ("X-MockServer-Unmatched", "1"),

@@ -49,7 +49,7 @@ struct NormalizedRequest: Sendable, Hashable {
     static func removing(_ ignored: Set<String>, from value: CassetteJSON) -> CassetteJSON {
         switch value {
         case .object(let members):
-            var kept: [String: CassetteJSON] = [:]
+            var kept = CassetteJSON.Members()
             for (key, member) in members where !ignored.contains(key) {
                 kept[key] = removing(ignored, from: member)
             }

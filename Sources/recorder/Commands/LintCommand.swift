@@ -12,8 +12,9 @@ enum LintCommand: Command {
             per finding: a file that does not load (naming the interaction and field), an interaction replay
             never needs (same request under the cassette's match rules and same response as an earlier one), and
             a value that looks like a credential that was not redacted (credential headers, tokens in queries
-            and JSON fields, JWTs, known token formats, long high-entropy strings). Ends with a summary line and
-            exits with status 1 when there is any finding.
+            and JSON fields, JWTs, known token formats, long high-entropy strings). A file in an older format
+            version gets a line naming its version (not a finding). Ends with a summary line and exits with
+            status 1 when there is any finding.
             """,
         arguments: [.init(spelling: "PATH", text: "Cassette files or folders (default: Recordings/).")],
         options: [
@@ -47,6 +48,9 @@ enum LintCommand: Command {
                 do {
                     let cassette = try Cassette.load(from: url)
                     interactions += cassette.interactions.count
+                    if cassette.formatVersion < Cassette.currentVersion {
+                        console.print("\(url.relativePath): format version \(cassette.formatVersion); it loads and replays as it is, and is written as version \(Cassette.currentVersion) when next saved")
+                    }
                     found = linter.findings(in: cassette, file: url.relativePath)
                 } catch {
                     found = [LintFinding(kind: .format, description: error.description)]

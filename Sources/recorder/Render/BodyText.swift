@@ -11,7 +11,7 @@ enum BodyText {
         switch body {
         case .empty:
             return nil
-        case .json(let value):
+        case .json(let value, _):
             return String(decoding: value.serialized(pretty: true), as: UTF8.self)
         case .text(let text):
             return text

@@ -47,7 +47,7 @@ import Testing
             struct Request: Encodable { var method: String; var target: String }
             struct Response: Encodable { var status: Int }
             struct Item: Encodable { var request: Request; var response: Response }
-            var format = "servicereplay-cassette"; var version = 1; var name = "n"; var origin = "recorded"
+            var format = "servicereplay-cassette"; var version = 2; var name = "n"; var origin = "recorded"
             var upstream = "https://x.example/a"; var note = "é \"q\""
             var interactions = [Item(request: Request(method: "GET", target: "/a/b"), response: Response(status: 204))]
         }
@@ -91,14 +91,14 @@ import Testing
         #expect(recorded.isEmpty || recorded.data == data || kind == "json")
     }
 
-    @Test func replayResponse_serializesJSONCompactly_andFixesFraming() throws {
+    @Test func replayResponse_keepsJSONKeyOrderAndLiterals_andFixesFraming() throws {
         let response = RecordedResponse(
             status: 200,
             headers: HTTPHeaders(pairs: [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
                                          ("Transfer-Encoding", "chunked"), ("Content-Length", "999")]),
             body: .json(try CassetteJSON(parsing: #"{"url": "https://x.example/a", "b": [1, 2.50]}"#))
         ).replayResponse
-        #expect(String(decoding: response.body, as: UTF8.self) == #"{"b":[1,2.50],"url":"https://x.example/a"}"#)
+        #expect(String(decoding: response.body, as: UTF8.self) == #"{"url":"https://x.example/a","b":[1,2.50]}"#)
         #expect(response.headers.lines == [HTTPHeader(name: "Content-Type", value: "application/json"),
                                            HTTPHeader(name: "Content-Length", value: String(response.body.count))])
     }

@@ -158,7 +158,7 @@ import Testing
     }
 
     @Test func longDifferenceLists_areShortenedInTheReport() throws {
-        let recordedBody = CassetteJSON.object(Dictionary(uniqueKeysWithValues: (0..<30).map { ("k\($0 + 10)", CassetteJSON.number(JSONNumber($0))) }))
+        let recordedBody = CassetteJSON.object(CassetteJSON.Members(Dictionary(uniqueKeysWithValues: (0..<30).map { ("k\($0 + 10)", CassetteJSON.number(JSONNumber($0))) })))
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
             Interaction(request: RecordedRequest(method: "POST", target: "/a", body: .json(recordedBody)), response: RecordedResponse(status: 200)),
         ])])

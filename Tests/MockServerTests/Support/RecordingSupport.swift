@@ -15,7 +15,7 @@ final class UpstreamLog: Sendable {
 
 /// A small upstream API on loopback with one route per kind of answer a recorder must cope with.
 enum FakeUpstream {
-    /// A JSON document already in the form replay writes (compact, sorted keys), so bytes compare exactly.
+    /// A compact JSON document, stored inline and replayed byte for byte.
     static let json = Data(#"{"a":[true,null],"b":1,"url":"http://example.com/x"}"#.utf8)
     static let text = Data("hello\nworld\n".utf8)
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80])

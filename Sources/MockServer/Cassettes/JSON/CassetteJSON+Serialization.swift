@@ -22,7 +22,7 @@ extension CassetteJSON {
         try self.init(parsing: Data(text.utf8))
     }
 
-    /// The value as JSON bytes: keys sorted by UTF-8 bytes, slashes not escaped, numbers as recorded.
+    /// The value as JSON bytes: members in their order, slashes not escaped, numbers as recorded.
     /// Compact by default; `pretty` gives `JSONEncoder`'s `.prettyPrinted` layout (two-space indent).
     public func serialized(pretty: Bool = false) -> Data {
         Data(JSONWriter.write(self, pretty: pretty))

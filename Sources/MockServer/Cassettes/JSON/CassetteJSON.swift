@@ -5,9 +5,9 @@ import Foundation
 /// Named apart from ServiceKit's `JSONValue` so that a test importing both modules can name either type:
 /// `ServiceKit.JSONValue` cannot disambiguate, because ServiceKit also declares a type named `ServiceKit`.
 ///
-/// Equality is semantic: object key order never matters (objects are dictionaries) and numbers compare by
-/// value, so `1`, `1.0` and `1e0` are equal (see ``JSONNumber``). Objects cannot hold duplicate keys; the
-/// parser rejects them.
+/// Objects keep their members in order (see ``Members``), so a parsed document renders back in its own key
+/// order. Equality is semantic: key order never matters and numbers compare by value, so `1`, `1.0` and
+/// `1e0` are equal (see ``JSONNumber``). Objects cannot hold duplicate keys; the parser rejects them.
 public enum CassetteJSON: Sendable, Hashable {
     /// `null`.
     case null
@@ -19,8 +19,8 @@ public enum CassetteJSON: Sendable, Hashable {
     case string(String)
     /// An array, in order.
     case array([CassetteJSON])
-    /// An object; written with its keys sorted.
-    case object([String: CassetteJSON])
+    /// An object, its members in order.
+    case object(Members)
 }
 
 extension CassetteJSON {
@@ -71,8 +71,10 @@ extension CassetteJSON: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
     public init(booleanLiteral value: Bool) { self = .bool(value) }
     /// An array value.
     public init(arrayLiteral elements: CassetteJSON...) { self = .array(elements) }
-    /// An object value; a repeated key keeps its last value.
+    /// An object value, its members in the literal's order; a repeated key keeps its last value.
     public init(dictionaryLiteral elements: (String, CassetteJSON)...) {
-        self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+        var members = Members()
+        for (key, value) in elements { members[key] = value }
+        self = .object(members)
     }
 }

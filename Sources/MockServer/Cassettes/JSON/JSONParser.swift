@@ -160,7 +160,7 @@ struct JSONParser {
     private mutating func parseObject() throws(JSONSyntaxError) -> CassetteJSON {
         try enter()
         index += 1
-        var members: [String: CassetteJSON] = [:]
+        var members = CassetteJSON.Members()
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1

@@ -46,8 +46,9 @@ extension RedactionRules {
 
     /// A body with secret fields replaced when it is a form (`application/x-www-form-urlencoded`) or JSON
     /// (a JSON media type, or no content type and a body that parses as a JSON object or array). A JSON body
-    /// is edited as a value, through the same rules as stored cassettes, and re-serialised compactly with
-    /// sorted keys only when something changed; a body without secrets is returned byte for byte.
+    /// is edited as a value, through the same rules as stored cassettes, and written again only when something
+    /// changed: key order and literals kept, in the body's own ``JSONLayout`` when it has one of those, else
+    /// compactly. A body without secrets is returned byte for byte.
     package func redact(body: Data, contentType: String?) -> Data {
         guard !body.isEmpty, !fields.isEmpty || !headers.isEmpty else { return body }
         let mediaType = MediaType(contentType)
@@ -60,7 +61,8 @@ extension RedactionRules {
         guard looksJSON, let value = try? CassetteJSON(parsing: body) else { return body }
         var changed = 0
         let redacted = redactJSON(value, changed: &changed)
-        return changed > 0 ? redacted.serialized() : body
+        guard changed > 0 else { return body }
+        return Data((JSONLayout.reproducing(body, from: value) ?? .compact).render(redacted))
     }
 
     /// `name=value&...` with secret values replaced; names are compared after form decoding.

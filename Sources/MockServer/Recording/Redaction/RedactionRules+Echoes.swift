@@ -25,7 +25,7 @@ extension RedactionRules {
             values.formUnion(secretPairs(request.target[request.target.index(after: mark)...]))
         }
         switch request.body {
-        case .json(let value):
+        case .json(let value, _):
             collectSecretStrings(value, into: &values)
         case .text(let text) where MediaType(request.headers["Content-Type"]).isFormURLEncoded:
             values.formUnion(secretPairs(Substring(text)))
@@ -57,11 +57,11 @@ extension RedactionRules {
                 response.body = .text(scrubbed)
                 count.bodyFields += 1
             }
-        case .json(let value):
+        case .json(let value, let layout):
             var changed = 0
             let scrubbed = Self.replacing(secrets, in: value, changed: &changed)
             if changed > 0 {
-                response.body = .json(scrubbed)
+                response.body = .json(scrubbed, layout: layout)
                 count.bodyFields += changed
             }
         case .empty, .binary:

@@ -71,10 +71,10 @@ extension RedactionRules {
         switch body {
         case .empty:
             return 0
-        case .json(let value):
+        case .json(let value, let layout):
             var changed = 0
             let redacted = redactJSON(value, changed: &changed)
-            if changed > 0 { body = .json(redacted) }
+            if changed > 0 { body = .json(redacted, layout: layout) }
             return changed
         case .text(let text):
             guard let redacted = redactBytes(Data(text.utf8), mediaType: mediaType, contentType: contentType) else { return 0 }
@@ -102,7 +102,10 @@ extension RedactionRules {
         guard mediaType.isJSON, let value = try? CassetteJSON(parsing: data) else { return nil }
         var changed = 0
         let redacted = redactJSON(value, changed: &changed)
-        return changed > 0 ? RedactedBytes(data: redacted.serialized(), changed: changed) : nil
+        guard changed > 0 else { return nil }
+        // Kept in the body's own layout when it had one of the common ones, so only the secrets differ.
+        let layout = JSONLayout.reproducing(data, from: value) ?? .compact
+        return RedactedBytes(data: Data(layout.render(redacted)), changed: changed)
     }
 
     /// Members named by the rules get the placeholder unless they are `null` or already the placeholder.

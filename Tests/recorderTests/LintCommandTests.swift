@@ -76,12 +76,12 @@ import Testing
         #expect(result.status == 1)
     }
 
-    @Test func olderFormatVersion_isNamed_withoutBeingAFinding() throws {
+    @Test func olderFormatVersion_isNamed_withoutBeingAFinding() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.write(#"{"format": "servicereplay-cassette", "version": 1, "name": "old", "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 200, "body": {"json": {"b": 1, "a": 2}}}}]}"#,
                             to: "old.json")
-        let result = try workspace.run(["lint", "old.json"])
+        let result = try await workspace.run(["lint", "old.json"])
         #expect(result.stdout == """
             old.json: format version 1; it loads and replays as it is, and is written as version 2 when next saved
             1 cassette, 1 interaction, 0 findings

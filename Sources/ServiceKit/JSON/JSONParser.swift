@@ -1,22 +1,24 @@
 import Foundation
 
-/// Turns UTF-8 JSON text (RFC 8259) into a ``JSONValue`` in one pass over the bytes, dropping every `null`.
-/// Nothing is thrown for well-formed input; the first problem ends the parse with a ``JSONParseError``
-/// saying where it is.
+/// Reads UTF-8 JSON text (RFC 8259) in one pass over the bytes into a ``JSONDocument`` tape, checking
+/// everything a later read relies on: structure, UTF-8, escapes, number ranges. Nothing is thrown for
+/// well-formed input; the first problem ends the parse with a ``JSONParseError`` saying where it is.
 ///
 /// Lenient only where RFC 8259 lets a parser be: a leading UTF-8 byte order mark is skipped, a `\u` escape
 /// of a lone surrogate reads as U+FFFD, and a repeated object key keeps its last value. Numbers outside
-/// `Double`'s range, invalid UTF-8 and nesting deeper than ``maximumDepth`` are errors.
+/// `Double`'s range, invalid UTF-8 and nesting deeper than ``maximumDepth`` are errors, and so are bodies
+/// over 4 GiB and strings over 256 MiB, which the tape cannot point into.
 struct JSONParser {
     /// Containers nested deeper than this are refused, so hostile input cannot exhaust the stack.
     static let maximumDepth = 512
 
-    /// Parses `data`; `nil` when the whole document is `null`.
-    static func parse(_ data: Data) throws(JSONParseError) -> JSONValue? {
+    /// The tape of `data`: empty when the whole document is `null`.
+    static func tape(for data: Data) throws(JSONParseError) -> [JSONDocument.Entry] {
         let result = data.withUnsafeBytes { raw in
-            Result { () throws(JSONParseError) -> JSONValue? in
+            Result { () throws(JSONParseError) -> [JSONDocument.Entry] in
                 var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
-                return try parser.parseDocument()
+                try parser.parseDocument()
+                return parser.tape
             }
         }
         return try result.get()
@@ -25,82 +27,102 @@ struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private var depth = 0
-    // Containers collect their contents on shared stacks and are built once at their exact size: no
-    // growing, no spare capacity left in the document.
-    private var memberStack: [(key: String, value: JSONValue)] = []
-    private var elementStack: [JSONValue] = []
-    /// The unescaped bytes of the string being read, when it has escapes.
-    private var unescaped: [UInt8] = []
+    private var tape: [JSONDocument.Entry] = []
 
     private init(bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
+        tape.reserveCapacity(Self.maximumEntryCount(in: bytes))
     }
 
-    private mutating func parseDocument() throws(JSONParseError) -> JSONValue? {
+    /// A bound on the tape's length, so that it is allocated once at about its final size: a growing array
+    /// would briefly hold its old and new storage and end with up to half of it unused. Every value but the
+    /// first follows a `[`, `,` or `:`, and every member name a `{` or `,` (those inside strings only make the
+    /// bound looser).
+    private static func maximumEntryCount(in bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 1
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: ","), UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "{"): count += 1
+            default: break
+            }
+        }
+        return count
+    }
+
+    private mutating func parseDocument() throws(JSONParseError) {
+        guard bytes.count <= Int(UInt32.max) else {
+            throw failure("a body over 4 GiB is too large to read", at: 0)
+        }
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
         }
-        let value = try parseValue()
+        try parseValue()
         skipWhitespace()
         guard index == bytes.count else {
             throw failure("unexpected text after the JSON value")
         }
-        return value
     }
 
     // MARK: Values
 
-    /// The value starting at the next non-whitespace byte; `nil` for `null`.
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue? {
+    /// Reads the value starting at the next non-whitespace byte onto the tape; a `null` adds nothing and
+    /// returns false.
+    @discardableResult
+    private mutating func parseValue() throws(JSONParseError) -> Bool {
         skipWhitespace()
         guard index < bytes.count else {
             throw failure("the body ends where a value was expected")
         }
         switch bytes[index] {
         case UInt8(ascii: "{"):
-            return try parseObject()
+            try parseObject()
         case UInt8(ascii: "["):
-            return try parseArray()
+            try parseArray()
         case UInt8(ascii: "\""):
-            return .string(try parseString())
+            try parseString()
         case UInt8(ascii: "t"):
             try expectLiteral("true")
-            return .bool(true)
+            tape.append(JSONDocument.Entry(.true, start: index - 4, length: 4))
         case UInt8(ascii: "f"):
             try expectLiteral("false")
-            return .bool(false)
+            tape.append(JSONDocument.Entry(.false, start: index - 5, length: 5))
         case UInt8(ascii: "n"):
             try expectLiteral("null")
-            return nil
+            return false
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return try parseNumber()
+            try parseNumber()
         default:
             throw failure("expected a value (object, array, string, number, true, false or null)")
         }
+        return true
     }
 
-    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
-        try enterContainer()
+    private mutating func parseObject() throws(JSONParseError) {
+        let header = try enterContainer()
         defer { depth -= 1 }
-        let start = memberStack.count
+        var count = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
-            return .object([:])
+            try close(.object, header: header, count: 0)
+            return
         }
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw failure("expected a member name in double quotes")
             }
-            let key = try parseString()
+            try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw failure("expected ':' after a member name")
             }
             index += 1
-            if let value = try parseValue() {
-                memberStack.append((key, value))
+            if try parseValue() {
+                count += 1
+            } else {
+                // A null member is dropped, name and all.
+                tape.removeLast()
             }
             skipWhitespace()
             guard index < bytes.count else {
@@ -115,26 +137,22 @@ struct JSONParser {
                 throw failure("expected ',' or '}' after an object member")
             }
         }
-        var members = [String: JSONValue](minimumCapacity: memberStack.count - start)
-        for member in memberStack[start...] {
-            members[member.key] = member.value
-        }
-        memberStack.removeSubrange(start...)
-        return .object(members)
+        try close(.object, header: header, count: count)
     }
 
-    private mutating func parseArray() throws(JSONParseError) -> JSONValue {
-        try enterContainer()
+    private mutating func parseArray() throws(JSONParseError) {
+        let header = try enterContainer()
         defer { depth -= 1 }
-        let start = elementStack.count
+        var count = 0
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
-            return .array([])
+            try close(.array, header: header, count: 0)
+            return
         }
         while true {
-            if let element = try parseValue() {
-                elementStack.append(element)
+            if try parseValue() {
+                count += 1
             }
             skipWhitespace()
             guard index < bytes.count else {
@@ -149,17 +167,27 @@ struct JSONParser {
                 throw failure("expected ',' or ']' after an array element")
             }
         }
-        let elements = Array(elementStack[start...])
-        elementStack.removeSubrange(start...)
-        return .array(elements)
+        try close(.array, header: header, count: count)
     }
 
-    private mutating func enterContainer() throws(JSONParseError) {
+    /// Steps into the container at `index`, reserving its header entry (filled in when it closes); returns
+    /// the header's index.
+    private mutating func enterContainer() throws(JSONParseError) -> Int {
         guard depth < Self.maximumDepth else {
             throw failure("objects and arrays nested deeper than \(Self.maximumDepth) levels")
         }
         depth += 1
         index += 1
+        tape.append(JSONDocument.Entry(.array, end: 0, count: 0))
+        return tape.count - 1
+    }
+
+    /// Fills in the header of the container that just closed.
+    private mutating func close(_ kind: JSONDocument.Entry.Kind, header: Int, count: Int) throws(JSONParseError) {
+        guard tape.count <= Int(UInt32.max), count <= JSONDocument.Entry.maximumLength else {
+            throw failure("a container of over 256 Mi values is too large to read", at: index - 1)
+        }
+        tape[header] = JSONDocument.Entry(kind, end: tape.count, count: count)
     }
 
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
@@ -184,20 +212,31 @@ struct JSONParser {
 
     // MARK: Strings
 
-    /// The string whose opening quote is at `index`; leaves `index` after its closing quote.
-    private mutating func parseString() throws(JSONParseError) -> String {
+    /// Checks the string whose opening quote is at `index` and puts it on the tape; leaves `index` after
+    /// its closing quote.
+    private mutating func parseString() throws(JSONParseError) {
         let opening = index
         index += 1
         var isASCII = true
+        var isEscaped = false
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
-                let text = UnsafeBufferPointer(rebasing: bytes[(opening + 1)..<index])
+                let start = opening + 1
+                if !isASCII {
+                    try validateUTF8(from: start, to: index, stringOpenedAt: opening)
+                }
+                guard index - start <= JSONDocument.Entry.maximumLength else {
+                    throw failure("a string over 256 MiB is too long to read", at: opening)
+                }
+                tape.append(JSONDocument.Entry(isEscaped ? .escapedString : .plainString, start: start, length: index - start))
                 index += 1
-                return try string(from: text, isASCII: isASCII, startingAt: opening)
+                return
             }
             if byte == UInt8(ascii: "\\") {
-                return try parseEscapedString(openedAt: opening)
+                isEscaped = true
+                try checkEscape()
+                continue
             }
             if byte < 0x20 {
                 throw failure("a control character inside a string must be escaped")
@@ -210,114 +249,111 @@ struct JSONParser {
         throw failure("the string starting here is never closed", at: opening)
     }
 
-    /// The rest of a string from its first backslash at `index`, unescaped into ``unescaped``.
-    private mutating func parseEscapedString(openedAt opening: Int) throws(JSONParseError) -> String {
-        unescaped.removeAll(keepingCapacity: true)
-        unescaped.append(contentsOf: bytes[(opening + 1)..<index])
-        while index < bytes.count {
-            let byte = bytes[index]
-            switch byte {
-            case UInt8(ascii: "\""):
-                index += 1
-                return try unescaped.withUnsafeBufferPointer { text throws(JSONParseError) in
-                    try string(from: text, isASCII: false, startingAt: opening)
-                }
-            case UInt8(ascii: "\\"):
-                try appendEscape()
-            case ..<0x20:
-                throw failure("a control character inside a string must be escaped")
-            default:
-                unescaped.append(byte)
-                index += 1
-            }
-        }
-        throw failure("the string starting here is never closed", at: opening)
-    }
-
-    /// Appends the character escaped at `index` (a backslash) to ``unescaped``.
-    private mutating func appendEscape() throws(JSONParseError) {
+    /// Checks the escape whose backslash is at `index` and steps over it.
+    private mutating func checkEscape() throws(JSONParseError) {
         guard index + 1 < bytes.count else {
             throw failure("the body ends inside an escape")
         }
-        let escaped: UInt8
         switch bytes[index + 1] {
-        case UInt8(ascii: "\""): escaped = UInt8(ascii: "\"")
-        case UInt8(ascii: "\\"): escaped = UInt8(ascii: "\\")
-        case UInt8(ascii: "/"): escaped = UInt8(ascii: "/")
-        case UInt8(ascii: "b"): escaped = 0x08
-        case UInt8(ascii: "f"): escaped = 0x0C
-        case UInt8(ascii: "n"): escaped = UInt8(ascii: "\n")
-        case UInt8(ascii: "r"): escaped = UInt8(ascii: "\r")
-        case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 2
         case UInt8(ascii: "u"):
-            appendUTF8(of: try parseUnicodeEscape())
-            return
+            guard bytes.count - index >= 6, Self.hexQuad(bytes, at: index + 2) != nil else {
+                throw failure("\\u must be followed by four hexadecimal digits")
+            }
+            index += 6
         default:
             throw failure("unknown escape; only \\\" \\\\ \\/ \\b \\f \\n \\r \\t and \\uXXXX are allowed")
         }
-        unescaped.append(escaped)
-        index += 2
+    }
+
+    private func validateUTF8(from start: Int, to end: Int, stringOpenedAt opening: Int) throws(JSONParseError) {
+        var iterator = bytes[start..<end].makeIterator()
+        var decoder = UTF8()
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue:
+                continue
+            case .emptyInput:
+                return
+            case .error:
+                throw failure("the string starting here is not valid UTF-8", at: opening)
+            }
+        }
+    }
+
+    /// The text of an escaped string (between its quotes, already checked) with its escapes replaced.
+    /// A `\u` escape of a lone surrogate becomes U+FFFD.
+    static func unescape(_ text: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var result: [UInt8] = []
+        result.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
+            guard byte == UInt8(ascii: "\\") else {
+                result.append(byte)
+                index += 1
+                continue
+            }
+            let escaped: UInt8
+            switch text[index + 1] {
+            case UInt8(ascii: "b"): escaped = 0x08
+            case UInt8(ascii: "f"): escaped = 0x0C
+            case UInt8(ascii: "n"): escaped = UInt8(ascii: "\n")
+            case UInt8(ascii: "r"): escaped = UInt8(ascii: "\r")
+            case UInt8(ascii: "t"): escaped = UInt8(ascii: "\t")
+            case UInt8(ascii: "u"):
+                let (scalar, length) = unicodeEscape(text, at: index)
+                result.append(contentsOf: UTF8.encode(scalar)!)
+                index += length
+                continue
+            case let other: escaped = other
+            }
+            result.append(escaped)
+            index += 2
+        }
+        return result
     }
 
     /// The scalar of the `\uXXXX` escape at `index`, joined with a following low-surrogate escape when it
-    /// is a high surrogate. A lone surrogate reads as U+FFFD.
-    private mutating func parseUnicodeEscape() throws(JSONParseError) -> Unicode.Scalar {
-        let unit = try hexQuad(at: index + 2)
-        index += 6
+    /// is a high surrogate, and how many bytes it took.
+    private static func unicodeEscape(_ text: UnsafeBufferPointer<UInt8>, at index: Int) -> (Unicode.Scalar, Int) {
+        let unit = hexQuad(text, at: index + 2)!
         switch unit {
         case 0xD800...0xDBFF:
-            if bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u"),
-               case let low = try hexQuad(at: index + 2), (0xDC00...0xDFFF).contains(low) {
-                index += 6
-                return Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!
+            if text.count - index >= 12, text[index + 6] == UInt8(ascii: "\\"), text[index + 7] == UInt8(ascii: "u"),
+               let low = hexQuad(text, at: index + 8), (0xDC00...0xDFFF).contains(low) {
+                return (Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!, 12)
             }
-            return "\u{FFFD}"
+            return ("\u{FFFD}", 6)
         case 0xDC00...0xDFFF:
-            return "\u{FFFD}"
+            return ("\u{FFFD}", 6)
         default:
-            return Unicode.Scalar(unit)!
+            return (Unicode.Scalar(unit)!, 6)
         }
     }
 
-    private func hexQuad(at start: Int) throws(JSONParseError) -> UInt32 {
-        guard bytes.count - start >= 4 else {
-            throw failure("\\u must be followed by four hexadecimal digits", at: start - 2)
-        }
+    private static func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt32? {
+        guard text.count - start >= 4 else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {
-            let byte = bytes[start + offset]
+            let byte = text[start + offset]
             let digit: UInt8
             switch byte {
             case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
             case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: throw failure("\\u must be followed by four hexadecimal digits", at: start - 2)
+            default: return nil
             }
             value = value << 4 | UInt32(digit)
         }
         return value
     }
 
-    private mutating func appendUTF8(of scalar: Unicode.Scalar) {
-        for unit in UTF8.encode(scalar)! {
-            unescaped.append(unit)
-        }
-    }
-
-    private func string(from text: UnsafeBufferPointer<UInt8>, isASCII: Bool,
-                        startingAt opening: Int) throws(JSONParseError) -> String {
-        if isASCII {
-            return String(decoding: text, as: UTF8.self)
-        }
-        guard let string = String(validating: text, as: UTF8.self) else {
-            throw failure("the string starting here is not valid UTF-8", at: opening)
-        }
-        return string
-    }
-
     // MARK: Numbers
 
-    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+    private mutating func parseNumber() throws(JSONParseError) {
         let start = index
         if bytes[index] == UInt8(ascii: "-") {
             index += 1
@@ -348,22 +384,26 @@ struct JSONParser {
             try requireDigits(after: "the exponent")
         }
         let text = UnsafeBufferPointer(rebasing: bytes[start..<index])
-        if isInteger, let integer = Self.integer(text) {
-            return .integer(integer)
+        guard text.count <= JSONDocument.Entry.maximumLength else {
+            throw failure("a number over 256 MiB long is too long to read", at: start)
+        }
+        if isInteger, Self.integer(text) != nil {
+            tape.append(JSONDocument.Entry(.integer, start: start, length: text.count))
+            return
         }
         guard let double = Double(String(decoding: text, as: UTF8.self)), double.isFinite else {
             throw failure("the number is too large for a Double", at: start)
         }
-        return .double(double)
+        tape.append(JSONDocument.Entry(.double, start: start, length: text.count))
     }
 
     /// The value of an optionally negative run of digits, or `nil` when it does not fit `Int`.
-    private static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func integer(_ text: UnsafeBufferPointer<UInt8>) -> Int? {
         let isNegative = text[0] == UInt8(ascii: "-")
         var value = 0
         // Accumulate on the number's own side of zero so that Int.min fits.
         for byte in text[(isNegative ? 1 : 0)...] {
-            let digit = Int(byte - UInt8(ascii: "0"))
+            let digit = Int(byte &- UInt8(ascii: "0"))
             let (shifted, overflowedShift) = value.multipliedReportingOverflow(by: 10)
             let (next, overflowedAdd) = isNegative ? shifted.subtractingReportingOverflow(digit)
                                                    : shifted.addingReportingOverflow(digit)

@@ -6,7 +6,7 @@ extension JSONValue {
     /// JSON, with a ``JSONParseError`` saying where as its `underlyingError`. Containers may nest 512 deep.
     public static func parse(_ data: Data) throws(WebServiceError) -> JSONValue? {
         do {
-            return try JSONParser.parse(data)
+            return try JSONDocument.parse(data).map { $0.value(at: 0) }
         } catch {
             throw .service(.undecodableBody, underlyingError: error)
         }

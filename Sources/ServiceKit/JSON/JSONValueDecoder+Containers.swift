@@ -1,17 +1,18 @@
 import Foundation
 
-/// The members of an object. A missing key throws `.missingField` with the member's full key path.
+/// The members of an object, looked up as they are asked for. A missing key throws `.missingField` with
+/// the member's full key path.
 struct KeyedJSONContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    /// The decoder of the object itself.
     let decoder: JSONValueDecoder
-    let members: [String: JSON]
 
     var codingPath: [any CodingKey] { decoder.codingPath }
 
-    var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+    var allKeys: [Key] { (decoder.json.object ?? [:]).keys.compactMap { Key(stringValue: $0) } }
 
-    func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
+    func contains(_ key: Key) -> Bool { member(key).exists }
 
-    func decodeNil(forKey key: Key) -> Bool { members[key.stringValue] == nil }
+    func decodeNil(forKey key: Key) -> Bool { !member(key).exists }
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
         try decoder.unbox(type, at: member(key))
@@ -35,11 +36,11 @@ struct KeyedJSONContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     }
 
     private func member(_ key: some CodingKey) -> JSON {
-        members[key.stringValue] ?? JSON(nil, path: decoder.json.path.appending(.key(key.stringValue)))
+        decoder.json[key.stringValue]
     }
 
     private func nested(_ key: some CodingKey) throws -> JSONValueDecoder {
-        JSONValueDecoder(json: member(key), dateFormat: decoder.dateFormat)
+        JSONValueDecoder(json: member(key).settled, dateFormat: decoder.dateFormat)
     }
 }
 

@@ -19,7 +19,11 @@ struct JSONValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(KeyedJSONContainer<Key>(decoder: self, members: try json.required.object))
+        guard json.isObject else {
+            throw WebServiceError.service(json.exists ? .invalidField(json.path.description)
+                                                      : .missingField(json.path.description))
+        }
+        return KeyedDecodingContainer(KeyedJSONContainer<Key>(decoder: self))
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -52,7 +56,7 @@ struct JSONValueDecoder: Decoder {
             if let integerType = type as? any FixedWidthInteger.Type {
                 return try Self.integer(integerType, at: position) as! Value
             }
-            return try Value(from: JSONValueDecoder(json: position, dateFormat: dateFormat))
+            return try Value(from: JSONValueDecoder(json: position.settled, dateFormat: dateFormat))
         }
     }
 

@@ -33,12 +33,11 @@ public struct RawResponse: Sendable {
             (json, bodyProblem) = (nil, .service(.wrongContentType(contentType), statusCode: statusCode))
         } else {
             do {
-                let value = try JSONValue.parse(body)
-                (json, bodyProblem) = value.map { (JSON($0), nil) }
+                let document = try JSONDocument.parse(body)
+                (json, bodyProblem) = document.map { (JSON(document: $0), nil) }
                     ?? (nil, .service(.undecodableBody, statusCode: statusCode))
             } catch {
-                (json, bodyProblem) = (nil, .service(.undecodableBody, underlyingError: error.underlyingError,
-                                                     statusCode: statusCode))
+                (json, bodyProblem) = (nil, .service(.undecodableBody, underlyingError: error, statusCode: statusCode))
             }
         }
     }

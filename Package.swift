@@ -21,6 +21,8 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
+        .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
+                          path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking"], swiftSettings: strictSettings),

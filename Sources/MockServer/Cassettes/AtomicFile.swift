@@ -72,6 +72,21 @@ enum AtomicFile {
         }
     }
 
+    /// Renames `source` over `destination` in one step (`rename(2)`), so readers see the old file or the new
+    /// one, never neither; then flushes the folder so that the new name survives a power cut.
+    static func move(_ source: URL, over destination: URL) throws(CassetteError) {
+        guard rename(source.path, destination.path) == 0 else {
+            let code = errno
+            throw CassetteError(code: .fileSystem, file: destination.relativePath,
+                                reason: "cannot move \(source.lastPathComponent) into place (\(String(cString: strerror(code))))")
+        }
+        let folderDescriptor = open(destination.deletingLastPathComponent().path, O_RDONLY)
+        if folderDescriptor >= 0 {
+            fsync(folderDescriptor)
+            close(folderDescriptor)
+        }
+    }
+
     private static func existing(_ display: String) -> CassetteError {
         CassetteError(code: .fileExists, file: display, reason: "the file already exists; pass overwrite: true to replace it")
     }

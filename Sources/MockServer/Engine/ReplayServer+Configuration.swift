@@ -21,7 +21,7 @@ extension ReplayServer {
         /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded.
         public var faults: FaultSource
         /// Whether an unmatched request fails the test that owns the server (through
-        /// ``ReplayServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:configuration:filePath:_:)``
+        /// ``ReplayServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
         /// calls at the end); default `false`. Unmatched requests are answered 404 either way.
         public var strict: Bool
         /// How many requests the journal keeps (oldest dropped first); default ``Journal/defaultCapacity``.

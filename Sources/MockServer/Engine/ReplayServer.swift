@@ -11,7 +11,7 @@ import Foundation
 /// await server.stop()
 /// ```
 ///
-/// In tests, ``withMockServer(replaying:in:configuration:filePath:_:)`` does all of this in one line and
+/// In tests, ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` does all of this in one line and
 /// stops the server when the test's closure returns.
 ///
 /// The same server records, when its ``Configuration/mode`` says so: in front of a real upstream it forwards

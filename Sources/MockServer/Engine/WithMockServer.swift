@@ -1,65 +1,67 @@
 import Foundation
 
-/// Runs `body` with a started ``ReplayServer`` replaying the named cassettes, then stops it, whether
-/// `body` returns or throws. Works the same in Swift Testing and XCTest (`async` tests).
+/// Runs `body` with a started ``ReplayServer`` for the named cassettes, then stops it, whether `body`
+/// returns or throws. Works the same in Swift Testing and XCTest (`async` tests); the server is also
+/// ``ReplayServer/current`` while `body` runs.
 ///
 /// ```swift
 /// @Test func users() async throws {
-///     try await withMockServer(replaying: "github/users") { server in
+///     try await withMockServer(replaying: "github/users", upstream: "https://api.github.com") { server in
 ///         let client = WebServiceClient(baseURL: server.baseURL!)
 ///         ...
 ///     }
 /// }
 /// ```
 ///
+/// The environment chooses the ``RecordMode`` (see ``RecordMode/fromEnvironment(_:)``): by default the
+/// cassettes are only replayed; `MOCKSERVER_RECORD=once` records a missing cassette, `new-episodes` appends
+/// what it does not match, `all` re-records it (replacing the old file only when `body` returns), and
+/// `MOCKSERVER_LIVE=1` forwards everything and records nothing. Recording forwards to
+/// `MOCKSERVER_UPSTREAM` when set, else to `upstream`, else to the cassette's own `upstream`; it redacts
+/// with ``RedactionRules/default``, as `recorder capture` does. The modes that record take one name.
+///
 /// - Parameters:
 ///   - names: cassette names relative to `folder`: `github/users` for `github/users.json`, or a folder
 ///     name for every cassette in it.
 ///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`
 ///     (see ``RecordingsFolder/nearest(to:environment:)``).
+///   - upstream: the real API a recording forwards to, such as `https://api.github.com`; default `nil`
+///     (the cassette's own). Unused when only replaying.
 ///   - configuration: how the server runs; default loopback, ephemeral port, faults from the environment.
+///     The record mode sets its ``ReplayServer/Configuration/mode`` and ``ReplayServer/Configuration/recording``.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
-/// - Throws: what `body` throws; ``ReplayServerError`` when a cassette is missing or, in strict mode, when
-///   a request went unmatched (with each near miss); ``CassetteError`` for an unreadable cassette;
-///   ``FaultPlanError`` for an invalid plan in the environment; ``HTTPServerError`` when the server
-///   cannot listen.
+///   - function: the test's name, for the command that records a missing cassette; leave the default.
+/// - Throws: what `body` throws; ``ReplayServerError`` when a cassette is missing in replay mode (naming
+///   the file and the command that records it), when the record mode or upstream is invalid or missing,
+///   when a recording cannot be saved, or, in strict mode, when a request went unmatched (with each near
+///   miss); ``CassetteError`` for an unreadable cassette; ``RecordingError`` for an invalid upstream;
+///   ``FaultPlanError`` for an invalid plan in the environment; ``HTTPServerError`` when the server cannot listen.
 public func withMockServer<Result>(
     replaying names: String...,
     in folder: URL? = nil,
+    upstream: String? = nil,
     configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
     filePath: String = #filePath,
+    function: String = #function,
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
     guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
         throw ReplayServerError("no Recordings folder at or above \(filePath); pass the folder with `in:`")
     }
-    var cassettes: [Cassette] = []
-    for name in names {
-        cassettes += try RecordingsFolder.cassettes(named: name, in: recordings)
-    }
-    return try await withMockServer(cassettes: cassettes, configuration: configuration, body)
+    let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
+    let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
+                                    configuration: configuration, test: test)
+    return try await cassette.withServer(body, passed: { _ in true })
 }
 
 /// Runs `body` with a started ``ReplayServer`` replaying `cassettes` (possibly none, for a server fed only
-/// with ``ReplayServer/add(_:)``), then stops it, whether `body` returns or throws. In strict mode an
-/// unmatched request makes it throw ``ReplayServerError`` after `body` returns.
+/// with ``ReplayServer/add(_:)``), then stops it, whether `body` returns or throws. The server is also
+/// ``ReplayServer/current`` while `body` runs. In strict mode an unmatched request makes it throw
+/// ``ReplayServerError`` after `body` returns. The record mode in the environment does not apply.
 public func withMockServer<Result>(
     cassettes: [Cassette],
     configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
-    let server = try ReplayServer(cassettes: cassettes, configuration: configuration)
-    try await server.start()
-    let result: Result
-    do {
-        result = try await body(server)
-    } catch {
-        await server.stop()
-        throw error
-    }
-    await server.stop()
-    if configuration.strict {
-        try server.verifyNoUnmatchedRequests()
-    }
-    return result
+    try await TestCassette(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
 }

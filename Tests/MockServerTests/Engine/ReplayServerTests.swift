@@ -100,12 +100,12 @@ import Testing
         }
     }
 
-    @Test func missingCassette_throwsOneSentence() async throws {
+    @Test func missingCassette_namesTheFileAndTheCommandThatRecordsIt() async throws {
         let folder = try #require(RecordingsFolder.nearest(to: #filePath))
         let error = await #expect(throws: ReplayServerError.self) {
             try await withMockServer(replaying: "nope/missing") { _ in }
         }
-        #expect(error?.message == "no cassette named 'nope/missing' in \(folder.path) (looked for missing.json and the folder nope/missing)")
+        #expect(error?.message == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt`")
     }
 
     @Test func serverIsStopped_whenTheBodyThrows() async throws {

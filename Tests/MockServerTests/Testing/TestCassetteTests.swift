@@ -1,0 +1,157 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import MockServer
+import Testing
+
+/// What each record mode does with a test's cassette, against a real upstream on loopback.
+@Suite struct TestCassetteTests {
+    struct TestFailed: Error {}
+
+    /// Resolves `name` in `folder` for `mode` and runs one request for `/json` through the server; `passes`
+    /// says whether the test counts as passed.
+    static func run(_ mode: RecordMode, _ name: String = "api/things", in folder: URL, upstream: URL?,
+                    environment: [String: String] = [:], passes: Bool = true) async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
+        let cassette = try TestCassette(names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
+                                        configuration: .init(faults: .none), test: "things", environment: environment)
+        return try await cassette.withServer({ server in
+            let (_, response) = try await withURLSession { session in
+                try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
+            }
+            return (response.statusCode, server.journal.entries.map(\.outcome.kind))
+        }, passed: { _ in passes })
+    }
+
+    @discardableResult
+    static func withFolder<T>(_ body: (URL) async throws -> T) async throws -> T {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try await body(folder)
+    }
+
+    @Test func none_missingCassette_namesTheFileAndTheCommandThatRecordsIt() async throws {
+        try await Self.withFolder { folder in
+            let error = await #expect(throws: ReplayServerError.self) {
+                try await Self.run(.none, in: folder, upstream: nil)
+            }
+            #expect(error?.message == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things`")
+        }
+    }
+
+    @Test func once_recordsAMissingCassette_thenReplaysItWithTheUpstreamGone() async throws {
+        try await Self.withFolder { folder in
+            let first = try await withUpstream { upstream, log in
+                let result = try await Self.run(.once, in: folder, upstream: upstream)
+                #expect(log.all.count == 1)
+                return result
+            }
+            #expect(first.status == 200)
+            #expect(first.kinds == [.recorded])
+            let cassette = try Cassette.load(from: folder.appendingPathComponent("api/things.json"))
+            #expect(cassette.name == "api-things")
+            #expect(cassette.interactions.count == 1)
+            let second = try await Self.run(.once, in: folder, upstream: URL(string: "http://127.0.0.1:\(try await closedPort())"))
+            #expect(second.status == 200)
+            #expect(second.kinds == [.matched])
+        }
+    }
+
+    @Test func newEpisodes_replaysWhatMatches_andAppendsTheRest() async throws {
+        try await Self.withFolder { folder in
+            let file = folder.appendingPathComponent("api/things.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try await withUpstream { upstream, log in
+                try Cassette(name: "things", upstream: upstream.absoluteString, interactions: [.stub("GET", "/text", text: "old")]).save(to: file)
+                let result = try await Self.run(.newEpisodes, in: folder, upstream: upstream)
+                #expect(result.kinds == [.recorded])
+                #expect(log.all.map(\.path) == ["/json"])
+            }
+            #expect(try Cassette.load(from: file).interactions.map(\.request.target) == ["/text", "/json"])
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func all_replacesTheCassette_onlyWhenTheTestPassed(passes: Bool) async throws {
+        try await Self.withFolder { folder in
+            let file = folder.appendingPathComponent("api/things.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Cassette(name: "things", interactions: [.stub("GET", "/text", text: "old")]).save(to: file)
+            let old = try Data(contentsOf: file)
+            try await withUpstream { upstream, _ in
+                if passes {
+                    _ = try await Self.run(.all, in: folder, upstream: upstream)
+                } else {
+                    let error = await #expect(throws: ReplayServerError.self) {
+                        try await Self.run(.all, in: folder, upstream: upstream, passes: false)
+                    }
+                    #expect(error?.message.hasPrefix("the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in \(file.path).recording-") == true)
+                }
+            }
+            let siblings = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted()
+            if passes {
+                #expect(try Cassette.load(from: file).interactions.map(\.request.target) == ["/json"])
+                #expect(siblings == ["things.json"])
+            } else {
+                #expect(try Data(contentsOf: file) == old)
+                #expect(siblings.count == 2)
+                let kept = try #require(siblings.first { $0 != "things.json" })
+                #expect(try Cassette.load(from: file.deletingLastPathComponent().appendingPathComponent(kept)).interactions.count == 1)
+            }
+        }
+    }
+
+    @Test func live_forwardsEverything_andWritesNothing() async throws {
+        try await Self.withFolder { folder in
+            try await withUpstream { upstream, log in
+                let result = try await Self.run(.live, in: folder, upstream: upstream)
+                #expect(result.kinds == [.passedThrough])
+                #expect(log.all.count == 1)
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).isEmpty)
+        }
+    }
+
+    @Test func upstreamVariable_winsOverTheCallSite() async throws {
+        try await Self.withFolder { folder in
+            try await withUpstream { upstream, log in
+                let result = try await Self.run(.once, in: folder, upstream: URL(string: "https://api.github.com"),
+                                                environment: ["MOCKSERVER_UPSTREAM": upstream.absoluteString])
+                #expect(result.status == 200)
+                #expect(log.all.count == 1)
+            }
+        }
+    }
+
+    @Test func recording_withNoUpstreamAnywhere_namesTheCassette() async throws {
+        try await Self.withFolder { folder in
+            let error = await #expect(throws: ReplayServerError.self) {
+                try await Self.run(.once, in: folder, upstream: nil)
+            }
+            #expect(error?.message == "recording api/things needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set MOCKSERVER_UPSTREAM")
+        }
+    }
+
+    @Test func recordingModes_takeOneCassette() async throws {
+        try await Self.withFolder { folder in
+            #expect(throws: ReplayServerError("MOCKSERVER_RECORD=all records one cassette per test, not 2 (a, b)")) {
+                try TestCassette(names: ["a", "b"], folder: folder, upstream: "https://api.github.com", mode: .all,
+                                 configuration: .init(), test: nil, environment: [:])
+            }
+        }
+    }
+
+    @Test func oldCassette_earnsAWarning_pastTheMaximumAge() async throws {
+        try await Self.withFolder { folder in
+            let recordedAt = Date(timeIntervalSinceNow: -40 * 86_400)
+            try Cassette(name: "things", recordedAt: recordedAt).save(to: folder.appendingPathComponent("things.json"))
+            let resolve = { (days: String) in
+                try TestCassette(names: ["things"], folder: folder, upstream: nil, mode: .none, configuration: .init(),
+                                 test: nil, environment: ["MOCKSERVER_MAX_AGE_DAYS": days]).warnings
+            }
+            #expect(try resolve("30") == ["cassette things was recorded 40 days ago, more than MOCKSERVER_MAX_AGE_DAYS=30; re-record it with `MOCKSERVER_RECORD=all swift test`"])
+            #expect(try resolve("45").isEmpty)
+            #expect(throws: ReplayServerError("MOCKSERVER_MAX_AGE_DAYS='soon' is not a whole number of days")) { try resolve("soon") }
+        }
+    }
+}

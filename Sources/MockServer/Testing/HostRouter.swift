@@ -1,0 +1,165 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// The sessions routed requests travel through, and their delegate: it hands each loopback task's events
+/// to the protocol instance that started it (per-task delegates are not called on Linux, so routing goes by
+/// task). It follows no redirects: a 3xx reaches the client as the server sent it.
+final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
+    static let shared = HostRouter()
+
+    private let exchanges = Mutex<[ObjectIdentifier: LoopbackExchange]>([:])
+    /// One session per request timeout, because FoundationNetworking times a request out after its session's
+    /// `timeoutIntervalForRequest` whatever the request says. Made when first needed and never invalidated:
+    /// they serve every routed session of the process, and tests use few distinct timeouts.
+    private let sessions = Mutex<[TimeInterval: URLSession]>([:])
+
+    /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
+    /// authority the client asked for, so that matching may use it) and body; `nil` when the URL cannot be
+    /// rebuilt. The timeout is the request's own when it set one, else the session's (`sessionTimeout`), as
+    /// a direct request's would be.
+    static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval) -> URLRequest? {
+        guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
+              var target = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+        let authority = (target.host ?? "") + (target.port.map { ":\($0)" } ?? "")
+        target.scheme = base.scheme
+        target.host = base.host
+        target.port = base.port
+        target.user = nil
+        target.password = nil
+        target.fragment = nil
+        guard let loopbackURL = target.url else { return nil }
+        let timeout = request.timeoutInterval == URLRequest(url: url).timeoutInterval ? sessionTimeout : request.timeoutInterval
+        var routed = URLRequest(url: loopbackURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        routed.httpMethod = request.httpMethod
+        routed.allHTTPHeaderFields = request.allHTTPHeaderFields
+        routed.setValue(authority, forHTTPHeaderField: "Host")
+        routed.httpBody = request.httpBody ?? request.httpBodyStream.map(readAll)
+        routed.httpShouldHandleCookies = false
+        return routed
+    }
+
+    private static func readAll(_ stream: InputStream) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        stream.open()
+        defer { stream.close() }
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            guard count > 0 else { break }
+            data.append(buffer, count: count)
+        }
+        return data
+    }
+
+    /// Sends `request` (already addressed to the server) for `routing`, whose client gets the events as if
+    /// for `originalURL`. Returns at once; the exchange can be cancelled before the request left.
+    func start(_ request: URLRequest, for routing: URLProtocol, originalURL: URL) -> LoopbackExchange {
+        let exchange = LoopbackExchange(routing: routing, originalURL: originalURL)
+        // On Linux every session's work queue has the same target, and `startLoading` runs on one of them:
+        // making a task from there waits on the queue it runs on, which traps. So the task is made elsewhere.
+        DispatchQueue.global().async { [self] in
+            let task = loopbackSession(timeout: request.timeoutInterval).dataTask(with: request)
+            exchanges.withLock { $0[ObjectIdentifier(task)] = exchange }
+            if exchange.attach(task) {
+                task.resume()
+            } else {
+                exchanges.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(task)) }
+            }
+        }
+        return exchange
+    }
+
+    private func loopbackSession(timeout: TimeInterval) -> URLSession {
+        sessions.withLock { sessions in
+            if let session = sessions[timeout] { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.urlCache = nil
+            configuration.httpCookieStorage = nil
+            configuration.timeoutIntervalForRequest = timeout
+            configuration.timeoutIntervalForResource = 7 * 24 * 3600
+            let created = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+            sessions[timeout] = created
+            return created
+        }
+    }
+
+    private func exchange(of task: URLSessionTask) -> LoopbackExchange? {
+        exchanges.withLock { $0[ObjectIdentifier(task)] }
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        if let route = exchange(of: dataTask) {
+            let http = response as? HTTPURLResponse
+            let shown = HTTPURLResponse(url: route.originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",
+                                        headerFields: http?.allHeaderFields as? [String: String]) ?? response
+            route.routing.client?.urlProtocol(route.routing, didReceive: shown, cacheStoragePolicy: .notAllowed)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let route = exchange(of: dataTask) else { return }
+        route.routing.client?.urlProtocol(route.routing, didLoad: data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let route = exchanges.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
+        guard let client = route.routing.client else { return }
+        if let error {
+            // The same code the client would get talking to the server directly, about the URL it asked for.
+            let code = (error as? URLError)?.code ?? .unknown
+            let shown = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: route.originalURL])
+            client.urlProtocol(route.routing, didFailWithError: shown)
+        } else {
+            client.urlProtocolDidFinishLoading(route.routing)
+        }
+    }
+}
+
+/// One routed request: the protocol instance whose client hears of it, and the loopback task once made.
+/// Unchecked because `URLProtocol` is not `Sendable`: the router only hands the instance to its client, whose
+/// callbacks URLSession accepts from any thread.
+final class LoopbackExchange: @unchecked Sendable {
+    private enum State {
+        case starting
+        case running(URLSessionDataTask)
+        case cancelled
+    }
+
+    let routing: URLProtocol
+    let originalURL: URL
+    private let state = Mutex<State>(.starting)
+
+    init(routing: URLProtocol, originalURL: URL) {
+        self.routing = routing
+        self.originalURL = originalURL
+    }
+
+    /// Records the loopback task; `false` when the exchange was cancelled first (the task must not start).
+    func attach(_ task: URLSessionDataTask) -> Bool {
+        state.withLock { state in
+            guard case .starting = state else { return false }
+            state = .running(task)
+            return true
+        }
+    }
+
+    /// Cancels the loopback task, or keeps it from starting.
+    func cancel() {
+        let task = state.withLock { state -> URLSessionDataTask? in
+            defer { state = .cancelled }
+            if case .running(let task) = state { return task }
+            return nil
+        }
+        task?.cancel()
+    }
+}

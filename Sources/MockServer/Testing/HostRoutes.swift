@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Which server and configuration each route slot belongs to. Every routed configuration gets a slot; a slot
+/// whose server stopped or went away is given to the next configuration, so the slots in use never outnumber
+/// the routed configurations of running servers.
+final class HostRoutes: Sendable {
+    static let shared = HostRoutes()
+
+    /// A slot's owner. Unchecked because `URLSessionConfiguration` is not `Sendable`: only its request
+    /// timeout is read, which the test sets before making its session.
+    struct Route: @unchecked Sendable {
+        weak var server: ReplayServer?
+        let configuration: URLSessionConfiguration
+    }
+
+    private let routes = Mutex<[Route]>([])
+
+    /// Gives `configuration`, routed to `server`, a slot and returns the routing protocol class of that slot.
+    func protocolClass(for server: ReplayServer, configuration: URLSessionConfiguration) -> AnyClass {
+        let route = Route(server: server, configuration: configuration)
+        let index = routes.withLock { routes in
+            if let free = routes.firstIndex(where: { $0.server?.baseURL == nil }) {
+                routes[free] = route
+                return free
+            }
+            routes.append(route)
+            return routes.count - 1
+        }
+        func next<S: RouteSlot>(_: S.Type) -> any RouteSlot.Type { NextSlot<S>.self }
+        func routingClass<S: RouteSlot>(_: S.Type) -> AnyClass { HostRoutingProtocol<S>.self }
+        var slot: any RouteSlot.Type = FirstSlot.self
+        for _ in 0..<index { slot = next(slot) }
+        return routingClass(slot)
+    }
+
+    /// The base URL of the running server in slot `index` and its configuration's request timeout, or `nil`
+    /// when the server stopped or went away.
+    func destination(ofSlot index: Int) -> (baseURL: URL, timeout: TimeInterval)? {
+        let route = routes.withLock { $0.indices.contains(index) ? $0[index] : nil }
+        guard let route, let baseURL = route.server?.baseURL else { return nil }
+        return (baseURL, route.configuration.timeoutIntervalForRequest)
+    }
+}

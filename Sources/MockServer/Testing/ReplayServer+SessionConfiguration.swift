@@ -1,0 +1,31 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ReplayServer {
+    /// A copy of `base` whose sessions send every `http` and `https` request, whatever its host
+    /// (`https://api.github.com/users` included), to this server over loopback, so a client with fixed URLs,
+    /// or an SDK that accepts a configuration, is tested unchanged.
+    ///
+    /// The server sees the request's path, query, headers and body, with `Host` still naming the host the
+    /// client asked for; matching ignores the host unless a cassette's or the configuration's rules list the
+    /// `Host` header. Network-level faults happen on the real loopback socket and reach the client as the same
+    /// `URLError` codes as when it talks to the server directly. Redirects are not followed: a 3xx reaches
+    /// the client as recorded. Only sessions made from this configuration are routed, never
+    /// `URLSession.shared` or other sessions; on Linux the routing is a `URLProtocol` first in
+    /// `protocolClasses`. A session made from the configuration routes to this server while it runs; after
+    /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network.
+    /// - Throws: ``ReplayServerError`` when the server is not running (call ``start()`` first).
+    public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(ReplayServerError) -> URLSessionConfiguration {
+        guard baseURL != nil else {
+            throw ReplayServerError("the server is not running, so there is nothing to route requests to; start it first")
+        }
+        guard let configuration = base.copy() as? URLSessionConfiguration else {
+            throw ReplayServerError("the session configuration could not be copied")
+        }
+        configuration.protocolClasses = [HostRoutes.shared.protocolClass(for: self, configuration: configuration)]
+            + (base.protocolClasses ?? [])
+        return configuration
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import Testing
+
+/// `ReplayServer.sessionConfiguration()`: any host, https included, reaches the server over loopback.
+@Suite struct HostRoutingTests {
+    static let users = Cassette(name: "users", interactions: [
+        .stub("GET", "/users/octocat", json: ["login": "octocat"]),
+        .stub("POST", "/users", status: 201, json: ["id": 7], requestBody: .json(["login": "hubot"])),
+    ])
+
+    /// Runs `body` with a session routed to a server replaying `cassette` (`faults` as a plan), invalidated after.
+    static func withRoutedSession<T>(_ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 10,
+                                     _ body: (ReplayServer, URLSession) async throws -> T) async throws -> T {
+        let plan = try faults.map { try FaultPlan.parse(specs: $0, seed: 42) }
+        return try await withMockServer(cassettes: [cassette], configuration: .init(faults: plan.map { .plan($0) } ?? .none)) { server in
+            let configuration = try server.sessionConfiguration()
+            configuration.timeoutIntervalForRequest = timeout
+            let session = URLSession(configuration: configuration)
+            defer { session.invalidateAndCancel() }
+            return try await body(server, session)
+        }
+    }
+
+    @Test func httpsRequestForAnotherHost_isAnsweredByTheServer_withTheURLTheClientAskedFor() async throws {
+        try await Self.withRoutedSession { server, session in
+            let url = URL(string: "https://api.github.com/users/octocat")!
+            let (data, response) = try await session.httpData(for: URLRequest(url: url))
+            #expect(response.statusCode == 200)
+            #expect(response.url == url)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"login":"octocat"}"#)
+            let request = try #require(server.journal.entries.first?.request)
+            #expect(request.target == "/users/octocat")
+            #expect(request.headers["Host"] == "api.github.com")
+        }
+    }
+
+    @Test func postBody_andPort_reachTheServer() async throws {
+        try await Self.withRoutedSession { server, session in
+            var request = URLRequest(url: URL(string: "http://example.test:8443/users")!)
+            request.httpMethod = "POST"
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(#"{"login":"hubot"}"#.utf8)
+            let (data, response) = try await session.httpData(for: request)
+            #expect(response.statusCode == 201)
+            #expect(String(decoding: data, as: UTF8.self) == #"{"id":7}"#)
+            #expect(server.journal.entries.first?.request.headers["Host"] == "example.test:8443")
+        }
+    }
+
+    @Test func hostIsMatched_onlyWhenTheRulesListIt() async throws {
+        var cassette = Self.users
+        cassette.matching.headers = ["Host"]
+        cassette.interactions = [.stub("GET", "/users/octocat", json: ["login": "octocat"], requestHeaders: ["Host": "api.github.com"])]
+        try await Self.withRoutedSession(cassette) { _, session in
+            let (_, listed) = try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/users/octocat")!))
+            let (_, other) = try await session.httpData(for: URLRequest(url: URL(string: "https://evil.example/users/octocat")!))
+            #expect(listed.statusCode == 200)
+            #expect(other.statusCode == 404)
+        }
+    }
+
+    #if os(Linux)
+    /// The same table as a direct client's (``FaultClientTests/urlSessionCodes``): routing adds no error of its own.
+    @Test(arguments: FaultClientTests.urlSessionCodes)
+    func networkFault_reachesTheClient_asTheSameURLError(spec: String, codes: Set<Int>) async throws {
+        try await Self.withRoutedSession(faults: spec, timeout: TimeInterval(FaultClientTests.clientTimeout(for: spec))) { _, session in
+            let url = URL(string: "https://api.github.com/users/octocat")!
+            let error = await #expect(throws: URLError.self) {
+                try await session.httpData(for: URLRequest(url: url))
+            }
+            #expect(codes.contains(error?.code.rawValue ?? 0), "\(spec) gave \(String(describing: error?.code.rawValue))")
+            #expect((error?.userInfo[NSURLErrorFailingURLErrorKey] as? URL) == url)
+        }
+    }
+    #endif
+
+    @Test func stoppedServer_hasNoConfigurationToGive() async throws {
+        let server = try ReplayServer(cassettes: [])
+        #expect(throws: ReplayServerError.self) { try server.sessionConfiguration() }
+    }
+}

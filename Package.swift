@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
+        .library(name: "MockServerTesting", targets: ["MockServerTesting"]),
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
@@ -19,12 +20,14 @@ let package = Package(
         .target(name: "Locking", swiftSettings: strictSettings),
         .target(name: "ServiceKit", dependencies: ["Locking"], swiftSettings: strictSettings),
         .target(name: "MockServer", dependencies: ["Locking"], swiftSettings: strictSettings),
+        // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
+        .target(name: "MockServerTesting", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer", "Locking"], swiftSettings: strictSettings),
     ],

@@ -4,7 +4,7 @@ public struct ReplayServerError: Error, Sendable, Hashable, CustomStringConverti
     /// The failure in words: one sentence, followed for unmatched requests by each near-miss report.
     public let message: String
 
-    init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 

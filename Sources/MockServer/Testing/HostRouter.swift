@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// The sessions routed requests travel through, and their delegate: it hands each loopback task's events
 /// to the protocol instance that started it (per-task delegates are not called on Linux, so routing goes by
@@ -10,11 +10,11 @@ import Synchronization
 final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
     static let shared = HostRouter()
 
-    private let exchanges = Mutex<[ObjectIdentifier: LoopbackExchange]>([:])
+    private let exchanges = Lock<[ObjectIdentifier: LoopbackExchange]>([:])
     /// One session per request timeout, because FoundationNetworking times a request out after its session's
     /// `timeoutIntervalForRequest` whatever the request says. Made when first needed and never invalidated:
     /// they serve every routed session of the process, and tests use few distinct timeouts.
-    private let sessions = Mutex<[TimeInterval: URLSession]>([:])
+    private let sessions = Lock<[TimeInterval: URLSession]>([:])
 
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
     /// authority the client asked for, so that matching may use it) and body; `nil` when the URL cannot be
@@ -137,7 +137,7 @@ final class LoopbackExchange: @unchecked Sendable {
 
     let routing: URLProtocol
     let originalURL: URL
-    private let state = Mutex<State>(.starting)
+    private let state = Lock<State>(.starting)
 
     init(routing: URLProtocol, originalURL: URL) {
         self.routing = routing

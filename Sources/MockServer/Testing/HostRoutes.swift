@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
+import Locking
 
 /// Which server and configuration each route slot belongs to. Every routed configuration gets a slot; a slot
 /// whose server stopped or went away is given to the next configuration, so the slots in use never outnumber
@@ -17,7 +17,7 @@ final class HostRoutes: Sendable {
         let configuration: URLSessionConfiguration
     }
 
-    private let routes = Mutex<[Route]>([])
+    private let routes = Lock<[Route]>([])
 
     /// Gives `configuration`, routed to `server`, a slot and returns the routing protocol class of that slot.
     func protocolClass(for server: ReplayServer, configuration: URLSessionConfiguration) -> AnyClass {

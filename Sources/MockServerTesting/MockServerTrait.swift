@@ -1,0 +1,116 @@
+import Foundation
+import Locking
+import MockServer
+import Testing
+
+/// The Swift Testing trait `.mockServer(...)`: each test it applies to runs with a ``MockServer/ReplayServer``
+/// of its own, started before the test and stopped after it, reachable from the test as
+/// `ReplayServer.current`. Applied to a suite, it applies to every test in it; parallel tests (and each
+/// case of a parameterized test) get their own server.
+///
+/// The record mode comes from the environment, as for `withMockServer(replaying:upstream:)`: replay by
+/// default, `MOCKSERVER_RECORD=once|new-episodes|all` to record, `MOCKSERVER_LIVE=1` to talk to the real
+/// API. In `all` mode the new cassette replaces the old one only when the test recorded no failure.
+public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
+    let cassette: String?
+    let upstream: String?
+    let folder: URL?
+    let configuration: ReplayServer.Configuration
+    let allowsUnusedInteractions: Bool
+    let filePath: String
+    /// Where the record mode and the other `MOCKSERVER_` variables are read; the process's environment.
+    var environment: [String: String] = ProcessInfo.processInfo.environment
+
+    /// `true`: on a suite, the trait applies to every test in it, nested suites included.
+    public var isRecursive: Bool { true }
+
+    /// A scope for each test case, none for a suite itself or a parameterized test as a whole.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> MockServerTrait? {
+        testCase == nil ? nil : self
+    }
+
+    /// Runs the test case with its server, then settles the recording and reports, as failures of the test:
+    /// in strict mode each unmatched request with its near miss; unused interactions when they are not
+    /// allowed; and a missing cassette, a bad record mode or a missing upstream before the test runs.
+    /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
+            throw ReplayServerError("no Recordings folder at or above \(filePath); pass the folder with `in:`")
+        }
+        let testName = test.name.split(separator: "(").first.map(String.init) ?? test.name
+        let cassette = try TestCassette(names: [self.cassette ?? Self.cassetteName(for: test)], folder: recordings,
+                                        upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
+                                        configuration: configuration, test: testName, environment: environment)
+        for warning in cassette.warnings {
+            Issue.record(Comment(rawValue: warning), severity: .warning)
+        }
+        let allowsUnusedInteractions = self.allowsUnusedInteractions
+        _ = try await cassette.withServer({ server in
+            // Swift Testing tells no one whether a test failed; a known-issue matcher that never matches sees
+            // every issue the test records, and leaves each one a failure.
+            let failures = Lock(0)
+            try await withKnownIssue(isIntermittent: true) {
+                try await function()
+            } matching: { issue in
+                if issue.isFailure { failures.withLock { $0 += 1 } }
+                return false
+            }
+            if !allowsUnusedInteractions {
+                try server.verifyEveryInteractionUsed()
+            }
+            return failures.withLock { $0 } == 0
+        }, passed: { $0 })
+    }
+
+    /// The cassette of a test that names none: its suites and its name, such as `UsersTests/fetchesOctocat`
+    /// for `UsersTests.fetchesOctocat()`.
+    static func cassetteName(for test: Test) -> String {
+        test.id.nameComponents.map { component in
+            component.split(separator: "(").first.map(String.init) ?? component
+        }.joined(separator: "/")
+    }
+}
+
+extension Trait where Self == MockServerTrait {
+    /// Runs each test with its own ``MockServer/ReplayServer`` for `cassette`, in the record mode the
+    /// environment gives (see ``MockServerTrait``).
+    ///
+    /// ```swift
+    /// @Test(.mockServer("github/users", upstream: "https://api.github.com"))
+    /// func octocat() async throws {
+    ///     let server = try #require(ReplayServer.current)
+    ///     let session = URLSession(configuration: try server.sessionConfiguration())
+    ///     ...
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - cassette: the cassette's name in the recordings folder, such as `github/users`; default the
+    ///     test's suites and name (`UsersTests/octocat`).
+    ///   - upstream: the real API a recording forwards to; default the cassette's own `upstream` field.
+    ///     `MOCKSERVER_UPSTREAM`, when set, wins over both.
+    ///   - folder: the recordings folder; default the nearest `Recordings/` above the test's file.
+    ///   - strict: whether an unmatched request fails the test with its near-miss report; default `true`.
+    ///   - faults: the fault plan; default the environment's (`MOCKSERVER_FAULTS`). Replay only.
+    ///   - allowUnusedInteractions: whether interactions no request used are fine; default `true`. When
+    ///     `false`, the test fails listing them.
+    ///   - configuration: everything else about the server; its `strict` and `faults` are replaced by the
+    ///     arguments above.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    public static func mockServer(
+        _ cassette: String? = nil,
+        upstream: String? = nil,
+        in folder: URL? = nil,
+        strict: Bool = true,
+        faults: ReplayServer.FaultSource = .environment,
+        allowUnusedInteractions: Bool = true,
+        configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
+        filePath: String = #filePath
+    ) -> Self {
+        var configuration = configuration
+        configuration.strict = strict
+        configuration.faults = faults
+        return MockServerTrait(cassette: cassette, upstream: upstream, folder: folder, configuration: configuration,
+                               allowsUnusedInteractions: allowUnusedInteractions, filePath: filePath)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+@testable import MockServerTesting
+import Testing
+
+/// The `.mockServer(...)` trait, used as users use it, and driven by hand where the outcome is a failure.
+@Suite struct MockServerTraitTests {
+    /// GETs `url` through a session routed to the running test's server.
+    static func get(_ url: String) async throws -> (Data, HTTPURLResponse) {
+        let server = try #require(ReplayServer.current)
+        let session = URLSession(configuration: try server.sessionConfiguration())
+        defer { session.invalidateAndCancel() }
+        return try await session.httpData(for: URLRequest(url: URL(string: url)!))
+    }
+
+    @Test(.mockServer("github/users"))
+    func testBody_readsItsServer_andReachesItWithFixedURLs() async throws {
+        let (_, response) = try await Self.get("https://api.github.com/users/octocat")
+        #expect(response.statusCode == 200)
+        #expect(ReplayServer.current?.journal.entries.map(\.outcome.kind) == [.matched])
+    }
+
+    /// Each case sees only its own request: every case has a server of its own.
+    @Test(.mockServer("github/users"), arguments: 0..<4)
+    func parallelCases_eachGetTheirOwnServer(round: Int) async throws {
+        _ = try await Self.get("https://api.github.com/users/octocat")
+        #expect(ReplayServer.current?.journal.entries.count == 1)
+    }
+
+    @Suite(.mockServer("github/users"))
+    struct OnASuite {
+        @Test func everyTestHasAServer() throws {
+            #expect(ReplayServer.current?.baseURL != nil)
+        }
+    }
+
+    @Test func noServer_outsideTheTrait() {
+        #expect(ReplayServer.current == nil)
+    }
+
+    @Test func cassetteName_defaultsToTheSuitesAndTheTestName() throws {
+        let test = try #require(Test.current)
+        #expect(MockServerTrait.cassetteName(for: test) == "MockServerTraitTests/cassetteName_defaultsToTheSuitesAndTheTestName")
+    }
+
+    /// A trait for `cassette` in `folder` whose environment is `environment`.
+    static func trait(_ cassette: String, in folder: URL, upstream: URL? = nil, allowUnused: Bool = true,
+                      environment: [String: String] = [:]) -> MockServerTrait {
+        var trait = MockServerTrait.mockServer(cassette, upstream: upstream?.absoluteString, in: folder, faults: .none,
+                                               allowUnusedInteractions: allowUnused)
+        trait.environment = environment
+        return trait
+    }
+
+    /// Runs `body` as the test case the trait scopes, inside this test.
+    static func scope(_ trait: MockServerTrait, _ body: @escaping @Sendable () async throws -> Void) async throws {
+        try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current, performing: body)
+    }
+
+    @Test func strictServer_failsTheTest_withTheNearMiss() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Cassette(name: "users", interactions: [.stub("GET", "/users/octocat", json: ["login": "octocat"])])
+            .save(to: folder.appendingPathComponent("users.json"))
+        let error = await #expect(throws: ReplayServerError.self) {
+            try await Self.scope(Self.trait("users", in: folder)) {
+                _ = try await Self.get("https://api.github.com/users/octocat?tab=repos")
+            }
+        }
+        #expect(error?.message.hasPrefix("1 request was not matched by any recorded interaction:") == true)
+        #expect(error?.message.contains("GET /users/octocat?tab=repos") == true)
+    }
+
+    @Test func unusedInteractions_failTheTest_whenNotAllowed() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Cassette(name: "users", interactions: [.stub("GET", "/users/octocat", json: ["login": "octocat"])])
+            .save(to: folder.appendingPathComponent("users.json"))
+        await #expect(throws: JournalAssertionError.self) {
+            try await Self.scope(Self.trait("users", in: folder, allowUnused: false)) {}
+        }
+    }
+
+    @Test(arguments: [true, false])
+    func allMode_replacesTheCassette_onlyWhenTheTestRecordedNoFailure(passes: Bool) async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("things.json")
+        try Cassette(name: "things", interactions: [.stub("GET", "/text", text: "old")]).save(to: file)
+        let old = try Data(contentsOf: file)
+        try await withUpstream { upstream, _ in
+            let trait = Self.trait("things", in: folder, upstream: upstream, environment: ["MOCKSERVER_RECORD": "all"])
+            let body: @Sendable () async throws -> Void = {
+                let server = try #require(ReplayServer.current)
+                _ = try await withURLSession { session in
+                    try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
+                }
+                if !passes { Issue.record("the test fails") }
+            }
+            if passes {
+                try await Self.scope(trait, body)
+            } else {
+                await withKnownIssue { try await Self.scope(trait, body) }
+            }
+        }
+        if passes {
+            #expect(try Cassette.load(from: file).interactions.map(\.request.target) == ["/json"])
+        } else {
+            #expect(try Data(contentsOf: file) == old)
+        }
+    }
+}

@@ -13,7 +13,7 @@ extension Cassette {
         do throws(JSONSyntaxError) {
             document = try CassetteJSON(parsing: data)
         } catch {
-            throw CassetteError(code: .syntax, file: source, reason: "invalid JSON at \(error)")
+            throw CassetteError(syntax: error, file: source)
         }
         try self.init(json: document, source: source)
     }
@@ -56,7 +56,7 @@ extension Cassette {
         let document: CassetteJSON
         switch parsed {
         case .success(let value): document = value
-        case .failure(let error): throw CassetteError(code: .syntax, file: source, reason: "invalid JSON at \(error)")
+        case .failure(let error): throw CassetteError(syntax: error, file: source)
         }
         let cassette = try Cassette(json: document, source: source)
         if let firstFailure { throw firstFailure }
@@ -257,5 +257,13 @@ extension TransportFailure {
             throw reader.failure("kind", "expected one of refused, reset, timeout, found \(JSONWriter.quoted(kindText))")
         }
         self.init(kind: kind, message: try reader.optionalString("message"))
+    }
+}
+
+extension CassetteError {
+    /// `syntax`: the position and reason, and for a file that ends inside its JSON, that it was cut short.
+    init(syntax error: JSONSyntaxError, file: String) {
+        let cutShort = error.endsEarly ? "; the file ends before its JSON does, so it was cut short" : ""
+        self.init(code: .syntax, file: file, reason: "invalid JSON at \(error)\(cutShort)")
     }
 }

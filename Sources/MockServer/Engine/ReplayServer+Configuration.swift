@@ -30,6 +30,11 @@ extension ReplayServer {
         /// event-loop thread: it must be quick and must not block. Default `nil`. `recorder replay` prints
         /// its lines from here.
         public var onRequest: (@Sendable (JournalEntry) -> Void)?
+        /// Called when the process has run out of file descriptors and cannot accept a connection, once per
+        /// shortage, on an event-loop thread: it must be quick and must not block. Meanwhile the server keeps
+        /// serving the connections it has, new ones wait in the listen backlog, and accepting resumes by itself
+        /// once descriptors are freed. Default `nil`. The `recorder` commands print a warning from here.
+        package var onDescriptorsExhausted: (@Sendable () -> Void)?
         /// Whether requests are replayed, forwarded to an upstream and recorded, or both; default
         /// ``Mode/replay``. Every other mode needs ``recording``.
         public var mode: Mode
@@ -45,6 +50,7 @@ extension ReplayServer {
             self.strict = strict
             self.journalCapacity = journalCapacity
             self.onRequest = onRequest
+            self.onDescriptorsExhausted = nil
             self.mode = mode
             self.recording = recording
         }

@@ -67,10 +67,12 @@ public final class ReplayServer: Sendable {
             let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,
                                             observer: configuration.onRequest)
             self.recorder = recorder
-            http = HTTPServer(configuration: configuration.server, handler: recorder)
+            http = HTTPServer(configuration: configuration.server, handler: recorder, group: .shared,
+                              onDescriptorsExhausted: configuration.onDescriptorsExhausted)
         } else {
             recorder = nil
-            http = HTTPServer(configuration: configuration.server, handler: handler)
+            http = HTTPServer(configuration: configuration.server, handler: handler, group: .shared,
+                              onDescriptorsExhausted: configuration.onDescriptorsExhausted)
         }
     }
 

@@ -25,6 +25,7 @@ package final class HTTPServer: Sendable {
     package let configuration: Configuration
     private let handler: any HTTPHandler
     private let group: EventLoopGroup
+    private let onDescriptorsExhausted: (@Sendable () -> Void)?
     private let lifecycle = Lock(Lifecycle.idle)
 
     /// Creates a server that answers with `handler`; nothing is bound until ``start()``.
@@ -38,10 +39,14 @@ package final class HTTPServer: Sendable {
         self.init(configuration: configuration, handler: ClosureHandler { request, _ in respond(request) }, group: .shared)
     }
 
-    init(configuration: Configuration, handler: any HTTPHandler, group: EventLoopGroup) {
+    /// `onDescriptorsExhausted` is called, on an event-loop thread, when accepting fails because the process
+    /// has no file descriptor left; see ``ServerContext/noteDescriptorsExhausted()``.
+    init(configuration: Configuration, handler: any HTTPHandler, group: EventLoopGroup,
+         onDescriptorsExhausted: (@Sendable () -> Void)? = nil) {
         self.configuration = configuration
         self.handler = handler
         self.group = group
+        self.onDescriptorsExhausted = onDescriptorsExhausted
     }
 
     deinit {
@@ -85,7 +90,8 @@ package final class HTTPServer: Sendable {
             throw .cannotListen(host: configuration.host, port: configuration.port, failure: failure)
         case .success(let (fd, port)):
             let host = address.isIPv6 ? "[\(address.host)]" : address.host
-            let context = ServerContext(listener: fd, handler: handler, configuration: configuration)
+            let context = ServerContext(listener: fd, handler: handler, configuration: configuration,
+                                        onDescriptorsExhausted: onDescriptorsExhausted)
             return (context, URL(string: "http://\(host):\(port)")!)
         }
     }

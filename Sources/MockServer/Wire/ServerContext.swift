@@ -17,10 +17,15 @@ final class ServerContext: Sendable {
 
     let openConnections = Atomic<Int>(0)
     private let lastConnectionID = Atomic<UInt64>(0)
+    private let onDescriptorsExhausted: (@Sendable () -> Void)?
+    /// Accepting failed for want of descriptors, and no connection was accepted since.
+    private let isExhausted = Atomic<Bool>(false)
 
-    init(listener: Int32, handler: any HTTPHandler, configuration: HTTPServer.Configuration) {
+    init(listener: Int32, handler: any HTTPHandler, configuration: HTTPServer.Configuration,
+         onDescriptorsExhausted: (@Sendable () -> Void)? = nil) {
         self.listener = listener
         self.handler = handler
+        self.onDescriptorsExhausted = onDescriptorsExhausted
         limits = ParserLimits(
             maxRequestLineLength: max(16, configuration.maxRequestLineLength),
             maxHeaderBytes: max(16, configuration.maxHeaderBytes),
@@ -48,5 +53,16 @@ final class ServerContext: Sendable {
 
     func releaseConnectionSlot() {
         openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    /// Accepting failed because the process has no descriptor left: tells the observer once per shortage (the
+    /// loops retry every ``EventLoop/exhaustionPause`` meanwhile, and connections wait in the backlog).
+    func noteDescriptorsExhausted() {
+        if !isExhausted.exchange(true, ordering: .relaxed) { onDescriptorsExhausted?() }
+    }
+
+    /// A connection was accepted: a later shortage is a new one.
+    func noteAccepted() {
+        if isExhausted.load(ordering: .relaxed) { isExhausted.store(false, ordering: .relaxed) }
     }
 }

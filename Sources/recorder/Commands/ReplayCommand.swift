@@ -44,6 +44,7 @@ enum ReplayCommand: Command {
         if let plan {
             configuration.faults = .plan(plan)
         }
+        configuration.onDescriptorsExhausted = { console.error(ExhaustionWarning.sentence) }
         if !parsed.flag("quiet") {
             configuration.onRequest = { entry in console.print(ReplayLine.text(for: entry)) }
         }

@@ -93,6 +93,19 @@ import Testing
         }
     }
 
+    @Test(arguments: [
+        ("", true), ("{", true), ("[1,", true), ("{\"a\": tr", true), ("\"abc", true), ("\"\\u00", true), ("{\"a\"", true),
+        ("[1 2]", false), ("{\"a\" 1}", false), ("[1] x", false), ("\"a\tb\"", false),
+    ])
+    func syntaxErrors_sayWhetherTheInputEndedInsideTheDocument(input: String, endsEarly: Bool) {
+        do {
+            _ = try CassetteJSON(parsing: input)
+            Issue.record("expected a syntax error")
+        } catch {
+            #expect(error.endsEarly == endsEarly)
+        }
+    }
+
     @Test func invalidUTF8_isReportedAtTheString() {
         let bytes = Data([UInt8(ascii: "["), UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\""), UInt8(ascii: "]")])
         #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: bytes) }

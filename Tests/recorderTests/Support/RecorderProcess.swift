@@ -17,12 +17,32 @@ func productsFolder() -> URL {
 
 private final class Marker {}
 
+/// Resource limits for a `recorder` process, set by the shell that starts it, to show what the process does
+/// when its own resources run out.
+struct ProcessLimits: Sendable {
+    /// The largest file it may write, in the shell's `ulimit -f` blocks (512 or 1024 bytes); a write beyond it
+    /// fails with EFBIG as a write to a full disk fails with ENOSPC (SIGXFSZ is ignored so that it does).
+    var fileBlocks: Int?
+    /// The most descriptors it may have open (`ulimit -n`).
+    var openFiles: Int?
+}
+
 /// A `recorder` process for `arguments` in `directory` (default: this process's), not yet started, with its
-/// standard output and error on pipes and an empty standard input.
-func recorderProcess(_ arguments: [String], in directory: URL?) -> (process: Process, output: Pipe, errors: Pipe) {
+/// standard output and error on pipes and an empty standard input; started through `/bin/sh` when `limits`
+/// are given.
+func recorderProcess(_ arguments: [String], in directory: URL?, limits: ProcessLimits? = nil) -> (process: Process, output: Pipe, errors: Pipe) {
     let process = Process()
-    process.executableURL = productsFolder().appendingPathComponent("recorder")
-    process.arguments = arguments
+    let recorder = productsFolder().appendingPathComponent("recorder")
+    if let limits {
+        var script = "trap '' XFSZ"
+        if let blocks = limits.fileBlocks { script += "; ulimit -f \(blocks)" }
+        if let files = limits.openFiles { script += "; ulimit -n \(files)" }
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script + "; exec \"$0\" \"$@\"", recorder.path] + arguments
+    } else {
+        process.executableURL = recorder
+        process.arguments = arguments
+    }
     if let directory { process.currentDirectoryURL = directory }
     let output = Pipe(), errors = Pipe()
     process.standardOutput = output
@@ -34,13 +54,13 @@ func recorderProcess(_ arguments: [String], in directory: URL?) -> (process: Pro
 /// How long one run may take before it is killed, so that a hung binary fails the test instead of the suite.
 let recorderRunLimit: TimeInterval = 60
 
-/// Runs the built `recorder` binary with `arguments` in `directory` (default: this process's) and collects
+/// Runs the built `recorder` binary with `arguments` in `directory` (default: this process's), within `limits`, and collects
 /// its exit status and output. The waiting happens on threads of its own, never on the cooperative pool that
 /// the servers' asynchronous answers of tests running in parallel need. Standard error is read on one thread
 /// while standard output is read on another, so a command that fills one pipe never blocks on the other.
 /// Standard input is empty.
-func runRecorder(_ arguments: [String], in directory: URL? = nil) async throws -> RecorderRun {
-    let (process, out, err) = recorderProcess(arguments, in: directory)
+func runRecorder(_ arguments: [String], in directory: URL? = nil, limits: ProcessLimits? = nil) async throws -> RecorderRun {
+    let (process, out, err) = recorderProcess(arguments, in: directory, limits: limits)
     try process.run()
     let errorHandle = err.fileHandleForReading
     let outputHandle = out.fileHandleForReading

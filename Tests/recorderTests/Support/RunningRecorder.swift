@@ -13,9 +13,9 @@ final class RunningRecorder: Sendable {
         var errors = Data()
     }
 
-    /// Starts `recorder ARGUMENTS` in `directory`.
-    init(_ arguments: [String], in directory: URL? = nil) throws {
-        let (process, out, err) = recorderProcess(arguments, in: directory)
+    /// Starts `recorder ARGUMENTS` in `directory`, within `limits`.
+    init(_ arguments: [String], in directory: URL? = nil, limits: ProcessLimits? = nil) throws {
+        let (process, out, err) = recorderProcess(arguments, in: directory, limits: limits)
         self.process = process
         try process.run()
         for (pipe, isOutput) in [(out, true), (err, false)] {
@@ -42,11 +42,12 @@ final class RunningRecorder: Sendable {
     /// Standard error so far.
     var stderr: String { String(decoding: streams.withLock { $0.errors }, as: UTF8.self) }
 
-    /// The first line of standard output containing `text`, waiting up to `timeout` for it to appear.
-    func line(containing text: String, timeout: Duration = .seconds(20)) async throws -> String {
+    /// The first line of standard output (or error) containing `text`, waiting up to `timeout` for it to appear.
+    func line(containing text: String, onStandardError: Bool = false, timeout: Duration = .seconds(20)) async throws -> String {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if let line = stdout.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
+            let output = onStandardError ? stderr : stdout
+            if let line = output.split(separator: "\n").first(where: { $0.contains(text) }) { return String(line) }
             guard process.isRunning else { break }
             try await Task.sleep(for: .milliseconds(20))  // polling the pipe buffer, not waiting for readiness
         }

@@ -51,9 +51,9 @@ struct Workspace {
         FileManager.default.fileExists(atPath: url(name).path)
     }
 
-    /// Runs `recorder` with this folder as its working directory.
-    func run(_ arguments: [String]) async throws -> RecorderRun {
-        try await runRecorder(arguments, in: folder)
+    /// Runs `recorder` with this folder as its working directory, within `limits`.
+    func run(_ arguments: [String], limits: ProcessLimits? = nil) async throws -> RecorderRun {
+        try await runRecorder(arguments, in: folder, limits: limits)
     }
 
     func remove() {

@@ -50,7 +50,12 @@ struct JSONParser {
     }
 
     private func failure(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
-        JSONSyntaxError(bytes: bytes, offset: offset ?? index, reason: reason)
+        JSONSyntaxError(bytes: bytes, offset: offset ?? index, reason: reason, endsEarly: index >= bytes.count)
+    }
+
+    /// A failure because the input ended inside the document.
+    private func endOfInput(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
+        JSONSyntaxError(bytes: bytes, offset: offset ?? index, reason: reason, endsEarly: true)
     }
 
     private func describeCurrent() -> String {
@@ -70,7 +75,7 @@ struct JSONParser {
     }
 
     private mutating func parseValue() throws(JSONSyntaxError) -> CassetteJSON {
-        guard index < bytes.count else { throw failure("unexpected end of input, expected a value") }
+        guard index < bytes.count else { throw endOfInput("unexpected end of input, expected a value") }
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
@@ -86,7 +91,7 @@ struct JSONParser {
     private mutating func expectWord(_ word: StaticString) throws(JSONSyntaxError) {
         let count = word.utf8CodeUnitCount
         let start = word.utf8Start
-        guard index + count <= bytes.count else { throw failure("invalid literal, expected \(word)") }
+        guard index + count <= bytes.count else { throw endOfInput("invalid literal, expected \(word)") }
         for offset in 0..<count where bytes[index + offset] != start[offset] {
             throw failure("invalid literal, expected \(word)")
         }
@@ -119,7 +124,7 @@ struct JSONParser {
             skipWhitespace()
             elements.append(try parseValue())
             skipWhitespace()
-            guard index < bytes.count else { throw failure("unexpected end of input, expected ',' or ']' in an array") }
+            guard index < bytes.count else { throw endOfInput("unexpected end of input, expected ',' or ']' in an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
@@ -145,7 +150,7 @@ struct JSONParser {
             skipWhitespace()
             element(try parseValue())
             skipWhitespace()
-            guard index < bytes.count else { throw failure("unexpected end of input, expected ',' or ']' in an array") }
+            guard index < bytes.count else { throw endOfInput("unexpected end of input, expected ',' or ']' in an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "]"):
@@ -191,7 +196,7 @@ struct JSONParser {
                 throw failure("duplicate key \(JSONWriter.quoted(key)) in an object", at: keyOffset)
             }
             skipWhitespace()
-            guard index < bytes.count else { throw failure("unexpected end of input, expected ',' or '}' in an object") }
+            guard index < bytes.count else { throw endOfInput("unexpected end of input, expected ',' or '}' in an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
             case UInt8(ascii: "}"):
@@ -225,7 +230,7 @@ struct JSONParser {
             if byte >= 0x80 { sawNonASCII = true }
             index += 1
         }
-        guard index < bytes.count else { throw failure("unterminated string", at: open) }
+        guard index < bytes.count else { throw endOfInput("unterminated string", at: open) }
         return try parseEscapedString(open: open, start: start)
     }
 
@@ -261,7 +266,7 @@ struct JSONParser {
                 index += 1
             }
         }
-        throw failure("unterminated string", at: open)
+        throw endOfInput("unterminated string", at: open)
     }
 
     /// Reads the hex digits after `\u` (and a following low surrogate escape when needed).
@@ -283,7 +288,7 @@ struct JSONParser {
     }
 
     private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
-        guard index + 4 <= bytes.count else { throw failure("invalid \\u escape, expected four hex digits") }
+        guard index + 4 <= bytes.count else { throw endOfInput("invalid \\u escape, expected four hex digits") }
         var value: UInt32 = 0
         for _ in 0..<4 {
             let byte = bytes[index]

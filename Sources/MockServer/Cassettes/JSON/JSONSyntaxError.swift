@@ -8,11 +8,13 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
     public let offset: Int
     /// What was wrong, such as `expected ',' or '}' after an object member, found '"'`.
     public let reason: String
+    /// Whether the input ended inside the document: a file cut short, rather than one written wrong.
+    public let endsEarly: Bool
 
     /// `line L, column C: REASON`.
     public var description: String { "line \(line), column \(column): \(reason)" }
 
-    init(bytes: UnsafeBufferPointer<UInt8>, offset: Int, reason: String) {
+    init(bytes: UnsafeBufferPointer<UInt8>, offset: Int, reason: String, endsEarly: Bool = false) {
         // Counting lines only on failure keeps the parser's hot loop free of bookkeeping.
         var line = 1
         var column = 1
@@ -29,5 +31,6 @@ public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertibl
         self.column = column
         self.offset = offset
         self.reason = reason
+        self.endsEarly = endsEarly
     }
 }

@@ -29,10 +29,12 @@ extension EventLoop {
             case .skipped:
                 continue
             case .exhausted:
+                server.noteDescriptorsExhausted()
                 poller.remove(listener)
                 pausedListeners.append((listener, now + Self.exhaustionPause))
                 return
             case .accepted(let fd, let address):
+                server.noteAccepted()
                 admit(fd, address: address, for: server)
             }
         }

@@ -25,7 +25,7 @@ struct SeenResponse: Sendable, Equatable, CustomStringConvertible {
 final class LoopbackHTTP: Sendable {
     private let session: URLSession
 
-    init(timeout: TimeInterval = 20) {
+    init(timeout: TimeInterval = 60) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout

@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 
 /// The fixed answer both servers give in the wire benchmark: a 300-byte JSON object, the size of a
 /// typical small API response.

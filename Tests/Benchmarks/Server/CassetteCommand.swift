@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 
 /// `mockserver-bench cassette --interactions N --out FILE`: writes a cassette whose interaction 0 answers
 /// `GET /` with ``BenchmarkPayload`` (the request wrk sends) and whose other N-1 interactions are the

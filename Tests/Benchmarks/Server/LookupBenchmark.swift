@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 
 /// Measurements of request lookup, for the benchmark executable (never a timed unit test).
 public enum LookupBenchmark {

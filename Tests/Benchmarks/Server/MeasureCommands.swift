@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 
 /// `mockserver-bench lookup`: ``LookupBenchmark`` at 10, 1,000 and 100,000 interactions, printed as
 /// `lookup INTERACTIONS NANOSECONDS` lines.

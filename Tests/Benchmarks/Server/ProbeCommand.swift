@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 #if canImport(Glibc)
 import Glibc
 #endif

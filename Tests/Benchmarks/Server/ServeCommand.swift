@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 
 /// `mockserver-bench serve [--port N]`: serves ``BenchmarkPayload`` for every request until killed.
 enum ServeCommand {

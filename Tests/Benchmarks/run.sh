@@ -21,6 +21,9 @@
 # (target: flat, the 100,000 figure within 1.25x of the 10 figure both ways).
 # Section "load": loading a 10,000-interaction cassette (target: under 0.5 s), with Foundation's
 # JSONSerialization parsing the same bytes as the reference measured in the same run.
+# Section "startstop": what one short test pays for withMockServer(replaying:) with an empty body, on
+# cassettes of 10, 100 and 1,000 interactions: the cassette read and prepared once per process (now)
+# against read for every test (before), measured in the same run (no target; the ratio is the point).
 # Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
 # after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
 #
@@ -38,7 +41,7 @@ ROUNDS=${ROUNDS:-7}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire lookup load memory"
+ALL_SECTIONS="wire lookup load memory startstop"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -236,6 +239,19 @@ section_load() {
     echo "    cassette load: $ms ms; JSONSerialization alone on the same bytes: $reference ms"
     verdict "load / JSONSerialization parse" "$(ratio "$ms" "$reference")" le 1.0
     verdict "load time in seconds" "$(awk -v m="$ms" 'BEGIN { printf "%.3f", m / 1000 }')" le 0.5
+}
+
+# --- section: startstop --------------------------------------------------------------------------
+section_startstop() {
+    local n out uncached cached
+    for n in 10 100 1000; do
+        out=$("$BENCH" startstop --interactions "$n" --runs 200)
+        uncached=$(echo "$out" | awk '$1 == "uncached" { print $2 }')
+        cached=$(echo "$out" | awk '$1 == "cached" { print $2 }')
+        echo "== startstop: one short test's withMockServer(replaying:) on a $n-interaction cassette (mean of 200)"
+        echo "    reading the cassette for every test: $uncached µs; read once per process: $cached µs"
+        echo "    read once / read every time: $(ratio "$cached" "$uncached")x"
+    done
 }
 
 # --- section: memory -----------------------------------------------------------------------------

@@ -38,7 +38,7 @@ final class PreparedCassette: Sendable {
     }
 
     /// The per-interaction arrays, in the same order.
-    struct Interactions {
+    struct Interactions: Sendable {
         var replies: [ReplayMatch.Reply] = []
         var requests: [RecordedRequest] = []
         var archives: [InteractionArchive] = []

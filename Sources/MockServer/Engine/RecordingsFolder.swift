@@ -24,17 +24,28 @@ package enum RecordingsFolder {
     }
 
     /// The cassettes named `name` in `folder`: `NAME.json` (or `NAME` itself when it ends in `.json`) as one
-    /// cassette, or every cassette below the folder `NAME`.
+    /// cassette, or every cassette below the folder `NAME`. Read through ``CassetteFileCache/shared``, so a
+    /// file is decoded again only when it has changed.
     /// - Throws: ``ReplayServerError`` when neither exists, or ``CassetteError`` when a file cannot be read.
     package static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
+        try loadedCassettes(named: name, in: folder).map(\.cassette)
+    }
+
+    /// The cassettes of ``cassettes(named:in:)`` as read and prepared once, ready for a ``ReplayEngine``.
+    package static func loadedCassettes(named name: String, in folder: URL) throws -> [LoadedCassette] {
+        let cache = CassetteFileCache.shared
         let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
         if FileManager.default.fileExists(atPath: file.path) {
-            return [try Cassette.load(from: file)]
+            return [try cache.load(file)]
         }
         var isDirectory: ObjCBool = false
         let subfolder = folder.appendingPathComponent(name, isDirectory: true)
         if FileManager.default.fileExists(atPath: subfolder.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            return try Cassette.loadAll(from: subfolder)
+            var loaded: [LoadedCassette] = []
+            for file in try Cassette.files(in: subfolder) {
+                loaded.append(try cache.load(file))
+            }
+            return loaded
         }
         throw ReplayServerError("no cassette named '\(name)' in \(folder.path) (looked for \(file.lastPathComponent) and the folder \(name))")
     }

@@ -41,11 +41,26 @@ package final class ReplayEngine: Sendable {
     private let state: Lock<State>
 
     /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
-    package init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
+    package convenience init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
         var index = ReplayIndex()
         for (position, cassette) in cassettes.enumerated() {
             index.add(cassette, rank: position, options: options)
         }
+        self.init(index: index, options: options)
+    }
+
+    /// Builds the index over cassettes already read and prepared (in precedence order), which are shared,
+    /// not prepared again.
+    package convenience init(loaded cassettes: [LoadedCassette], options: ReplayOptions = ReplayOptions()) {
+        var index = ReplayIndex()
+        for (position, loaded) in cassettes.enumerated() {
+            index.add(PreparedCassette(loaded.cassette, interactions: loaded.interactions, ordinal: position, rank: position,
+                                       options: options))
+        }
+        self.init(index: index, options: options)
+    }
+
+    private init(index: ReplayIndex, options: ReplayOptions) {
         self.options = options
         state = Lock(State(index: index, snapshot: Snapshot(index), uses: Array(repeating: 0, count: index.groups.count)))
     }

@@ -48,7 +48,16 @@ public final class ReplayServer: Sendable {
     /// nothing is bound or read until ``start()``.
     /// - Throws: ``FaultPlanError`` when the configuration reads the fault plan from an environment that
     ///   holds an invalid one (in replay mode only).
-    public init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(FaultPlanError) {
+    public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(FaultPlanError) {
+        try self.init(engine: ReplayEngine(cassettes: cassettes, options: configuration.replay), configuration: configuration)
+    }
+
+    /// A server for cassettes already read and prepared (see ``CassetteFileCache``), shared with other servers.
+    package convenience init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(FaultPlanError) {
+        try self.init(engine: ReplayEngine(loaded: cassettes, options: configuration.replay), configuration: configuration)
+    }
+
+    private init(engine: ReplayEngine, configuration: Configuration) throws(FaultPlanError) {
         self.configuration = configuration
         if configuration.mode.forwards {
             faultPlan = nil
@@ -59,7 +68,7 @@ public final class ReplayServer: Sendable {
             case .environment: faultPlan = try FaultPlan.fromEnvironment()
             }
         }
-        engine = ReplayEngine(cassettes: cassettes, options: configuration.replay)
+        self.engine = engine
         journal = Journal(capacity: configuration.journalCapacity)
         handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map(FaultInjector.init),
                                 observer: configuration.onRequest)

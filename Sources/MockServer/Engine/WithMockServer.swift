@@ -4,6 +4,10 @@ import Foundation
 /// returns or throws. Works the same in Swift Testing and XCTest (`async` tests); the server is also
 /// ``ReplayServer/current`` while `body` runs.
 ///
+/// Each cassette file is read and prepared once per process and shared by every server replaying it
+/// until the file changes (size, modification time or file number), so a suite of many short tests pays
+/// for starting a server, not for reading its cassettes again.
+///
 /// ```swift
 /// @Test func users() async throws {
 ///     try await withMockServer(replaying: "github/users", upstream: "https://api.github.com") { server in

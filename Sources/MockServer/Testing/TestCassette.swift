@@ -21,6 +21,9 @@ package struct TestCassette: Sendable {
     package let cassettes: [Cassette]
     /// The caller's configuration with the mode and recording options the record mode asks for.
     package let configuration: ReplayServer.Configuration
+    /// The replayed cassettes as read from their files once per process (see ``CassetteFileCache``), shared
+    /// with every other server on them; `nil` for cassettes given in code.
+    private let loaded: [LoadedCassette]?
     /// Replayed cassettes older than `MOCKSERVER_MAX_AGE_DAYS`, one sentence each, for the caller to show.
     package let warnings: [String]
     /// The cassette file a recording settles into.
@@ -48,19 +51,24 @@ package struct TestCassette: Sendable {
             if let name = missing.first {
                 throw ReplayServerError("no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")`")
             }
-            cassettes = try Self.load(names, in: folder)
+            let read = try Self.load(names, in: folder)
+            loaded = read
+            cassettes = read.map(\.cassette)
             file = nil
             pending = nil
         case .once where missing.isEmpty:
-            cassettes = try Self.load(names, in: folder)
+            let read = try Self.load(names, in: folder)
+            loaded = read
+            cassettes = read.map(\.cassette)
             file = nil
             pending = nil
         case .live:
+            loaded = nil
             cassettes = []
             file = nil
             pending = nil
             let existing = try Self.load(names.filter { !missing.contains($0) }, in: folder)
-            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.upstream).first,
+            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.cassette.upstream).first,
                                              for: names.joined(separator: ", "), environment: environment)
             configuration.mode = .passThrough
             configuration.recording = RecordingOptions(upstream: upstream)
@@ -69,6 +77,7 @@ package struct TestCassette: Sendable {
             let target = Self.file(name, in: folder)
             let old = FileManager.default.fileExists(atPath: target.path) ? try Cassette.load(from: target) : nil
             let upstream = try Self.upstream(upstream, recorded: old?.upstream, for: name, environment: environment)
+            loaded = nil
             cassettes = []
             file = target
             pending = mode == .all
@@ -87,6 +96,7 @@ package struct TestCassette: Sendable {
     package init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
         mode = .none
         self.cassettes = cassettes
+        loaded = nil
         self.configuration = configuration
         warnings = []
         file = nil
@@ -121,7 +131,12 @@ package struct TestCassette: Sendable {
     /// and, in strict mode, throws when a request went unmatched.
     package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool) async throws -> Result {
-        let server = try ReplayServer(cassettes: cassettes, configuration: configuration)
+        let server: ReplayServer
+        if let loaded {
+            server = try ReplayServer(loaded: loaded, configuration: configuration)
+        } else {
+            server = try ReplayServer(cassettes: cassettes, configuration: configuration)
+        }
         try await server.start()
         let result: Result
         do {
@@ -149,10 +164,10 @@ package struct TestCassette: Sendable {
             || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name, isDirectory: true).path)
     }
 
-    private static func load(_ names: [String], in folder: URL) throws -> [Cassette] {
-        var cassettes: [Cassette] = []
+    private static func load(_ names: [String], in folder: URL) throws -> [LoadedCassette] {
+        var cassettes: [LoadedCassette] = []
         for name in names {
-            cassettes += try RecordingsFolder.cassettes(named: name, in: folder)
+            cassettes += try RecordingsFolder.loadedCassettes(named: name, in: folder)
         }
         return cassettes
     }

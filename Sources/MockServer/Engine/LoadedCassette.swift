@@ -1,0 +1,23 @@
+import Foundation
+
+/// A cassette file as read once: the decoded cassette, and its interactions in the form a ``ReplayEngine``
+/// keeps (replies built, bodies serialized). Immutable, so every server replaying the file shares it.
+package final class LoadedCassette: Sendable {
+    /// The cassette as ``Cassette/load(from:)`` gives it.
+    package let cassette: Cassette
+    let interactions: PreparedCassette.Interactions
+
+    /// Reads and prepares the cassette at `url`.
+    /// - Throws: ``CassetteError`` as ``Cassette/load(from:)`` does.
+    package init(contentsOf url: URL) throws(CassetteError) {
+        var builder = PreparedCassette.Builder()
+        var decoded: [Interaction] = []
+        var cassette = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { interaction in
+            builder.add(interaction)
+            decoded.append(interaction)
+        }
+        cassette.interactions = decoded
+        self.cassette = cassette
+        interactions = builder.interactions.shrunk
+    }
+}

@@ -36,6 +36,7 @@ import Testing
         case .text: "text"
         case .binary: "binary"
         case .empty: "empty"
+        case .stream: "stream"
         }
     }
 

@@ -53,8 +53,9 @@ import Testing
             let lines = run.stdout.split(separator: "\n").map(String.init)
             #expect(lines.first == "Recording \(upstream.baseURL!.absoluteString) into Recordings/all.json (a new cassette)")
             #expect(lines.filter { $0.contains(" → ") }.count == requests.count)
-            // (feeds.json comes first with 3 interactions; the live token is printed redacted)
-            #expect(lines.contains { $0.hasPrefix("GET /friends?token=<redacted>&user_id=42 → 200, ") && $0.hasSuffix(" bytes, interaction 3") })
+            // (chat/completions.json comes first with 1 interaction, then feeds.json with 3; the live token is
+            // printed redacted)
+            #expect(lines.contains { $0.hasPrefix("GET /friends?token=<redacted>&user_id=42 → 200, ") && $0.hasSuffix(" bytes, interaction 4") })
             #expect(lines.last == "Stopped on SIGTERM: \(requests.count) exchanges recorded; Recordings/all.json holds \(requests.count) interactions.")
             let saved = try Cassette.load(from: workspace.url("Recordings/all.json"))
             #expect(saved.interactions.count == requests.count)

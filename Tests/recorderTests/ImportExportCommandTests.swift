@@ -3,7 +3,9 @@ import Foundation
 import Testing
 
 @Suite struct ImportExportCommandTests {
-    static let recordings = (try? FileManager.default.subpathsOfDirectory(atPath: Workspace.recordings.path).filter { $0.hasSuffix(".json") }.sorted()) ?? []
+    /// Every recording except streamed ones: HAR has no place for the timing of a stream's parts.
+    static let recordings = (try? FileManager.default.subpathsOfDirectory(atPath: Workspace.recordings.path)
+        .filter { $0.hasSuffix(".json") && !Workspace.holdsStream($0) }.sorted()) ?? []
 
     @Test(arguments: recordings)
     func everyRecording_exportedAndImported_isTheSameFile(recording: String) async throws {

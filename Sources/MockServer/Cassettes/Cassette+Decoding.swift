@@ -160,9 +160,11 @@ extension CassetteFieldReader {
             return .json(value, layout: layout)
         }
         guard reader.members.count == 1, let kind = reader.members.keys.first else {
-            throw failure(key, "expected exactly one of \"json\", \"text\" or \"base64\"")
+            throw failure(key, "expected exactly one of \"json\", \"text\", \"base64\" or \"stream\"")
         }
         switch kind {
+        case "stream":
+            return .stream(try reader.stream("stream"))
         case "text":
             let text = try reader.string("text")
             return text.isEmpty ? .empty : .text(text)
@@ -171,8 +173,46 @@ extension CassetteFieldReader {
             guard let data = Data(base64Encoded: encoded) else { throw reader.failure("base64", "invalid base64") }
             return data.isEmpty ? .empty : .binary(data)
         default:
-            throw failure(key, "expected exactly one of \"json\", \"text\" or \"base64\", found \(JSONWriter.quoted(kind))")
+            throw failure(key, "expected exactly one of \"json\", \"text\", \"base64\" or \"stream\", found \(JSONWriter.quoted(kind))")
         }
+    }
+}
+
+extension CassetteFieldReader {
+    /// A stream body's parts; offsets must be whole milliseconds that never decrease.
+    func stream(_ key: String) throws(CassetteError) -> RecordedStream {
+        guard let elements = try optionalArray(key) else { return RecordedStream([]) }
+        var parts: [RecordedStream.Part] = []
+        parts.reserveCapacity(elements.count)
+        for position in elements.indices {
+            let part = try CassetteFieldReader(elements[position], file: file, interaction: interaction,
+                                               path: fieldPath("\(key)[\(position)]"))
+            try part.rejectUnknown(["offsetMs", "event", "id", "retry", "data", "comment", "text", "base64"])
+            let offset = try part.optionalInteger("offsetMs") ?? 0
+            guard offset >= 0, offset >= (parts.last?.offsetMs ?? 0) else {
+                throw part.failure("offsetMs", "expected whole milliseconds of 0 or more, not less than the previous part's, found \(offset)")
+            }
+            let raw = ["text", "base64"].filter { part.members[$0] != nil }
+            let fields = ["event", "id", "retry", "data", "comment"].filter { part.members[$0] != nil }
+            let content: RecordedStream.Content
+            switch (raw, fields.isEmpty) {
+            case (["text"], true):
+                content = .text(try part.string("text"))
+            case (["base64"], true):
+                guard let bytes = Data(base64Encoded: try part.string("base64")) else { throw part.failure("base64", "invalid base64") }
+                content = .binary(bytes)
+            case ([], false):
+                let retry = try part.optionalInteger("retry")
+                if let retry, retry < 0 { throw part.failure("retry", "expected milliseconds of 0 or more, found \(retry)") }
+                content = .event(ServerSentEventFields(event: try part.optionalString("event"), id: try part.optionalString("id"),
+                                                       retry: retry, data: try part.optionalString("data"),
+                                                       comment: try part.optionalString("comment")))
+            default:
+                throw part.failure(nil, "expected event fields (event, id, retry, data, comment), or \"text\", or \"base64\"")
+            }
+            parts.append(RecordedStream.Part(offsetMs: offset, content))
+        }
+        return RecordedStream(parts)
     }
 }
 

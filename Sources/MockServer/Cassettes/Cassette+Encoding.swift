@@ -81,7 +81,29 @@ extension RecordedBody {
                            "finalNewline": layout.finalNewline ? .bool(true) : nil].compactMapValues { $0 })
         case .text(let text): text.isEmpty ? nil : .object(["text": .string(text)])
         case .binary(let data): data.isEmpty ? nil : .object(["base64": .string(data.base64EncodedString())])
+        case .stream(let stream): .object(["stream": .array(stream.parts.map(\.jsonValue))])
         }
+    }
+}
+
+extension RecordedStream.Part {
+    /// `{"offsetMs": N, ...}` with the event's fields (`comment`, `data`, `event`, `id`, `retry`, sorted) or
+    /// `text` or `base64`.
+    var jsonValue: CassetteJSON {
+        var members: [String: CassetteJSON] = ["offsetMs": .number(JSONNumber(offsetMs))]
+        switch content {
+        case .event(let fields):
+            members["event"] = fields.event.map(CassetteJSON.string)
+            members["id"] = fields.id.map(CassetteJSON.string)
+            members["retry"] = fields.retry.map { .number(JSONNumber($0)) }
+            members["data"] = fields.data.map(CassetteJSON.string)
+            members["comment"] = fields.comment.map(CassetteJSON.string)
+        case .text(let text):
+            members["text"] = .string(text)
+        case .binary(let bytes):
+            members["base64"] = .string(bytes.base64EncodedString())
+        }
+        return .sortedObject(members)
     }
 }
 

@@ -41,6 +41,8 @@ struct MediaType: Sendable, Hashable {
         essence == "application/json" || essence == "text/json" || essence.hasSuffix("+json")
     }
 
+    var isEventStream: Bool { essence == "text/event-stream" }
+
     var isFormURLEncoded: Bool { essence == "application/x-www-form-urlencoded" }
 
     var isMultipartFormData: Bool { essence == "multipart/form-data" }

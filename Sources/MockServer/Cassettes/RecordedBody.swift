@@ -4,7 +4,8 @@ import Foundation
 /// ``data`` gives back the very bytes that were recorded.
 ///
 /// In the file: `{"json": <value>}` (with `"layout"` and `"finalNewline"` when the body was not compact, see
-/// ``JSONLayout``), `{"text": "..."}` or `{"base64": "..."}`; an empty body is omitted.
+/// ``JSONLayout``), `{"text": "..."}`, `{"base64": "..."}` or `{"stream": [...]}` (see ``RecordedStream``); an
+/// empty body is omitted.
 public enum RecordedBody: Sendable, Hashable {
     /// No body.
     case empty
@@ -15,6 +16,8 @@ public enum RecordedBody: Sendable, Hashable {
     case text(String)
     /// Any other bytes, stored as base64 (`"base64"` in the file).
     case binary(Data)
+    /// A streamed body: events or chunks, each with its time offset, replayed with that timing.
+    case stream(RecordedStream)
 
     /// Chooses how to store `data` from its `Content-Type` so that ``data`` gives back exactly these bytes:
     /// under a JSON media type (`application/json`, `text/json`, `*/*+json`) a document is stored as
@@ -44,13 +47,14 @@ public enum RecordedBody: Sendable, Hashable {
         return (value, layout)
     }
 
-    /// The bytes to send: JSON rendered in its layout, text as UTF-8.
+    /// The bytes to send: JSON rendered in its layout, text as UTF-8, a stream's parts concatenated.
     public var data: Data {
         switch self {
         case .empty: Data()
         case .json(let value, let layout): Data(layout.render(value))
         case .text(let text): Data(text.utf8)
         case .binary(let data): data
+        case .stream(let stream): stream.data
         }
     }
 
@@ -61,6 +65,7 @@ public enum RecordedBody: Sendable, Hashable {
         case .json: false
         case .text(let text): text.isEmpty
         case .binary(let data): data.isEmpty
+        case .stream(let stream): stream.parts.isEmpty
         }
     }
 

@@ -7,6 +7,8 @@ struct InteractionArchive: Sendable {
     /// How the recorded response body was stored; the bytes are the reply's body.
     enum BodyForm: Sendable {
         case empty, json(JSONLayout), text, binary
+        /// A stream keeps its recorded parts: the reply holds only their bytes.
+        case stream(RecordedStream)
     }
 
     /// How to get the recorded response headers back from the reply's.
@@ -32,12 +34,23 @@ struct InteractionArchive: Sendable {
             return (.failure(failure), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
                                                           bodyForm: .empty, headers: .replayed))
         case .response(let recorded):
+            if case .stream(let stream) = recorded.body {
+                var head = HTTPResponse(status: recorded.status, headers: recorded.headers)
+                head.headers = shared.headers(head.headers)
+                let parts = stream.parts.map {
+                    HTTPStream.Part(offset: UInt64(max(0, $0.offsetMs)) * 1_000_000, bytes: $0.content.data)
+                }
+                return (.stream(HTTPStream(head: head, parts: parts)),
+                        InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
+                                           bodyForm: .stream(stream), headers: .recorded(shared.headers(recorded.headers))))
+            }
             var response = recorded.replayResponse
             let form: BodyForm = switch recorded.body {
             case .empty: .empty
             case .json(_, let layout): .json(layout)
             case .text: .text
             case .binary: .binary
+            case .stream(let stream): .stream(stream)
             }
             let headerForm: HeaderForm
             if response.headers == recorded.headers {
@@ -59,6 +72,12 @@ struct InteractionArchive: Sendable {
         switch reply {
         case .failure(let failure):
             return .failure(failure)
+        case .stream(let stream):
+            guard case .recorded(let recordedHeaders) = headers, case .stream(let parts) = bodyForm else {
+                return .response(RecordedResponse(status: stream.head.status, headers: stream.head.headers,
+                                                  body: .binary(stream.wholeResponse.body)))
+            }
+            return .response(RecordedResponse(status: stream.head.status, headers: recordedHeaders, body: .stream(parts)))
         case .response(let response):
             let recordedHeaders: HTTPHeaders = switch headers {
             case .replayed: response.headers
@@ -71,6 +90,7 @@ struct InteractionArchive: Sendable {
             case .json(let layout): (try? CassetteJSON(parsing: response.body)).map { .json($0, layout: layout) } ?? .binary(response.body)
             case .text: .text(String(decoding: response.body, as: UTF8.self))
             case .binary: .binary(response.body)
+            case .stream(let stream): .stream(stream)
             }
             return .response(RecordedResponse(status: response.status, headers: recordedHeaders, body: body))
         }

@@ -11,9 +11,12 @@ final class ReplayHandler: HTTPHandler {
     let unmatched = UnmatchedRequests()
     private let observer: (@Sendable (JournalEntry) -> Void)?
     private let checksAdmission: Bool
+    private let streamTiming: StreamTiming
 
-    init(engine: ReplayEngine, journal: Journal, injector: FaultInjector?, observer: (@Sendable (JournalEntry) -> Void)?) {
+    init(engine: ReplayEngine, journal: Journal, injector: FaultInjector?, streamTiming: StreamTiming = .recorded,
+         observer: (@Sendable (JournalEntry) -> Void)?) {
         self.engine = engine
+        self.streamTiming = streamTiming
         self.journal = journal
         self.injector = injector
         self.observer = observer
@@ -37,7 +40,7 @@ final class ReplayHandler: HTTPHandler {
         } else {
             journal.append(request, decision: decision)
         }
-        return Self.normalAnswer(decision).reply
+        return Self.normalAnswer(decision, streamTiming: streamTiming).reply
     }
 
     private func inject(_ fault: FaultDecision, into request: HTTPRequest) -> HTTPReply {
@@ -46,7 +49,7 @@ final class ReplayHandler: HTTPHandler {
             normal: {
                 let decision = replay(request)
                 replayed = decision
-                return Self.normalAnswer(decision)
+                return Self.normalAnswer(decision, streamTiming: streamTiming)
             },
             template: { engine.errorTemplate(named: $0) })
         let entry = journal.record(request, outcome: .faultInjected(rule: fault.description, seed: fault.seed,
@@ -64,16 +67,26 @@ final class ReplayHandler: HTTPHandler {
 
     /// `service-error` rules apply only where a cassette holds their template; every other fault applies.
     private func hasTemplate(_ fault: Fault) -> Bool {
-        guard case .serviceError(let name) = fault.kind else { return true }
-        return engine.errorTemplate(named: name) != nil
+        switch fault.kind {
+        case .serviceError(let name), .errorEvent(let name, _): engine.errorTemplate(named: name) != nil
+        default: true
+        }
     }
 
-    static func normalAnswer(_ decision: ReplayDecision) -> NormalAnswer {
+    private static func timed(_ recorded: HTTPStream, _ timing: StreamTiming) -> NormalAnswer {
+        var stream = recorded
+        stream.timeScale = timing.scale
+        return NormalAnswer(reply: .stream(stream), response: nil, stream: stream)
+    }
+
+    /// What `decision` answers without faults; a stream is timed as `streamTiming` says.
+    static func normalAnswer(_ decision: ReplayDecision, streamTiming: StreamTiming) -> NormalAnswer {
         switch decision {
         case .matched(let match):
             switch match.reply {
             case .response(let response): NormalAnswer(reply: .response(response), response: response)
             case .failure(let failure): NormalAnswer(reply: failure.reply, response: nil)
+            case .stream(let recorded): timed(recorded, streamTiming)
             }
         case .unmatched(let nearMiss):
             NormalAnswer(reply: .response(nearMiss.response), response: nearMiss.response)

@@ -7,6 +7,8 @@ package struct ReplayMatch: Sendable {
         case response(HTTPResponse)
         /// Reproduce this recorded transport failure (refused, reset, timeout).
         case failure(TransportFailure)
+        /// Send this stream, each part at its recorded offset.
+        case stream(HTTPStream)
     }
 
     /// Where a match's interaction and reply come from: an engine's prepared cassette (no copy, one retain),
@@ -70,7 +72,10 @@ package struct ReplayMatch: Sendable {
 extension ReplayMatch.Reply {
     /// The response's status, or `nil` for a transport failure.
     var status: Int? {
-        guard case .response(let response) = self else { return nil }
-        return response.status
+        switch self {
+        case .response(let response): response.status
+        case .stream(let stream): stream.head.status
+        case .failure: nil
+        }
     }
 }

@@ -41,10 +41,14 @@ extension ReplayServer {
         /// The upstream and the cassette file for the forwarding modes; default `nil`. Ignored in
         /// ``Mode/replay`` mode.
         public var recording: RecordingOptions?
+        /// How replayed streams (`"stream"` bodies) are timed; default ``StreamTiming/recorded``.
+        public var streamTiming: StreamTiming
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(replay: ReplayOptions = ReplayOptions(), faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
-                    onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil) {
+                    onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil,
+                    streamTiming: StreamTiming = .recorded) {
+            self.streamTiming = streamTiming
             self.replay = replay
             self.faults = faults
             self.strict = strict

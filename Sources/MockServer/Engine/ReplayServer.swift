@@ -71,7 +71,7 @@ public final class ReplayServer: Sendable {
         self.engine = engine
         journal = Journal(capacity: configuration.journalCapacity)
         handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map(FaultInjector.init),
-                                observer: configuration.onRequest)
+                                streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
             let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,
                                             observer: configuration.onRequest)
@@ -131,6 +131,9 @@ public final class ReplayServer: Sendable {
 
     /// The base URL while running, else `nil`.
     public var baseURL: URL? { http.baseURL }
+
+    /// How many client connections are open right now (0 when not running).
+    package var openConnectionCount: Int { http.openConnectionCount }
 
     /// Adds a hand-written interaction for the odd case; it answers before any cassette does (see
     /// ``ReplayEngine/add(_:)``). Build one with ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``.

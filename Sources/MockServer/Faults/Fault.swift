@@ -32,6 +32,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case emptyBody
         case contentType(String)
         case serviceError(template: String)
+        case stallAfter(events: Int)
+        case eventLatency(LatencyDistribution)
+        case errorEvent(template: String, afterEvents: Int)
     }
 
     let kind: Kind
@@ -63,6 +66,21 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// the default is 256.
     public static func garbage(bytes: Int = 256) -> Fault { Fault(.garbage(bytes: max(1, bytes))) }
 
+    /// For a stream: send the first `events` parts, then nothing more, keeping the connection open until the
+    /// client gives up. Any other answer stalls as ``stall``.
+    public static func stall(afterEvents events: Int) -> Fault { Fault(.stallAfter(events: max(0, events))) }
+
+    /// For a stream: wait a duration drawn from `distribution` (once per request) before every part after
+    /// the first, on top of the recorded timing. Any other answer is unchanged.
+    public static func eventLatency(_ distribution: LatencyDistribution) -> Fault { Fault(.eventLatency(distribution)) }
+
+    /// For a stream: send the first `afterEvents` parts, then the error template named `template` as an
+    /// event, then end the stream. The template's body is sent as is when it is a stream, else as `data:`
+    /// lines. Any other answer is replaced by the template, as ``serviceError(_:)``.
+    public static func errorEvent(_ template: String, afterEvents: Int = 0) -> Fault {
+        Fault(.errorEvent(template: template, afterEvents: max(0, afterEvents)))
+    }
+
     /// Delay the normal answer by a duration drawn from `distribution`.
     public static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
 
@@ -91,9 +109,10 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// The layer this fault breaks.
     public var family: Family {
         switch kind {
-        case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle: .network
+        case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle, .stallAfter,
+             .eventLatency: .network
         case .status, .corruptBody, .emptyBody, .contentType: .http
-        case .serviceError: .service
+        case .serviceError, .errorEvent: .service
         }
     }
 
@@ -117,6 +136,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .emptyBody: "empty-body"
         case .contentType: "content-type"
         case .serviceError: "service-error"
+        case .stallAfter: "stall"
+        case .eventLatency: "event-latency"
+        case .errorEvent: "error-event"
         }
     }
 
@@ -132,6 +154,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .status(let code, let retryAfter, _, _): retryAfter.map { "status=\(code),retry-after=\($0)" } ?? "status=\(code)"
         case .contentType(let type): "content-type=\(type)"
         case .serviceError(let template): "service-error=\(template)"
+        case .stallAfter(let events): "stall=event:\(events)"
+        case .eventLatency(let distribution): "event-latency=\(distribution)"
+        case .errorEvent(let template, let after): "error-event=\(template),after=\(after)"
         }
     }
 }

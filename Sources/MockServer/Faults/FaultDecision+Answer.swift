@@ -5,9 +5,10 @@ extension FaultDecision {
     ///
     /// `normal` is the answer the request would have had; it consumes a replayed interaction, so it is
     /// called only by faults that delay or damage that answer (latency, throttle, truncate,
-    /// malformed-chunk, corrupt-body, empty-body, content-type). Faults that replace the answer (reset,
-    /// empty, stall, garbage, status, service-error) leave the cassette's sequence untouched, so that a
-    /// retried request still gets the recorded response. `template` returns a named error template.
+    /// malformed-chunk, corrupt-body, empty-body, content-type, and the stream faults). Faults that replace
+    /// the answer (reset, empty, stall, garbage, status, service-error) leave the cassette's sequence
+    /// untouched, so that a retried request still gets the recorded response. `template` returns a named
+    /// error template. Faults that damage a response as a whole treat a stream as one body.
     func answer(normal: () -> NormalAnswer, template: (String) -> HTTPResponse?) -> FaultAnswer {
         switch fault.kind {
         case .refuse, .empty:
@@ -24,10 +25,40 @@ extension FaultDecision {
             return respond(template(name) ?? FaultResponses.missingTemplate(name))
         case .latency:
             let answer = normal()
-            return FaultAnswer(reply: .delayed(by: delay ?? .zero, answer.reply), status: answer.response?.status)
+            return FaultAnswer(reply: .delayed(by: delay ?? .zero, answer.reply), status: answer.status)
         case .throttle(let rate):
             let answer = normal()
-            return FaultAnswer(reply: .throttled(bytesPerSecond: rate, answer.reply), status: answer.response?.status)
+            return FaultAnswer(reply: .throttled(bytesPerSecond: rate, answer.reply), status: answer.status)
+        case .truncate(.event(let count)):
+            let answer = normal()
+            guard var stream = answer.stream else {
+                return damaging(answer) { response in
+                    FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: .body(bytes: 0)), then: .close), status: response.status)
+                }
+            }
+            stream.parts = Array(stream.parts.prefix(count))
+            stream.ending = .cut
+            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+        case .stallAfter(let count):
+            let answer = normal()
+            guard var stream = answer.stream else { return FaultAnswer(reply: .stall, status: nil) }
+            stream.parts = Array(stream.parts.prefix(count))
+            stream.ending = .stall
+            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+        case .eventLatency:
+            let answer = normal()
+            guard var stream = answer.stream else { return FaultAnswer(reply: answer.reply, status: answer.status) }
+            stream.extraGap = (delay ?? .zero).clampedNanoseconds
+            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+        case .errorEvent(let name, let count):
+            let answer = normal()
+            let error = template(name) ?? FaultResponses.missingTemplate(name)
+            guard var stream = answer.stream else { return respond(error) }
+            let kept = stream.parts.prefix(count)
+            let offset = count < stream.parts.count ? stream.parts[count].offset : (stream.parts.last?.offset ?? 0)
+            stream.parts = Array(kept) + [HTTPStream.Part(offset: offset, bytes: FaultResponses.errorEvent(from: error))]
+            stream.ending = .complete
+            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
         case .truncate(let point):
             return damaging(normal()) { response in
                 FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: point), then: .close),
@@ -57,7 +88,7 @@ extension FaultDecision {
     /// Damages the normal response; when the normal answer is itself a replayed transport failure there
     /// is no response to damage, and that failure is carried out unchanged.
     private func damaging(_ answer: NormalAnswer, _ damage: (HTTPResponse) -> FaultAnswer) -> FaultAnswer {
-        guard let response = answer.response else { return FaultAnswer(reply: answer.reply, status: nil) }
+        guard let response = answer.wholeResponse else { return FaultAnswer(reply: answer.reply, status: nil) }
         return damage(response)
     }
 

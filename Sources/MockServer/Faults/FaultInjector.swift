@@ -51,10 +51,13 @@ final class FaultInjector: Sendable {
         guard let fired else { return nil }
         let rule = plan.rules[fired.index]
         var delay: Duration?
-        if case .latency(let distribution) = rule.fault.kind {
+        switch rule.fault.kind {
+        case .latency(let distribution), .eventLatency(let distribution):
             delay = distribution.delay(
                 unit: SeededDraw.unit(seed: seed, rule: fired.index, count: fired.count, stream: .latency),
                 unit2: SeededDraw.unit(seed: seed, rule: fired.index, count: fired.count, stream: .latencySecond))
+        default:
+            break
         }
         return FaultDecision(fault: rule.fault, ruleIndex: fired.index, rule: rule, seed: seed, count: fired.count, delay: delay)
     }

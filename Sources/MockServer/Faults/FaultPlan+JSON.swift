@@ -10,7 +10,8 @@ extension FaultPlan {
     ///   `"bytes"`; latency `"ms"`, or `"minMs"` and `"maxMs"`, or `"medianMs"` and `"sigma"`; throttle
     ///   `"bytesPerSecond"`; status `"status"`, `"retryAfter"`, `"headers"` (`[[name, value], ...]`) and
     ///   `"body"` (`{"json": ...}`, `{"text": "..."}` or `{"base64": "..."}`); content-type
-    ///   `"contentType"`; service-error `"template"`.
+    ///   `"contentType"`; service-error `"template"`; truncate `"at": "event"` with `"events"`; stall
+    ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`.
     ///
     /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``FaultPlanError`` naming
     /// the file, the rule number and the key.
@@ -69,9 +70,23 @@ extension FaultPlan {
         let fault: Fault
         switch kind {
         case "truncate":
-            try object.allowOnly(common + ["at", "bytes"])
+            try object.allowOnly(common + ["at", "bytes", "events"])
             let at = try object.string("at")
-            fault = .truncate(try TruncationPoint.parse(at == "body" ? "body:\(try object.integer("bytes", in: 0...Int.max))" : at))
+            switch at {
+            case "body": fault = .truncate(.body(bytes: try object.integer("bytes", in: 0...Int.max)))
+            case "event": fault = .truncate(.event(try object.integer("events", in: 0...Int.max)))
+            default: fault = .truncate(try TruncationPoint.parse(at))
+            }
+        case "stall":
+            try object.allowOnly(common + ["afterEvents"])
+            fault = object.has("afterEvents") ? .stall(afterEvents: try object.integer("afterEvents", in: 0...Int.max)) : .stall
+        case "event-latency":
+            try object.allowOnly(common + ["ms", "minMs", "maxMs", "medianMs", "sigma"])
+            fault = .eventLatency(try latency(from: object))
+        case "error-event":
+            try object.allowOnly(common + ["template", "afterEvents"])
+            fault = .errorEvent(try object.string("template"),
+                                afterEvents: object.has("afterEvents") ? try object.integer("afterEvents", in: 0...Int.max) : 0)
         case "garbage":
             try object.allowOnly(common + ["bytes"])
             fault = object.has("bytes") ? .garbage(bytes: try object.integer("bytes", in: 1...(1 << 20))) : .garbage()

@@ -52,6 +52,8 @@ enum FaultResponses {
             // The status line and half of the header lines, never the blank line that ends them.
             let headerBytes = head.count - (statusLineEnd - head.startIndex) - 4
             return head.prefix(statusLineEnd - head.startIndex + 2 + max(1, headerBytes / 2))
+        case .event:
+            return truncated(response, at: .body(bytes: 0))
         case .body(let bytes):
             var promising = response
             if response.body.isEmpty {
@@ -60,6 +62,17 @@ enum FaultResponses {
             }
             return response.serializedHead + response.body.prefix(min(bytes, response.body.count - 1))
         }
+    }
+
+    /// An error template as one server-sent event: a `text/event-stream` template's body as it is (it holds
+    /// its own event syntax), anything else as one `data:` line per line of its body.
+    static func errorEvent(from template: HTTPResponse) -> Data {
+        if MediaType(template.headers["Content-Type"]).isEventStream { return template.body }
+        var text = ""
+        for line in String(decoding: template.body, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false) {
+            text += "data: \(line)\n"
+        }
+        return Data((text + "\n").utf8)
     }
 
     /// A chunked answer whose first chunk is fine and whose second chunk-size line is not hexadecimal.

@@ -1,6 +1,6 @@
 extension FaultRule {
     /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD]`; a
-    /// status fault also takes `,retry-after=VALUE`. Throws ``FaultPlanError`` naming the spec and its bad
+    /// status fault also takes `,retry-after=VALUE`, an error-event fault `,after=N` (events before it). Throws ``FaultPlanError`` naming the spec and its bad
     /// part.
     public static func parse(spec: String) throws(FaultPlanError) -> FaultRule {
         let trimmed = spec.trimmingWhitespace()
@@ -21,6 +21,7 @@ extension FaultRule {
         var path: String?
         var method: String?
         var retryAfter: String?
+        var afterEvents = 0
         var seen: Set<String> = []
         for field in fields.dropFirst() {
             let (key, value) = splitOnce(field, at: "=")
@@ -37,11 +38,15 @@ extension FaultRule {
                 guard value.allSatisfy({ $0.isLetter }) else { throw FaultPlanError("method '\(value)' is not an HTTP method token") }
                 method = value
             case "retry-after" where kind == "status": retryAfter = value
+            case "after" where kind == "error-event":
+                guard let count = Int(value), count >= 0 else { throw FaultPlanError("after takes a number of events, such as after=2") }
+                afterEvents = count
             default:
-                throw FaultPlanError("option '\(key)' is not one of when, path, method\(kind == "status" ? ", retry-after" : "")")
+                let extra = kind == "status" ? ", retry-after" : kind == "error-event" ? ", after" : ""
+                throw FaultPlanError("option '\(key)' is not one of when, path, method\(extra)")
             }
         }
-        let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter)
+        let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter, afterEvents: afterEvents)
         if fault.actsOnAccept, path != nil || method != nil {
             throw FaultPlanError("refuse acts before a request is read, so it cannot be filtered by path or method")
         }
@@ -58,11 +63,11 @@ extension Fault {
     /// Every kind name the CLI spelling accepts, in documentation order.
     public static let kindNames = [
         "refuse", "reset", "empty", "truncate", "malformed-chunk", "garbage", "stall", "latency", "throttle",
-        "status", "corrupt-body", "empty-body", "content-type", "service-error",
+        "status", "corrupt-body", "empty-body", "content-type", "service-error", "event-latency", "error-event",
     ]
 
     /// Builds a fault from its CLI kind name and argument (the part after `=`, if any).
-    static func parse(kind: String, argument: String?, retryAfter: String? = nil) throws(FaultPlanError) -> Fault {
+    static func parse(kind: String, argument: String?, retryAfter: String? = nil, afterEvents: Int = 0) throws(FaultPlanError) -> Fault {
         func noArgument(_ fault: Fault) throws(FaultPlanError) -> Fault {
             guard argument == nil else { throw FaultPlanError("\(kind) takes no argument") }
             return fault
@@ -76,7 +81,12 @@ extension Fault {
         case "reset": return try noArgument(.reset)
         case "empty": return try noArgument(.empty)
         case "malformed-chunk": return try noArgument(.malformedChunk)
-        case "stall": return try noArgument(.stall)
+        case "stall":
+            guard let argument else { return .stall }
+            guard argument.hasPrefix("event:"), let count = Int(argument.dropFirst(6)), count >= 0 else {
+                throw FaultPlanError("stall takes no argument or event:N, such as stall=event:3")
+            }
+            return .stall(afterEvents: count)
         case "corrupt-body": return try noArgument(.corruptBody)
         case "empty-body": return try noArgument(.emptyBody)
         case "truncate": return .truncate(try TruncationPoint.parse(required("truncate=body:10")))
@@ -99,6 +109,8 @@ extension Fault {
             guard type.contains("/") else { throw FaultPlanError("content-type '\(type)' is not a media type such as text/html") }
             return .contentType(type)
         case "service-error": return .serviceError(try required("service-error=throttle_violation"))
+        case "event-latency": return .eventLatency(try LatencyDistribution.parse(required("event-latency=200ms")))
+        case "error-event": return .errorEvent(try required("error-event=server_error,after=2"), afterEvents: afterEvents)
         default:
             throw FaultPlanError("'\(kind)' is not a fault kind; use one of \(kindNames.joined(separator: ", "))")
         }
@@ -106,14 +118,17 @@ extension Fault {
 }
 
 extension TruncationPoint {
-    /// Parses `status-line`, `headers` or `body:N` (N ≥ 0).
+    /// Parses `status-line`, `headers`, `body:N` or `event:N` (N ≥ 0).
     static func parse(_ text: String) throws(FaultPlanError) -> TruncationPoint {
         switch text {
         case "status-line": return .statusLine
         case "headers": return .headers
         default:
+            if text.hasPrefix("event:"), let events = Int(text.dropFirst(6)), events >= 0 {
+                return .event(events)
+            }
             guard text.hasPrefix("body:"), let bytes = Int(text.dropFirst(5)), bytes >= 0 else {
-                throw FaultPlanError("truncate takes status-line, headers or body:N, such as truncate=body:10")
+                throw FaultPlanError("truncate takes status-line, headers, body:N or event:N, such as truncate=body:10")
             }
             return .body(bytes: bytes)
         }

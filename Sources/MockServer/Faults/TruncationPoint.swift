@@ -7,13 +7,17 @@ public enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
     /// The whole head with the real `Content-Length`, then only the first `bytes` of the body, then close.
     /// When the body is not longer than `bytes`, one byte less than the body is sent.
     case body(bytes: Int)
+    /// For a stream: the head and the first `events` parts, then close without ending the body. Any other
+    /// response is cut as ``body(bytes:)`` with 0 bytes.
+    case event(Int)
 
-    /// The CLI spelling: `status-line`, `headers` or `body:N`.
+    /// The CLI spelling: `status-line`, `headers`, `body:N` or `event:N`.
     public var description: String {
         switch self {
         case .statusLine: "status-line"
         case .headers: "headers"
         case .body(let bytes): "body:\(bytes)"
+        case .event(let count): "event:\(count)"
         }
     }
 }

@@ -13,6 +13,7 @@ enum HARBody {
         case .json: return "application/json"
         case .text: return "text/plain"
         case .binary: return "application/octet-stream"
+        case .stream: return "text/event-stream"
         }
     }
 
@@ -22,6 +23,9 @@ enum HARBody {
         case .empty: (nil, nil)
         case .json, .text: (String(decoding: body.data, as: UTF8.self), nil)
         case .binary(let data): (data.base64EncodedString(), "base64")
+        // HAR has no timing per part: the stream's bytes as one body, text when they are UTF-8.
+        case .stream(let stream):
+            String(validating: stream.data, as: UTF8.self).map { ($0, nil) } ?? (stream.data.base64EncodedString(), "base64")
         }
     }
 

@@ -44,6 +44,7 @@ enum BodyContent: Sendable, Hashable {
         case .json(let value, _): self = .json(value)
         case .text(let text): self.init(Data(text.utf8), contentType: contentType)
         case .binary(let data): self.init(data, contentType: contentType)
+        case .stream(let stream): self.init(stream.data, contentType: contentType)
         }
     }
 

@@ -46,7 +46,7 @@ final class RecordingHandler: HTTPHandler {
             if case .matched = decision {
                 let entry = journal.record(request, decision: decision)
                 observer?(entry)
-                return ReplayHandler.normalAnswer(decision).reply
+                return ReplayHandler.normalAnswer(decision, streamTiming: .recorded).reply
             }
         }
         guard request.target.hasPrefix("/"), let url = client.upstream.url(for: request.target) else {

@@ -1,12 +1,12 @@
 import Foundation
 import MockServer
 
-/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--strict] [--quiet]`.
+/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--strict] [--quiet]`.
 enum ReplayCommand: Command {
     static let help = CommandHelp(
         name: "replay",
         summary: "serve cassettes to any client, with optional faults",
-        usage: "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--strict] [--quiet]",
+        usage: "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--strict] [--quiet]",
         description: """
             Serves the cassettes on 127.0.0.1 until Ctrl-C or SIGTERM (exit status 0), printing the address, then
             one line per request with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
@@ -22,6 +22,7 @@ enum ReplayCommand: Command {
             .init(spelling: "--fault SPEC", text: "Inject a fault; repeat for several rules, tried in order."),
             .init(spelling: "--faults PLAN.json", text: "Read the fault rules and seed from a plan file."),
             .init(spelling: "--seed N", text: "The seed for random fault decisions (default: the plan's, else 1)."),
+            .init(spelling: "--stream-timing T", text: "How streams replay: recorded (default), instant, or a speed such as 2x."),
             .init(spelling: "--strict", text: "Exit with status 1 at shutdown if any request was unmatched."),
             .init(spelling: "--quiet", text: "Print no line per request (for benchmarks)."),
         ],
@@ -33,7 +34,7 @@ enum ReplayCommand: Command {
     )
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["port", "fault", "faults", "seed"], flags: ["strict", "quiet"], command: "replay")
+        let parsed = try Arguments(arguments, options: ["port", "fault", "faults", "seed", "stream-timing"], flags: ["strict", "quiet"], command: "replay")
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let plan = try faultPlan(parsed)
         let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
@@ -41,6 +42,12 @@ enum ReplayCommand: Command {
         // so it keeps just the latest entry: requests kept alive for nothing cost memory and cold caches.
         var configuration = ReplayServer.Configuration(strict: parsed.flag("strict"), journalCapacity: 1)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
+        if let text = try parsed.single("stream-timing") {
+            guard let timing = StreamTiming.parse(text) else {
+                throw .usage("--stream-timing '\(text)' is not recorded, instant or a speed such as 2x")
+            }
+            configuration.streamTiming = timing
+        }
         if let plan {
             configuration.faults = .plan(plan)
         }

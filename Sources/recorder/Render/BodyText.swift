@@ -19,6 +19,12 @@ enum BodyText {
             let type = contentType.map { " (\($0))" } ?? ""
             let shown = data.count > dumpLimit ? ", the first \(dumpLimit)" : ""
             return (["\(counted(data.count, "byte")) of binary data\(type)\(shown):"] + hexDump(data.prefix(dumpLimit))).joined(separator: "\n")
+        case .stream(let stream):
+            // One line per part, with its offset, so the timing shows.
+            return stream.parts.map { part in
+                "+\(part.offsetMs) ms  " + String(decoding: part.content.data, as: UTF8.self).trimmingCharacters(in: .newlines)
+                    .replacingOccurrences(of: "\n", with: "\n          ")
+            }.joined(separator: "\n")
         }
     }
 

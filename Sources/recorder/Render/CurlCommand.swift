@@ -65,7 +65,7 @@ enum CurlCommand {
         let text: String
         switch body {
         case .json, .text: text = String(decoding: body.data, as: UTF8.self)
-        case .empty, .binary: return nil
+        case .empty, .binary, .stream: return nil
         }
         let typeable = text.unicodeScalars.allSatisfy { $0 == "\t" || $0 == "\n" || $0 == "\r" || ($0.value >= 0x20 && $0.value != 0x7F) }
         return typeable ? text : nil

@@ -86,6 +86,7 @@ import Testing
         case .json: "json"
         case .text: "text"
         case .binary: "binary"
+        case .stream: "stream"
         }
         #expect(kind == expected)
         #expect(recorded.isEmpty || recorded.data == data || kind == "json")

@@ -28,6 +28,11 @@ import Testing
         ("empty-body", "empty-body"),
         ("content-type=text/html", "content-type=text/html"),
         ("service-error=throttle_violation", "service-error=throttle_violation"),
+        ("truncate=event:3", "truncate=event:3"),
+        ("stall=event:2", "stall=event:2"),
+        ("event-latency=100..300ms", "event-latency=100..300ms"),
+        ("error-event=server_error", "error-event=server_error,after=0"),
+        ("error-event=server_error,after=4,when=first:1", "error-event=server_error,after=4,when=first:1"),
         ("status=503,when=first:2", "status=503,when=first:2"),
         (" latency=100..300ms , when=p:0.5 , path=/users* ", "latency=100..300ms,when=p:0.5,path=/users*"),
         ("reset,method=post,when=nth:3", "reset,when=nth:3,method=POST"),
@@ -42,10 +47,10 @@ import Testing
     // Given a bad spec, then the error is one sentence naming the spec and its bad part, word for word.
     @Test(arguments: [
         ("", "invalid fault spec '': it names no fault kind"),
-        ("explode", "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error"),
+        ("explode", "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"),
         ("reset=3", "invalid fault spec 'reset=3': reset takes no argument"),
         ("truncate", "invalid fault spec 'truncate': truncate needs an argument, as in truncate=body:10"),
-        ("truncate=middle", "invalid fault spec 'truncate=middle': truncate takes status-line, headers or body:N, such as truncate=body:10"),
+        ("truncate=middle", "invalid fault spec 'truncate=middle': truncate takes status-line, headers, body:N or event:N, such as truncate=body:10"),
         ("latency=fast", "invalid fault spec 'latency=fast': latency takes a duration such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5"),
         ("latency=300..100ms", "invalid fault spec 'latency=300..100ms': latency range '300..100ms' must read LOW..HIGHms with LOW ≤ HIGH, such as 100..300ms"),
         ("latency=lognormal:120ms", "invalid fault spec 'latency=lognormal:120ms': latency=lognormal takes a median and a sigma from 0 to 5, such as lognormal:120ms:0.5"),
@@ -78,7 +83,7 @@ import Testing
     }
 
     @Test func badSpecAmongSeveral_namesThatSpec() {
-        #expect(throws: FaultPlanError("invalid fault spec 'stall=5': stall takes no argument")) {
+        #expect(throws: FaultPlanError("invalid fault spec 'stall=5': stall takes no argument or event:N, such as stall=event:3")) {
             try FaultPlan.parse(specs: "reset; stall=5; empty")
         }
     }

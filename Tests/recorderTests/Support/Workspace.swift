@@ -1,10 +1,17 @@
 import Foundation
+import MockServer
 
 /// A temporary folder for one test, filled with copies of repository files; removed by ``remove()``.
 struct Workspace {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let recordings = repository.appendingPathComponent("Recordings", isDirectory: true)
+
+    /// Whether the recording at `path` (relative to ``recordings``) holds a streamed answer.
+    static func holdsStream(_ path: String) -> Bool {
+        guard let cassette = try? Cassette.load(from: recordings.appendingPathComponent(path)) else { return false }
+        return cassette.interactions.contains { if case .stream? = $0.response?.body { true } else { false } }
+    }
     static let browserArchive = repository.appendingPathComponent("Tests/Fixtures/browser.har")
 
     let folder: URL

@@ -64,6 +64,31 @@ extension RedactionRules {
                 response.body = .json(scrubbed, layout: layout)
                 count.bodyFields += changed
             }
+        case .stream(var stream):
+            var changed = 0
+            for index in stream.parts.indices {
+                switch stream.parts[index].content {
+                case .event(var fields):
+                    let scrubbed = fields.data.map { Self.replacing(secrets, in: $0) }
+                    if scrubbed != fields.data {
+                        fields.data = scrubbed
+                        stream.parts[index].content = .event(fields)
+                        changed += 1
+                    }
+                case .text(let text):
+                    let scrubbed = Self.replacing(secrets, in: text)
+                    if scrubbed != text {
+                        stream.parts[index].content = .text(scrubbed)
+                        changed += 1
+                    }
+                case .binary:
+                    break
+                }
+            }
+            if changed > 0 {
+                response.body = .stream(stream)
+                count.bodyFields += changed
+            }
         case .empty, .binary:
             break
         }

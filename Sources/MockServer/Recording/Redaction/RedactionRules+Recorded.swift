@@ -84,6 +84,19 @@ extension RedactionRules {
             guard let redacted = redactBytes(data, mediaType: mediaType, contentType: contentType) else { return 0 }
             body = .binary(redacted.data)
             return redacted.changed
+        case .stream(var stream):
+            // Event data is usually JSON (a streaming API's payloads): redacted as JSON when it parses.
+            var changed = 0
+            for index in stream.parts.indices {
+                guard case .event(var fields) = stream.parts[index].content, let data = fields.data,
+                      let redacted = redactBytes(Data(data.utf8), mediaType: MediaType("application/json"),
+                                                 contentType: "application/json"), redacted.changed > 0 else { continue }
+                fields.data = String(decoding: redacted.data, as: UTF8.self)
+                stream.parts[index].content = .event(fields)
+                changed += redacted.changed
+            }
+            if changed > 0 { body = .stream(stream) }
+            return changed
         }
     }
 

@@ -15,7 +15,8 @@ extension Connection {
         // A stalled or lingering connection only waits for the client to go away.
         if peerClosedInput {
             switch phase {
-            case .stalled, .lingering:
+            case .stalled, .lingering, .streaming:
+                // A streaming client that closes its side has stopped reading (cancelled): nothing more is due.
                 closeNow()
                 return
             default:
@@ -82,7 +83,7 @@ extension Connection {
             return output.pendingCount <= Self.backpressureLimit && input.count < server.inputLimit
         case .stalled, .lingering:
             return true
-        case .awaiting, .delaying, .throttling:
+        case .awaiting, .delaying, .throttling, .streaming:
             return input.count < server.inputLimit
         case .closing:
             return false

@@ -35,6 +35,13 @@ extension Connection {
             var throttled = context
             throttled.bytesPerSecond = rate
             perform(inner, throttled)
+        case .stream(let stream):
+            if let rate = context.bytesPerSecond {
+                perform(.response(stream.wholeResponse), ReplyContext(isHEAD: context.isHEAD, keepAliveRequested: context.keepAliveRequested,
+                                                                      isHTTP10: context.isHTTP10, bytesPerSecond: rate))
+            } else {
+                startStream(stream, context)
+            }
         case .deferred(let body):
             deferredToken += 1
             let delivery = DeferredDelivery(loop: loop, target: ConnectionReference(connection: self), token: deferredToken)
@@ -75,6 +82,8 @@ extension Connection {
             perform(reply, context)
         case .throttling:
             sendThrottleSlice()
+        case .streaming:
+            sendDueStreamParts()
         default:
             break
         }
@@ -89,6 +98,57 @@ extension Connection {
         }
         framing.serverLine = server.serverLine
         return framing
+    }
+
+    // MARK: - Streams
+
+    /// Queues the head, then the parts due already, and plans the next.
+    private func startStream(_ stream: HTTPStream, _ context: ReplyContext) {
+        var framing = framing(for: context)
+        let chunked = !context.isHTTP10
+        framing.streamsChunks = chunked
+        var head = stream.head
+        if chunked { head.headers.add(name: "Transfer-Encoding", value: "chunked") }
+        let keepAlive = ResponseWriter.write(head, framing: framing, into: &output)
+        let status = stream.head.status
+        let bodyAllowed = status >= 200 && status != 204 && status != 304
+        guard bodyAllowed, !context.isHEAD else {
+            finish(keepAlive ? .keepAlive : .close)
+            return
+        }
+        phase = .streaming(StreamProgress(stream: stream, next: 0, start: loop.now, chunked: chunked,
+                                          keepAlive: keepAlive && chunked))
+        sendDueStreamParts()
+    }
+
+    /// Queues every part whose time has come; at the end, applies the stream's ending.
+    private func sendDueStreamParts() {
+        guard case .streaming(var progress) = phase else { return }
+        let now = loop.now
+        while progress.next < progress.stream.parts.count, progress.start &+ progress.stream.due(progress.next) <= now {
+            let bytes = progress.stream.parts[progress.next].bytes
+            progress.next += 1
+            guard !bytes.isEmpty else { continue }
+            if progress.chunked {
+                output.append(body: Data("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + Data("\r\n".utf8))
+            } else {
+                output.append(body: bytes)
+            }
+        }
+        guard progress.next >= progress.stream.parts.count else {
+            phase = .streaming(progress)
+            actionAt = max(1, progress.start &+ progress.stream.due(progress.next))
+            return
+        }
+        switch progress.stream.ending {
+        case .complete:
+            if progress.chunked { output.append(body: Data("0\r\n\r\n".utf8)) }
+            finish(progress.keepAlive ? .keepAlive : .close)
+        case .cut:
+            finish(.close)
+        case .stall:
+            finish(.stall)
+        }
     }
 
     // MARK: - Throttling

@@ -15,6 +15,8 @@ final class Connection {
         case delaying(HTTPReply, ReplyContext)
         /// Dripping bytes out, one slice per ``Connection/actionAt``.
         case throttling(Throttle)
+        /// Sending a stream's parts, each at its ``Connection/actionAt``.
+        case streaming(StreamProgress)
         /// Never answering; input is discarded until the client closes.
         case stalled
         /// Writing what is queued, then closing in this way.
@@ -47,6 +49,18 @@ final class Connection {
         var slice: Int
         var interval: UInt64
         var ending: HTTPReply.Ending
+    }
+
+    struct StreamProgress {
+        var stream: HTTPStream
+        /// The next part to send.
+        var next: Int
+        /// When the head was queued, on the loop's clock.
+        var start: UInt64
+        /// Whether parts are chunk-framed (HTTP/1.1) rather than sent bare until the connection closes.
+        var chunked: Bool
+        /// Whether the connection may serve another request after a complete stream.
+        var keepAlive: Bool
     }
 
     enum BodyState {

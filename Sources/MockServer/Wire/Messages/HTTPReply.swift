@@ -17,6 +17,7 @@ package struct HTTPReply: Sendable {
         indirect case delayed(nanoseconds: UInt64, HTTPReply)
         indirect case throttled(bytesPerSecond: Int, HTTPReply)
         case deferred(@Sendable (HTTPResponder) -> Void)
+        case stream(HTTPStream)
     }
 
     /// What happens to the connection after raw bytes have been written.
@@ -52,6 +53,14 @@ package struct HTTPReply: Sendable {
     /// Sends a response built from its parts; see ``response(_:)``.
     package static func response(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) -> HTTPReply {
         HTTPReply(.response(HTTPResponse(status: status, headers: headers, body: body)))
+    }
+
+    /// Sends `stream`'s head at once, then each part when it is due, then ends as the stream says. For
+    /// HTTP/1.1 the body is chunked and a complete stream keeps the connection; an HTTP/1.0 client gets
+    /// the bytes unframed and the connection closes after them. Inside ``throttled(bytesPerSecond:_:)``,
+    /// the whole stream is sent as one body at that rate. A client that closes its side ends the stream.
+    package static func stream(_ stream: HTTPStream) -> HTTPReply {
+        HTTPReply(.stream(stream))
     }
 
     /// Writes `bytes` exactly as given (no status line or headers are added), then ends the connection

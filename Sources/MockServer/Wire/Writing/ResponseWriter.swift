@@ -14,6 +14,9 @@ struct ResponseFraming {
     var dateLine: [UInt8] = []
     /// A complete `Server: ...\r\n` line, or empty.
     var serverLine: [UInt8] = []
+    /// The server itself chunk-frames the body that follows (a stream), so a `Transfer-Encoding: chunked`
+    /// head still leaves the framing exact and the connection reusable.
+    var streamsChunks = false
 }
 
 /// Serializes an ``HTTPResponse`` onto the wire (RFC 9112 §4, §6).
@@ -69,7 +72,7 @@ enum ResponseWriter {
         var framingIsExact = true
         if hasTransferEncoding {
             // The handler framed the body itself; only closing makes its end unambiguous.
-            framingIsExact = false
+            framingIsExact = framing.streamsChunks
         } else if hasContentLength {
             framingIsExact = framing.isHEAD || !bodyAllowed ? true : declaredLength == writtenBodyLength
         } else if bodyAllowed {

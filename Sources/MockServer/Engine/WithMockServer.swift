@@ -23,6 +23,7 @@ import Foundation
 /// `MOCKSERVER_LIVE=1` forwards everything and records nothing. Recording forwards to
 /// `MOCKSERVER_UPSTREAM` when set, else to `upstream`, else to the cassette's own `upstream`; it redacts
 /// with ``RedactionRules/default``, as `recorder capture` does. The modes that record take one name.
+/// Replayed cassettes recorded more than `MOCKSERVER_MAX_AGE_DAYS` days ago earn a warning on standard error.
 ///
 /// - Parameters:
 ///   - names: cassette names relative to `folder`: `github/users` for `github/users.json`, or a folder
@@ -55,6 +56,9 @@ public func withMockServer<Result>(
     let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
     let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
                                     configuration: configuration, test: test)
+    for warning in cassette.warnings {
+        FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+    }
     return try await cassette.withServer(body, passed: { _ in true })
 }
 

@@ -22,10 +22,14 @@ final class HostRoutes: Sendable {
     /// Gives `configuration`, routed to `server`, a slot and returns the routing protocol class of that slot.
     func protocolClass(for server: ReplayServer, configuration: URLSessionConfiguration) -> AnyClass {
         let route = Route(server: server, configuration: configuration)
+        // Which slots look free is read outside the lock (a server's base URL takes its own lock); a slot is
+        // claimed only if nobody claimed it meanwhile.
+        let owners = routes.withLock { $0.map(\.server) }
+        let free = owners.indices.filter { owners[$0]?.baseURL == nil }
         let index = routes.withLock { routes in
-            if let free = routes.firstIndex(where: { $0.server?.baseURL == nil }) {
-                routes[free] = route
-                return free
+            if let slot = free.first(where: { routes[$0].server === owners[$0] }) {
+                routes[slot] = route
+                return slot
             }
             routes.append(route)
             return routes.count - 1

@@ -26,6 +26,14 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol {
     }
 
     override func startLoading() {
+        // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it; sending the
+        // request without it would make a wrong recording or a baffling miss.
+        if task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
+            client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL, userInfo: [
+                NSLocalizedDescriptionKey: "a routed session cannot read the body of an upload task on Linux; set the request's httpBody and use a data task",
+            ]))
+            return
+        }
         guard let (server, timeout) = HostRoutes.shared.destination(ofSlot: Slot.index),
               let routed = HostRouter.loopbackRequest(for: request, to: server, sessionTimeout: timeout) else {
             let failingURL = request.url.map { [NSURLErrorFailingURLErrorKey: $0] } ?? [:]

@@ -15,7 +15,9 @@ extension ReplayServer {
     /// the client as recorded. Only sessions made from this configuration are routed, never
     /// `URLSession.shared` or other sessions; on Linux the routing is a `URLProtocol` first in
     /// `protocolClasses`. A session made from the configuration routes to this server while it runs; after
-    /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network.
+    /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network. On Linux a
+    /// `URLProtocol` cannot read an upload task's body, so upload tasks fail with `URLError.unsupportedURL`:
+    /// give the body as the request's `httpBody` (or `httpBodyStream`) to a data task.
     /// - Throws: ``ReplayServerError`` when the server is not running (call ``start()`` first).
     public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(ReplayServerError) -> URLSessionConfiguration {
         guard baseURL != nil else {

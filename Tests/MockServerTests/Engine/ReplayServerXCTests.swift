@@ -16,4 +16,17 @@ final class ReplayServerXCTests: XCTestCase {
             XCTAssertTrue(String(decoding: data, as: UTF8.self).contains("No feeds found."))
         }
     }
+
+    /// The XCTest equivalent of the `.mockServer` trait: one line, the server in `ReplayServer.current`, and a
+    /// routed session for fixed https URLs.
+    func testWithMockServer_upstreamOneLiner_routesFixedURLs() async throws {
+        try await withMockServer(replaying: "github/users", upstream: "https://api.github.com", configuration: .init(faults: .none)) { server in
+            XCTAssertTrue(ReplayServer.current === server)
+            let session = URLSession(configuration: try server.sessionConfiguration())
+            defer { session.invalidateAndCancel() }
+            let (_, response) = try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/users/octocat")!))
+            XCTAssertEqual(response.statusCode, 200)
+            XCTAssertEqual(server.journal.entries.count, 1)
+        }
+    }
 }

@@ -51,6 +51,23 @@ import Testing
         }
     }
 
+    #if os(Linux)
+    /// FoundationNetworking hides an upload task's body from URLProtocols: the request fails saying so,
+    /// rather than reaching the server without its body.
+    @Test func uploadTask_failsSayingToUseHTTPBody() async throws {
+        try await Self.withRoutedSession { server, session in
+            var request = URLRequest(url: URL(string: "https://api.github.com/users")!)
+            request.httpMethod = "POST"
+            let error = await #expect(throws: URLError.self) {
+                _ = try await session.upload(for: request, from: Data(#"{"login":"hubot"}"#.utf8))
+            }
+            #expect(error?.code == .unsupportedURL)
+            #expect(error?.localizedDescription.contains("set the request's httpBody") == true)
+            #expect(server.journal.entries.isEmpty)
+        }
+    }
+    #endif
+
     @Test func hostIsMatched_onlyWhenTheRulesListIt() async throws {
         var cassette = Self.users
         cassette.matching.headers = ["Host"]

@@ -36,7 +36,7 @@ extension RawResponse {
     }
 
     private static func text(_ json: JSON) -> String? {
-        if case .string(let text)? = json.value {
+        if case .string(let text)? = json.scalar {
             return text
         }
         return nil
@@ -52,9 +52,11 @@ extension JSON {
                                  message: self["error_message"].string)
         }
         let error = self["error"]
-        switch error.value {
-        case .object?:
+        if error.isObject {
             return .errorPayload(code: error["code"].string ?? error["type"].string, message: error["message"].string)
+        }
+        // Only a scalar is read from here on: building a container's value would cost for nothing.
+        switch error.scalar {
         case .string(let text)?:
             let message = self["message"].string
             return message == nil ? .errorPayload(code: nil, message: text) : .errorPayload(code: text, message: message)

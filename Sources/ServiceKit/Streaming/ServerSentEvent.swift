@@ -25,7 +25,7 @@ public struct ServerSentEvent: Hashable, Sendable {
 
     /// The data parsed as JSON (the usual payload of a streaming API); `nil` when it is not JSON.
     public var json: JSON? {
-        guard let value = try? JSONValue.parse(Data(data.utf8)) else { return nil }
-        return JSON(value)
+        guard let document = try? JSONDocument.parse(Data(data.utf8)) else { return nil }
+        return JSON(document: document)
     }
 }

@@ -90,6 +90,11 @@ final class RawHTTPClient: @unchecked Sendable {
         try await onThread { try self.readResponseBlocking(forHEAD: forHEAD, timeout: timeout) }
     }
 
+    /// Reads exactly `count` bytes; throws when the connection ends first or `timeout` passes.
+    func read(count: Int, timeout: Duration = .seconds(10)) async throws -> Data {
+        try await onThread { try self.readExactly(count, deadline: ContinuousClock.now + timeout) }
+    }
+
     /// Reads everything until the server closes or resets the connection, or `timeout` passes.
     func readToEnd(timeout: Duration = .seconds(10)) async -> (bytes: Data, ending: Ending) {
         // The work cannot throw; the force is for the generic helper's signature.

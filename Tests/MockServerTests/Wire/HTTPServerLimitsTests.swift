@@ -49,10 +49,11 @@ import Testing
     @Test(arguments: ["GET / HTTP/1.1\r\nHost: x\r\n", "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", "GET / HT"])
     func stalledRequest_gets408AfterTheRequestTimeout_thenCloses(partial: String) async throws {
         try await withServer(Self.small) { _, url in
-            // Given a client that sends part of a request and then nothing
+            // Given a client that sends part of a request and then nothing (timed from before it connects,
+            // since the server's clock for the request may start as soon as it accepts)
+            let started = ContinuousClock.now
             let client = try RawHTTPClient(url)
             try client.send(partial)
-            let started = ContinuousClock.now
             // Then the server answers 408 once the request timeout has passed, and closes
             let response = try await client.readResponse(timeout: .seconds(10))
             #expect(response.status == 408)

@@ -98,9 +98,10 @@ import Testing
         let server = HTTPServer { _ in .raw(Self.json.serializedHead, then: .stall) }
         let client = try RawHTTPClient(try await server.start())
         try client.send(Self.request)
-        let held = await client.readToEnd(timeout: .milliseconds(300))
-        #expect(held.bytes == Self.json.serializedHead)
-        #expect(held.ending == .timedOut)
+        #expect(try await client.read(count: Self.json.serializedHead.count) == Self.json.serializedHead)
+        let more = await client.readToEnd(timeout: .milliseconds(300))
+        #expect(more.bytes.isEmpty)
+        #expect(more.ending == .timedOut)
         // When the server stops, the connection ends
         await server.stop()
         #expect(await client.readToEnd(timeout: .seconds(10)).ending != .timedOut)
@@ -219,14 +220,17 @@ import Testing
         // Given a request whose answer never comes
         let cancelled = Lock(false)
         let kept = Lock<HTTPResponder?>(nil)
+        let gate = UpstreamGate()
         let server = HTTPServer { _ in
             .deferred { responder in
                 kept.withLock { $0 = responder }
                 responder.onCancel { cancelled.withLock { $0 = true } }
+                gate.hold(responder)
             }
         }
         let client = try RawHTTPClient(try await server.start())
         try client.send(Self.request)
+        await gate.waitForRequest()
         #expect(await client.readToEnd(timeout: .milliseconds(200)).ending == .timedOut)
         // When the server stops
         await server.stop()

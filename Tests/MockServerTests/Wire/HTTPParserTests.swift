@@ -143,7 +143,8 @@ import Testing
     // MARK: - Chunked bodies
 
     /// Decodes `text` fed in pieces of `step` bytes, keeping unconsumed bytes for the next piece.
-    private func decodeChunked(_ text: String, step: Int) -> (body: String, outcome: ChunkedBodyDecoder.Outcome, leftover: Int) {
+    private func decodeChunked(_ text: String, step: Int, limits: ParserLimits = HTTPParserTests.limits)
+        -> (body: String, outcome: ChunkedBodyDecoder.Outcome, leftover: Int) {
         let bytes = Array(text.utf8)
         var decoder = ChunkedBodyDecoder()
         var body = Data()
@@ -154,7 +155,7 @@ import Testing
             let end = min(offset + step, bytes.count)
             pending += bytes[offset..<end]
             offset = end
-            let (consumed, result) = pending.withUnsafeBytes { decoder.decode($0, into: &body, limits: Self.limits) }
+            let (consumed, result) = pending.withUnsafeBytes { decoder.decode($0, into: &body, limits: limits) }
             pending.removeFirst(consumed)
             outcome = result
         }
@@ -167,6 +168,29 @@ import Testing
         #expect(result.body == "hello world")
         #expect(result.outcome == .complete)
         #expect(result.leftover == 3)
+    }
+
+    /// Found by the ChunkedBody fuzz target: a chunk-size line over the limit was refused as too long when
+    /// it arrived in pieces but judged on its content when whole, and a lone CR after trailers that filled
+    /// the limit was refused although a LF could still make it the ending empty line.
+    @Test(arguments: [
+        ("a;name=value;x\u{01}xxxxxxxxx\r\n0123456789\r\n0\r\n\r\n", "rejected: A chunk-size line is too long."),
+        ("a;name=value;xxxxxxxxxxx\r\n0123456789\r\n0\r\n\r\n", "rejected: A chunk-size line is too long."),
+        ("a;name=value;xxxxxxxx\r\n0123456789\r\n0\r\n\r\n", "complete"),
+        ("0\r\nA:123456789012\r\n\r\n", "complete"),
+        ("0\r\nA:1234567890123\r\n\r\n", "rejected: The trailer fields exceed the limit of 16 bytes."),
+    ])
+    func chunked_outcomeDoesNotDependOnHowTheReadsAreCut(text: String, expected: String) {
+        let tight = ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 16, maxHeaderCount: 8, maxBodyBytes: 256, maxChunkLineLength: 24)
+        for step in 1...text.utf8.count {
+            let outcome = decodeChunked(text, step: step, limits: tight).outcome
+            let seen = switch outcome {
+            case .complete: "complete"
+            case .needsMore: "needs more"
+            case .rejected(let rejection): "rejected: \(rejection.reason)"
+            }
+            #expect(seen == expected, "reads of \(step) bytes")
+        }
     }
 
     @Test(arguments: [

@@ -29,10 +29,13 @@ struct ChunkedBodyDecoder {
             case .done:
                 return (position, .complete)
             case .size:
+                // The limit counts the bytes before the line feed, whether or not it has arrived, so that where
+                // the reads happen to end never decides between this rejection and another.
                 guard let (line, length) = Self.line(in: available) else {
-                    if available.count > limits.maxChunkLineLength { return (position, .rejected(.malformed("A chunk-size line is too long."))) }
+                    if available.count > limits.maxChunkLineLength { return (position, .rejected(Self.chunkLineTooLong)) }
                     return (position, .needsMore)
                 }
+                guard length - 1 <= limits.maxChunkLineLength else { return (position, .rejected(Self.chunkLineTooLong)) }
                 guard let size = Self.chunkSize(line) else { return (position, .rejected(.malformed("A chunk size is not valid hexadecimal."))) }
                 guard size <= limits.maxBodyBytes - body.count else { return (position, .rejected(.bodyTooLarge(limit: limits.maxBodyBytes))) }
                 position += length
@@ -57,7 +60,10 @@ struct ChunkedBodyDecoder {
                 state = .size
             case .trailers(let seen):
                 guard let (line, length) = Self.line(in: available) else {
-                    if seen + available.count > limits.maxHeaderBytes { return (position, .rejected(Self.trailersTooLarge(limits))) }
+                    // Too large once no completion could fit, except as the empty line that ends the trailers
+                    // (a lone CR may still become one).
+                    let mayEnd = available.isEmpty || (available.count == 1 && available[0] == ASCII.cr)
+                    if !mayEnd, seen + available.count + 1 > limits.maxHeaderBytes { return (position, .rejected(Self.trailersTooLarge(limits))) }
                     return (position, .needsMore)
                 }
                 position += length
@@ -102,6 +108,8 @@ struct ChunkedBodyDecoder {
         guard let colon = line.firstIndex(of: ASCII.colon), colon > 0 else { return false }
         return line[..<colon].allSatisfy(ASCII.isToken) && line[(colon + 1)...].allSatisfy(ASCII.isFieldValue)
     }
+
+    private static let chunkLineTooLong = RequestRejection.malformed("A chunk-size line is too long.")
 
     private static func trailersTooLarge(_ limits: ParserLimits) -> RequestRejection {
         .headTooLarge("The trailer fields exceed the limit of \(limits.maxHeaderBytes) bytes.")

@@ -2,7 +2,11 @@ import Foundation
 
 /// Reads and writes the duration spellings of fault specs: `250ms`, `1.5s`, `2s`.
 enum DurationSpelling {
-    /// Parses `N ms` or `N s` (no space; `N` may have a fraction); `nil` for anything else or a negative value.
+    /// The longest duration a spelling may give: an hour, as plan files allow.
+    static let maximumSeconds: Double = 3600
+
+    /// Parses `N ms` or `N s` (no space; `N` may have a fraction); `nil` for anything else, a negative value or
+    /// more than an hour.
     static func parse(_ text: String) -> Duration? {
         let (number, unit): (Substring, Double)
         if text.hasSuffix("ms") {
@@ -12,13 +16,13 @@ enum DurationSpelling {
         } else {
             return nil
         }
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        guard let value = Double(number), value.isFinite, value >= 0, value * unit <= maximumSeconds else { return nil }
         return .microseconds(Int64((value * unit * 1_000_000).rounded()))
     }
 
-    /// Parses a bare number of milliseconds, as in the `100..300ms` range spelling.
+    /// Parses a bare number of milliseconds, as in the `100..300ms` range spelling; at most an hour.
     static func parseMilliseconds(_ text: Substring) -> Duration? {
-        guard let value = Double(text), value.isFinite, value >= 0 else { return nil }
+        guard let value = Double(text), value.isFinite, value >= 0, value <= maximumSeconds * 1000 else { return nil }
         return .microseconds(Int64((value * 1000).rounded()))
     }
 

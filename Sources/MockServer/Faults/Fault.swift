@@ -5,7 +5,9 @@ import Foundation
 /// Faults come in three families (``Family``): network-level faults break the connection, HTTP-level
 /// faults change the response, and service-level faults answer with the API's own error payload. Reach
 /// the built-ins through static factories (`.reset`, `.latency(.fixed(.milliseconds(200)))`,
-/// `.status(503)`); ``description`` gives the CLI spelling that ``FaultPlan/parse(specs:seed:)`` reads back.
+/// `.status(503)`); ``description`` gives the CLI spelling that ``FaultPlan/parse(specs:seed:)`` reads back
+/// (a value that holds a comma or begins or ends with white space, such as an HTTP-date `retryAfter` from a plan
+/// file, has no CLI spelling).
 public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Which layer a fault breaks.
     public enum Family: String, Sendable, Hashable, CaseIterable {

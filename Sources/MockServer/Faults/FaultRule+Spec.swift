@@ -141,7 +141,7 @@ extension LatencyDistribution {
         if text.hasPrefix("lognormal:") {
             let parts = text.split(separator: ":").map(String.init)
             guard parts.count == 3, let median = DurationSpelling.parse(parts[1]), let sigma = Double(parts[2]), sigma > 0, sigma <= 5 else {
-                throw FaultPlanError("latency=lognormal takes a median and a sigma from 0 to 5, such as lognormal:120ms:0.5")
+                throw FaultPlanError("latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5")
             }
             return .logNormal(median: median, sigma: sigma)
         }
@@ -150,12 +150,12 @@ extension LatencyDistribution {
             let rest = text[dots.upperBound...]
             guard rest.hasSuffix("ms"), let lower = DurationSpelling.parseMilliseconds(low),
                   let upper = DurationSpelling.parseMilliseconds(rest.dropLast(2)), lower <= upper else {
-                throw FaultPlanError("latency range '\(text)' must read LOW..HIGHms with LOW ≤ HIGH, such as 100..300ms")
+                throw FaultPlanError("latency range '\(text)' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms")
             }
             return .uniform(lower...upper)
         }
         guard let delay = DurationSpelling.parse(text) else {
-            throw FaultPlanError("latency takes a duration such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
+            throw FaultPlanError("latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
         }
         return .fixed(delay)
     }

@@ -20,12 +20,14 @@ final class RunningRecorder: Sendable {
         try process.run()
         for (pipe, isOutput) in [(out, true), (err, false)] {
             let handle = pipe.fileHandleForReading
-            // The reader holds the value until the pipe closes, which is when the process exits.
-            Thread.detachNewThread { self.collect(handle, isOutput: isOutput) }
+            // The readers hold only the buffers, so that a test that fails early releases this value, and deinit
+            // ends the process.
+            let streams = streams
+            Thread.detachNewThread { Self.collect(handle, isOutput: isOutput, into: streams) }
         }
     }
 
-    private func collect(_ handle: FileHandle, isOutput: Bool) {
+    private static func collect(_ handle: FileHandle, isOutput: Bool, into streams: Lock<Streams>) {
         while true {
             let chunk = handle.availableData
             if chunk.isEmpty { return }

@@ -35,7 +35,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
-            throw ReplayServerError("no Recordings folder at or above \(filePath); pass the folder with `in:`")
+            throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
         }
         let testName = test.name.split(separator: "(").first.map(String.init) ?? test.name
         let cassette = try TestCassette(names: [self.cassette ?? Self.cassetteName(for: test)], folder: recordings,

@@ -90,7 +90,7 @@ import Testing
         #expect {
             try Cassette(jsonData: Data(document.utf8), source: "F.json")
         } throws: { error in
-            (error as? CassetteError)?.description == "F.json: interaction 0: response.body.layout: expected one of compact, spaced, indent-N (N from 1 to 16), indent-tab, found \"\(layout)\""
+            (error as? MockServerError)?.description == "F.json: interaction 0: response.body.layout: expected one of compact, spaced, indent-N (N from 1 to 16), indent-tab, found \"\(layout)\""
         }
     }
 

@@ -9,12 +9,12 @@ import Darwin
 enum AtomicFile {
     /// Writes `data` to a temporary file next to `url`, flushes it, then renames it into place (replacing) or
     /// hard-links it into place (never replacing: `link` fails atomically when the name exists).
-    static func write(_ data: Data, to url: URL, overwrite: Bool) throws(CassetteError) {
+    static func write(_ data: Data, to url: URL, overwrite: Bool) throws(MockServerError) {
         let display = url.relativePath
         let destination = url.path
         let folder = url.deletingLastPathComponent().path
-        func failure(_ what: String, _ code: Int32 = errno) -> CassetteError {
-            CassetteError(code: .fileSystem, file: display, reason: "\(what) (\(String(cString: strerror(code))))")
+        func failure(_ what: String, _ code: Int32 = errno) -> MockServerError {
+            MockServerError(code: .fileSystem, file: display, reason: "\(what) (\(String(cString: strerror(code))))")
         }
         if !overwrite, FileManager.default.fileExists(atPath: destination) {
             throw existing(display)
@@ -74,10 +74,10 @@ enum AtomicFile {
 
     /// Renames `source` over `destination` in one step (`rename(2)`), so readers see the old file or the new
     /// one, never neither; then flushes the folder so that the new name survives a power cut.
-    static func move(_ source: URL, over destination: URL) throws(CassetteError) {
+    static func move(_ source: URL, over destination: URL) throws(MockServerError) {
         guard rename(source.path, destination.path) == 0 else {
             let code = errno
-            throw CassetteError(code: .fileSystem, file: destination.relativePath,
+            throw MockServerError(code: .fileSystem, file: destination.relativePath,
                                 reason: "cannot move \(source.lastPathComponent) into place (\(String(cString: strerror(code))))")
         }
         let folderDescriptor = open(destination.deletingLastPathComponent().path, O_RDONLY)
@@ -87,8 +87,8 @@ enum AtomicFile {
         }
     }
 
-    private static func existing(_ display: String) -> CassetteError {
-        CassetteError(code: .fileExists, file: display, reason: "the file already exists; pass overwrite: true to replace it")
+    private static func existing(_ display: String) -> MockServerError {
+        MockServerError(code: .fileExists, file: display, reason: "the file already exists; pass overwrite: true to replace it")
     }
 }
 

@@ -4,22 +4,22 @@ extension Cassette {
     /// Decodes a cassette from the bytes of its file.
     ///
     /// `source` names the file in error messages (`Recordings/github/users.json`); `name` defaults to its last
-    /// path component without `.json` when the cassette has none. Throws ``CassetteError``: `syntax` with the
+    /// path component without `.json` when the cassette has none. Throws ``MockServerError``: `syntax` with the
     /// line and column for malformed JSON, `notACassette` when `format` is missing or different,
     /// `unsupportedVersion` for versions newer than ``currentVersion``, and `invalidField` naming the
     /// interaction index and the field for anything missing, unknown or ill-typed.
-    public init(jsonData data: Data, source: String) throws(CassetteError) {
+    public init(jsonData data: Data, source: String) throws(MockServerError) {
         let document: CassetteJSON
         do throws(JSONSyntaxError) {
             document = try CassetteJSON(parsing: data)
         } catch {
-            throw CassetteError(syntax: error, file: source)
+            throw MockServerError(syntax: error, file: source)
         }
         try self.init(json: document, source: source)
     }
 
     /// Decodes a cassette from an already parsed JSON document; see ``init(jsonData:source:)``.
-    public init(json document: CassetteJSON, source: String) throws(CassetteError) {
+    public init(json document: CassetteJSON, source: String) throws(MockServerError) {
         try self.init(fieldsOf: document, source: source)
         let elements = try CassetteFieldReader(document, file: source, interaction: nil, path: "").array("interactions")
         var interactions: [Interaction] = []
@@ -34,16 +34,16 @@ extension Cassette {
     /// each interaction to `body` as soon as it is decoded instead of keeping it, so that the decoded
     /// interactions never all exist at once; the cassette returned has no interactions. When it throws,
     /// `body` may already have been given some interactions.
-    static func decode(_ data: Data, source: String, eachInteraction body: (Interaction) -> Void) throws(CassetteError) -> Cassette {
+    static func decode(_ data: Data, source: String, eachInteraction body: (Interaction) -> Void) throws(MockServerError) -> Cassette {
         var count = 0
-        var firstFailure: CassetteError?
+        var firstFailure: MockServerError?
         let parsed: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
             do throws(JSONSyntaxError) {
                 return .success(try JSONParser.parse(raw.bindMemory(to: UInt8.self), streaming: "interactions") { element in
                     defer { count += 1 }
                     // As in init(json:), the first bad interaction is reported, after the fields of the cassette itself.
                     guard firstFailure == nil else { return }
-                    do throws(CassetteError) {
+                    do throws(MockServerError) {
                         body(try Interaction(element, file: source, index: count))
                     } catch {
                         firstFailure = error
@@ -56,7 +56,7 @@ extension Cassette {
         let document: CassetteJSON
         switch parsed {
         case .success(let value): document = value
-        case .failure(let error): throw CassetteError(syntax: error, file: source)
+        case .failure(let error): throw MockServerError(syntax: error, file: source)
         }
         let cassette = try Cassette(json: document, source: source)
         if let firstFailure { throw firstFailure }
@@ -65,23 +65,23 @@ extension Cassette {
     }
 
     /// Decodes and checks every field of a cassette but the elements of `interactions` (which must be an array).
-    private init(fieldsOf document: CassetteJSON, source: String) throws(CassetteError) {
+    private init(fieldsOf document: CassetteJSON, source: String) throws(MockServerError) {
         guard case .object = document else {
-            throw CassetteError(code: .notACassette, file: source,
+            throw MockServerError(code: .notACassette, file: source,
                                 reason: "not a ServiceReplay cassette: expected a JSON object at the top level, found \(CassetteFieldReader.describe(document))")
         }
         let top = try CassetteFieldReader(document, file: source, interaction: nil, path: "")
         guard case .string(let format)? = top.members["format"] else {
-            throw CassetteError(code: .notACassette, file: source,
+            throw MockServerError(code: .notACassette, file: source,
                                 reason: "not a ServiceReplay cassette: the \"format\" field must be \"\(Cassette.format)\"")
         }
         guard format == Cassette.format else {
-            throw CassetteError(code: .notACassette, file: source,
+            throw MockServerError(code: .notACassette, file: source,
                                 reason: "not a ServiceReplay cassette: format is \(JSONWriter.quoted(format)), expected \"\(Cassette.format)\"")
         }
         let version = try top.integer("version")
         guard version <= Cassette.currentVersion else {
-            throw CassetteError(code: .unsupportedVersion, file: source,
+            throw MockServerError(code: .unsupportedVersion, file: source,
                                 reason: "cassette version \(version) is newer than this MockServer reads (version \(Cassette.currentVersion)); update ServiceReplay")
         }
         guard version >= 1 else { throw top.failure("version", "expected a version of 1 or more, found \(version)") }
@@ -101,7 +101,7 @@ extension Cassette {
         }
         note = try top.optionalString("note")
         recordedAt = try top.optionalDate("recordedAt")
-        matching = try top.optionalObject("matching").map { reader throws(CassetteError) in try MatchRules(reader) } ?? MatchRules()
+        matching = try top.optionalObject("matching").map { reader throws(MockServerError) in try MatchRules(reader) } ?? MatchRules()
         var templates: [String: RecordedResponse] = [:]
         if let reader = try top.optionalObject("errorTemplates") {
             for key in reader.members.keys.sorted() {
@@ -121,7 +121,7 @@ extension Cassette {
 }
 
 extension CassetteFieldReader {
-    func optionalDate(_ key: String) throws(CassetteError) -> Date? {
+    func optionalDate(_ key: String) throws(MockServerError) -> Date? {
         guard let text = try optionalString(key) else { return nil }
         guard let date = CassetteDate.parse(text) else {
             throw failure(key, "expected an ISO 8601 date in UTC such as 2026-11-21T10:00:00Z, found \(JSONWriter.quoted(text))")
@@ -129,7 +129,7 @@ extension CassetteFieldReader {
         return date
     }
 
-    func headers(_ key: String) throws(CassetteError) -> HTTPHeaders {
+    func headers(_ key: String) throws(MockServerError) -> HTTPHeaders {
         guard let elements = try optionalArray(key) else { return [:] }
         var lines: [HTTPHeader] = []
         lines.reserveCapacity(elements.count)
@@ -144,7 +144,7 @@ extension CassetteFieldReader {
         return HTTPHeaders(lines)
     }
 
-    func body(_ key: String) throws(CassetteError) -> RecordedBody {
+    func body(_ key: String) throws(MockServerError) -> RecordedBody {
         guard let reader = try optionalObject(key) else { return .empty }
         let kinds = ["json", "text", "base64"].filter { reader.members[$0] != nil }
         if kinds == ["json"], let value = reader.members["json"] {
@@ -180,7 +180,7 @@ extension CassetteFieldReader {
 
 extension CassetteFieldReader {
     /// A stream body's parts; offsets must be whole milliseconds that never decrease.
-    func stream(_ key: String) throws(CassetteError) -> RecordedStream {
+    func stream(_ key: String) throws(MockServerError) -> RecordedStream {
         guard let elements = try optionalArray(key) else { return RecordedStream([]) }
         var parts: [RecordedStream.Part] = []
         parts.reserveCapacity(elements.count)
@@ -217,9 +217,9 @@ extension CassetteFieldReader {
 }
 
 extension MatchRules {
-    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+    init(_ reader: CassetteFieldReader) throws(MockServerError) {
         try reader.rejectUnknown(["ignoreQuery", "ignoreBodyFields", "headers", "afterLast"])
-        func strings(_ key: String) throws(CassetteError) -> [String] {
+        func strings(_ key: String) throws(MockServerError) -> [String] {
             guard let elements = try reader.optionalArray(key) else { return [] }
             var names: [String] = []
             for (position, element) in elements.enumerated() {
@@ -242,7 +242,7 @@ extension MatchRules {
 }
 
 extension RecordedResponse {
-    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+    init(_ reader: CassetteFieldReader) throws(MockServerError) {
         try reader.rejectUnknown(["status", "headers", "body"])
         let status = try reader.integer("status")
         guard (100...999).contains(status) else {
@@ -253,7 +253,7 @@ extension RecordedResponse {
 }
 
 extension RecordedRequest {
-    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+    init(_ reader: CassetteFieldReader) throws(MockServerError) {
         try reader.rejectUnknown(["method", "target", "headers", "body"])
         let method = try reader.string("method")
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
@@ -268,7 +268,7 @@ extension RecordedRequest {
 }
 
 extension Interaction {
-    init(_ value: CassetteJSON, file: String, index: Int) throws(CassetteError) {
+    init(_ value: CassetteJSON, file: String, index: Int) throws(MockServerError) {
         let reader = try CassetteFieldReader(value, file: file, interaction: index, path: "")
         try reader.rejectUnknown(["recordedAt", "durationMs", "request", "response", "failure"])
         let request = try RecordedRequest(reader.object("request"))
@@ -290,7 +290,7 @@ extension Interaction {
 }
 
 extension TransportFailure {
-    init(_ reader: CassetteFieldReader) throws(CassetteError) {
+    init(_ reader: CassetteFieldReader) throws(MockServerError) {
         try reader.rejectUnknown(["kind", "message"])
         let kindText = try reader.string("kind")
         guard let kind = Kind(rawValue: kindText) else {
@@ -300,7 +300,7 @@ extension TransportFailure {
     }
 }
 
-extension CassetteError {
+extension MockServerError {
     /// `syntax`: the position and reason, and for a file that ends inside its JSON, that it was cut short.
     init(syntax error: JSONSyntaxError, file: String) {
         let cutShort = error.endsEarly ? "; the file ends before its JSON does, so it was cut short" : ""

@@ -4,26 +4,26 @@ extension Cassette {
     /// Loads the cassette stored at `url`.
     ///
     /// Error messages name the file as given (`url.relativePath`, so a relative URL stays relative). Throws
-    /// ``CassetteError``: `fileSystem` when the file cannot be read, and everything
+    /// ``MockServerError``: `fileSystem` when the file cannot be read, and everything
     /// ``init(jsonData:source:)`` throws.
-    public static func load(from url: URL) throws(CassetteError) -> Cassette {
+    public static func load(from url: URL) throws(MockServerError) -> Cassette {
         try Cassette(jsonData: contents(of: url), source: url.relativePath)
     }
 
     /// The bytes of the file at `url`; throws `fileSystem` naming it as ``load(from:)`` does.
-    static func contents(of url: URL) throws(CassetteError) -> Data {
+    static func contents(of url: URL) throws(MockServerError) -> Data {
         do {
             return try Data(contentsOf: url)
         } catch {
-            throw CassetteError(code: .fileSystem, file: url.relativePath, reason: "cannot read the file (\(Cassette.reason(of: error)))")
+            throw MockServerError(code: .fileSystem, file: url.relativePath, reason: "cannot read the file (\(Cassette.reason(of: error)))")
         }
     }
 
     /// Loads every cassette under `folder`: each `*.json` file at any depth, in the order of their paths
     /// (byte order, so the result is the same on every machine). Hidden files and folders (names starting
-    /// with `.`) are skipped. Throws the first file's ``CassetteError``; use ``files(in:)`` and
+    /// with `.`) are skipped. Throws the first file's ``MockServerError``; use ``files(in:)`` and
     /// ``load(from:)`` to collect every file's error instead.
-    public static func loadAll(from folder: URL) throws(CassetteError) -> [Cassette] {
+    public static func loadAll(from folder: URL) throws(MockServerError) -> [Cassette] {
         var cassettes: [Cassette] = []
         for file in try files(in: folder) {
             cassettes.append(try load(from: file))
@@ -33,16 +33,16 @@ extension Cassette {
 
     /// The cassette files under `folder` in the order ``loadAll(from:)`` loads them. Throws `fileSystem`
     /// when `folder` is missing or not a folder.
-    public static func files(in folder: URL) throws(CassetteError) -> [URL] {
+    public static func files(in folder: URL) throws(MockServerError) -> [URL] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
-            throw CassetteError(code: .fileSystem, file: folder.relativePath, reason: "no such folder")
+            throw MockServerError(code: .fileSystem, file: folder.relativePath, reason: "no such folder")
         }
         let paths: [String]
         do {
             paths = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
         } catch {
-            throw CassetteError(code: .fileSystem, file: folder.relativePath, reason: "cannot list the folder (\(Cassette.reason(of: error)))")
+            throw MockServerError(code: .fileSystem, file: folder.relativePath, reason: "cannot list the folder (\(Cassette.reason(of: error)))")
         }
         return paths
             .filter { path in
@@ -60,10 +60,10 @@ extension Cassette {
     /// folder, which is flushed to disk and then moved into place, so readers see the old file or the new
     /// one, never a partial one, and a crash leaves at most a hidden `.NAME.*.tmp` file behind.
     ///
-    /// Throws ``CassetteError`` `fileExists` when `url` exists and `overwrite` is false (checked atomically:
+    /// Throws ``MockServerError`` `fileExists` when `url` exists and `overwrite` is false (checked atomically:
     /// a file appearing meanwhile is not replaced either), and `fileSystem` when the folder is missing or not
     /// writable or the disk is full; the temporary file is removed on every failure.
-    public func save(to url: URL, overwrite: Bool = false) throws(CassetteError) {
+    public func save(to url: URL, overwrite: Bool = false) throws(MockServerError) {
         try AtomicFile.write(encoded(), to: url, overwrite: overwrite)
     }
 

@@ -1,4 +1,4 @@
-/// Reads one JSON object of a cassette, turning every surprise into a ``CassetteError`` that names the file,
+/// Reads one JSON object of a cassette, turning every surprise into a ``MockServerError`` that names the file,
 /// the interaction and the field's path.
 struct CassetteFieldReader {
     let members: CassetteJSON.Members
@@ -7,9 +7,9 @@ struct CassetteFieldReader {
     /// The object's own path (`response`, `matching`), empty at the top of the cassette or an interaction.
     let path: String
 
-    init(_ value: CassetteJSON, file: String, interaction: Int?, path: String) throws(CassetteError) {
+    init(_ value: CassetteJSON, file: String, interaction: Int?, path: String) throws(MockServerError) {
         guard case .object(let members) = value else {
-            throw CassetteError(code: .invalidField, file: file, interaction: interaction, field: path,
+            throw MockServerError(code: .invalidField, file: file, interaction: interaction, field: path,
                                 reason: "expected an object, found \(Self.describe(value))")
         }
         self.members = members
@@ -20,11 +20,11 @@ struct CassetteFieldReader {
 
     func fieldPath(_ key: String) -> String { path.isEmpty ? key : path + "." + key }
 
-    func failure(_ key: String?, _ reason: String) -> CassetteError {
-        CassetteError(code: .invalidField, file: file, interaction: interaction, field: key.map(fieldPath) ?? path, reason: reason)
+    func failure(_ key: String?, _ reason: String) -> MockServerError {
+        MockServerError(code: .invalidField, file: file, interaction: interaction, field: key.map(fieldPath) ?? path, reason: reason)
     }
 
-    func mismatch(_ key: String, expected: String, found value: CassetteJSON) -> CassetteError {
+    func mismatch(_ key: String, expected: String, found value: CassetteJSON) -> MockServerError {
         failure(key, "expected \(expected), found \(Self.describe(value))")
     }
 
@@ -39,13 +39,13 @@ struct CassetteFieldReader {
     }
 
     /// Rejects members outside `known`, so a misspelt field never silently does nothing.
-    func rejectUnknown(_ known: [String]) throws(CassetteError) {
+    func rejectUnknown(_ known: [String]) throws(MockServerError) {
         for key in members.keys.sorted() where !known.contains(key) {
             throw failure(key, "unknown field; expected one of \(known.sorted().joined(separator: ", "))")
         }
     }
 
-    func required(_ key: String) throws(CassetteError) -> CassetteJSON {
+    func required(_ key: String) throws(MockServerError) -> CassetteJSON {
         guard let value = members[key] else { throw failure(key, "required field is missing") }
         return value
     }
@@ -56,58 +56,58 @@ struct CassetteFieldReader {
         return value
     }
 
-    func string(_ key: String) throws(CassetteError) -> String {
+    func string(_ key: String) throws(MockServerError) -> String {
         try string(key, from: required(key))
     }
 
-    func optionalString(_ key: String) throws(CassetteError) -> String? {
+    func optionalString(_ key: String) throws(MockServerError) -> String? {
         guard let value = optional(key) else { return nil }
         return try string(key, from: value)
     }
 
-    private func string(_ key: String, from value: CassetteJSON) throws(CassetteError) -> String {
+    private func string(_ key: String, from value: CassetteJSON) throws(MockServerError) -> String {
         guard case .string(let string) = value else { throw mismatch(key, expected: "a string", found: value) }
         return string
     }
 
-    func integer(_ key: String) throws(CassetteError) -> Int {
+    func integer(_ key: String) throws(MockServerError) -> Int {
         try integer(key, from: required(key))
     }
 
-    func optionalBool(_ key: String) throws(CassetteError) -> Bool? {
+    func optionalBool(_ key: String) throws(MockServerError) -> Bool? {
         guard let value = optional(key) else { return nil }
         guard case .bool(let flag) = value else { throw mismatch(key, expected: "true or false", found: value) }
         return flag
     }
 
-    func optionalInteger(_ key: String) throws(CassetteError) -> Int? {
+    func optionalInteger(_ key: String) throws(MockServerError) -> Int? {
         guard let value = optional(key) else { return nil }
         return try integer(key, from: value)
     }
 
-    private func integer(_ key: String, from value: CassetteJSON) throws(CassetteError) -> Int {
+    private func integer(_ key: String, from value: CassetteJSON) throws(MockServerError) -> Int {
         guard case .number(let number) = value, let integer = number.intValue else {
             throw mismatch(key, expected: "an integer", found: value)
         }
         return integer
     }
 
-    func array(_ key: String) throws(CassetteError) -> [CassetteJSON] {
+    func array(_ key: String) throws(MockServerError) -> [CassetteJSON] {
         let value = try required(key)
         guard case .array(let elements) = value else { throw mismatch(key, expected: "an array", found: value) }
         return elements
     }
 
-    func optionalArray(_ key: String) throws(CassetteError) -> [CassetteJSON]? {
+    func optionalArray(_ key: String) throws(MockServerError) -> [CassetteJSON]? {
         guard optional(key) != nil else { return nil }
         return try array(key)
     }
 
-    func object(_ key: String) throws(CassetteError) -> CassetteFieldReader {
+    func object(_ key: String) throws(MockServerError) -> CassetteFieldReader {
         try CassetteFieldReader(required(key), file: file, interaction: interaction, path: fieldPath(key))
     }
 
-    func optionalObject(_ key: String) throws(CassetteError) -> CassetteFieldReader? {
+    func optionalObject(_ key: String) throws(MockServerError) -> CassetteFieldReader? {
         guard let value = optional(key) else { return nil }
         return try CassetteFieldReader(value, file: file, interaction: interaction, path: fieldPath(key))
     }

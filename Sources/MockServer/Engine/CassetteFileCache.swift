@@ -40,8 +40,8 @@ package final class CassetteFileCache: Sendable {
     package init() {}
 
     /// The cassette at `url`, read now or earlier while the file was as it is now.
-    /// - Throws: ``CassetteError`` as ``Cassette/load(from:)`` does.
-    package func load(_ url: URL) throws(CassetteError) -> LoadedCassette {
+    /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.
+    package func load(_ url: URL) throws(MockServerError) -> LoadedCassette {
         let path = url.standardizedFileURL.path
         guard let identity = Self.identity(ofFileAt: path) else {
             // Unreadable attributes: let the read report the problem.

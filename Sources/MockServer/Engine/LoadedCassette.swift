@@ -8,8 +8,8 @@ package final class LoadedCassette: Sendable {
     let interactions: PreparedCassette.Interactions
 
     /// Reads and prepares the cassette at `url`.
-    /// - Throws: ``CassetteError`` as ``Cassette/load(from:)`` does.
-    package init(contentsOf url: URL) throws(CassetteError) {
+    /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.
+    package init(contentsOf url: URL) throws(MockServerError) {
         var builder = PreparedCassette.Builder()
         var decoded: [Interaction] = []
         var cassette = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { interaction in

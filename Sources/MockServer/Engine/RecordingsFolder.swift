@@ -26,7 +26,7 @@ package enum RecordingsFolder {
     /// The cassettes named `name` in `folder`: `NAME.json` (or `NAME` itself when it ends in `.json`) as one
     /// cassette, or every cassette below the folder `NAME`. Read through ``CassetteFileCache/shared``, so a
     /// file is decoded again only when it has changed.
-    /// - Throws: ``ReplayServerError`` when neither exists, or ``CassetteError`` when a file cannot be read.
+    /// - Throws: ``MockServerError``: `cassetteNotFound` when neither exists, a file code when a file cannot be read.
     package static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
         try loadedCassettes(named: name, in: folder).map(\.cassette)
     }
@@ -47,6 +47,6 @@ package enum RecordingsFolder {
             }
             return loaded
         }
-        throw ReplayServerError("no cassette named '\(name)' in \(folder.path) (looked for \(file.lastPathComponent) and the folder \(name))")
+        throw MockServerError(.cassetteNotFound, "no cassette named '\(name)' in \(folder.path) (looked for \(file.lastPathComponent) and the folder \(name))")
     }
 }

@@ -132,9 +132,9 @@ package final class ReplayEngine: Sendable {
     /// engine keeps, one interaction at a time, so loading a large cassette takes little more memory than
     /// serving it (``Cassette/load(from:)`` followed by ``init(cassettes:options:)`` holds the decoded cassette
     /// as well), and the memory used while decoding is handed back to the system.
-    /// - Throws: ``CassetteError`` as ``Cassette/load(from:)`` does; nothing is added then.
+    /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does; nothing is added then.
     @discardableResult
-    package func appendCassette(contentsOf url: URL) throws(CassetteError) -> Int {
+    package func appendCassette(contentsOf url: URL) throws(MockServerError) -> Int {
         let (metadata, interactions) = try Self.decode(url)
         appendPrepared { PreparedCassette(metadata, interactions: interactions, ordinal: $0, rank: $1, options: options) }
         Sys.releaseFreedMemory()
@@ -153,7 +153,7 @@ package final class ReplayEngine: Sendable {
 
     /// The cassette's fields and its prepared interactions; the file's bytes and the shared strings' table are
     /// released on return, before anything is indexed.
-    private static func decode(_ url: URL) throws(CassetteError) -> (Cassette, PreparedCassette.Interactions) {
+    private static func decode(_ url: URL) throws(MockServerError) -> (Cassette, PreparedCassette.Interactions) {
         var builder = PreparedCassette.Builder()
         let metadata = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { builder.add($0) }
         return (metadata, builder.interactions)

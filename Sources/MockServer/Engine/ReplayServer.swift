@@ -46,18 +46,18 @@ public final class ReplayServer: Sendable {
 
     /// Creates a server for `cassettes` (replayed in ``Mode/replay`` and ``Mode/replayOrRecord`` modes);
     /// nothing is bound or read until ``start()``.
-    /// - Throws: ``FaultPlanError`` when the configuration reads the fault plan from an environment that
+    /// - Throws: ``MockServerError`` when the configuration reads the fault plan from an environment that
     ///   holds an invalid one (in replay mode only).
-    public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(FaultPlanError) {
+    public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(engine: ReplayEngine(cassettes: cassettes, options: configuration.replay), configuration: configuration)
     }
 
     /// A server for cassettes already read and prepared (see ``CassetteFileCache``), shared with other servers.
-    package convenience init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(FaultPlanError) {
+    package convenience init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(engine: ReplayEngine(loaded: cassettes, options: configuration.replay), configuration: configuration)
     }
 
-    private init(engine: ReplayEngine, configuration: Configuration) throws(FaultPlanError) {
+    private init(engine: ReplayEngine, configuration: Configuration) throws(MockServerError) {
         self.configuration = configuration
         if configuration.mode.forwards {
             faultPlan = nil
@@ -89,14 +89,14 @@ public final class ReplayServer: Sendable {
     /// returns the same URL. In the recording modes it first opens the cassette file: a new one is
     /// written at the first exchange; an existing one is appended to (and replayed) in
     /// ``Mode/replayOrRecord`` mode.
-    /// - Throws: ``RecordingError`` when a forwarding mode has no ``Configuration/recording``, or record
+    /// - Throws: ``MockServerError`` when a forwarding mode has no ``Configuration/recording``, or record
     ///   mode would replace an existing cassette, or the cassette to append to is unreadable or from
-    ///   another upstream; ``HTTPServerError`` when the address cannot be bound or the server was stopped.
+    ///   another upstream; `cannotListen` or `stopped` when the address cannot be bound or the server was stopped.
     @discardableResult
     public func start() async throws -> URL {
         if configuration.mode.forwards {
             guard let recorder else {
-                throw RecordingError(.missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
+                throw MockServerError(.missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
             }
             try recorder.prepare()
         }
@@ -124,8 +124,8 @@ public final class ReplayServer: Sendable {
 
     /// Writes the recorded cassette to its file if some recorded exchange is not there yet (a save after an
     /// exchange failed, see ``ForwardedExchange/saveError``); does nothing otherwise, and in the other modes.
-    /// - Throws: ``RecordingError`` `cannotSave` or `cassetteExists` when writing fails again.
-    public func saveRecording() throws(RecordingError) {
+    /// - Throws: ``MockServerError`` `cannotSave` or `cassetteExists` when writing fails again.
+    public func saveRecording() throws(MockServerError) {
         try recorder?.recording?.flush()
     }
 
@@ -155,16 +155,16 @@ public final class ReplayServer: Sendable {
 
     /// Throws when any request went unmatched, with one sentence and every near-miss report (the first 100;
     /// the rest counted): what strict mode fails a test with.
-    public func verifyNoUnmatchedRequests() throws(ReplayServerError) {
+    public func verifyNoUnmatchedRequests() throws(MockServerError) {
         let (misses, count) = handler.unmatched.snapshot
         guard count > 0 else { return }
         let noun = count == 1 ? "request was" : "requests were"
         var message = "\(count) \(noun) not matched by any recorded interaction:\n\n" + misses.map(\.description).joined(separator: "\n\n")
         if count > misses.count { message += "\n\n… and \(count - misses.count) more" }
-        throw ReplayServerError(message)
+        throw MockServerError(.unmatchedRequests, message)
     }
 
-    /// Throws ``JournalAssertionError`` listing the interactions of the server's cassettes that no request used.
+    /// Throws ``MockServerError`` listing the interactions of the server's cassettes that no request used.
     public func verifyEveryInteractionUsed() throws {
         try journal.verifyEveryInteractionUsed(in: engine.preparedCassettes)
     }

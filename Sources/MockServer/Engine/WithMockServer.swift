@@ -36,11 +36,12 @@ import Foundation
 ///     The record mode sets its ``ReplayServer/Configuration/mode`` and ``ReplayServer/Configuration/recording``.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
-/// - Throws: what `body` throws; ``ReplayServerError`` when a cassette is missing in replay mode (naming
-///   the file and the command that records it), when the record mode or upstream is invalid or missing,
-///   when a recording cannot be saved, or, in strict mode, when a request went unmatched (with each near
-///   miss); ``CassetteError`` for an unreadable cassette; ``RecordingError`` for an invalid upstream;
-///   ``FaultPlanError`` for an invalid plan in the environment; ``HTTPServerError`` when the server cannot listen.
+/// - Throws: what `body` throws, or ``MockServerError``: `cassetteNotFound` when a cassette is missing in
+///   replay mode (naming the file and the command that records it); `invalidConfiguration`,
+///   `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid or missing;
+///   `cannotSave` when a recording cannot be saved; `unmatchedRequests` in strict mode, with each near miss;
+///   a file code for an unreadable cassette; `invalidFaultPlan` for an invalid plan in the environment;
+///   `cannotListen` when the server cannot listen.
 public func withMockServer<Result>(
     replaying names: String...,
     in folder: URL? = nil,
@@ -51,7 +52,7 @@ public func withMockServer<Result>(
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
     guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
-        throw ReplayServerError("no Recordings folder at or above \(filePath); pass the folder with `in:`")
+        throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
     }
     let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
     let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
@@ -65,7 +66,7 @@ public func withMockServer<Result>(
 /// Runs `body` with a started ``ReplayServer`` replaying `cassettes` (possibly none, for a server fed only
 /// with ``ReplayServer/add(_:)``), then stops it, whether `body` returns or throws. The server is also
 /// ``ReplayServer/current`` while `body` runs. In strict mode an unmatched request makes it throw
-/// ``ReplayServerError`` after `body` returns. The record mode in the environment does not apply.
+/// ``MockServerError`` after `body` returns. The record mode in the environment does not apply.
 public func withMockServer<Result>(
     cassettes: [Cassette],
     configuration: ReplayServer.Configuration = ReplayServer.Configuration(),

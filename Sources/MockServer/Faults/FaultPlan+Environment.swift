@@ -10,12 +10,12 @@ extension FaultPlan {
     ///
     /// `MOCKSERVER_FAULTS` holds either the path of a plan file (when it ends in `.json` or names an
     /// existing file) or inline specs separated by `;`. `MOCKSERVER_SEED`, when set, gives the seed and
-    /// overrides a plan file's own. Throws ``FaultPlanError`` naming the variable and its bad part.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(FaultPlanError) -> FaultPlan? {
+    /// overrides a plan file's own. Throws ``MockServerError`` naming the variable and its bad part.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(MockServerError) -> FaultPlan? {
         var seed: UInt64?
         if let text = environment[seedVariable]?.trimmingWhitespace(), !text.isEmpty {
             guard let parsed = UInt64(text) else {
-                throw FaultPlanError("\(seedVariable) '\(text)' is not a whole number from 0 to 2^64-1")
+                throw MockServerError(.invalidFaultPlan, "\(seedVariable) '\(text)' is not a whole number from 0 to 2^64-1")
             }
             seed = parsed
         }

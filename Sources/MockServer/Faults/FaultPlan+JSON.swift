@@ -13,14 +13,14 @@ extension FaultPlan {
     ///   `"contentType"`; service-error `"template"`; truncate `"at": "event"` with `"events"`; stall
     ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`.
     ///
-    /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``FaultPlanError`` naming
+    /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``MockServerError`` naming
     /// the file, the rule number and the key.
-    public static func load(contentsOf url: URL) throws(FaultPlanError) -> FaultPlan {
+    public static func load(contentsOf url: URL) throws(MockServerError) -> FaultPlan {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw FaultPlanError("cannot read fault plan \(url.path): \(error.localizedDescription)")
+            throw MockServerError(.invalidFaultPlan, "cannot read fault plan \(url.path): \(error.localizedDescription)")
         }
         do {
             return try decode(json: data)
@@ -30,31 +30,31 @@ extension FaultPlan {
     }
 
     /// Decodes a plan from the JSON of a plan file; see ``load(contentsOf:)`` for the format.
-    public static func decode(json data: Data) throws(FaultPlanError) -> FaultPlan {
+    public static func decode(json data: Data) throws(MockServerError) -> FaultPlan {
         let object: Any
         do {
             object = try JSONSerialization.jsonObject(with: data)
         } catch {
-            throw FaultPlanError("it is not valid JSON")
+            throw MockServerError(.invalidFaultPlan, "it is not valid JSON")
         }
         guard let root = object as? [String: Any] else {
-            throw FaultPlanError("the top level must be an object with \"seed\" and \"rules\"")
+            throw MockServerError(.invalidFaultPlan, "the top level must be an object with \"seed\" and \"rules\"")
         }
         try PlanObject(root, place: "the top level").allowOnly(["seed", "rules"])
         var seed = defaultSeed
         if let value = root["seed"] {
             guard let number = plainNumber(value), let parsed = UInt64(exactly: number.doubleValue) else {
-                throw FaultPlanError("\"seed\" must be a whole number from 0 to 2^64-1")
+                throw MockServerError(.invalidFaultPlan, "\"seed\" must be a whole number from 0 to 2^64-1")
             }
             seed = parsed
         }
         guard let list = root["rules"] as? [Any] else {
-            throw FaultPlanError("\"rules\" must be a list of rule objects")
+            throw MockServerError(.invalidFaultPlan, "\"rules\" must be a list of rule objects")
         }
         var rules: [FaultRule] = []
         for (index, item) in list.enumerated() {
             let place = "rule \(index + 1)"
-            guard let fields = item as? [String: Any] else { throw FaultPlanError("\(place) must be an object") }
+            guard let fields = item as? [String: Any] else { throw MockServerError(.invalidFaultPlan, "\(place) must be an object") }
             do {
                 rules.append(try rule(from: PlanObject(fields, place: place)))
             } catch {
@@ -64,7 +64,7 @@ extension FaultPlan {
         return try FaultPlan(seed: seed, rules: rules)
     }
 
-    private static func rule(from object: PlanObject) throws(FaultPlanError) -> FaultRule {
+    private static func rule(from object: PlanObject) throws(MockServerError) -> FaultRule {
         let kind = try object.string("fault")
         let common = ["fault", "when", "path", "method"]
         let fault: Fault
@@ -110,11 +110,11 @@ extension FaultPlan {
             try object.allowOnly(common)
             fault = try Fault.parse(kind: kind, argument: nil)
         }
-        let when = try object.optionalString("when").map { text throws(FaultPlanError) in try FaultTrigger.parse(text) } ?? .always
+        let when = try object.optionalString("when").map { text throws(MockServerError) in try FaultTrigger.parse(text) } ?? .always
         return FaultRule(fault, when: when, path: try object.optionalString("path"), method: try object.optionalString("method"))
     }
 
-    private static func latency(from object: PlanObject) throws(FaultPlanError) -> LatencyDistribution {
+    private static func latency(from object: PlanObject) throws(MockServerError) -> LatencyDistribution {
         if object.has("ms") {
             return .fixed(.milliseconds(try object.integer("ms", in: 0...3_600_000)))
         }
@@ -126,11 +126,11 @@ extension FaultPlan {
         if object.has("medianMs") {
             let median = try object.integer("medianMs", in: 0...3_600_000)
             guard let sigma = plainNumber(object.fields["sigma"]), sigma.doubleValue > 0, sigma.doubleValue <= 5 else {
-                throw FaultPlanError("\"sigma\" must be a number above 0 and at most 5")
+                throw MockServerError(.invalidFaultPlan, "\"sigma\" must be a number above 0 and at most 5")
             }
             return .logNormal(median: .milliseconds(median), sigma: sigma.doubleValue)
         }
-        throw FaultPlanError("latency needs \"ms\", or \"minMs\" and \"maxMs\", or \"medianMs\" and \"sigma\"")
+        throw MockServerError(.invalidFaultPlan, "latency needs \"ms\", or \"minMs\" and \"maxMs\", or \"medianMs\" and \"sigma\"")
     }
 }
 
@@ -146,44 +146,44 @@ private struct PlanObject {
 
     func has(_ key: String) -> Bool { fields[key] != nil }
 
-    func allowOnly(_ keys: [String]) throws(FaultPlanError) {
+    func allowOnly(_ keys: [String]) throws(MockServerError) {
         if let unknown = fields.keys.sorted().first(where: { !keys.contains($0) }) {
-            throw FaultPlanError("key \"\(unknown)\" is not one of \(keys.map { "\"\($0)\"" }.joined(separator: ", "))")
+            throw MockServerError(.invalidFaultPlan, "key \"\(unknown)\" is not one of \(keys.map { "\"\($0)\"" }.joined(separator: ", "))")
         }
     }
 
-    func string(_ key: String) throws(FaultPlanError) -> String {
-        guard let value = try optionalString(key) else { throw FaultPlanError("\"\(key)\" is missing") }
+    func string(_ key: String) throws(MockServerError) -> String {
+        guard let value = try optionalString(key) else { throw MockServerError(.invalidFaultPlan, "\"\(key)\" is missing") }
         return value
     }
 
-    func optionalString(_ key: String) throws(FaultPlanError) -> String? {
+    func optionalString(_ key: String) throws(MockServerError) -> String? {
         guard let value = fields[key] else { return nil }
-        guard let text = value as? String, !text.isEmpty else { throw FaultPlanError("\"\(key)\" must be a non-empty string") }
+        guard let text = value as? String, !text.isEmpty else { throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a non-empty string") }
         return text
     }
 
-    func integer(_ key: String, in range: ClosedRange<Int>) throws(FaultPlanError) -> Int {
-        guard let value = fields[key] else { throw FaultPlanError("\"\(key)\" is missing") }
+    func integer(_ key: String, in range: ClosedRange<Int>) throws(MockServerError) -> Int {
+        guard let value = fields[key] else { throw MockServerError(.invalidFaultPlan, "\"\(key)\" is missing") }
         guard let number = plainNumber(value), let integer = Int(exactly: number.doubleValue), range.contains(integer) else {
             let bound = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
-            throw FaultPlanError("\"\(key)\" must be a whole number \(bound)")
+            throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a whole number \(bound)")
         }
         return integer
     }
 
-    func headers(_ key: String) throws(FaultPlanError) -> HTTPHeaders {
+    func headers(_ key: String) throws(MockServerError) -> HTTPHeaders {
         guard let value = fields[key] else { return [:] }
         guard let pairs = value as? [[Any]], pairs.allSatisfy({ $0.count == 2 && $0[0] is String && $0[1] is String }) else {
-            throw FaultPlanError("\"\(key)\" must be a list of [name, value] string pairs")
+            throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a list of [name, value] string pairs")
         }
         return HTTPHeaders(pairs: pairs.map { ($0[0] as! String, $0[1] as! String) })
     }
 
-    func body(_ key: String) throws(FaultPlanError) -> Data {
+    func body(_ key: String) throws(MockServerError) -> Data {
         guard let value = fields[key] else { return Data() }
         guard let body = value as? [String: Any], body.count == 1, let (form, content) = body.first else {
-            throw FaultPlanError("\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
+            throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
         }
         switch (form, content) {
         case ("json", _):
@@ -197,7 +197,7 @@ private struct PlanObject {
         default:
             break
         }
-        throw FaultPlanError("\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
+        throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
     }
 }
 

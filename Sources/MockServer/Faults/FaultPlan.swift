@@ -12,11 +12,11 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// The rules, tried in order.
     public private(set) var rules: [FaultRule]
 
-    /// Creates a plan. Throws ``FaultPlanError`` if a `refuse` rule has a path or method filter (it acts
+    /// Creates a plan. Throws ``MockServerError`` if a `refuse` rule has a path or method filter (it acts
     /// before any request is read).
-    public init(seed: UInt64 = FaultPlan.defaultSeed, rules: [FaultRule]) throws(FaultPlanError) {
+    public init(seed: UInt64 = FaultPlan.defaultSeed, rules: [FaultRule]) throws(MockServerError) {
         for (index, rule) in rules.enumerated() where rule.fault.actsOnAccept && (rule.path != nil || rule.method != nil) {
-            throw FaultPlanError("rule \(index + 1) ('\(rule)'): refuse acts before a request is read, so it cannot be filtered by path or method")
+            throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): refuse acts before a request is read, so it cannot be filtered by path or method")
         }
         self.seed = seed
         self.rules = rules
@@ -32,8 +32,8 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses specs in the CLI spelling separated by `;` (blank specs are skipped), such as
     /// `status=503,when=first:2; latency=100..300ms,when=p:0.5,path=/users*`.
-    /// Throws ``FaultPlanError`` naming the first bad spec and its bad part.
-    public static func parse(specs: String, seed: UInt64 = FaultPlan.defaultSeed) throws(FaultPlanError) -> FaultPlan {
+    /// Throws ``MockServerError`` naming the first bad spec and its bad part.
+    public static func parse(specs: String, seed: UInt64 = FaultPlan.defaultSeed) throws(MockServerError) -> FaultPlan {
         var rules: [FaultRule] = []
         for spec in specs.split(separator: ";") where !spec.allSatisfy(\.isWhitespace) {
             rules.append(try FaultRule.parse(spec: String(spec)))

@@ -1,8 +1,8 @@
 extension FaultRule {
     /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD]`; a
-    /// status fault also takes `,retry-after=VALUE`, an error-event fault `,after=N` (events before it). Throws ``FaultPlanError`` naming the spec and its bad
+    /// status fault also takes `,retry-after=VALUE`, an error-event fault `,after=N` (events before it). Throws ``MockServerError`` naming the spec and its bad
     /// part.
-    public static func parse(spec: String) throws(FaultPlanError) -> FaultRule {
+    public static func parse(spec: String) throws(MockServerError) -> FaultRule {
         let trimmed = spec.trimmingWhitespace()
         do {
             return try parseTrimmed(trimmed)
@@ -11,10 +11,10 @@ extension FaultRule {
         }
     }
 
-    private static func parseTrimmed(_ spec: String) throws(FaultPlanError) -> FaultRule {
+    private static func parseTrimmed(_ spec: String) throws(MockServerError) -> FaultRule {
         let fields = spec.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
         guard let head = fields.first, !head.isEmpty else {
-            throw FaultPlanError("it names no fault kind")
+            throw MockServerError(.invalidFaultPlan, "it names no fault kind")
         }
         let (kind, argument) = splitOnce(head, at: "=")
         var trigger = FaultTrigger.always
@@ -26,29 +26,29 @@ extension FaultRule {
         for field in fields.dropFirst() {
             let (key, value) = splitOnce(field, at: "=")
             guard let value, !value.isEmpty else {
-                throw FaultPlanError("option '\(field)' needs a value, as in when=first:2")
+                throw MockServerError(.invalidFaultPlan, "option '\(field)' needs a value, as in when=first:2")
             }
             guard seen.insert(key).inserted else {
-                throw FaultPlanError("option '\(key)' is given twice")
+                throw MockServerError(.invalidFaultPlan, "option '\(key)' is given twice")
             }
             switch key {
             case "when": trigger = try FaultTrigger.parse(value)
             case "path": path = value
             case "method":
-                guard value.allSatisfy({ $0.isLetter }) else { throw FaultPlanError("method '\(value)' is not an HTTP method token") }
+                guard value.allSatisfy({ $0.isLetter }) else { throw MockServerError(.invalidFaultPlan, "method '\(value)' is not an HTTP method token") }
                 method = value
             case "retry-after" where kind == "status": retryAfter = value
             case "after" where kind == "error-event":
-                guard let count = Int(value), count >= 0 else { throw FaultPlanError("after takes a number of events, such as after=2") }
+                guard let count = Int(value), count >= 0 else { throw MockServerError(.invalidFaultPlan, "after takes a number of events, such as after=2") }
                 afterEvents = count
             default:
                 let extra = kind == "status" ? ", retry-after" : kind == "error-event" ? ", after" : ""
-                throw FaultPlanError("option '\(key)' is not one of when, path, method\(extra)")
+                throw MockServerError(.invalidFaultPlan, "option '\(key)' is not one of when, path, method\(extra)")
             }
         }
         let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter, afterEvents: afterEvents)
         if fault.actsOnAccept, path != nil || method != nil {
-            throw FaultPlanError("refuse acts before a request is read, so it cannot be filtered by path or method")
+            throw MockServerError(.invalidFaultPlan, "refuse acts before a request is read, so it cannot be filtered by path or method")
         }
         return FaultRule(fault, when: trigger, path: path, method: method)
     }
@@ -67,13 +67,13 @@ extension Fault {
     ]
 
     /// Builds a fault from its CLI kind name and argument (the part after `=`, if any).
-    static func parse(kind: String, argument: String?, retryAfter: String? = nil, afterEvents: Int = 0) throws(FaultPlanError) -> Fault {
-        func noArgument(_ fault: Fault) throws(FaultPlanError) -> Fault {
-            guard argument == nil else { throw FaultPlanError("\(kind) takes no argument") }
+    static func parse(kind: String, argument: String?, retryAfter: String? = nil, afterEvents: Int = 0) throws(MockServerError) -> Fault {
+        func noArgument(_ fault: Fault) throws(MockServerError) -> Fault {
+            guard argument == nil else { throw MockServerError(.invalidFaultPlan, "\(kind) takes no argument") }
             return fault
         }
-        func required(_ example: String) throws(FaultPlanError) -> String {
-            guard let argument, !argument.isEmpty else { throw FaultPlanError("\(kind) needs an argument, as in \(example)") }
+        func required(_ example: String) throws(MockServerError) -> String {
+            guard let argument, !argument.isEmpty else { throw MockServerError(.invalidFaultPlan, "\(kind) needs an argument, as in \(example)") }
             return argument
         }
         switch kind {
@@ -84,7 +84,7 @@ extension Fault {
         case "stall":
             guard let argument else { return .stall }
             guard argument.hasPrefix("event:"), let count = Int(argument.dropFirst(6)), count >= 0 else {
-                throw FaultPlanError("stall takes no argument or event:N, such as stall=event:3")
+                throw MockServerError(.invalidFaultPlan, "stall takes no argument or event:N, such as stall=event:3")
             }
             return .stall(afterEvents: count)
         case "corrupt-body": return try noArgument(.corruptBody)
@@ -93,7 +93,7 @@ extension Fault {
         case "garbage":
             guard let argument else { return .garbage() }
             guard let bytes = Int(argument), bytes >= 1, bytes <= 1 << 20 else {
-                throw FaultPlanError("garbage takes a byte count from 1 to 1048576, such as garbage=256")
+                throw MockServerError(.invalidFaultPlan, "garbage takes a byte count from 1 to 1048576, such as garbage=256")
             }
             return .garbage(bytes: bytes)
         case "latency": return .latency(try LatencyDistribution.parse(required("latency=200ms")))
@@ -101,25 +101,25 @@ extension Fault {
         case "status":
             let text = try required("status=503")
             guard let code = Int(text), (100...599).contains(code) else {
-                throw FaultPlanError("status takes an HTTP status code from 100 to 599, such as status=503")
+                throw MockServerError(.invalidFaultPlan, "status takes an HTTP status code from 100 to 599, such as status=503")
             }
             return .status(code, retryAfter: retryAfter)
         case "content-type":
             let type = try required("content-type=text/html")
-            guard type.contains("/") else { throw FaultPlanError("content-type '\(type)' is not a media type such as text/html") }
+            guard type.contains("/") else { throw MockServerError(.invalidFaultPlan, "content-type '\(type)' is not a media type such as text/html") }
             return .contentType(type)
         case "service-error": return .serviceError(try required("service-error=throttle_violation"))
         case "event-latency": return .eventLatency(try LatencyDistribution.parse(required("event-latency=200ms")))
         case "error-event": return .errorEvent(try required("error-event=server_error,after=2"), afterEvents: afterEvents)
         default:
-            throw FaultPlanError("'\(kind)' is not a fault kind; use one of \(kindNames.joined(separator: ", "))")
+            throw MockServerError(.invalidFaultPlan, "'\(kind)' is not a fault kind; use one of \(kindNames.joined(separator: ", "))")
         }
     }
 }
 
 extension TruncationPoint {
     /// Parses `status-line`, `headers`, `body:N` or `event:N` (N ≥ 0).
-    static func parse(_ text: String) throws(FaultPlanError) -> TruncationPoint {
+    static func parse(_ text: String) throws(MockServerError) -> TruncationPoint {
         switch text {
         case "status-line": return .statusLine
         case "headers": return .headers
@@ -128,7 +128,7 @@ extension TruncationPoint {
                 return .event(events)
             }
             guard text.hasPrefix("body:"), let bytes = Int(text.dropFirst(5)), bytes >= 0 else {
-                throw FaultPlanError("truncate takes status-line, headers, body:N or event:N, such as truncate=body:10")
+                throw MockServerError(.invalidFaultPlan, "truncate takes status-line, headers, body:N or event:N, such as truncate=body:10")
             }
             return .body(bytes: bytes)
         }
@@ -137,11 +137,11 @@ extension TruncationPoint {
 
 extension LatencyDistribution {
     /// Parses `200ms`, `1.5s`, `100..300ms` or `lognormal:MEDIAN:SIGMA` (e.g. `lognormal:120ms:0.5`).
-    static func parse(_ text: String) throws(FaultPlanError) -> LatencyDistribution {
+    static func parse(_ text: String) throws(MockServerError) -> LatencyDistribution {
         if text.hasPrefix("lognormal:") {
             let parts = text.split(separator: ":").map(String.init)
             guard parts.count == 3, let median = DurationSpelling.parse(parts[1]), let sigma = Double(parts[2]), sigma > 0, sigma <= 5 else {
-                throw FaultPlanError("latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5")
+                throw MockServerError(.invalidFaultPlan, "latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5")
             }
             return .logNormal(median: median, sigma: sigma)
         }
@@ -150,12 +150,12 @@ extension LatencyDistribution {
             let rest = text[dots.upperBound...]
             guard rest.hasSuffix("ms"), let lower = DurationSpelling.parseMilliseconds(low),
                   let upper = DurationSpelling.parseMilliseconds(rest.dropLast(2)), lower <= upper else {
-                throw FaultPlanError("latency range '\(text)' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms")
+                throw MockServerError(.invalidFaultPlan, "latency range '\(text)' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms")
             }
             return .uniform(lower...upper)
         }
         guard let delay = DurationSpelling.parse(text) else {
-            throw FaultPlanError("latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
+            throw MockServerError(.invalidFaultPlan, "latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
         }
         return .fixed(delay)
     }
@@ -164,7 +164,7 @@ extension LatencyDistribution {
 /// Reads throttle rates: bits per second (`bps`, `kbps`, `mbps`, decimal multiples, as network speeds are
 /// quoted) or bytes per second (`B/s`, `KB/s`, `MB/s`, binary multiples).
 enum ThrottleRate {
-    static func parse(_ text: String) throws(FaultPlanError) -> Int {
+    static func parse(_ text: String) throws(MockServerError) -> Int {
         let units: [(suffix: String, bytesPerUnit: Double)] = [
             ("kbps", 1000 / 8), ("mbps", 1_000_000 / 8), ("bps", 1.0 / 8),
             ("KB/s", 1024), ("MB/s", 1024 * 1024), ("B/s", 1),
@@ -176,7 +176,7 @@ enum ThrottleRate {
             }
             break
         }
-        throw FaultPlanError("throttle takes a positive rate such as 2kbps, 64KB/s or 500B/s (at least 1 byte per second)")
+        throw MockServerError(.invalidFaultPlan, "throttle takes a positive rate such as 2kbps, 64KB/s or 500B/s (at least 1 byte per second)")
     }
 }
 

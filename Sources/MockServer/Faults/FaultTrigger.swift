@@ -43,27 +43,27 @@ public enum FaultTrigger: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses the CLI spelling; throws ``FaultPlanError`` naming `text` when it is not one.
-    static func parse(_ text: String) throws(FaultPlanError) -> FaultTrigger {
+    /// Parses the CLI spelling; throws ``MockServerError`` naming `text` when it is not one.
+    static func parse(_ text: String) throws(MockServerError) -> FaultTrigger {
         if text == "always" { return .always }
         let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
         guard parts.count == 2 else {
-            throw FaultPlanError("trigger '\(text)' is not one of always, first:N, nth:N, every:N or p:P")
+            throw MockServerError(.invalidFaultPlan, "trigger '\(text)' is not one of always, first:N, nth:N, every:N or p:P")
         }
         if parts[0] == "p" {
             guard let p = Double(parts[1]), p >= 0, p <= 1 else {
-                throw FaultPlanError("trigger '\(text)' needs a probability from 0 to 1, such as p:0.1")
+                throw MockServerError(.invalidFaultPlan, "trigger '\(text)' needs a probability from 0 to 1, such as p:0.1")
             }
             return .probability(p)
         }
         guard let n = Int(parts[1]), n >= 1 else {
-            throw FaultPlanError("trigger '\(text)' needs a whole number of at least 1, such as \(parts[0]):2")
+            throw MockServerError(.invalidFaultPlan, "trigger '\(text)' needs a whole number of at least 1, such as \(parts[0]):2")
         }
         switch parts[0] {
         case "first": return .first(n)
         case "nth": return .nth(n)
         case "every": return .every(n)
-        default: throw FaultPlanError("trigger '\(text)' is not one of always, first:N, nth:N, every:N or p:P")
+        default: throw MockServerError(.invalidFaultPlan, "trigger '\(text)' is not one of always, first:N, nth:N, every:N or p:P")
         }
     }
 }

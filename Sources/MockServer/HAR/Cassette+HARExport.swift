@@ -12,10 +12,10 @@ extension Cassette {
     /// goes to the log's `_servicereplay` object and the note to its comment, so that
     /// ``importing(_:options:)`` gives this cassette back.
     ///
-    /// Throws ``HARError`` `noUpstream` when the cassette names no upstream.
-    package func har() throws(HARError) -> HARDocument {
+    /// Throws ``MockServerError`` `noUpstream` when the cassette names no upstream.
+    package func har() throws(MockServerError) -> HARDocument {
         guard let upstream, !upstream.isEmpty else {
-            throw HARError(code: .noUpstream, reason: "the cassette \(name) names no upstream, so its requests have no URL for HAR")
+            throw MockServerError(code: .noUpstream, reason: "the cassette \(name) names no upstream, so its requests have no URL for HAR")
         }
         let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
         let fallbackDate = recordedAt ?? Date(timeIntervalSince1970: 0)

@@ -3,7 +3,7 @@ import Foundation
 extension Cassette {
     /// The cassette held by a HAR archive, with the defaults of ``HARImportOptions``; see
     /// ``importing(_:options:)``, which also reports skipped entries and redactions.
-    package init(har document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(HARError) {
+    package init(har document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(MockServerError) {
         self = try Cassette.importing(document, options: options).cassette
     }
 
@@ -23,10 +23,10 @@ extension Cassette {
     /// - A response with status 0 is a transport failure: its kind is read from the comment `failure: KIND`
     ///   or guessed from `_error` (`REFUSED`, `TIMED_OUT`, anything else a reset), the message from `_error`.
     ///
-    /// Throws ``HARError``: `multipleHosts` naming the first entry for another upstream, `noMatchingHost`
+    /// Throws ``MockServerError``: `multipleHosts` naming the first entry for another upstream, `noMatchingHost`
     /// when no entry is for the chosen host, `invalidField` naming the entry and field for URLs, dates,
     /// statuses, methods or bodies a cassette cannot hold.
-    package static func importing(_ document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(HARError) -> HARImport {
+    package static func importing(_ document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(MockServerError) -> HARImport {
         let log = document.log
         let metadata = log.cassette
         var kept: [KeptEntry] = []
@@ -41,17 +41,17 @@ extension Cassette {
                 kept.append(KeptEntry(index: index, entry: entry, url: url))
             } else {
                 guard let url else {
-                    throw HARError(code: .invalidField, entry: index, reason: "request.url \"\(entry.request.url)\" is not an absolute http or https URL")
+                    throw MockServerError(code: .invalidField, entry: index, reason: "request.url \"\(entry.request.url)\" is not an absolute http or https URL")
                 }
                 kept.append(KeptEntry(index: index, entry: entry, url: url))
             }
         }
         if let host = options.host, kept.isEmpty, !log.entries.isEmpty {
             let hosts = Set(log.entries.compactMap { HARURL($0.request.url)?.origin }).sorted()
-            throw HARError(code: .noMatchingHost, reason: "no entry is for \(host); the archive's hosts are \(hosts.joined(separator: ", "))")
+            throw MockServerError(code: .noMatchingHost, reason: "no entry is for \(host); the archive's hosts are \(hosts.joined(separator: ", "))")
         }
         if let first = kept.first, let other = kept.first(where: { $0.url.origin != first.url.origin }) {
-            throw HARError(code: .multipleHosts, entry: other.index,
+            throw MockServerError(code: .multipleHosts, entry: other.index,
                            reason: "\(other.url.origin) is another host than \(first.url.origin) of entry \(first.index)")
         }
 
@@ -94,19 +94,19 @@ extension Cassette {
     }
 
     /// The target relative to the upstream's path prefix (`/v1`), which every URL must be under.
-    private static func target(of url: HARURL, under prefix: String, upstream: String?, entry: Int) throws(HARError) -> String {
+    private static func target(of url: HARURL, under prefix: String, upstream: String?, entry: Int) throws(MockServerError) -> String {
         guard !prefix.isEmpty else { return url.target }
         let rest = url.target.dropFirst(prefix.count)
         guard url.target.hasPrefix(prefix), rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else {
-            throw HARError(code: .invalidField, entry: entry, reason: "request.url \(url.origin)\(url.target) is not under the upstream \(upstream ?? "")")
+            throw MockServerError(code: .invalidField, entry: entry, reason: "request.url \(url.origin)\(url.target) is not under the upstream \(upstream ?? "")")
         }
         return rest.hasPrefix("/") ? String(rest) : "/" + rest
     }
 
     /// Takes back what ``har()`` kept in `_servicereplay`.
-    private mutating func restore(_ metadata: HARCassetteMetadata) throws(HARError) {
-        func invalid(_ field: String, _ reason: String) -> HARError {
-            HARError(code: .invalidField, reason: "log._servicereplay.\(field): \(reason)")
+    private mutating func restore(_ metadata: HARCassetteMetadata) throws(MockServerError) {
+        func invalid(_ field: String, _ reason: String) -> MockServerError {
+            MockServerError(code: .invalidField, reason: "log._servicereplay.\(field): \(reason)")
         }
         guard let parsedOrigin = Origin(rawValue: metadata.origin) else {
             throw invalid("origin", "expected one of recorded, hand-written, found \"\(metadata.origin)\"")

@@ -30,18 +30,18 @@ enum HARBody {
     }
 
     /// The bytes of a HAR body: `text` as UTF-8, or decoded from base64 when `encoding` says so.
-    static func bytes(text: String?, encoding: String?, entry: Int?, field: String) throws(HARError) -> Data {
+    static func bytes(text: String?, encoding: String?, entry: Int?, field: String) throws(MockServerError) -> Data {
         guard let text, !text.isEmpty else { return Data() }
         switch encoding?.lowercased() {
         case nil, "":
             return Data(text.utf8)
         case "base64":
             guard let data = Data(base64Encoded: text, options: .ignoreUnknownCharacters) else {
-                throw HARError(code: .invalidField, entry: entry, reason: "\(field).text is not valid base64")
+                throw MockServerError(code: .invalidField, entry: entry, reason: "\(field).text is not valid base64")
             }
             return data
         case let other?:
-            throw HARError(code: .invalidField, entry: entry, reason: "\(field).encoding \"\(other)\" is not supported; only base64 is")
+            throw MockServerError(code: .invalidField, entry: entry, reason: "\(field).encoding \"\(other)\" is not supported; only base64 is")
         }
     }
 
@@ -57,12 +57,12 @@ enum HARBody {
     /// writers keep: `Content-Encoding`, `Transfer-Encoding`, and `Content-Length` when either was present
     /// or it does not state the body's size. An empty body keeps an honest `Content-Length`, which is how a
     /// `HEAD` answer announces its resource's size.
-    static func storedHeaders(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String) throws(HARError) -> HTTPHeaders {
+    static func storedHeaders(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String) throws(MockServerError) -> HTTPHeaders {
         var headers = HTTPHeaders(harHeaders.filter { !$0.name.hasPrefix(":") }.map { HTTPHeader(name: $0.name, value: $0.value) })
         let coding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased() ?? ""
         let compressed = !coding.isEmpty && coding != "identity"
         if coding.contains("gzip"), body.starts(with: [0x1F, 0x8B]) {
-            throw HARError(code: .invalidField, entry: entry,
+            throw MockServerError(code: .invalidField, entry: entry,
                            reason: "\(field) body is still gzip-compressed; export the archive again with decoded content")
         }
         let chunked = headers.contains("Transfer-Encoding")
@@ -77,11 +77,11 @@ enum HARBody {
 
     /// A body rebuilt from `postData.params`, for writers that give fields without `text`: form-encoded, or
     /// multipart with the boundary named in the media type.
-    static func formBody(_ params: [HARParam], mimeType: String, entry: Int) throws(HARError) -> Data {
+    static func formBody(_ params: [HARParam], mimeType: String, entry: Int) throws(MockServerError) -> Data {
         let type = MediaType(mimeType)
         if type.isMultipartFormData {
             guard let boundary = type.parameter("boundary"), !boundary.isEmpty else {
-                throw HARError(code: .invalidField, entry: entry,
+                throw MockServerError(code: .invalidField, entry: entry,
                                reason: "request.postData has params but no text, and its multipart type names no boundary")
             }
             var body = ""
@@ -95,7 +95,7 @@ enum HARBody {
             return Data((body + "--\(boundary)--\r\n").utf8)
         }
         guard type.isFormURLEncoded else {
-            throw HARError(code: .invalidField, entry: entry,
+            throw MockServerError(code: .invalidField, entry: entry,
                            reason: "request.postData has params but no text, and \"\(mimeType)\" is not a form type")
         }
         return Data(params.map { formEncoded($0.name) + "=" + formEncoded($0.value ?? "") }.joined(separator: "&").utf8)

@@ -3,57 +3,57 @@ import Foundation
 extension HARDocument {
     /// Decodes a HAR document from the bytes of its file; `source` names the file in errors.
     ///
-    /// Throws ``HARError``: `syntax` with the line and column for malformed JSON, `invalidField` naming the
+    /// Throws ``MockServerError``: `syntax` with the line and column for malformed JSON, `invalidField` naming the
     /// field's path (`log.entries[3].request.url`) for anything missing or ill-typed. Unknown fields are
     /// ignored, as HAR's extension fields require.
-    package init(jsonData data: Data, source: String? = nil) throws(HARError) {
+    package init(jsonData data: Data, source: String? = nil) throws(MockServerError) {
         do {
             self = try JSONDecoder().decode(HARDocument.self, from: data)
         } catch let error as DecodingError {
             throw HARDocument.describe(error, data: data).locatedIfKnown(source)
         } catch {
-            throw HARError(code: .syntax, file: source, reason: "not a HAR archive (\(error.localizedDescription))")
+            throw MockServerError(code: .syntax, file: source, reason: "not a HAR archive (\(error.localizedDescription))")
         }
     }
 
     /// Loads the HAR document at `url`; errors name the file as given (`url.relativePath`). Throws
-    /// ``HARError`` `fileSystem` when it cannot be read, and everything ``init(jsonData:source:)`` throws.
-    package static func load(from url: URL) throws(HARError) -> HARDocument {
+    /// ``MockServerError`` `fileSystem` when it cannot be read, and everything ``init(jsonData:source:)`` throws.
+    package static func load(from url: URL) throws(MockServerError) -> HARDocument {
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw HARError(code: .fileSystem, file: url.relativePath, reason: "cannot read the file (\(Cassette.reason(of: error)))")
+            throw MockServerError(code: .fileSystem, file: url.relativePath, reason: "cannot read the file (\(Cassette.reason(of: error)))")
         }
         return try HARDocument(jsonData: data, source: url.relativePath)
     }
 
     /// The document as pretty-printed JSON with sorted keys and unescaped slashes (stable, diffable output).
-    /// Throws ``HARError`` `invalidField` when a number is not finite, which JSON cannot hold.
-    package func encoded() throws(HARError) -> Data {
+    /// Throws ``MockServerError`` `invalidField` when a number is not finite, which JSON cannot hold.
+    package func encoded() throws(MockServerError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {
             return try encoder.encode(self)
         } catch {
-            throw HARError(code: .invalidField, reason: "cannot write the archive: a time is not a finite number")
+            throw MockServerError(code: .invalidField, reason: "cannot write the archive: a time is not a finite number")
         }
     }
 
     /// Writes the document to `url` atomically, exactly as ``Cassette/save(to:overwrite:)`` writes cassettes.
-    /// Throws ``HARError`` `fileExists` when `url` exists and `overwrite` is false (the file is left
+    /// Throws ``MockServerError`` `fileExists` when `url` exists and `overwrite` is false (the file is left
     /// untouched), `fileSystem` when the folder is missing or not writable.
-    package func save(to url: URL, overwrite: Bool = false) throws(HARError) {
+    package func save(to url: URL, overwrite: Bool = false) throws(MockServerError) {
         let data = try encoded()
-        do throws(CassetteError) {
+        do throws(MockServerError) {
             try AtomicFile.write(data, to: url, overwrite: overwrite)
         } catch {
-            let code: HARError.Code = error.code == .fileExists ? .fileExists : .fileSystem
-            throw HARError(code: code, file: url.relativePath, reason: error.code == .fileExists ? "the file already exists" : error.reason)
+            let code: MockServerError.Code = error.code == .fileExists ? .fileExists : .fileSystem
+            throw MockServerError(code: code, file: url.relativePath, reason: error.code == .fileExists ? "the file already exists" : error.reason)
         }
     }
 
-    private static func describe(_ error: DecodingError, data: Data) -> HARError {
+    private static func describe(_ error: DecodingError, data: Data) -> MockServerError {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
@@ -73,28 +73,28 @@ extension HARDocument {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return HARError(code: .invalidField, reason: "\(path(context.codingPath + [key])): the field is missing")
+            return MockServerError(code: .invalidField, reason: "\(path(context.codingPath + [key])): the field is missing")
         case .typeMismatch(let type, let context):
-            return HARError(code: .invalidField, reason: "\(path(context.codingPath)): expected \(kind(type))")
+            return MockServerError(code: .invalidField, reason: "\(path(context.codingPath)): expected \(kind(type))")
         case .valueNotFound(let type, let context):
-            return HARError(code: .invalidField, reason: "\(path(context.codingPath)): expected \(kind(type)), found null")
+            return MockServerError(code: .invalidField, reason: "\(path(context.codingPath)): expected \(kind(type)), found null")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
             do throws(JSONSyntaxError) {
                 _ = try CassetteJSON(parsing: data)
             } catch {
-                return HARError(code: .syntax, reason: "invalid JSON at \(error)")
+                return MockServerError(code: .syntax, reason: "invalid JSON at \(error)")
             }
-            return HARError(code: .syntax, reason: "not a HAR archive: \(context.debugDescription)")
+            return MockServerError(code: .syntax, reason: "not a HAR archive: \(context.debugDescription)")
         case .dataCorrupted(let context):
-            return HARError(code: .invalidField, reason: "\(path(context.codingPath)): \(context.debugDescription)")
+            return MockServerError(code: .invalidField, reason: "\(path(context.codingPath)): \(context.debugDescription)")
         @unknown default:
-            return HARError(code: .invalidField, reason: "not a HAR archive")
+            return MockServerError(code: .invalidField, reason: "not a HAR archive")
         }
     }
 }
 
-extension HARError {
-    fileprivate func locatedIfKnown(_ file: String?) -> HARError {
+extension MockServerError {
+    fileprivate func locatedIfKnown(_ file: String?) -> MockServerError {
         file.map(located(in:)) ?? self
     }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// One HAR entry as an interaction; see ``Cassette/importing(_:options:)`` for the rules.
 extension Interaction {
-    init(_ entry: HAREntry, index: Int, target: String, foreign: Bool) throws(HARError) {
+    init(_ entry: HAREntry, index: Int, target: String, foreign: Bool) throws(MockServerError) {
         guard let started = CassetteDate.parse(entry.startedDateTime) else {
-            throw HARError(code: .invalidField, entry: index, reason: "startedDateTime \"\(entry.startedDateTime)\" is not an ISO 8601 date")
+            throw MockServerError(code: .invalidField, entry: index, reason: "startedDateTime \"\(entry.startedDateTime)\" is not an ISO 8601 date")
         }
         let recordedAt = entry.undated == true ? nil : started
         let method = entry.request.method
         guard !method.isEmpty, method.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
-            throw HARError(code: .invalidField, entry: index, reason: "request.method \"\(method)\" is not an HTTP method")
+            throw MockServerError(code: .invalidField, entry: index, reason: "request.method \"\(method)\" is not an HTTP method")
         }
         let request = try RecordedRequest(entry.request, target: target, entry: index, foreign: foreign)
         let duration = entry.time >= 0 && entry.time < Double(Int32.max) ? Int(entry.time.rounded()) : nil
@@ -17,7 +17,7 @@ extension Interaction {
             self.init(request: request, failure: TransportFailure(entry.response), recordedAt: recordedAt, durationMs: duration)
         } else {
             guard (100...999).contains(entry.response.status) else {
-                throw HARError(code: .invalidField, entry: index,
+                throw MockServerError(code: .invalidField, entry: index,
                                reason: "response.status \(entry.response.status) is not a status code from 100 to 999")
             }
             self.init(request: request, response: try RecordedResponse(entry.response, entry: index, foreign: foreign),
@@ -27,7 +27,7 @@ extension Interaction {
 }
 
 extension RecordedRequest {
-    init(_ request: HARRequest, target: String, entry: Int, foreign: Bool) throws(HARError) {
+    init(_ request: HARRequest, target: String, entry: Int, foreign: Bool) throws(MockServerError) {
         var data = Data()
         var mimeType: String?
         if let postData = request.postData {
@@ -47,7 +47,7 @@ extension RecordedRequest {
 }
 
 extension RecordedResponse {
-    init(_ response: HARResponse, entry: Int?, foreign: Bool) throws(HARError) {
+    init(_ response: HARResponse, entry: Int?, foreign: Bool) throws(MockServerError) {
         let data = try HARBody.bytes(text: response.content.text, encoding: response.content.encoding, entry: entry, field: "response.content")
         let headers = foreign
             ? try HARBody.storedHeaders(response.headers, body: data, entry: entry ?? 0, field: "response")

@@ -4,7 +4,7 @@ extension Journal {
 
     /// Throws unless exactly `expected` kept entries match `pattern`. The message lists the matching requests,
     /// or the requests received when none matched.
-    public func verify(_ pattern: RequestPattern, calledTimes expected: Int) throws(JournalAssertionError) {
+    public func verify(_ pattern: RequestPattern, calledTimes expected: Int) throws(MockServerError) {
         let all = entries
         let matching = all.filter { pattern.matches($0.request) }
         guard matching.count != expected else { return }
@@ -15,34 +15,34 @@ extension Journal {
         } else {
             message += "called \(Journal.times(matching.count)):" + Journal.listing(nil, matching)
         }
-        throw JournalAssertionError(message + droppedNote())
+        throw MockServerError(.assertionFailed, message + droppedNote())
     }
 
     /// Throws if any kept entry matches `pattern`, listing them.
-    public func verifyNeverCalled(_ pattern: RequestPattern) throws(JournalAssertionError) {
+    public func verifyNeverCalled(_ pattern: RequestPattern) throws(MockServerError) {
         let matching = entries(matching: pattern)
         guard !matching.isEmpty else { return }
-        throw JournalAssertionError("Expected \(pattern) never to be called, but it was called \(Journal.times(matching.count)):"
+        throw MockServerError(.assertionFailed, "Expected \(pattern) never to be called, but it was called \(Journal.times(matching.count)):"
             + Journal.listing(nil, matching) + droppedNote())
     }
 
     /// Throws if some interaction of `cassettes` (in the engine's order) was never used, listing each by
     /// cassette, index, method and target.
-    public func verifyEveryInteractionUsed(in cassettes: [Cassette]) throws(JournalAssertionError) {
+    public func verifyEveryInteractionUsed(in cassettes: [Cassette]) throws(MockServerError) {
         try Journal.verify(unused: unusedInteractions(in: cassettes), total: cassettes.reduce(0) { $0 + $1.interactions.count })
     }
 
     /// ``verifyEveryInteractionUsed(in:)`` over an engine's prepared cassettes, without rebuilding them.
-    func verifyEveryInteractionUsed(in cassettes: [PreparedCassette]) throws(JournalAssertionError) {
+    func verifyEveryInteractionUsed(in cassettes: [PreparedCassette]) throws(MockServerError) {
         try Journal.verify(unused: unusedInteractions(in: cassettes), total: cassettes.reduce(0) { $0 + $1.count })
     }
 
-    private static func verify(unused: [InteractionReference], total: Int) throws(JournalAssertionError) {
+    private static func verify(unused: [InteractionReference], total: Int) throws(MockServerError) {
         guard !unused.isEmpty else { return }
         var lines = ["\(unused.count) of \(total) recorded interaction\(total == 1 ? " was" : "s were") never used:"]
         lines += unused.prefix(20).map { "  \($0)" }
         if unused.count > 20 { lines.append("  … and \(unused.count - 20) more") }
-        throw JournalAssertionError(lines.joined(separator: "\n"))
+        throw MockServerError(.assertionFailed, lines.joined(separator: "\n"))
     }
 
     static func times(_ count: Int) -> String { count == 1 ? "1 time" : "\(count) times" }

@@ -31,8 +31,8 @@ final class CassetteTape: Sendable {
     /// cassette is started (nothing is written until the first exchange). An existing file is refused in
     /// `record` mode and loaded in `replayOrRecord` mode, to be appended to; the loaded cassette is returned
     /// so that it can be replayed too.
-    /// - Throws: ``RecordingError`` `cassetteExists`, `unreadableCassette` or `differentUpstream`.
-    static func open(_ options: RecordingOptions, mode: ReplayServer.Mode) throws(RecordingError) -> (tape: CassetteTape, existing: Cassette?) {
+    /// - Throws: ``MockServerError`` `cassetteExists`, `unreadableCassette` or `differentUpstream`.
+    static func open(_ options: RecordingOptions, mode: ReplayServer.Mode) throws(MockServerError) -> (tape: CassetteTape, existing: Cassette?) {
         let upstream = options.upstream
         guard let file = options.file, FileManager.default.fileExists(atPath: file.path) else {
             let name = options.name ?? options.file.map { $0.deletingPathExtension().lastPathComponent } ?? upstream.url.host ?? "recording"
@@ -42,16 +42,16 @@ final class CassetteTape: Sendable {
         }
         let path = file.relativePath
         guard mode == .replayOrRecord else {
-            throw RecordingError(.cassetteExists, "\(path) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
+            throw MockServerError(.cassetteExists, "\(path) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
         }
         var cassette: Cassette
         do {
             cassette = try Cassette.load(from: file)
         } catch {
-            throw RecordingError(.unreadableCassette, "cannot append to \(path): \(error.description)")
+            throw MockServerError(.unreadableCassette, "cannot append to \(path): \(error.description)")
         }
         if let recorded = cassette.upstream, (try? Upstream(recorded)) != upstream, recorded != upstream.description {
-            throw RecordingError(.differentUpstream, "\(path) was recorded from \(recorded), not \(upstream); record new episodes from the same upstream, or into another file")
+            throw MockServerError(.differentUpstream, "\(path) was recorded from \(recorded), not \(upstream); record new episodes from the same upstream, or into another file")
         }
         let existing = cassette
         cassette.upstream = cassette.upstream ?? upstream.description
@@ -65,7 +65,7 @@ final class CassetteTape: Sendable {
 
     /// Appends `interaction`, saves the cassette (when there is a file) and returns the interaction's index
     /// and the save's error, if any. Returns once the file holds the interaction, or the save failed.
-    func append(_ interaction: Interaction) async -> (index: Int, saveError: RecordingError?) {
+    func append(_ interaction: Interaction) async -> (index: Int, saveError: MockServerError?) {
         let (index, count) = state.withLock { state in
             state.cassette.interactions.append(interaction)
             state.appended += 1
@@ -79,13 +79,13 @@ final class CassetteTape: Sendable {
     }
 
     /// Saves now if any appended interaction is not in the file yet (an earlier save failed).
-    func flush() throws(RecordingError) {
+    func flush() throws(MockServerError) {
         let count = state.withLock { $0.appended }
         if let error = saves.sync(execute: { save(covering: count) }) { throw error }
     }
 
     /// Writes the newest state unless the file already holds the first `count` appends. Runs on `saves` only.
-    private func save(covering count: Int) -> RecordingError? {
+    private func save(covering count: Int) -> MockServerError? {
         guard let file else { return nil }
         guard let (cassette, appended, ownsFile) = state.withLock({ state -> (Cassette, Int, Bool)? in
             state.saved >= count ? nil : (state.cassette, state.appended, state.ownsFile)
@@ -94,14 +94,14 @@ final class CassetteTape: Sendable {
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
-            return RecordingError(.cannotSave, "cannot create the folder for \(path) (\(Cassette.reason(of: error)))")
+            return MockServerError(.cannotSave, "cannot create the folder for \(path) (\(Cassette.reason(of: error)))")
         }
         do {
             try cassette.save(to: file, overwrite: ownsFile)
         } catch where error.code == .fileExists {
-            return RecordingError(.cassetteExists, "\(path) appeared while recording; record mode never replaces a cassette, so the recording is kept in memory only")
+            return MockServerError(.cassetteExists, "\(path) appeared while recording; record mode never replaces a cassette, so the recording is kept in memory only")
         } catch {
-            return RecordingError(.cannotSave, error.description)
+            return MockServerError(.cannotSave, error.description)
         }
         state.withLock { state in
             state.saved = max(state.saved, appended)

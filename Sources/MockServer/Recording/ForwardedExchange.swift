@@ -14,10 +14,10 @@ package struct ForwardedExchange: Sendable {
     package let bodyBytes: Int
     /// Why the cassette file could not be written after this exchange, or `nil` when it was (or there is
     /// no file). The exchange stays in memory and the next save tries again.
-    package let saveError: RecordingError?
+    package let saveError: MockServerError?
 
     /// Creates an exchange report (the server does this; public for tests of observers).
-    package init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: RecordingError?) {
+    package init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?) {
         self.interaction = interaction
         self.index = index
         self.status = status

@@ -25,9 +25,9 @@ final class RecordingHandler: HTTPHandler {
     }
 
     /// Opens the cassette to record into (once), and adds an existing cassette file to what is replayed.
-    func prepare() throws(RecordingError) {
+    func prepare() throws(MockServerError) {
         guard mode.records else { return }
-        try tape.withLock { tape throws(RecordingError) in
+        try tape.withLock { tape throws(MockServerError) in
             guard tape == nil else { return }
             let (opened, existing) = try CassetteTape.open(options, mode: mode)
             if let existing { engine.include(existing) }
@@ -90,7 +90,7 @@ final class RecordingHandler: HTTPHandler {
         options.redaction.redact(&interaction)
 
         var index: Int?
-        var saveError: RecordingError?
+        var saveError: MockServerError?
         let journalOutcome: JournalOutcome
         if mode.records, let tape = recording {
             let (position, error) = await tape.append(interaction)

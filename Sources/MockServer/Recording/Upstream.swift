@@ -10,20 +10,20 @@ public struct Upstream: Sendable, Hashable, CustomStringConvertible {
     public let url: URL
 
     /// Parses and checks `text`.
-    /// - Throws: ``RecordingError`` with code `invalidUpstream` and one sentence when `text` is not an
+    /// - Throws: ``MockServerError`` with code `invalidUpstream` and one sentence when `text` is not an
     ///   `http` or `https` URL with a host, or has a query, a fragment or credentials.
-    public init(_ text: String) throws(RecordingError) {
+    public init(_ text: String) throws(MockServerError) {
         guard let url = URL(string: text) else {
-            throw RecordingError(.invalidUpstream, "'\(text)' is not a URL; give one such as https://api.example.com")
+            throw MockServerError(.invalidUpstream, "'\(text)' is not a URL; give one such as https://api.example.com")
         }
         try self.init(url)
     }
 
     /// Checks `url`; see ``init(_:)-(String)`` for what is refused.
-    public init(_ url: URL) throws(RecordingError) {
+    public init(_ url: URL) throws(MockServerError) {
         let text = url.absoluteString
-        func invalid(_ reason: String) -> RecordingError {
-            RecordingError(.invalidUpstream, "'\(text)' \(reason)")
+        func invalid(_ reason: String) -> MockServerError {
+            MockServerError(.invalidUpstream, "'\(text)' \(reason)")
         }
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
             throw invalid("is not an http or https URL")

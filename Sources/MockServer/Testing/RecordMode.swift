@@ -25,20 +25,20 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
 
     /// The mode the environment asks for: ``live`` when `MOCKSERVER_LIVE` is `1` (or `true`), else
     /// `MOCKSERVER_RECORD`'s value, else ``none``. Values are trimmed and compared without case.
-    /// - Throws: ``ReplayServerError`` with a sentence naming the variable, its value and the allowed values.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(ReplayServerError) -> RecordMode {
+    /// - Throws: ``MockServerError`` with a sentence naming the variable, its value and the allowed values.
+    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(MockServerError) -> RecordMode {
         if let text = environment[liveVariable]?.trimmingWhitespace().lowercased(), !text.isEmpty {
             switch text {
             case "1", "true", "yes": return .live
             case "0", "false", "no": break
-            default: throw ReplayServerError("\(liveVariable)='\(text)' is not one of 1, true, yes, 0, false, no")
+            default: throw MockServerError(.invalidConfiguration, "\(liveVariable)='\(text)' is not one of 1, true, yes, 0, false, no")
             }
         }
         guard let text = environment[recordVariable]?.trimmingWhitespace(), !text.isEmpty else { return .none }
         let recordable = allCases.filter { $0 != .live }
         guard let mode = recordable.first(where: { $0.rawValue == text.lowercased() }) else {
             let allowed = recordable.map(\.rawValue).joined(separator: ", ")
-            throw ReplayServerError("\(recordVariable)='\(text)' is not a record mode; use one of \(allowed) (or \(liveVariable)=1)")
+            throw MockServerError(.invalidConfiguration, "\(recordVariable)='\(text)' is not a record mode; use one of \(allowed) (or \(liveVariable)=1)")
         }
         return mode
     }

@@ -18,13 +18,13 @@ extension ReplayServer {
     /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network. On Linux a
     /// `URLProtocol` cannot read an upload task's body, so upload tasks fail with `URLError.unsupportedURL`:
     /// give the body as the request's `httpBody` (or `httpBodyStream`) to a data task.
-    /// - Throws: ``ReplayServerError`` when the server is not running (call ``start()`` first).
-    public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(ReplayServerError) -> URLSessionConfiguration {
+    /// - Throws: ``MockServerError`` when the server is not running (call ``start()`` first).
+    public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(MockServerError) -> URLSessionConfiguration {
         guard baseURL != nil else {
-            throw ReplayServerError("the server is not running, so there is nothing to route requests to; start it first")
+            throw MockServerError(.notRunning, "the server is not running, so there is nothing to route requests to; start it first")
         }
         guard let configuration = base.copy() as? URLSessionConfiguration else {
-            throw ReplayServerError("the session configuration could not be copied")
+            throw MockServerError(.invalidConfiguration, "the session configuration could not be copied")
         }
         configuration.protocolClasses = [HostRoutes.shared.protocolClass(for: self, configuration: configuration)]
             + (base.protocolClasses ?? [])

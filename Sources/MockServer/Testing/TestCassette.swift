@@ -34,9 +34,9 @@ package struct TestCassette: Sendable {
     /// Resolves `names` (cassette names relative to `folder`, as in ``RecordingsFolder/cassettes(named:in:)``)
     /// for `mode`. `upstream` is the call site's; `test` names the test in the command that records a
     /// missing cassette.
-    /// - Throws: ``ReplayServerError`` for a cassette missing in replay mode, several names in a mode that
-    ///   records one file, or no upstream when one is needed; ``RecordingError`` for an invalid upstream;
-    ///   ``CassetteError`` for an unreadable cassette.
+    /// - Throws: ``MockServerError`` for a cassette missing in replay mode, several names in a mode that
+    ///   records one file, or no upstream when one is needed; ``MockServerError`` for an invalid upstream;
+    ///   ``MockServerError`` for an unreadable cassette.
     package init(names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: ReplayServer.Configuration,
                  test: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         self.mode = mode
@@ -44,12 +44,12 @@ package struct TestCassette: Sendable {
         let missing = names.filter { !Self.exists($0, in: folder) }
         let records = mode == .newEpisodes || mode == .all || (mode == .once && !missing.isEmpty)
         if records && names.count != 1 {
-            throw ReplayServerError("\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
+            throw MockServerError(.invalidConfiguration, "\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
         }
         switch mode {
         case .none:
             if let name = missing.first {
-                throw ReplayServerError("no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")`")
+                throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")`")
             }
             let read = try Self.load(names, in: folder)
             loaded = read
@@ -106,23 +106,23 @@ package struct TestCassette: Sendable {
     /// Settles the recording once the server has stopped: saves what a failed save left in memory and, in
     /// ``RecordMode/all`` mode, moves the new recording over the old cassette when `passed`. A failed test
     /// leaves the old cassette untouched and the new recording beside it.
-    /// - Throws: ``ReplayServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
+    /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
     ///   test failed, naming both files.
-    package func finish(_ server: ReplayServer, passed: Bool) throws(ReplayServerError) {
+    package func finish(_ server: ReplayServer, passed: Bool) throws(MockServerError) {
         guard let file else { return }
         do {
             try server.saveRecording()
         } catch {
-            throw ReplayServerError("the recording of \(file.path) was not saved: \(error.message)")
+            throw MockServerError(.cannotSave, "the recording of \(file.path) was not saved: \(error.description)")
         }
         guard let pending, FileManager.default.fileExists(atPath: pending.path) else { return }
         guard passed else {
-            throw ReplayServerError("the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
+            throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
         }
         do {
             try AtomicFile.move(pending, over: file)
         } catch {
-            throw ReplayServerError("the new recording stays in \(pending.path): \(error.description)")
+            throw MockServerError(.cannotSave, "the new recording stays in \(pending.path): \(error.description)")
         }
     }
 
@@ -177,15 +177,15 @@ package struct TestCassette: Sendable {
                                  environment: [String: String]) throws -> Upstream {
         let override = environment[upstreamVariable].flatMap { $0.isEmpty ? nil : $0 }
         guard let text = override ?? callSite ?? recorded else {
-            throw ReplayServerError("recording \(name) needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set \(upstreamVariable)")
+            throw MockServerError(.missingOptions, "recording \(name) needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set \(upstreamVariable)")
         }
         return try Upstream(text)
     }
 
-    private static func ageWarnings(_ cassettes: [Cassette], environment: [String: String]) throws(ReplayServerError) -> [String] {
+    private static func ageWarnings(_ cassettes: [Cassette], environment: [String: String]) throws(MockServerError) -> [String] {
         guard let text = environment[maxAgeVariable], !text.isEmpty else { return [] }
         guard let days = Int(text), days >= 0 else {
-            throw ReplayServerError("\(maxAgeVariable)='\(text)' is not a whole number of days")
+            throw MockServerError(.invalidConfiguration, "\(maxAgeVariable)='\(text)' is not a whole number of days")
         }
         let now = Date()
         return cassettes.compactMap { cassette in

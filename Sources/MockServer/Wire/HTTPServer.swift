@@ -58,16 +58,16 @@ package final class HTTPServer: Sendable {
 
     /// Binds, listens, and returns the base URL (`http://127.0.0.1:PORT`, or `http://[::1]:PORT`) once
     /// connections are being accepted. Calling it again while running returns the same URL.
-    /// - Throws: ``HTTPServerError`` when the host is invalid, the port cannot be bound, or the server
+    /// - Throws: ``MockServerError`` when the host is invalid, the port cannot be bound, or the server
     ///   was already stopped.
     @discardableResult
     package func start() async throws -> URL {
-        let (context, url, isNew) = try lifecycle.withLock { state throws(HTTPServerError) -> (ServerContext, URL, Bool) in
+        let (context, url, isNew) = try lifecycle.withLock { state throws(MockServerError) -> (ServerContext, URL, Bool) in
             switch state {
             case .running(let context, let url):
                 return (context, url, false)
             case .stopping, .stopped:
-                throw HTTPServerError.stopped
+                throw MockServerError.stopped
             case .idle:
                 let (context, url) = try listen()
                 state = .running(context, url)
@@ -80,7 +80,7 @@ package final class HTTPServer: Sendable {
         return url
     }
 
-    private func listen() throws(HTTPServerError) -> (ServerContext, URL) {
+    private func listen() throws(MockServerError) -> (ServerContext, URL) {
         guard let address = SocketAddress(host: configuration.host, port: configuration.port) else {
             throw .invalidHost(configuration.host)
         }

@@ -65,7 +65,7 @@ enum CaptureCommand: Command {
         do {
             server = try ReplayServer(cassettes: [], configuration: configuration)
         } catch {
-            throw .failure(error.message)
+            throw .failure(error.description)
         }
         // Caught from before the address is printed, so that a signal sent as soon as it appears stops cleanly.
         let shutdown = ShutdownSignal.Catcher()
@@ -81,7 +81,7 @@ enum CaptureCommand: Command {
         do {
             try server.saveRecording()
         } catch {
-            throw .failure(error.message)
+            throw .failure(error.description)
         }
         return 0
     }
@@ -99,7 +99,7 @@ enum CaptureCommand: Command {
         do {
             return try Upstream(text)
         } catch {
-            throw .usage("--upstream \(error.message)")
+            throw .usage("--upstream \(error.description)")
         }
     }
 
@@ -114,12 +114,12 @@ enum CaptureCommand: Command {
     private static func start(_ server: ReplayServer, port: Int, out: String) async throws(RecorderError) -> URL {
         do {
             return try await server.start()
-        } catch let error as RecordingError {
+        } catch let error as MockServerError where ![.invalidHost, .cannotListen, .stopped].contains(error.code) {
             await server.stop()
             if error.code == .cassetteExists {
                 throw .failure("\(out) already exists; capture into it with --mode new-episodes (which only appends), or choose another --out")
             }
-            throw .failure(error.message)
+            throw .failure(error.description)
         } catch {
             await server.stop()
             throw .failure("cannot listen on port \(port): \(error)")

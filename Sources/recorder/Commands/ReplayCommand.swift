@@ -59,7 +59,7 @@ enum ReplayCommand: Command {
         do {
             server = try ReplayServer(cassettes: [], configuration: configuration)
         } catch {
-            throw .usage(error.message)
+            throw .usage(error.description)
         }
         let loadStart = ContinuousClock.now
         var interactions = 0
@@ -92,7 +92,7 @@ enum ReplayCommand: Command {
             do {
                 try server.verifyNoUnmatchedRequests()
             } catch {
-                console.error(error.message)
+                console.error(error.description)
                 return 1
             }
         }
@@ -128,8 +128,8 @@ enum ReplayCommand: Command {
             }
             if let seed { plan.seed = seed }
             return plan
-        } catch let error as FaultPlanError {
-            throw .usage(error.message)
+        } catch let error as MockServerError {
+            throw .usage(error.description)
         } catch let error as RecorderError {
             throw error
         } catch {

@@ -25,7 +25,7 @@ enum CaptureLine {
             text += ", interaction \(index)"
         }
         if let error = exchange.saveError {
-            text += ", not saved yet: \(error.message)"
+            text += ", not saved yet: \(error.description)"
         }
         return text
     }

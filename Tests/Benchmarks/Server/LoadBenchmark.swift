@@ -60,7 +60,7 @@ public enum LoadBenchmark {
 
     /// Writes a synthetic cassette of `interactions` to memory, then measures decoding it and building a
     /// ``ReplayEngine`` over it, keeping the best of `repetitions` runs of each.
-    public static func measureLoad(interactions: Int = 10_000, repetitions: Int = 5) throws(CassetteError) -> LoadMeasurement {
+    public static func measureLoad(interactions: Int = 10_000, repetitions: Int = 5) throws(MockServerError) -> LoadMeasurement {
         let data = syntheticCassette(interactions: interactions).encoded()
         var bestDecode = Double.infinity
         var bestEngine = Double.infinity

@@ -123,6 +123,6 @@ import Testing
 
     @Test func loadAll_ofMissingFolder_saysSo() {
         let url = URL(fileURLWithPath: "/nonexistent-mockserver-folder")
-        #expect(throws: CassetteError.self) { try Cassette.loadAll(from: url) }
+        #expect(throws: MockServerError.self) { try Cassette.loadAll(from: url) }
     }
 }

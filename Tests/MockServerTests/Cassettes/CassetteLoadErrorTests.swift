@@ -83,7 +83,7 @@ import Testing
         try Data(broken.utf8).write(to: nested.appendingPathComponent("users.json"))
         let relative = URL(fileURLWithPath: "Recordings/github/users.json", relativeTo: folder)
         // WHEN loaded THEN the message names the path as given
-        #expect(throws: CassetteError.self) { try Cassette.load(from: relative) }
+        #expect(throws: MockServerError.self) { try Cassette.load(from: relative) }
         do {
             _ = try Cassette.load(from: relative)
         } catch {

@@ -75,7 +75,7 @@ import Testing
         let broken = CassetteFixtures.document(interactions: "[\(CassetteFixtures.interaction()), \(CassetteFixtures.interaction(response: #""response": {"status": "x"}"#))]")
         try Data(broken.utf8).write(to: file)
         let engine = ReplayEngine(cassettes: [])
-        #expect(throws: CassetteError.self) { try engine.appendCassette(contentsOf: file) }
+        #expect(throws: MockServerError.self) { try engine.appendCassette(contentsOf: file) }
         do {
             try engine.appendCassette(contentsOf: file)
         } catch {

@@ -69,8 +69,8 @@ import Testing
         let url = folder.appendingPathComponent("broken.json")
         try Data("{".utf8).write(to: url)
         let cache = CassetteFileCache()
-        #expect(throws: CassetteError.self) { try cache.load(url) }
-        #expect(throws: CassetteError.self) { try cache.load(url) }
+        #expect(throws: MockServerError.self) { try cache.load(url) }
+        #expect(throws: MockServerError.self) { try cache.load(url) }
         // Once fixed, it loads
         try sample("fixed").save(to: url, overwrite: true)
         #expect(try cache.load(url).cassette.name == "fixed")

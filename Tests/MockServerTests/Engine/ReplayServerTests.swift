@@ -29,7 +29,7 @@ import Testing
 
     @Test func unmatchedRequest_gets404NamingTheClosest_andStrictModeThrowsTheSameText() async throws {
         let configuration = ReplayServer.Configuration(faults: .none, strict: true)
-        let error = await #expect(throws: ReplayServerError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(replaying: "github/users", configuration: configuration) { server in
                 try await withURLSession { session in
                     let (body, response) = try await get(session, server.baseURL!, "/users?since=0&per_page=4")
@@ -39,7 +39,7 @@ import Testing
                 }
             }
         }
-        let message = try #require(error?.message)
+        let message = try #require(error?.description)
         #expect(message.hasPrefix("1 request was not matched by any recorded interaction:\n\n"))
         #expect(message.contains("GET /users?since=0&per_page=4"))
         #expect(message.contains("per_page"))
@@ -60,7 +60,7 @@ import Testing
         // GIVEN a strict server whose journal keeps a single entry
         let configuration = ReplayServer.Configuration(faults: .none, strict: true, journalCapacity: 1)
         let count = UnmatchedRequests.keptLimit + 3
-        let error = await #expect(throws: ReplayServerError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(cassettes: [], configuration: configuration) { server in
                 // WHEN more unmatched requests arrive than the server lists
                 try await withURLSession { session in
@@ -74,7 +74,7 @@ import Testing
             }
         }
         // THEN strict mode counts them all, lists the first ones and says how many more there were
-        let message = try #require(error?.message)
+        let message = try #require(error?.description)
         #expect(message.hasPrefix("\(count) requests were not matched by any recorded interaction:\n\nNo recorded interaction matches GET /missing/0"))
         #expect(message.hasSuffix("\n\n… and 3 more"))
     }
@@ -95,17 +95,17 @@ import Testing
             try await withURLSession { session in
                 _ = try await get(session, server.baseURL!, "/feeds?page=1&pageSize=3")
             }
-            let error = #expect(throws: JournalAssertionError.self) { try server.verifyEveryInteractionUsed() }
+            let error = #expect(throws: MockServerError.self) { try server.verifyEveryInteractionUsed() }
             #expect(error?.description.contains("/feeds?page=2&pageSize=3") == true)
         }
     }
 
     @Test func missingCassette_namesTheFileAndTheCommandThatRecordsIt() async throws {
         let folder = try #require(RecordingsFolder.nearest(to: #filePath))
-        let error = await #expect(throws: ReplayServerError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(replaying: "nope/missing") { _ in }
         }
-        #expect(error?.message == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt`")
+        #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt`")
     }
 
     @Test func serverIsStopped_whenTheBodyThrows() async throws {

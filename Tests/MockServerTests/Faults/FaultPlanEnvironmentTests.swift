@@ -26,13 +26,13 @@ import Testing
         (["MOCKSERVER_FAULTS": "boom"], "MOCKSERVER_FAULTS: invalid fault spec 'boom': 'boom' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"),
     ])
     func badEnvironment_throwsOneSentence(environment: [String: String], message: String) {
-        #expect(throws: FaultPlanError(message)) { try FaultPlan.fromEnvironment(environment) }
+        #expect(throws: MockServerError(.invalidFaultPlan, message)) { try FaultPlan.fromEnvironment(environment) }
     }
 
     @Test func missingPlanFile_namesTheVariableAndThePath() {
-        let error = #expect(throws: FaultPlanError.self) {
+        let error = #expect(throws: MockServerError.self) {
             try FaultPlan.fromEnvironment(["MOCKSERVER_FAULTS": "/nonexistent/plan.json"])
         }
-        #expect(error?.message.hasPrefix("MOCKSERVER_FAULTS: cannot read fault plan /nonexistent/plan.json: ") == true)
+        #expect(error?.description.hasPrefix("MOCKSERVER_FAULTS: cannot read fault plan /nonexistent/plan.json: ") == true)
     }
 }

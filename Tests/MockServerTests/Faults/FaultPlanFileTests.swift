@@ -54,14 +54,14 @@ import Testing
         (#"{"rules": [{"fault": "refuse", "path": "/a"}]}"#, "rule 1 ('refuse,path=/a'): refuse acts before a request is read, so it cannot be filtered by path or method"),
     ])
     func badPlan_throwsOneSentenceNamingThePart(json: String, message: String) {
-        #expect(throws: FaultPlanError(message)) { try FaultPlan.decode(json: Data(json.utf8)) }
+        #expect(throws: MockServerError(.invalidFaultPlan, message)) { try FaultPlan.decode(json: Data(json.utf8)) }
     }
 
     @Test func planFileError_namesTheFile() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("plan-\(UUID().uuidString).json")
         try Data(#"{"rules": [{"fault": "nope"}]}"#.utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let error = #expect(throws: FaultPlanError.self) { try FaultPlan.load(contentsOf: url) }
-        #expect(error?.message.hasPrefix("fault plan \(url.path): rule 1: 'nope' is not a fault kind") == true)
+        let error = #expect(throws: MockServerError.self) { try FaultPlan.load(contentsOf: url) }
+        #expect(error?.description.hasPrefix("fault plan \(url.path): rule 1: 'nope' is not a fault kind") == true)
     }
 }

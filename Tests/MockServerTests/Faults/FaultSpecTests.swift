@@ -75,7 +75,7 @@ import Testing
         ("refuse,path=/users", "invalid fault spec 'refuse,path=/users': refuse acts before a request is read, so it cannot be filtered by path or method"),
     ])
     func badSpec_throwsOneSentence(spec: String, message: String) {
-        #expect(throws: FaultPlanError(message)) { try FaultRule.parse(spec: spec) }
+        #expect(throws: MockServerError(.invalidFaultPlan, message)) { try FaultRule.parse(spec: spec) }
     }
 
     @Test func specs_separatedBySemicolons_keepTheirOrder_andSkipBlanks() throws {
@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func badSpecAmongSeveral_namesThatSpec() {
-        #expect(throws: FaultPlanError("invalid fault spec 'stall=5': stall takes no argument or event:N, such as stall=event:3")) {
+        #expect(throws: MockServerError(.invalidFaultPlan, "invalid fault spec 'stall=5': stall takes no argument or event:N, such as stall=event:3")) {
             try FaultPlan.parse(specs: "reset; stall=5; empty")
         }
     }

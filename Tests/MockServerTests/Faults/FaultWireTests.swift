@@ -265,13 +265,13 @@ import Testing
 @Suite struct FaultStrictModeTests {
     @Test func unmatchedRequestUnderALatencyFault_stillFailsStrictMode() async throws {
         let plan = try FaultPlan.parse(specs: "latency=1ms")
-        let error = await #expect(throws: ReplayServerError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(cassettes: [], configuration: .init(faults: .plan(plan), strict: true)) { server in
                 let client = try RawHTTPClient(server.baseURL!)
                 try client.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
                 #expect(try await client.readResponse().status == 404)
             }
         }
-        #expect(error?.message.hasPrefix("1 request was not matched by any recorded interaction:") == true)
+        #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:") == true)
     }
 }

@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func cassetteWithoutUpstream_cannotBeExported() {
-        #expect(throws: HARError(code: .noUpstream, reason: "the cassette local names no upstream, so its requests have no URL for HAR")) {
+        #expect(throws: MockServerError(code: .noUpstream, reason: "the cassette local names no upstream, so its requests have no URL for HAR")) {
             try Cassette(name: "local").har()
         }
     }
@@ -67,7 +67,7 @@ import Testing
         try Data("keep me".utf8).write(to: file)
         let document = try loginCassette().har()
         // When saving without and then with overwrite
-        #expect(throws: HARError(code: .fileExists, file: file.relativePath, reason: "the file already exists")) {
+        #expect(throws: MockServerError(code: .fileExists, file: file.relativePath, reason: "the file already exists")) {
             try document.save(to: file)
         }
         #expect(try Data(contentsOf: file) == Data("keep me".utf8))

@@ -98,7 +98,7 @@ import Testing
     }
 
     @Test func severalHosts_withoutAChoice_failNamingTheOtherHost() throws {
-        #expect(throws: HARError(code: .multipleHosts, entry: 3, reason: "https://fonts.example-cdn.com is another host than https://shop.example.com of entry 0")) {
+        #expect(throws: MockServerError(code: .multipleHosts, entry: 3, reason: "https://fonts.example-cdn.com is another host than https://shop.example.com of entry 0")) {
             try Cassette(har: try HARFixtures.browserDocument())
         }
     }
@@ -111,7 +111,7 @@ import Testing
     }
 
     @Test func hostChoice_matchingNothing_namesTheHostsThereAre() throws {
-        #expect(throws: HARError(code: .noMatchingHost,
+        #expect(throws: MockServerError(code: .noMatchingHost,
                                  reason: "no entry is for example.org; the archive's hosts are https://fonts.example-cdn.com, https://shop.example.com")) {
             try Cassette.importing(try HARFixtures.browserDocument(), options: HARImportOptions(host: "example.org"))
         }
@@ -131,7 +131,7 @@ import Testing
          "request.postData has params but no text, and its multipart type names no boundary"),
     ])
     func badEntries_failWithOneSentenceNamingTheEntryAndField(entry: HAREntry, reason: String) {
-        #expect(throws: HARError(code: .invalidField, entry: 0, reason: reason)) {
+        #expect(throws: MockServerError(code: .invalidField, entry: 0, reason: reason)) {
             try Cassette(har: Self.document(entries: [entry]))
         }
     }
@@ -153,13 +153,13 @@ import Testing
     }
 
     @Test(arguments: [
-        ("{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}}}", HARError.Code.invalidField, "log.entries: the field is missing"),
+        ("{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}}}", MockServerError.Code.invalidField, "log.entries: the field is missing"),
         ("{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}, \"entries\": [{\"startedDateTime\": 5}]}}",
          .invalidField, "log.entries[0].startedDateTime: expected a string"),
         ("{\"log\": [1,}", .syntax, "invalid JSON at line 1, column 12: unexpected '}', expected a value"),
     ])
-    func malformedArchives_nameTheFileAndField(json: String, code: HARError.Code, reason: String) {
-        #expect(throws: HARError(code: code, file: "bad.har", reason: reason)) {
+    func malformedArchives_nameTheFileAndField(json: String, code: MockServerError.Code, reason: String) {
+        #expect(throws: MockServerError(code: code, file: "bad.har", reason: reason)) {
             try HARDocument(jsonData: Data(json.utf8), source: "bad.har")
         }
     }

@@ -54,11 +54,11 @@ import Testing
         let upstream = URL(string: "http://127.0.0.1:9")!
         try cassette(upstream: upstream, targets: ["/a"]).save(to: file)
         let before = try Data(contentsOf: file)
-        let error = await #expect(throws: RecordingError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await withRecordingServer(upstream: upstream, mode: .record, file: file) { _, _ in }
         }
         #expect(error?.code == .cassetteExists)
-        #expect(error?.message == "\(file.relativePath) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
+        #expect(error?.description == "\(file.relativePath) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
         #expect(try Data(contentsOf: file) == before)
     }
 
@@ -67,16 +67,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("api.json")
         try cassette(upstream: URL(string: "https://api.github.com")!, targets: ["/a"]).save(to: file)
-        let error = await #expect(throws: RecordingError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await withRecordingServer(upstream: URL(string: "http://127.0.0.1:9")!, mode: .replayOrRecord, file: file) { _, _ in }
         }
         #expect(error?.code == .differentUpstream)
-        #expect(error?.message == "\(file.relativePath) was recorded from https://api.github.com, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file")
+        #expect(error?.description == "\(file.relativePath) was recorded from https://api.github.com, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file")
     }
 
     @Test func forwardingMode_withoutRecordingOptions_throwsAtStart() async throws {
         let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .passThrough))
-        let error = await #expect(throws: RecordingError.self) { try await server.start() }
+        let error = await #expect(throws: MockServerError.self) { try await server.start() }
         #expect(error?.code == .missingOptions)
         await server.stop()
     }

@@ -21,8 +21,8 @@ import Testing
                 #expect(response.status == 200)
                 #expect(reports.all.first?.saveError?.code == .cannotSave)
                 #expect(server.recordedCassette?.interactions.count == 1)
-                let error = #expect(throws: RecordingError.self) { try server.saveRecording() }
-                #expect(error?.message.hasPrefix("cannot create the folder for \(file.relativePath) (") == true)
+                let error = #expect(throws: MockServerError.self) { try server.saveRecording() }
+                #expect(error?.description.hasPrefix("cannot create the folder for \(file.relativePath) (") == true)
                 // And once the way is clear, saveRecording writes what was kept
                 try FileManager.default.removeItem(at: blocker)
                 try server.saveRecording()

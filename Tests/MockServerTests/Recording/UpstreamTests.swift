@@ -24,8 +24,8 @@ import Testing
         ("https://api.example.com/#top", "'https://api.example.com/#top' has a fragment; give the base URL without one"),
     ])
     func invalidUpstream_isRefusedWithOneSentence(text: String, message: String) {
-        let error = #expect(throws: RecordingError.self) { try Upstream(text) }
+        let error = #expect(throws: MockServerError.self) { try Upstream(text) }
         #expect(error?.code == .invalidUpstream)
-        #expect(error?.message == message)
+        #expect(error?.description == message)
     }
 }

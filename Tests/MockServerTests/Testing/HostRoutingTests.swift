@@ -97,6 +97,6 @@ import Testing
 
     @Test func stoppedServer_hasNoConfigurationToGive() async throws {
         let server = try ReplayServer(cassettes: [])
-        #expect(throws: ReplayServerError.self) { try server.sessionConfiguration() }
+        #expect(throws: MockServerError.self) { try server.sessionConfiguration() }
     }
 }

@@ -65,13 +65,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Cassette(name: "users", interactions: [.stub("GET", "/users/octocat", json: ["login": "octocat"])])
             .save(to: folder.appendingPathComponent("users.json"))
-        let error = await #expect(throws: ReplayServerError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await Self.scope(Self.trait("users", in: folder)) {
                 _ = try await Self.get("https://api.github.com/users/octocat?tab=repos")
             }
         }
-        #expect(error?.message.hasPrefix("1 request was not matched by any recorded interaction:") == true)
-        #expect(error?.message.contains("GET /users/octocat?tab=repos") == true)
+        #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:") == true)
+        #expect(error?.description.contains("GET /users/octocat?tab=repos") == true)
     }
 
     @Test func unusedInteractions_failTheTest_whenNotAllowed() async throws {
@@ -79,7 +79,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Cassette(name: "users", interactions: [.stub("GET", "/users/octocat", json: ["login": "octocat"])])
             .save(to: folder.appendingPathComponent("users.json"))
-        await #expect(throws: JournalAssertionError.self) {
+        await #expect(throws: MockServerError.self) {
             try await Self.scope(Self.trait("users", in: folder, allowUnused: false)) {}
         }
     }

@@ -30,6 +30,6 @@ import Testing
 
     @Test(arguments: errors)
     func badValue_failsWithTheAllowedValues(environment: [String: String], message: String) {
-        #expect(throws: ReplayServerError(message)) { try RecordMode.fromEnvironment(environment) }
+        #expect(throws: MockServerError(.invalidConfiguration, message)) { try RecordMode.fromEnvironment(environment) }
     }
 }

@@ -32,10 +32,10 @@ import Testing
 
     @Test func none_missingCassette_namesTheFileAndTheCommandThatRecordsIt() async throws {
         try await Self.withFolder { folder in
-            let error = await #expect(throws: ReplayServerError.self) {
+            let error = await #expect(throws: MockServerError.self) {
                 try await Self.run(.none, in: folder, upstream: nil)
             }
-            #expect(error?.message == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things`")
+            #expect(error?.description == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things`")
         }
     }
 
@@ -82,10 +82,10 @@ import Testing
                 if passes {
                     _ = try await Self.run(.all, in: folder, upstream: upstream)
                 } else {
-                    let error = await #expect(throws: ReplayServerError.self) {
+                    let error = await #expect(throws: MockServerError.self) {
                         try await Self.run(.all, in: folder, upstream: upstream, passes: false)
                     }
-                    #expect(error?.message.hasPrefix("the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in \(file.path).recording-") == true)
+                    #expect(error?.description.hasPrefix("the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in \(file.path).recording-") == true)
                 }
             }
             let siblings = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted()
@@ -125,16 +125,16 @@ import Testing
 
     @Test func recording_withNoUpstreamAnywhere_namesTheCassette() async throws {
         try await Self.withFolder { folder in
-            let error = await #expect(throws: ReplayServerError.self) {
+            let error = await #expect(throws: MockServerError.self) {
                 try await Self.run(.once, in: folder, upstream: nil)
             }
-            #expect(error?.message == "recording api/things needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set MOCKSERVER_UPSTREAM")
+            #expect(error?.description == "recording api/things needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set MOCKSERVER_UPSTREAM")
         }
     }
 
     @Test func recordingModes_takeOneCassette() async throws {
         try await Self.withFolder { folder in
-            #expect(throws: ReplayServerError("MOCKSERVER_RECORD=all records one cassette per test, not 2 (a, b)")) {
+            #expect(throws: MockServerError(.invalidConfiguration, "MOCKSERVER_RECORD=all records one cassette per test, not 2 (a, b)")) {
                 try TestCassette(names: ["a", "b"], folder: folder, upstream: "https://api.github.com", mode: .all,
                                  configuration: .init(), test: nil, environment: [:])
             }
@@ -151,7 +151,7 @@ import Testing
             }
             #expect(try resolve("30") == ["cassette things was recorded 40 days ago, more than MOCKSERVER_MAX_AGE_DAYS=30; re-record it with `MOCKSERVER_RECORD=all swift test`"])
             #expect(try resolve("45").isEmpty)
-            #expect(throws: ReplayServerError("MOCKSERVER_MAX_AGE_DAYS='soon' is not a whole number of days")) { try resolve("soon") }
+            #expect(throws: MockServerError(.invalidConfiguration, "MOCKSERVER_MAX_AGE_DAYS='soon' is not a whole number of days")) { try resolve("soon") }
         }
     }
 }

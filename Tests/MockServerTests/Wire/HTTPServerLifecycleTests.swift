@@ -53,7 +53,7 @@ import Testing
         await #expect {
             try await server.start()
         } throws: { error in
-            (error as? HTTPServerError)?.code == .stopped
+            (error as? MockServerError)?.code == .stopped
         }
     }
 
@@ -69,7 +69,7 @@ import Testing
         await #expect {
             try await server.start()
         } throws: { error in
-            let error = error as? HTTPServerError
+            let error = error as? MockServerError
             return error?.code == .invalidHost && error?.description == "The host 'not a host' is not a numeric IPv4 or IPv6 address or 'localhost'."
         }
     }
@@ -80,7 +80,7 @@ import Testing
             await #expect {
                 try await second.start()
             } throws: { error in
-                let error = error as? HTTPServerError
+                let error = error as? MockServerError
                 return error?.code == .cannotListen && error?.description.contains("Address already in use") == true
             }
         }
@@ -147,7 +147,7 @@ import Testing
         do {
             let url = try await server.start()
             #expect(url.absoluteString.hasPrefix("http://[::1]:"))
-        } catch let error as HTTPServerError {
+        } catch let error as MockServerError {
             // Machines without IPv6 cannot bind ::1; the error must say so plainly.
             #expect(error.code == .cannotListen)
         }

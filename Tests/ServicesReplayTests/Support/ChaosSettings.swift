@@ -39,7 +39,7 @@ struct ChaosSettings: Sendable {
         service-error=secondary_rate_limit,when=p:0.1,path=/users*; service-error=maintenance,when=p:0.1,path=/feeds
         """
 
-    /// The settings `environment` asks for; throws ``FaultPlanError`` for an invalid plan.
+    /// The settings `environment` asks for; throws ``MockServerError`` for an invalid plan.
     init(environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         if let plan = try FaultPlan.fromEnvironment(environment) {
             (self.plan, fromEnvironment) = (plan, true)

@@ -1,18 +1,18 @@
 /// Why some bytes are not valid JSON, and where: a 1-based line and column (columns count characters).
-public struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line of the offending byte.
-    public let line: Int
+    package let line: Int
     /// The 1-based column of the offending character on that line.
-    public let column: Int
+    package let column: Int
     /// The byte offset of the offending byte from the start of the input.
-    public let offset: Int
+    package let offset: Int
     /// What was wrong, such as `expected ',' or '}' after an object member, found '"'`.
-    public let reason: String
+    package let reason: String
     /// Whether the input ended inside the document: a file cut short, rather than one written wrong.
-    public let endsEarly: Bool
+    package let endsEarly: Bool
 
     /// `line L, column C: REASON`.
-    public var description: String { "line \(line), column \(column): \(reason)" }
+    package var description: String { "line \(line), column \(column): \(reason)" }
 
     init(bytes: UnsafeBufferPointer<UInt8>, offset: Int, reason: String, endsEarly: Bool = false) {
         // Counting lines only on failure keeps the parser's hot loop free of bookkeeping.

@@ -174,7 +174,7 @@ private func systemAccept(_ fd: Int32, _ address: UnsafeMutablePointer<sockaddr>
     accept(fd, address, length)
 }
 
-/// A failed socket call during listening, kept internal; ``HTTPServerError`` carries the sentence.
+/// A failed socket call during listening, kept internal; ``MockServerError`` carries the sentence.
 struct SocketFailure: Error {
     let call: String
     let code: Int32

@@ -24,6 +24,9 @@
 # Section "startstop": what one short test pays for withMockServer(replaying:) with an empty body, on
 # cassettes of 10, 100 and 1,000 interactions: the cassette read and prepared once per process (now)
 # against read for every test (before), measured in the same run (no target; the ratio is the point).
+# Section "stream": the replay rate of a 10,000-event server-sent event stream with instant timing, read
+# over loopback to the end, next to the very same bytes replayed as one ordinary body in the same run (no
+# target; a stream is sent as one chunk per event, a body by reference).
 # Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
 # after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
 #
@@ -41,7 +44,7 @@ ROUNDS=${ROUNDS:-7}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire lookup load memory startstop"
+ALL_SECTIONS="wire lookup load memory startstop stream"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -252,6 +255,17 @@ section_startstop() {
         echo "    reading the cassette for every test: $uncached µs; read once per process: $cached µs"
         echo "    read once / read every time: $(ratio "$cached" "$uncached")x"
     done
+}
+
+# --- section: stream -----------------------------------------------------------------------------
+section_stream() {
+    local out stream body
+    out=$("$BENCH" stream --events 10000 --runs 20)
+    stream=$(echo "$out" | awk '$1 == "stream" { print $2 }')
+    body=$(echo "$out" | awk '$1 == "body" { print $2 }')
+    echo "== stream: a 10,000-event stream replayed with instant timing (best of 20)"
+    echo "    $(echo "$out" | awk '$1 == "stream"')"
+    echo "    the same bytes as one body: $body events/s; stream / body: $(ratio "$stream" "$body")x"
 }
 
 # --- section: memory -----------------------------------------------------------------------------

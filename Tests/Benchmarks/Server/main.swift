@@ -24,8 +24,10 @@ do {
         try ProbeCommand.run(Array(arguments.dropFirst()))
     case "startstop":
         try await StartStopCommand.run(Array(arguments.dropFirst()))
+    case "stream":
+        try await StreamCommand.run(Array(arguments.dropFirst()))
     default:
-        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY] | startstop [--interactions N] [--runs R]")
+        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY] | startstop [--interactions N] [--runs R] | stream [--events N] [--runs R]")
     }
 } catch {
     FileHandle.standardError.write(Data("mockserver-bench: \(error)\n".utf8))

@@ -130,7 +130,12 @@ extension Connection {
             progress.next += 1
             guard !bytes.isEmpty else { continue }
             if progress.chunked {
-                output.append(body: Data("\(String(bytes.count, radix: 16))\r\n".utf8) + bytes + Data("\r\n".utf8))
+                // A chunk-size line fits a small (inline) string: no allocation per part.
+                var sizeLine = String(bytes.count, radix: 16)
+                sizeLine += "\r\n"
+                sizeLine.withUTF8 { output.append(UnsafeRawBufferPointer($0)) }
+                output.append(body: bytes)
+                output.append("\r\n")
             } else {
                 output.append(body: bytes)
             }

@@ -65,6 +65,7 @@ import Testing
         (["replay", "--fault", "explode"], 2, "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event\n"),
         (["replay", "--fault", "reset", "--faults", "plan.json"], 2, "recorder: give fault rules with --fault or with --faults, not both\n"),
         (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),
+        (["replay", "--stream-timing", "fast"], 2, "recorder: --stream-timing 'fast' is not recorded, instant or a speed such as 2x\n"),
         (["replay", "--port", "70000"], 2, "recorder: --port '70000' is not a whole number from 0 to 65535\n"),
         (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
     ] as [([String], Int32, String)])

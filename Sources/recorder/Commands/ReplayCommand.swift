@@ -37,17 +37,19 @@ enum ReplayCommand: Command {
         let parsed = try Arguments(arguments, options: ["port", "fault", "faults", "seed", "stream-timing"], flags: ["strict", "quiet"], command: "replay")
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let plan = try faultPlan(parsed)
+        var streamTiming = StreamTiming.recorded
+        if let text = try parsed.single("stream-timing") {
+            guard let timing = StreamTiming.parse(text) else {
+                throw .usage("--stream-timing '\(text)' is not recorded, instant or a speed such as 2x")
+            }
+            streamTiming = timing
+        }
         let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
         // Here the journal only counts requests (lines are printed as they come, strict mode has its own list),
         // so it keeps just the latest entry: requests kept alive for nothing cost memory and cold caches.
         var configuration = ReplayServer.Configuration(strict: parsed.flag("strict"), journalCapacity: 1)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
-        if let text = try parsed.single("stream-timing") {
-            guard let timing = StreamTiming.parse(text) else {
-                throw .usage("--stream-timing '\(text)' is not recorded, instant or a speed such as 2x")
-            }
-            configuration.streamTiming = timing
-        }
+        configuration.streamTiming = streamTiming
         if let plan {
             configuration.faults = .plan(plan)
         }

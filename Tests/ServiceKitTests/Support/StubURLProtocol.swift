@@ -10,10 +10,12 @@ final class StubURLProtocol: URLProtocol {
     enum Behaviour: Sendable {
         case respond(status: Int, headers: [String: String], body: Data)
         case fail(URLError)
-        /// Never answers; URLSession must cancel it (a safety net fails it after 10 s).
+        /// Never answers; only cancelling the task ends it.
         case hang
-        /// Sends the head and the first part at once, then each further part when the test calls
-        /// ``Stub/release()`` (at most 10 s each), then finishes, or fails with `failure` when given.
+        /// Sends the head and the first part at once, then one more part each time the test calls
+        /// ``Stub/release()``; the release after the last part finishes the response, or fails it with
+        /// `failure` when given. Nothing happens on a clock: however long the test takes to release, the
+        /// load waits for it (a stopped load ignores releases).
         case stream(status: Int, headers: [String: String], parts: [Data], failure: URLError?)
     }
 
@@ -26,7 +28,7 @@ final class StubURLProtocol: URLProtocol {
         let stopped: AsyncStream<Void>
         private let stoppedContinuation: AsyncStream<Void>.Continuation
         private let counters = Lock((stops: 0, body: Data?.none, method: String?.none))
-        private let gate = DispatchSemaphore(value: 0)
+        private let delivery = Lock(PartDelivery())
 
         init(_ behaviour: Behaviour) {
             self.behaviour = behaviour
@@ -45,18 +47,69 @@ final class StubURLProtocol: URLProtocol {
 
         func recordStop() {
             counters.withLock { $0.stops += 1 }
-            gate.signal()
+            delivery.withLock { $0.stop() }
             stoppedContinuation.yield()
         }
 
-        /// Lets a `.stream` stub send its next part.
+        /// Makes a `.stream` stub send its next part, or end the response after the last one, from the
+        /// calling thread (another thread than URLSession's, as a network's bytes would come).
         func release() {
-            gate.signal()
+            delivery.withLock { $0.release() }
         }
 
-        /// Waits for ``release()`` (or a stop); `false` after 10 s without one.
-        func awaitRelease() -> Bool {
-            gate.wait(timeout: .now() + 10) == .success
+        /// Hands the rest of a `.stream` response to the releases, counting those already made.
+        func deliverRest(_ rest: PartDelivery.Rest) {
+            delivery.withLock { $0.start(rest) }
+        }
+    }
+
+    /// The parts of a `.stream` response still to send, and the releases not yet acted on. The URLProtocol
+    /// client is called with the lock held, so parts arrive in release order and never after a stop
+    /// (URLSession traps when a finished task's protocol calls its client).
+    struct PartDelivery {
+        /// What is left to send once the head and the first part are out.
+        struct Rest: @unchecked Sendable {
+            // URLProtocol is not Sendable, but URLSession allows calling its client from any thread.
+            let urlProtocol: StubURLProtocol
+            var parts: ArraySlice<Data>
+            let failure: URLError?
+        }
+
+        private var rest: Rest?
+        private var releases = 0
+        private var stopped = false
+
+        mutating func start(_ rest: Rest) {
+            guard !stopped else { return }
+            self.rest = rest
+            sendReleased()
+        }
+
+        mutating func release() {
+            releases += 1
+            sendReleased()
+        }
+
+        mutating func stop() {
+            stopped = true
+            rest = nil
+        }
+
+        private mutating func sendReleased() {
+            while releases > 0, var current = rest {
+                releases -= 1
+                let client = current.urlProtocol.client
+                if let part = current.parts.popFirst() {
+                    client?.urlProtocol(current.urlProtocol, didLoad: part)
+                    rest = current
+                } else if let failure = current.failure {
+                    client?.urlProtocol(current.urlProtocol, didFailWithError: failure)
+                    rest = nil
+                } else {
+                    client?.urlProtocolDidFinishLoading(current.urlProtocol)
+                    rest = nil
+                }
+            }
         }
     }
 
@@ -105,38 +158,10 @@ final class StubURLProtocol: URLProtocol {
             let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
                                            headerFields: headers)!
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
-            let loader = PartLoader(urlProtocol: self, stub: stub)
             if let first = parts.first {
-                loader.load(first)
+                client?.urlProtocol(self, didLoad: first)
             }
-            // Later parts come from another thread, as a network would deliver them.
-            DispatchQueue.global().async {
-                loader.loadRest(parts.dropFirst(), thenFail: failure)
-            }
-        }
-    }
-
-    /// Delivers a `.stream` stub's parts from a background thread. URLProtocol and its client are not
-    /// Sendable, but URLSession allows calling the client from any thread; only that happens here.
-    private struct PartLoader: @unchecked Sendable {
-        let urlProtocol: StubURLProtocol
-        let stub: Stub
-
-        func load(_ part: Data) {
-            urlProtocol.client?.urlProtocol(urlProtocol, didLoad: part)
-        }
-
-        func loadRest(_ parts: ArraySlice<Data>, thenFail failure: URLError?) {
-            for part in parts {
-                guard stub.awaitRelease(), stub.stops == 0 else { return }
-                load(part)
-            }
-            guard stub.stops == 0 else { return }
-            if let failure {
-                urlProtocol.client?.urlProtocol(urlProtocol, didFailWithError: failure)
-            } else {
-                urlProtocol.client?.urlProtocolDidFinishLoading(urlProtocol)
-            }
+            stub.deliverRest(PartDelivery.Rest(urlProtocol: self, parts: parts.dropFirst(), failure: failure))
         }
     }
 

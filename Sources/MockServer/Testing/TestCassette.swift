@@ -47,16 +47,10 @@ package struct TestCassette: Sendable {
             throw MockServerError(.invalidConfiguration, "\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
         }
         switch mode {
-        case .none:
+        case .once where missing.isEmpty, .none:
             if let name = missing.first {
                 throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")`")
             }
-            let read = try Self.load(names, in: folder)
-            loaded = read
-            cassettes = read.map(\.cassette)
-            file = nil
-            pending = nil
-        case .once where missing.isEmpty:
             let read = try Self.load(names, in: folder)
             loaded = read
             cassettes = read.map(\.cassette)
@@ -105,7 +99,8 @@ package struct TestCassette: Sendable {
 
     /// Settles the recording once the server has stopped: saves what a failed save left in memory and, in
     /// ``RecordMode/all`` mode, moves the new recording over the old cassette when `passed`. A failed test
-    /// leaves the old cassette untouched and the new recording beside it.
+    /// leaves the old cassette untouched and the new recording beside it; a test that recorded nothing leaves
+    /// the old cassette as it is.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
     ///   test failed, naming both files.
     package func finish(_ server: ReplayServer, passed: Bool) throws(MockServerError) {

@@ -113,7 +113,8 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let route = exchanges.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
-        guard let client = route.routing.client else { return }
+        // A cancelled exchange was stopped by URLSession itself, which wants no word from it afterwards.
+        guard !route.isCancelled, let client = route.routing.client else { return }
         if let error {
             // The same code the client would get talking to the server directly, about the URL it asked for.
             let code = (error as? URLError)?.code ?? .unknown
@@ -153,6 +154,14 @@ final class LoopbackExchange: @unchecked Sendable {
         }
     }
 
+    /// Whether ``cancel()`` was called.
+    var isCancelled: Bool {
+        state.withLock { state in
+            if case .cancelled = state { return true }
+            return false
+        }
+    }
+
     /// Cancels the loopback task, or keeps it from starting.
     func cancel() {
         let task = state.withLock { state -> URLSessionDataTask? in
@@ -160,6 +169,10 @@ final class LoopbackExchange: @unchecked Sendable {
             if case .running(let task) = state { return task }
             return nil
         }
-        task?.cancel()
+        // As in `HostRouter.start`: this runs on the routed session's work queue, and cancelling a task of
+        // another session from there would wait on that very queue.
+        if let task {
+            DispatchQueue.global().async { task.cancel() }
+        }
     }
 }

@@ -14,9 +14,11 @@ import Testing
 
     /// Runs `body` with a session routed to a server replaying `cassette` (`faults` as a plan), invalidated after.
     static func withRoutedSession<T>(_ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 10,
+                                     onRequest: (@Sendable (JournalEntry) -> Void)? = nil,
                                      _ body: (ReplayServer, URLSession) async throws -> T) async throws -> T {
         let plan = try faults.map { try FaultPlan.parse(specs: $0, seed: 42) }
-        return try await withMockServer(cassettes: [cassette], configuration: .init(faults: plan.map { .plan($0) } ?? .none)) { server in
+        let configuration = ReplayServer.Configuration(faults: plan.map { .plan($0) } ?? .none, onRequest: onRequest)
+        return try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             let configuration = try server.sessionConfiguration()
             configuration.timeoutIntervalForRequest = timeout
             let session = URLSession(configuration: configuration)
@@ -94,6 +96,19 @@ import Testing
         }
     }
     #endif
+
+    /// Cancelling hops off the session's work queue: cancelling the loopback task from there would deadlock.
+    @Test func cancelledRequest_endsCancelled() async throws {
+        let (arrivals, arrived) = AsyncStream<Void>.makeStream()
+        try await Self.withRoutedSession(faults: "stall", onRequest: { _ in arrived.yield() }) { _, session in
+            let call = Task { try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/users/octocat")!)) }
+            var waiting = arrivals.makeAsyncIterator()
+            await waiting.next()
+            call.cancel()
+            let error = await #expect(throws: URLError.self) { try await call.value }
+            #expect(error?.code == .cancelled)
+        }
+    }
 
     @Test func stoppedServer_hasNoConfigurationToGive() async throws {
         let server = try ReplayServer(cassettes: [])

@@ -94,7 +94,7 @@ enum AtomicFile {
 
 /// `write(2)`, spelled so that it does not collide with the `write` functions of this module.
 @inline(__always)
-private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
     #if canImport(Glibc)
     Glibc.write(descriptor, buffer, count)
     #else

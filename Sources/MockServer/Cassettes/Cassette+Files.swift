@@ -1,13 +1,16 @@
 import Foundation
 
 extension Cassette {
-    /// Loads the cassette stored at `url`.
+    /// Loads the cassette stored at `url`, with every exchange of an interrupted recording: when a recorder was
+    /// killed, the capture log it left beside the file (`NAME.json.log`) is applied, in memory only, if it
+    /// belongs to this very file (see the README's "Capture"); a log left by any other version of the file is
+    /// ignored. A log without a file gives the cassette it started.
     ///
     /// Error messages name the file as given (`url.relativePath`, so a relative URL stays relative). Throws
     /// ``MockServerError``: `fileSystem` when the file cannot be read, and everything
     /// ``init(jsonData:source:)`` throws.
     public static func load(from url: URL) throws(MockServerError) -> Cassette {
-        try Cassette(jsonData: contents(of: url), source: url.relativePath)
+        try loadApplyingLog(from: url).cassette
     }
 
     /// The bytes of the file at `url`; throws `fileSystem` naming it as ``load(from:)`` does.
@@ -31,8 +34,9 @@ extension Cassette {
         return cassettes
     }
 
-    /// The cassette files under `folder` in the order ``loadAll(from:)`` loads them. Throws `fileSystem`
-    /// when `folder` is missing or not a folder.
+    /// The cassette files under `folder` in the order ``loadAll(from:)`` loads them; a `NAME.json` that a
+    /// killed recording left only as its capture log `NAME.json.log` is listed too (``load(from:)`` reads it).
+    /// Throws `fileSystem` when `folder` is missing or not a folder.
     public static func files(in folder: URL) throws(MockServerError) -> [URL] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
@@ -44,15 +48,18 @@ extension Cassette {
         } catch {
             throw MockServerError(code: .fileSystem, file: folder.relativePath, reason: "cannot list the folder (\(Cassette.reason(of: error)))")
         }
-        return paths
-            .filter { path in
-                path.hasSuffix(".json") && !path.split(separator: "/").contains { $0.hasPrefix(".") }
-            }
+        // A capture log whose recorder was killed before it first wrote the cassette stands for that cassette.
+        let cassettePaths = Set(paths.compactMap { path in
+            path.hasSuffix(".json") ? path : path.hasSuffix(".json.log") ? String(path.dropLast(4)) : nil
+        })
+        return cassettePaths
+            .filter { path in !path.split(separator: "/").contains { $0.hasPrefix(".") } }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { folder.appendingPathComponent($0, isDirectory: false) }
             .filter { url in
                 var isFolder: ObjCBool = false
-                return FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) && !isFolder.boolValue
+                if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) { return !isFolder.boolValue }
+                return FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path)
             }
     }
 

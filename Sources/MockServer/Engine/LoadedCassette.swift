@@ -11,6 +11,14 @@ package final class LoadedCassette: Sendable {
     /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.
     package init(contentsOf url: URL) throws(MockServerError) {
         var builder = PreparedCassette.Builder()
+        if FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path) {
+            // An interrupted recording's log applies (rare): decoded whole, with the log's interactions.
+            let withLog = try Cassette.load(from: url)
+            withLog.interactions.forEach { builder.add($0) }
+            cassette = withLog
+            interactions = builder.interactions.shrunk
+            return
+        }
         var decoded: [Interaction] = []
         var cassette = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { interaction in
             builder.add(interaction)

@@ -155,6 +155,13 @@ package final class ReplayEngine: Sendable {
     /// released on return, before anything is indexed.
     private static func decode(_ url: URL) throws(MockServerError) -> (Cassette, PreparedCassette.Interactions) {
         var builder = PreparedCassette.Builder()
+        if FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path) {
+            // An interrupted recording's log applies (rare): decoded whole, with the log's interactions.
+            var cassette = try Cassette.load(from: url)
+            cassette.interactions.forEach { builder.add($0) }
+            cassette.interactions = []
+            return (cassette, builder.interactions)
+        }
         let metadata = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { builder.add($0) }
         return (metadata, builder.interactions)
     }

@@ -15,15 +15,18 @@ import Foundation
 /// stops the server when the test's closure returns.
 ///
 /// The same server records, when its ``Configuration/mode`` says so: in front of a real upstream it forwards
-/// requests, gives the client the upstream's answer, and appends each exchange (redacted) to a cassette
-/// file, saved atomically after every exchange:
+/// requests, gives the client the upstream's answer, and records each exchange (redacted): appended to a
+/// capture log beside the cassette file before the client is answered, the file itself rewritten
+/// atomically every few seconds and at ``stop()`` (see ``Cassette/load(from:)`` for what readers see
+/// after a kill):
 ///
 /// ```swift
 /// let recording = RecordingOptions(upstream: try Upstream("https://api.github.com"), file: cassetteURL)
 /// let server = try ReplayServer(cassettes: [], configuration: .init(mode: .replayOrRecord, recording: recording))
 /// let baseURL = try await server.start()      // reads cassetteURL when it exists, replays what it matches
 /// ... send requests to baseURL ...
-/// await server.stop()                          // lets exchanges in flight finish; all are on disk
+/// await server.stop()                          // lets exchanges in flight finish, writes the file
+/// try server.saveRecording()                   // throws if the file could not be written
 /// ```
 ///
 /// An exchange whose client leaves before the answer is still completed and recorded. Journal entries of
@@ -106,14 +109,16 @@ public final class ReplayServer: Sendable {
     /// Closes the listener and every connection, stalled ones included. Safe to call more than once.
     /// In a forwarding mode it first lets the exchanges in flight finish (each bounded by
     /// ``RecordingOptions/timeout``; requests arriving meanwhile get a 503), so every exchange a client
-    /// was answered is recorded and saved; call ``saveRecording()`` afterwards to learn whether every save
-    /// succeeded.
+    /// was answered is recorded, then writes the recorded cassette file and removes its capture log; call
+    /// ``saveRecording()`` afterwards to learn whether that succeeded.
     public func stop() async {
         if let recorder {
             await recorder.inFlight.drain()
         }
         await http.stop()
         recorder?.client.invalidate()
+        // A failure here is reported by saveRecording(), which tries again.
+        _ = await recorder?.recording?.flushed()
     }
 
     /// The cassette recorded so far in ``Mode/record`` and ``Mode/replayOrRecord`` modes (including what an
@@ -122,9 +127,11 @@ public final class ReplayServer: Sendable {
         recorder?.recording?.cassette
     }
 
-    /// Writes the recorded cassette to its file if some recorded exchange is not there yet (a save after an
-    /// exchange failed, see ``ForwardedExchange/saveError``); does nothing otherwise, and in the other modes.
-    /// - Throws: ``MockServerError`` `cannotSave` or `cassetteExists` when writing fails again.
+    /// Writes the recorded cassette to its file if some recorded exchange is not there yet (``stop()`` does
+    /// this; call it to learn whether that worked, or while running to write the file now) and removes the
+    /// capture log once the file holds everything; does nothing in the other modes.
+    /// - Throws: ``MockServerError`` `cannotSave` or `cassetteExists` when writing fails again; what was
+    ///   recorded stays in the capture log and the file as they were.
     public func saveRecording() throws(MockServerError) {
         try recorder?.recording?.flush()
     }

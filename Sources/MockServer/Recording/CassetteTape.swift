@@ -1,20 +1,35 @@
 import Dispatch
 import Foundation
 import Locking
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// The cassette a recording server writes: the interactions so far, saved to the file after every exchange.
+/// The cassette a recording server writes.
 ///
-/// Appends are serialised: each takes the next index under a lock, and saves run one at a time on a serial
-/// queue, each writing the newest state. So concurrent exchanges never lose each other, the file always
-/// holds a prefix of the recording, and a save that a later one already covered is skipped.
+/// Each exchange is appended to the capture log beside the file (see ``CaptureLog``) with one `write(2)`
+/// before its client is answered: work that does not grow with the cassette, and enough for every reader
+/// to see the exchange even after a kill. The readable cassette file is rewritten off the clients' path, on
+/// a serial queue: at most once per ``checkpointInterval`` while recording, and at ``flush()``, which then
+/// removes the log.
 final class CassetteTape: Sendable {
+    /// How often, at most, the readable cassette is rewritten while recording.
+    static let checkpointInterval: Double = 5
+
     private struct State {
         var cassette: Cassette
-        /// How many interactions were appended; the file holds the first `saved` of them.
+        /// Interactions appended since the tape opened; the log holds the first `logged` of them.
         var appended = 0
+        var logged = 0
+        /// The cassette file holds the first `saved` appended interactions.
         var saved = 0
+        /// The open log, or -1 (no file, or the log could not be written: then only saves make exchanges durable).
+        var logDescriptor: Int32 = -1
         /// Whether the file is ours to replace: it existed and we append to it, or we wrote it.
         var ownsFile: Bool
+        var checkpointScheduled = false
     }
 
     /// The file saved to, or `nil` for a recording kept in memory.
@@ -27,26 +42,38 @@ final class CassetteTape: Sendable {
         state = Lock(State(cassette: cassette, ownsFile: ownsFile))
     }
 
-    /// Opens the recording `options` describe. Without a file, or when the file does not exist, a new
-    /// cassette is started (nothing is written until the first exchange). An existing file is refused in
-    /// `record` mode and loaded in `replayOrRecord` mode, to be appended to; the loaded cassette is returned
-    /// so that it can be replayed too.
-    /// - Throws: ``MockServerError`` `cassetteExists`, `unreadableCassette` or `differentUpstream`.
+    deinit {
+        let descriptor = state.withLock { $0.logDescriptor }
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    /// Opens the recording `options` describe. Without a file, or when neither the file nor a capture log
+    /// exists, a new cassette is started. An existing cassette is refused in `record` mode and loaded in
+    /// `replayOrRecord` mode, to be appended to, with what a killed recording's log adds; the loaded cassette
+    /// is returned so that it can be replayed too. A fresh capture log is then started beside the file.
+    /// - Throws: ``MockServerError`` `cassetteExists`, `unreadableCassette`, `differentUpstream`, or
+    ///   `cannotSave` when the folder cannot hold the log.
     static func open(_ options: RecordingOptions, mode: ReplayServer.Mode) throws(MockServerError) -> (tape: CassetteTape, existing: Cassette?) {
         let upstream = options.upstream
-        guard let file = options.file, FileManager.default.fileExists(atPath: file.path) else {
-            let name = options.name ?? options.file.map { $0.deletingPathExtension().lastPathComponent } ?? upstream.url.host ?? "recording"
-            let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-            let cassette = Cassette(name: name, upstream: upstream.description, origin: .recorded, recordedAt: now)
-            return (CassetteTape(cassette: cassette, file: options.file, ownsFile: false), nil)
+        guard let file = options.file else {
+            return (CassetteTape(cassette: newCassette(options), file: nil, ownsFile: false), nil)
         }
         let path = file.relativePath
+        let logURL = CaptureLog.url(for: file)
+        let fileExists = FileManager.default.fileExists(atPath: file.path)
+        guard fileExists || FileManager.default.fileExists(atPath: logURL.path) else {
+            let tape = CassetteTape(cassette: newCassette(options), file: file, ownsFile: false)
+            try tape.startLog(base: nil)
+            return (tape, nil)
+        }
         guard mode == .replayOrRecord else {
-            throw MockServerError(.cassetteExists, "\(path) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
+            let what = fileExists ? path : "\(path) (as the capture log of an interrupted recording, \(logURL.relativePath))"
+            throw MockServerError(.cassetteExists, "\(what) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
         }
         var cassette: Cassette
+        let log: CaptureLog.Contents?
         do {
-            cassette = try Cassette.load(from: file)
+            (cassette, log) = try Cassette.loadApplyingLog(from: file)
         } catch {
             throw MockServerError(.unreadableCassette, "cannot append to \(path): \(error.description)")
         }
@@ -55,7 +82,67 @@ final class CassetteTape: Sendable {
         }
         let existing = cassette
         cassette.upstream = cassette.upstream ?? upstream.description
-        return (CassetteTape(cassette: cassette, file: file, ownsFile: true), existing)
+        let tape = CassetteTape(cassette: cassette, file: file, ownsFile: true)
+        if log != nil {
+            try tape.retireLog(logURL, holding: existing)
+        }
+        try tape.startLog(base: try? Cassette.contents(of: file))
+        return (tape, existing)
+    }
+
+    private static func newCassette(_ options: RecordingOptions) -> Cassette {
+        let name = options.name ?? options.file.map { $0.deletingPathExtension().lastPathComponent } ?? options.upstream.url.host ?? "recording"
+        let now = Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+        return Cassette(name: name, upstream: options.upstream.description, origin: .recorded, recordedAt: now)
+    }
+
+    /// Folds a killed recording's log into the file: the cassette as loaded (`merged`) is saved, announced
+    /// in the old log first, and the log removed; a log that did not apply to the file is kept aside as
+    /// `NAME.json.log.stale-SECONDS`, never applied.
+    private func retireLog(_ logURL: URL, holding merged: Cassette) throws(MockServerError) {
+        guard let file else { return }
+        let data = try? Cassette.contents(of: file)
+        let log = CaptureLog.read(logURL)
+        if let log, let missing = log.missing(fromFileWithDigest: CaptureLog.digest(data)) {
+            if !missing.isEmpty {
+                let bytes = merged.encoded()
+                let marker = CaptureLog.checkpointLine(count: log.interactions.count, digest: CaptureLog.digest(bytes))
+                try Self.append(marker, toFileAt: logURL)
+                do {
+                    try AtomicFile.write(bytes, to: file, overwrite: true)
+                } catch {
+                    throw MockServerError(.cannotSave, error.description)
+                }
+            }
+            unlink(logURL.path)
+        } else {
+            let aside = logURL.path + ".stale-\(Int(Date().timeIntervalSince1970))"
+            guard rename(logURL.path, aside) == 0 else {
+                throw MockServerError(.cannotSave, "cannot move the stale capture log \(logURL.relativePath) aside (\(String(cString: strerror(errno))))")
+            }
+        }
+    }
+
+    /// Creates the log for this session, extending the file whose bytes are `base` (`nil`: no file yet).
+    private func startLog(base: Data?) throws(MockServerError) {
+        guard let file else { return }
+        let logURL = CaptureLog.url(for: file)
+        do {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw MockServerError(.cannotSave, "cannot create the folder for \(file.relativePath) (\(Cassette.reason(of: error)))")
+        }
+        let descriptor = systemOpen(logURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw MockServerError(.cannotSave, "cannot create the capture log \(logURL.relativePath) (\(String(cString: strerror(errno))))")
+        }
+        let header = state.withLock { CaptureLog.headerLine(base: CaptureLog.digest(base), cassette: $0.cassette) }
+        if let failure = Self.write(header, to: descriptor) {
+            close(descriptor)
+            unlink(logURL.path)
+            throw MockServerError(.cannotSave, "cannot write the capture log \(logURL.relativePath) (\(failure))")
+        }
+        state.withLock { $0.logDescriptor = descriptor }
     }
 
     /// The cassette as recorded so far.
@@ -63,33 +150,80 @@ final class CassetteTape: Sendable {
         state.withLock { $0.cassette }
     }
 
-    /// Appends `interaction`, saves the cassette (when there is a file) and returns the interaction's index
-    /// and the save's error, if any. Returns once the file holds the interaction, or the save failed.
-    func append(_ interaction: Interaction) async -> (index: Int, saveError: MockServerError?) {
-        let (index, count) = state.withLock { state in
+    /// Appends `interaction` and makes it durable in the log (when there is a file), and returns its index
+    /// and, when the log could not be written, why: the exchange is then kept in memory for the next save.
+    func append(_ interaction: Interaction) -> (index: Int, saveError: MockServerError?) {
+        let line = file == nil ? [] : CaptureLog.interactionLine(interaction)
+        let (index, failure, scheduleCheckpoint) = state.withLock { state -> (Int, String?, Bool) in
             state.cassette.interactions.append(interaction)
             state.appended += 1
-            return (state.cassette.interactions.count - 1, state.appended)
+            var failure: String?
+            if state.logDescriptor >= 0 {
+                failure = Self.write(line, to: state.logDescriptor)
+                if failure == nil {
+                    state.logged += 1
+                } else {
+                    // A log with a hole would misnumber what follows: stop writing it; the saves carry on.
+                    close(state.logDescriptor)
+                    state.logDescriptor = -1
+                }
+            }
+            let schedule = file != nil && !state.checkpointScheduled
+            if schedule { state.checkpointScheduled = true }
+            return (state.cassette.interactions.count - 1, failure, schedule)
         }
-        guard file != nil else { return (index, nil) }
-        let error = await withCheckedContinuation { continuation in
-            saves.async { continuation.resume(returning: self.save(covering: count)) }
+        if scheduleCheckpoint {
+            saves.asyncAfter(deadline: .now() + Self.checkpointInterval) {
+                self.state.withLock { $0.checkpointScheduled = false }
+                _ = self.save()
+            }
         }
-        return (index, error)
+        guard let failure, let file else { return (index, nil) }
+        return (index, MockServerError(.cannotSave, "cannot append to the capture log \(CaptureLog.url(for: file).relativePath) (\(failure)); the exchange is kept in memory until the cassette is saved"))
     }
 
-    /// Saves now if any appended interaction is not in the file yet (an earlier save failed).
+    /// Saves the cassette now if any appended interaction is not in the file yet, then removes the log.
+    /// - Throws: ``MockServerError`` `cannotSave` or `cassetteExists` when the file cannot be written; the
+    ///   log and the file then stay as they were, holding every exchange they already held.
     func flush() throws(MockServerError) {
-        let count = state.withLock { $0.appended }
-        if let error = saves.sync(execute: { save(covering: count) }) { throw error }
+        if let error = saves.sync(execute: { settle() }) { throw error }
     }
 
-    /// Writes the newest state unless the file already holds the first `count` appends. Runs on `saves` only.
-    private func save(covering count: Int) -> MockServerError? {
+    /// ``flush()`` without holding the caller's thread while the file is written; returns its error.
+    func flushed() async -> MockServerError? {
+        await withCheckedContinuation { continuation in
+            saves.async { continuation.resume(returning: self.settle()) }
+        }
+    }
+
+    /// Saves, then closes and removes the log once the file holds everything. Runs on `saves` only.
+    private func settle() -> MockServerError? {
         guard let file else { return nil }
-        guard let (cassette, appended, ownsFile) = state.withLock({ state -> (Cassette, Int, Bool)? in
-            state.saved >= count ? nil : (state.cassette, state.appended, state.ownsFile)
+        if let error = save() { return error }
+        let descriptor = state.withLock { state -> Int32 in
+            defer { state.logDescriptor = -1 }
+            return state.logDescriptor
+        }
+        if descriptor >= 0 { close(descriptor) }
+        unlink(CaptureLog.url(for: file).path)
+        return nil
+    }
+
+    /// Writes the newest state unless the file already holds every appended interaction. The checkpoint is
+    /// logged before the file is replaced, so that a reader can tell which logged interactions the new file
+    /// holds whether or not the replacement happened. Runs on `saves` only.
+    private func save() -> MockServerError? {
+        guard let file else { return nil }
+        guard let (cassette, appended, logged, ownsFile) = state.withLock({ state -> (Cassette, Int, Int, Bool)? in
+            state.saved >= state.appended ? nil : (state.cassette, state.appended, state.logged, state.ownsFile)
         }) else { return nil }
+        let bytes = cassette.encoded()
+        let marker = CaptureLog.checkpointLine(count: logged, digest: CaptureLog.digest(bytes))
+        state.withLock { state in
+            guard state.logDescriptor >= 0, Self.write(marker, to: state.logDescriptor) != nil else { return }
+            close(state.logDescriptor)
+            state.logDescriptor = -1
+        }
         let path = file.relativePath
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -97,7 +231,7 @@ final class CassetteTape: Sendable {
             return MockServerError(.cannotSave, "cannot create the folder for \(path) (\(Cassette.reason(of: error)))")
         }
         do {
-            try cassette.save(to: file, overwrite: ownsFile)
+            try AtomicFile.write(bytes, to: file, overwrite: ownsFile)
         } catch where error.code == .fileExists {
             return MockServerError(.cassetteExists, "\(path) appeared while recording; record mode never replaces a cassette, so the recording is kept in memory only")
         } catch {
@@ -109,4 +243,40 @@ final class CassetteTape: Sendable {
         }
         return nil
     }
+
+    /// Writes all of `bytes` to `descriptor`; the reason when that fails.
+    private static func write(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+        bytes.withUnsafeBytes { raw -> String? in
+            var offset = 0
+            while offset < raw.count {
+                let result = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if result < 0 {
+                    if errno == EINTR { continue }
+                    return String(cString: strerror(errno))
+                }
+                offset += result
+            }
+            return nil
+        }
+    }
+
+    private static func append(_ bytes: [UInt8], toFileAt url: URL) throws(MockServerError) {
+        let descriptor = systemOpen(url.path, O_WRONLY | O_APPEND | O_CLOEXEC, 0)
+        guard descriptor >= 0 else {
+            throw MockServerError(.cannotSave, "cannot open the capture log \(url.relativePath) (\(String(cString: strerror(errno))))")
+        }
+        defer { close(descriptor) }
+        if let failure = write(bytes, to: descriptor) {
+            throw MockServerError(.cannotSave, "cannot write the capture log \(url.relativePath) (\(failure))")
+        }
+    }
+}
+
+/// `open(2)`, spelled so that it does not collide with ``CassetteTape/open(_:mode:)``.
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
 }

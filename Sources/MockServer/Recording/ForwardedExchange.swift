@@ -12,8 +12,8 @@ package struct ForwardedExchange: Sendable {
     package let status: Int
     /// The size of the body the client was sent, in bytes (decoded; 0 for `HEAD`).
     package let bodyBytes: Int
-    /// Why the cassette file could not be written after this exchange, or `nil` when it was (or there is
-    /// no file). The exchange stays in memory and the next save tries again.
+    /// Why the exchange could not be appended to the capture log, or `nil` when it was (or there is no
+    /// file). The exchange stays in memory and the next save of the cassette tries to write it.
     package let saveError: MockServerError?
 
     /// Creates an exchange report (the server does this; public for tests of observers).

@@ -93,7 +93,7 @@ final class RecordingHandler: HTTPHandler {
         var saveError: MockServerError?
         let journalOutcome: JournalOutcome
         if mode.records, let tape = recording {
-            let (position, error) = await tape.append(interaction)
+            let (position, error) = tape.append(interaction)
             (index, saveError) = (position, error)
             let reference = InteractionReference(cassette: tape.cassette.name, cassetteIndex: -1, index: position,
                                                  method: interaction.request.method, target: interaction.request.target)

@@ -69,7 +69,7 @@ package struct TestCassette: Sendable {
         case .once, .newEpisodes, .all:
             let name = names[0]
             let target = Self.file(name, in: folder)
-            let old = FileManager.default.fileExists(atPath: target.path) ? try Cassette.load(from: target) : nil
+            let old = Self.exists(name, in: folder) ? try Cassette.load(from: target) : nil
             let upstream = try Self.upstream(upstream, recorded: old?.upstream, for: name, environment: environment)
             loaded = nil
             cassettes = []
@@ -153,9 +153,11 @@ package struct TestCassette: Sendable {
         folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
     }
 
-    /// Whether `name` is a cassette file or a folder of cassettes in `folder`.
+    /// Whether `name` is a cassette file (or the capture log a killed recording left of one) or a folder of
+    /// cassettes in `folder`.
     private static func exists(_ name: String, in folder: URL) -> Bool {
         FileManager.default.fileExists(atPath: file(name, in: folder).path)
+            || FileManager.default.fileExists(atPath: CaptureLog.url(for: file(name, in: folder)).path)
             || FileManager.default.fileExists(atPath: folder.appendingPathComponent(name, isDirectory: true).path)
     }
 

@@ -18,6 +18,11 @@ enum CassettePaths {
         for path in paths {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                // A recording killed before its first save left only its capture log, which loading applies.
+                if FileManager.default.fileExists(atPath: path + ".log") {
+                    items.append(.file(URL(fileURLWithPath: path, isDirectory: false)))
+                    continue
+                }
                 items.append(.missing(path: path, sentence: "\(path): no such file or folder"))
                 continue
             }

@@ -12,8 +12,10 @@ enum CaptureCommand: Command {
             Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query, headers with
             Host rewritten, body), gives the client the upstream's answer, and records the exchange. It prints
             the address, then one line per exchange as it happens (method, target, status, milliseconds, body
-            bytes, interaction index), and saves the cassette atomically after every exchange, so even a kill
-            loses at most the exchange in flight. Redirects are passed back, not followed; compressed bodies are
+            bytes, interaction index). Each exchange is appended to a capture log beside the cassette
+            (FILE.log) before the client gets its answer, so even a kill loses nothing that was answered: every
+            reader applies the log. The cassette itself is rewritten atomically every few seconds and at stop,
+            which removes the log; a failure to write it gives one error line and exit status 1. Redirects are passed back, not followed; compressed bodies are
             stored decoded; an upstream that refuses, resets or does not answer within 30 seconds gets the client
             a 502 and is recorded as that failure, which `recorder replay` reproduces. Credentials
             (Authorization, Cookie, Set-Cookie and API-key headers; token, secret and password fields) are

@@ -1,0 +1,127 @@
+import Foundation
+
+/// The append-only log a recording keeps beside its cassette (`NAME.json.log`), so that each exchange is made
+/// durable with one small write, however large the cassette has grown, and so that a killed recorder loses
+/// nothing a client was answered. Every reader (``Cassette/load(from:)``, ``Cassette/files(in:)``, the replay
+/// engine) applies a pending log; the next recording into the cassette folds it in and removes it.
+///
+/// One compact JSON document per line, each ended by a newline (a torn last line is ignored):
+/// - first, `{"format":"servicereplay-capture-log","version":1,"base":DIGEST,"cassette":{...}}`: the digest of
+///   the cassette file the log extends (`"none"` when there was no file) and the cassette's fields, used when
+///   there is no file;
+/// - `{"interaction":{...}}` for each recorded exchange, in recording order;
+/// - `{"checkpoint":M,"digest":DIGEST}`, written just before the cassette file is replaced by one holding the
+///   first M logged interactions, whose bytes have that digest.
+///
+/// A log applies only to the file it names by digest: to the base file all its interactions, to a
+/// checkpointed file those after the checkpoint. A file with any other digest (edited or replaced since) gets
+/// nothing from the log, so a stale log is never applied twice or to the wrong cassette.
+enum CaptureLog {
+    static let format = "servicereplay-capture-log"
+
+    /// The log beside `cassette`: its path with `.log` appended.
+    static func url(for cassette: URL) -> URL {
+        cassette.appendingPathExtension("log")
+    }
+
+    /// What a log holds.
+    struct Contents {
+        /// The digest of the file the log extends, or `"none"`.
+        var base: String
+        /// The cassette's fields, for when there is no file.
+        var cassette: Cassette
+        /// The logged interactions, in order.
+        var interactions: [Interaction]
+        /// Digest → how many logged interactions the file with that digest holds.
+        var checkpoints: [String: Int]
+
+        /// The interactions the cassette file with `digest` (`"none"`: no file) lacks, or `nil` when the log
+        /// does not belong to that file.
+        func missing(fromFileWithDigest digest: String) -> ArraySlice<Interaction>? {
+            if digest == base { return interactions[...] }
+            guard let covered = checkpoints[digest] else { return nil }
+            return interactions.dropFirst(covered)
+        }
+    }
+
+    /// Reads the log at `url`; `nil` when its first line is not a capture log's. Interactions stop at the
+    /// first line that is torn or unreadable, so a partly written tail is ignored.
+    static func read(_ url: URL) -> Contents? {
+        guard let data = try? Data(contentsOf: url) else { return nil }
+        var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        lines.removeLast() // after the last newline: empty, or a torn line
+        guard let first = lines.first, let header = try? CassetteJSON(parsing: Data(first)),
+              header["format"]?.stringValue == format, case .number(let version)? = header["version"], version.intValue == 1,
+              let base = header["base"]?.stringValue, let fields = header["cassette"],
+              let cassette = try? Cassette(json: fields, source: url.relativePath) else { return nil }
+        var contents = Contents(base: base, cassette: cassette, interactions: [], checkpoints: [:])
+        for line in lines.dropFirst() {
+            guard let entry = try? CassetteJSON(parsing: Data(line)) else { break }
+            if let value = entry["interaction"] {
+                guard let interaction = try? Interaction(value, file: url.relativePath, index: contents.interactions.count) else { break }
+                contents.interactions.append(interaction)
+            } else if case .number(let count)? = entry["checkpoint"], let covered = count.intValue, let digest = entry["digest"]?.stringValue {
+                contents.checkpoints[digest] = covered
+            } else {
+                break
+            }
+        }
+        return contents
+    }
+
+    /// The header line of a log extending the file with digest `base`, for `cassette`'s fields.
+    static func headerLine(base: String, cassette: Cassette) -> [UInt8] {
+        var fields = cassette
+        fields.interactions = []
+        return line(["format": .string(format), "version": 1, "base": .string(base), "cassette": fields.jsonValue])
+    }
+
+    /// The line recording `interaction`.
+    static func interactionLine(_ interaction: Interaction) -> [UInt8] {
+        line(["interaction": interaction.jsonValue])
+    }
+
+    /// The line announcing a cassette file of digest `digest` holding the first `count` logged interactions.
+    static func checkpointLine(count: Int, digest: String) -> [UInt8] {
+        line(["checkpoint": .number(JSONNumber(count)), "digest": .string(digest)])
+    }
+
+    private static func line(_ value: CassetteJSON) -> [UInt8] {
+        var bytes = JSONWriter.write(value, style: .compact)
+        bytes.append(UInt8(ascii: "\n"))
+        return bytes
+    }
+
+    /// A digest of a cassette file's bytes (`nil`: no file): 64-bit FNV-1a and the length, enough to tell the
+    /// file a log was written for from any other version of it.
+    static func digest(_ data: Data?) -> String {
+        guard let data else { return "none" }
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        data.withUnsafeBytes { raw in
+            for byte in raw {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        return "fnv1a64:" + String(hash, radix: 16) + ":\(data.count)"
+    }
+}
+
+extension Cassette {
+    /// The cassette at `url` with what a pending capture log beside it adds (see ``CaptureLog``), and the log's
+    /// contents when there is one. Without a file, a log extending no file gives a cassette of its own.
+    static func loadApplyingLog(from url: URL) throws(MockServerError) -> (cassette: Cassette, log: CaptureLog.Contents?) {
+        let logURL = CaptureLog.url(for: url)
+        guard FileManager.default.fileExists(atPath: logURL.path), let log = CaptureLog.read(logURL) else {
+            return (try Cassette(jsonData: contents(of: url), source: url.relativePath), nil)
+        }
+        let data = FileManager.default.fileExists(atPath: url.path) ? try contents(of: url) : nil
+        var cassette = try data.map { bytes throws(MockServerError) in try Cassette(jsonData: bytes, source: url.relativePath) } ?? log.cassette
+        guard let missing = log.missing(fromFileWithDigest: CaptureLog.digest(data)) else {
+            // Not this file's log: nothing from it applies.
+            if data == nil { _ = try contents(of: url) } // throws the missing file's error
+            return (cassette, log)
+        }
+        cassette.interactions += missing
+        return (cassette, log)
+    }
+}

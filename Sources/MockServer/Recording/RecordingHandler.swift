@@ -58,28 +58,56 @@ final class RecordingHandler: HTTPHandler {
         // Not cancelled when the client leaves: the upstream's answer is still recorded.
         return .deferred { responder in
             Task {
-                let reply = await self.exchange(request, to: url)
+                let reply = await self.exchange(request, to: url, responder: responder)
                 responder.send(reply)
                 self.inFlight.end()
             }
         }
     }
 
-    /// Forwards `request` to `url`, records the exchange, and returns what the client gets.
-    private func exchange(_ request: HTTPRequest, to url: URL) async -> HTTPReply {
+    /// Forwards `request` to `url`, records the exchange, and returns what the client gets. A
+    /// `text/event-stream` answer reaches the client through `responder` as it arrives, and is recorded as
+    /// events with their offsets.
+    private func exchange(_ request: HTTPRequest, to url: URL, responder: HTTPResponder) async -> HTTPReply {
         let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream)
         let recordedAt = Date()
         let start = ContinuousClock.now
-        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers))
+        let relay = Lock<(live: LiveStream, capture: StreamCapture)?>(nil)
+        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers)) { status, fields in
+            let responseHeaders = ProxyHeaders.response(fields, bodyIsEmpty: false)
+            guard MediaType(responseHeaders["Content-Type"]).isEventStream else { return nil }
+            let live = LiveStream(head: HTTPResponse(status: status, headers: responseHeaders))
+            let capture = StreamCapture()
+            relay.withLock { $0 = (live, capture) }
+            responder.send(.live(live))
+            return { bytes in
+                capture.add(bytes)
+                live.send(bytes)
+            }
+        }
         let elapsed = ContinuousClock.now - start
 
-        let response: HTTPResponse
+        var response: HTTPResponse
         let recordedOutcome: Interaction.Outcome
-        switch outcome {
-        case .response(let upstreamResponse):
+        let streamed = relay.withLock { $0 }
+        switch (outcome, streamed) {
+        case (.response(let upstreamResponse), let (live, capture)?):
+            live.finish(.complete)
+            let stream = capture.finish()
+            response = upstreamResponse
+            response.body = stream.data
+            recordedOutcome = .response(RecordedResponse(status: upstreamResponse.status, headers: upstreamResponse.headers,
+                                                         body: .stream(stream)))
+        case (.failure, let (live, capture)?):
+            // The stream broke after it started: the client sees it cut; what arrived is recorded.
+            live.finish(.cut)
+            let stream = capture.finish()
+            response = HTTPResponse(status: live.head.status, headers: live.head.headers, body: stream.data)
+            recordedOutcome = .response(RecordedResponse(status: live.head.status, headers: live.head.headers, body: .stream(stream)))
+        case (.response(let upstreamResponse), nil):
             response = upstreamResponse
             recordedOutcome = .response(RecordedResponse(upstreamResponse))
-        case .failure(let failure):
+        case (.failure(let failure), nil):
             response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout)
             recordedOutcome = .failure(failure)
         }

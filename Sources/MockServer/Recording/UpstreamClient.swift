@@ -43,8 +43,9 @@ final class UpstreamClient: Sendable {
     }
 
     /// Sends `request`'s method and body to `url` (see ``Upstream/url(for:)``) with `headers` as given (see
-    /// ``ProxyHeaders/forwarded(_:)``), and returns the upstream's response or transport failure.
-    func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders) async -> Outcome {
+    /// ``ProxyHeaders/forwarded(_:)``), and returns the upstream's response or transport failure. When
+    /// `decision` takes the body as it arrives, the returned response's body is empty.
+    func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders, decision: UpstreamStreamDecision? = nil) async -> Outcome {
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: DurationSpelling.seconds(timeout))
         urlRequest.httpMethod = request.method
         for line in headers {
@@ -53,14 +54,14 @@ final class UpstreamClient: Sendable {
         if !request.body.isEmpty {
             urlRequest.httpBody = request.body
         }
-        let completion = await router.run(session.dataTask(with: urlRequest))
+        let completion = await router.run(session.dataTask(with: urlRequest), decision: decision)
         if let error = completion.error {
             return .failure(TransportFailure(kind: Self.kind(ofURLErrorCode: error.code), message: error.message))
         }
         guard let head = completion.head else {
             return .failure(TransportFailure(kind: .reset, message: "The upstream closed the connection without an answer."))
         }
-        let headers = ProxyHeaders.response(head.fields, bodyIsEmpty: completion.body.isEmpty)
+        let headers = ProxyHeaders.response(head.fields, bodyIsEmpty: completion.body.isEmpty && !completion.streamed)
         return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
     }
 

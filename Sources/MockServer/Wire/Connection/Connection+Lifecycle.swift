@@ -15,7 +15,7 @@ extension Connection {
         // A stalled or lingering connection only waits for the client to go away.
         if peerClosedInput {
             switch phase {
-            case .stalled, .lingering, .streaming:
+            case .stalled, .lingering, .streaming, .relaying:
                 // A streaming client that closes its side has stopped reading (cancelled): nothing more is due.
                 closeNow()
                 return
@@ -83,7 +83,7 @@ extension Connection {
             return output.pendingCount <= Self.backpressureLimit && input.count < server.inputLimit
         case .stalled, .lingering:
             return true
-        case .awaiting, .delaying, .throttling, .streaming:
+        case .awaiting, .delaying, .throttling, .streaming, .relaying:
             return input.count < server.inputLimit
         case .closing:
             return false
@@ -101,5 +101,6 @@ extension Connection {
         loop.remove(self)
         if reset { Sys.reset(fd) } else { Sys.close(fd) }
         if case .awaiting(let pending, _, _) = previous { pending.cancel() }
+        if case .relaying(let relay, _) = previous { relay.stream.cancel() }
     }
 }

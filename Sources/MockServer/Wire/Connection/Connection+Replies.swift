@@ -42,6 +42,8 @@ extension Connection {
             } else {
                 startStream(stream, context)
             }
+        case .live(let stream):
+            startRelay(stream, context)
         case .deferred(let body):
             deferredToken += 1
             let delivery = DeferredDelivery(loop: loop, target: ConnectionReference(connection: self), token: deferredToken)
@@ -104,21 +106,82 @@ extension Connection {
 
     /// Queues the head, then the parts due already, and plans the next.
     private func startStream(_ stream: HTTPStream, _ context: ReplyContext) {
+        guard let (chunked, keepAlive) = writeStreamHead(stream.head, context) else { return }
+        phase = .streaming(StreamProgress(stream: stream, next: 0, start: loop.now, chunked: chunked, keepAlive: keepAlive))
+        sendDueStreamParts()
+    }
+
+    /// Queues the head of a streamed body: chunked for HTTP/1.1, bare (then close) for HTTP/1.0. Returns
+    /// whether parts are chunked and whether the connection may be kept, or `nil` when no body follows
+    /// (HEAD, 204, 304), in which case the reply is finished.
+    private func writeStreamHead(_ response: HTTPResponse, _ context: ReplyContext) -> (chunked: Bool, keepAlive: Bool)? {
         var framing = framing(for: context)
         let chunked = !context.isHTTP10
         framing.streamsChunks = chunked
-        var head = stream.head
+        var head = response
         if chunked { head.headers.add(name: "Transfer-Encoding", value: "chunked") }
         let keepAlive = ResponseWriter.write(head, framing: framing, into: &output)
-        let status = stream.head.status
-        let bodyAllowed = status >= 200 && status != 204 && status != 304
-        guard bodyAllowed, !context.isHEAD else {
+        let status = response.status
+        guard status >= 200, status != 204, status != 304, !context.isHEAD else {
             finish(keepAlive ? .keepAlive : .close)
+            return nil
+        }
+        return (chunked, keepAlive && chunked)
+    }
+
+    /// Queues one part of a streamed body, chunk-framed or bare.
+    private func appendStreamPart(_ bytes: Data, chunked: Bool) {
+        guard !bytes.isEmpty else { return }
+        guard chunked else {
+            output.append(body: bytes)
             return
         }
-        phase = .streaming(StreamProgress(stream: stream, next: 0, start: loop.now, chunked: chunked,
-                                          keepAlive: keepAlive && chunked))
-        sendDueStreamParts()
+        // A chunk-size line fits a small (inline) string: no allocation per part.
+        var sizeLine = String(bytes.count, radix: 16)
+        sizeLine += "\r\n"
+        sizeLine.withUTF8 { output.append(UnsafeRawBufferPointer($0)) }
+        output.append(body: bytes)
+        output.append("\r\n")
+    }
+
+    /// Applies a stream's ending once its last part is queued.
+    private func endStream(_ ending: HTTPStream.Ending, chunked: Bool, keepAlive: Bool) {
+        switch ending {
+        case .complete:
+            if chunked { output.append("0\r\n\r\n") }
+            finish(keepAlive ? .keepAlive : .close)
+        case .cut:
+            finish(.close)
+        case .stall:
+            finish(.stall)
+        }
+    }
+
+    /// Queues the head of a live stream and asks its producer to wake the connection for each new part.
+    private func startRelay(_ stream: LiveStream, _ context: ReplyContext) {
+        guard let (chunked, keepAlive) = writeStreamHead(stream.head, context) else {
+            stream.cancel()
+            return
+        }
+        deferredToken += 1
+        let token = deferredToken
+        phase = .relaying(Relay(stream: stream, chunked: chunked, keepAlive: keepAlive), token: token)
+        let target = ConnectionReference(connection: self)
+        let loop = loop
+        stream.attach { loop.execute { target.connection.relayPending(token: token) } }
+    }
+
+    /// Queues what the live stream's producer handed over since the last wake-up (on the loop thread).
+    func relayPending(token: UInt64) {
+        guard !isClosed, case .relaying(let relay, let expected) = phase, expected == token else { return }
+        let (parts, ending) = relay.stream.take()
+        for part in parts {
+            appendStreamPart(part, chunked: relay.chunked)
+        }
+        if let ending {
+            endStream(ending, chunked: relay.chunked, keepAlive: relay.keepAlive)
+        }
+        settle()
     }
 
     /// Queues every part whose time has come; at the end, applies the stream's ending.
@@ -126,34 +189,15 @@ extension Connection {
         guard case .streaming(var progress) = phase else { return }
         let now = loop.now
         while progress.next < progress.stream.parts.count, progress.start &+ progress.stream.due(progress.next) <= now {
-            let bytes = progress.stream.parts[progress.next].bytes
+            appendStreamPart(progress.stream.parts[progress.next].bytes, chunked: progress.chunked)
             progress.next += 1
-            guard !bytes.isEmpty else { continue }
-            if progress.chunked {
-                // A chunk-size line fits a small (inline) string: no allocation per part.
-                var sizeLine = String(bytes.count, radix: 16)
-                sizeLine += "\r\n"
-                sizeLine.withUTF8 { output.append(UnsafeRawBufferPointer($0)) }
-                output.append(body: bytes)
-                output.append("\r\n")
-            } else {
-                output.append(body: bytes)
-            }
         }
         guard progress.next >= progress.stream.parts.count else {
             phase = .streaming(progress)
             actionAt = max(1, progress.start &+ progress.stream.due(progress.next))
             return
         }
-        switch progress.stream.ending {
-        case .complete:
-            if progress.chunked { output.append(body: Data("0\r\n\r\n".utf8)) }
-            finish(progress.keepAlive ? .keepAlive : .close)
-        case .cut:
-            finish(.close)
-        case .stall:
-            finish(.stall)
-        }
+        endStream(progress.stream.ending, chunked: progress.chunked, keepAlive: progress.keepAlive)
     }
 
     // MARK: - Throttling

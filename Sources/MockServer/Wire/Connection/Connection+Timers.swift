@@ -10,7 +10,7 @@ extension Connection {
             return lastActivity + server.requestTimeout
         case .lingering:
             return lingerUntil
-        case .awaiting, .delaying, .throttling, .streaming, .stalled:
+        case .awaiting, .delaying, .throttling, .streaming, .relaying, .stalled:
             return 0
         }
     }
@@ -45,7 +45,7 @@ extension Connection {
             reject(.timedOut)
         case .reading, .closing, .lingering:
             closeNow()
-        case .awaiting, .delaying, .throttling, .streaming, .stalled:
+        case .awaiting, .delaying, .throttling, .streaming, .relaying, .stalled:
             break
         }
     }

@@ -17,6 +17,8 @@ final class Connection {
         case throttling(Throttle)
         /// Sending a stream's parts, each at its ``Connection/actionAt``.
         case streaming(StreamProgress)
+        /// Sending a live stream's parts as its producer hands them over.
+        case relaying(Relay, token: UInt64)
         /// Never answering; input is discarded until the client closes.
         case stalled
         /// Writing what is queued, then closing in this way.
@@ -60,6 +62,12 @@ final class Connection {
         /// Whether parts are chunk-framed (HTTP/1.1) rather than sent bare until the connection closes.
         var chunked: Bool
         /// Whether the connection may serve another request after a complete stream.
+        var keepAlive: Bool
+    }
+
+    struct Relay {
+        let stream: LiveStream
+        var chunked: Bool
         var keepAlive: Bool
     }
 

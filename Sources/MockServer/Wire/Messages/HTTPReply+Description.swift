@@ -19,6 +19,8 @@ extension HTTPReply: CustomStringConvertible {
             return "throttled \(rate) B/s: \(reply)"
         case .deferred:
             return "deferred"
+        case .live(let stream):
+            return "live stream \(stream.head.status)"
         case .stream(let stream):
             return "stream \(stream.head.status), \(stream.parts.count) parts, then \(stream.ending)"
         }

@@ -18,6 +18,7 @@ package struct HTTPReply: Sendable {
         indirect case throttled(bytesPerSecond: Int, HTTPReply)
         case deferred(@Sendable (HTTPResponder) -> Void)
         case stream(HTTPStream)
+        case live(LiveStream)
     }
 
     /// What happens to the connection after raw bytes have been written.
@@ -61,6 +62,12 @@ package struct HTTPReply: Sendable {
     /// the whole stream is sent as one body at that rate. A client that closes its side ends the stream.
     package static func stream(_ stream: HTTPStream) -> HTTPReply {
         HTTPReply(.stream(stream))
+    }
+
+    /// Sends `stream`'s head at once, then each part as soon as its producer hands it over, framed as for
+    /// ``stream(_:)``, then ends as the producer says. A client that closes its side cancels `stream`.
+    package static func live(_ stream: LiveStream) -> HTTPReply {
+        HTTPReply(.live(stream))
     }
 
     /// Writes `bytes` exactly as given (no status line or headers are added), then ends the connection

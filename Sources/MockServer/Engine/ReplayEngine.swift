@@ -21,7 +21,13 @@ import Locking
 package final class ReplayEngine: Sendable {
     private final class Snapshot: Sendable {
         let index: ReplayIndex
-        init(_ index: ReplayIndex) { self.index = index }
+        /// The cassettes in precedence order (the in-code cassette first), sorted once per snapshot so that
+        /// looking up an error template sorts nothing.
+        let byRank: [PreparedCassette]
+        init(_ index: ReplayIndex) {
+            self.index = index
+            byRank = index.cassettes.sorted { $0.rank < $1.rank }
+        }
     }
 
     private struct State: Sendable {
@@ -176,9 +182,8 @@ package final class ReplayEngine: Sendable {
     /// The response of the service-level error template `name` (for `service-error=NAME` faults), ready to
     /// send: from the cassette named `cassette` when given, else from the first cassette that has one.
     package func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
-        let index = state.withLock { $0.snapshot }.index
-        let ordered = index.cassettes.sorted { $0.rank < $1.rank }
-        for prepared in ordered where cassette == nil || prepared.name == cassette {
+        let snapshot = state.withLock { $0.snapshot }
+        for prepared in snapshot.byRank where cassette == nil || prepared.name == cassette {
             if let template = prepared.metadata.errorTemplates[name] { return template.replayResponse }
         }
         return nil

@@ -31,7 +31,7 @@ final class ReplayHandler: HTTPHandler {
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-        if let injector, let fault = injector.decision(method: request.method, path: request.path, isApplicable: hasTemplate) {
+        if let injector, let fault = injector.decision(method: request.method, path: request.path) {
             return inject(fault, into: request)
         }
         let decision = replay(request)
@@ -44,14 +44,10 @@ final class ReplayHandler: HTTPHandler {
     }
 
     private func inject(_ fault: FaultDecision, into request: HTTPRequest) -> HTTPReply {
-        var replayed: ReplayDecision?
-        let answer = fault.answer(
-            normal: {
-                let decision = replay(request)
-                replayed = decision
-                return Self.normalAnswer(decision, streamTiming: streamTiming)
-            },
-            template: { engine.errorTemplate(named: $0) })
+        // Replayed before the fault is carried out, and only for faults that alter the normal answer: the
+        // fault then works on values, with no call back into this handler.
+        let replayed = fault.needsNormalAnswer ? replay(request) : nil
+        let answer = fault.answer(normal: replayed.map { Self.normalAnswer($0, streamTiming: streamTiming) })
         let entry = journal.record(request, outcome: .faultInjected(rule: fault.description, seed: fault.seed,
                                                                      interaction: replayed?.interaction, status: answer.status))
         observer?(entry)
@@ -65,13 +61,6 @@ final class ReplayHandler: HTTPHandler {
         return decision
     }
 
-    /// `service-error` rules apply only where a cassette holds their template; every other fault applies.
-    private func hasTemplate(_ fault: Fault) -> Bool {
-        switch fault.kind {
-        case .serviceError(let name), .errorEvent(let name, _): engine.errorTemplate(named: name) != nil
-        default: true
-        }
-    }
 
     private static func timed(_ recorded: HTTPStream, _ timing: StreamTiming) -> NormalAnswer {
         var stream = recorded

@@ -73,7 +73,7 @@ public final class ReplayServer: Sendable {
         }
         self.engine = engine
         journal = Journal(capacity: configuration.journalCapacity)
-        handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map(FaultInjector.init),
+        handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map { FaultInjector(plan: $0, templates: { engine.errorTemplate(named: $0) }) },
                                 streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
             let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,

@@ -1,15 +1,26 @@
 import Foundation
 
 extension FaultDecision {
-    /// Carries out this fault for one request.
-    ///
-    /// `normal` is the answer the request would have had; it consumes a replayed interaction, so it is
-    /// called only by faults that delay or damage that answer (latency, throttle, truncate,
-    /// malformed-chunk, corrupt-body, empty-body, content-type, and the stream faults). Faults that replace
-    /// the answer (reset, empty, stall, garbage, status, service-error) leave the cassette's sequence
-    /// untouched, so that a retried request still gets the recorded response. `template` returns a named
-    /// error template. Faults that damage a response as a whole treat a stream as one body.
-    func answer(normal: () -> NormalAnswer, template: (String) -> HTTPResponse?) -> FaultAnswer {
+    /// Whether this fault delays or damages the answer the request would have had (latency, throttle,
+    /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, and the stream faults), so the
+    /// caller must replay the request first. Faults that replace the answer (refuse, reset, empty, stall,
+    /// garbage, status, service-error) do not: they leave the cassette's sequence untouched, so that a
+    /// retried request still gets the recorded response.
+    var needsNormalAnswer: Bool {
+        switch fault.kind {
+        case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError: false
+        case .latency, .throttle, .truncate, .stallAfter, .eventLatency, .errorEvent, .malformedChunk, .corruptBody,
+             .emptyBody, .contentType: true
+        }
+    }
+
+    /// Carries out this fault for one request: a plain function of the decision and of `normal`, the answer
+    /// the request would have had, which the caller replays only when ``needsNormalAnswer`` says so (`nil`
+    /// otherwise; a fault that needs it and is given none answers as for a replayed transport failure, by
+    /// closing). Error templates come resolved with the decision. Faults that damage a response as a whole
+    /// treat a stream as one body.
+    func answer(normal given: NormalAnswer?) -> FaultAnswer {
+        let normal = given ?? NormalAnswer(reply: .close, response: nil)
         switch fault.kind {
         case .refuse, .empty:
             return FaultAnswer(reply: .close, status: nil)
@@ -22,15 +33,15 @@ extension FaultDecision {
         case .status(let code, let retryAfter, let headers, let body):
             return respond(FaultResponses.status(code, retryAfter: retryAfter, headers: headers, body: body))
         case .serviceError(let name):
-            return respond(template(name) ?? FaultResponses.missingTemplate(name))
+            return respond(template ?? FaultResponses.missingTemplate(name))
         case .latency:
-            let answer = normal()
+            let answer = normal
             return FaultAnswer(reply: .delayed(by: delay ?? .zero, answer.reply), status: answer.status)
         case .throttle(let rate):
-            let answer = normal()
+            let answer = normal
             return FaultAnswer(reply: .throttled(bytesPerSecond: rate, answer.reply), status: answer.status)
         case .truncate(.event(let count)):
-            let answer = normal()
+            let answer = normal
             guard var stream = answer.stream else {
                 return damaging(answer) { response in
                     FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: .body(bytes: 0)), then: .close), status: response.status)
@@ -40,19 +51,19 @@ extension FaultDecision {
             stream.ending = .cut
             return FaultAnswer(reply: .stream(stream), status: stream.head.status)
         case .stallAfter(let count):
-            let answer = normal()
+            let answer = normal
             guard var stream = answer.stream else { return FaultAnswer(reply: .stall, status: nil) }
             stream.parts = Array(stream.parts.prefix(count))
             stream.ending = .stall
             return FaultAnswer(reply: .stream(stream), status: stream.head.status)
         case .eventLatency:
-            let answer = normal()
+            let answer = normal
             guard var stream = answer.stream else { return FaultAnswer(reply: answer.reply, status: answer.status) }
             stream.extraGap = (delay ?? .zero).clampedNanoseconds
             return FaultAnswer(reply: .stream(stream), status: stream.head.status)
         case .errorEvent(let name, let count):
-            let answer = normal()
-            let error = template(name) ?? FaultResponses.missingTemplate(name)
+            let answer = normal
+            let error = template ?? FaultResponses.missingTemplate(name)
             guard var stream = answer.stream else { return respond(error) }
             let kept = stream.parts.prefix(count)
             let offset = count < stream.parts.count ? stream.parts[count].offset : (stream.parts.last?.offset ?? 0)
@@ -60,20 +71,20 @@ extension FaultDecision {
             stream.ending = .complete
             return FaultAnswer(reply: .stream(stream), status: stream.head.status)
         case .truncate(let point):
-            return damaging(normal()) { response in
+            return damaging(normal) { response in
                 FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: point), then: .close),
                             status: point == .statusLine ? nil : response.status)
             }
         case .malformedChunk:
-            return damaging(normal()) { response in
+            return damaging(normal) { response in
                 FaultAnswer(reply: .raw(FaultResponses.malformedChunked(response), then: .close), status: response.status)
             }
         case .corruptBody:
-            return damaging(normal()) { respond(FaultResponses.corrupted($0)) }
+            return damaging(normal) { respond(FaultResponses.corrupted($0)) }
         case .emptyBody:
-            return damaging(normal()) { respond(FaultResponses.replacingBody(of: $0, with: Data())) }
+            return damaging(normal) { respond(FaultResponses.replacingBody(of: $0, with: Data())) }
         case .contentType(let type):
-            return damaging(normal()) { response in
+            return damaging(normal) { response in
                 var changed = response
                 changed.headers.set(name: "Content-Type", value: type)
                 return respond(changed)

@@ -13,6 +13,9 @@ package struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
     package let count: Int
     /// For a latency fault, the delay drawn for this request; otherwise `nil`.
     package let delay: Duration?
+    /// For a `service-error` or error-event fault, the named error template, resolved when the injector was
+    /// built; `nil` otherwise, or when no cassette holds it.
+    package var template: HTTPResponse? = nil
 
     /// The seed for this decision's own random bytes (garbage), derived from the plan seed, rule and count.
     var byteSeed: UInt64 {

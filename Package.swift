@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "MockServerTesting", targets: ["MockServerTesting"]),
+        .library(name: "ServiceKitTesting", targets: ["ServiceKitTesting"]),
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
@@ -22,11 +23,13 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["Locking"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
         .target(name: "MockServerTesting", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
+        // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network.
+        .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking"], swiftSettings: strictSettings),
         .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer", "Locking"], swiftSettings: strictSettings),

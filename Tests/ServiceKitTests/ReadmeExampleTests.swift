@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import ServiceKitTesting
 import Testing
 
 /// The README's ServiceKit example, kept compiling and true.

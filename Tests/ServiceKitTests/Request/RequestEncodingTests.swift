@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
+import ServiceKitTesting
 import Testing
 
 /// The request each encoding produces, observed at the transport.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
+import ServiceKitTesting
 import Testing
 
 /// A stream service whose events are the data text; `[END]` ends it when the marker is required.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
+import ServiceKitTesting
 
 /// A minimal service whose response is the JSON value itself; every hook is settable for one test.
 struct EchoService: WebService {

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import ServiceKitTesting
 
 extension TransportResponse {
     /// A JSON response with `Content-Type: application/json; charset=utf-8` and any extra headers.

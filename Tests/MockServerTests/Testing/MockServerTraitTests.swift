@@ -95,7 +95,7 @@ import Testing
             let trait = Self.trait("things", in: folder, upstream: upstream, environment: ["MOCKSERVER_RECORD": "all"])
             let body: @Sendable () async throws -> Void = {
                 let server = try #require(ReplayServer.current)
-                _ = try await withURLSession { session in
+                _ = try await withURLSession(timeout: 30) { session in
                     try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
                 }
                 if !passes { Issue.record("the test fails") }

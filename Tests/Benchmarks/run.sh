@@ -29,9 +29,17 @@
 # target; a stream is sent as one chunk per event, a body by reference).
 # Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
 # after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
+# Section "capture": recording through a reverse proxy. nginx serving the 300-byte answer is measured
+# direct, behind `recorder capture`, and behind mitmproxy's reverse proxy (`mitmdump --mode reverse:`,
+# from PyPI in a venv under .build/; without it the mitmproxy figures are skipped with a message), with
+# the same wrk settings: throughput and p50/p99 latency at 1 connection, throughput at 8 connections
+# (targets: capture >= 1.5 x mitmproxy at 1 connection, >= 4 x at 8). Then a fresh capture's rate at the
+# start against its rate after CAPTURE_EXCHANGES (default 20,000) recorded exchanges (target: late/early
+# >= 0.9). mitmdump runs with -q and writes no flow file, so it does less work than capture.
 #
 # Environment: DURATION (seconds per run, default 5), ROUNDS (default 7), THREADS (wrk threads,
-# default 2), CONNECTIONS (default 64).
+# default 2), CONNECTIONS (default 64), CAPTURE_EXCHANGES (default 20000), CONFIGURATION (release, or
+# debug for a quick smoke run that only checks the figures are printed).
 #
 # Adding a section: write a function section_NAME below and add NAME to ALL_SECTIONS; use
 # $BENCH (mockserver-bench, Tests/Benchmarks/Server) and $RECORDER (release builds), start_replay, and the
@@ -43,8 +51,10 @@ DURATION=${DURATION:-5}
 ROUNDS=${ROUNDS:-7}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
+CAPTURE_EXCHANGES=${CAPTURE_EXCHANGES:-20000}
+CONFIGURATION=${CONFIGURATION:-release}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire lookup load memory startstop stream"
+ALL_SECTIONS="wire lookup load memory startstop stream capture"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -74,18 +84,18 @@ rss_kb() { # pids...: resident set size in kB, summed
     echo "$total"
 }
 
-build_products() { # release builds of mockserver-bench and recorder; sets BENCH and RECORDER
+build_products() { # $CONFIGURATION builds of mockserver-bench and recorder; sets BENCH and RECORDER
     local product
     for product in mockserver-bench recorder; do
-        echo "== swift build -c release --product $product" >&2
-        if ! swift build -c release --product "$product" > "$WORK/build.log" 2>&1; then
+        echo "== swift build -c $CONFIGURATION --product $product" >&2
+        if ! swift build -c "$CONFIGURATION" --product "$product" > "$WORK/build.log" 2>&1; then
             cat "$WORK/build.log" >&2
-            echo "benchmark failed: the release build of $product did not succeed." >&2
+            echo "benchmark failed: the $CONFIGURATION build of $product did not succeed." >&2
             exit 1
         fi
     done
-    BENCH="$(swift build -c release --show-bin-path)/mockserver-bench"
-    RECORDER="$(swift build -c release --show-bin-path)/recorder"
+    BENCH="$(swift build -c "$CONFIGURATION" --show-bin-path)/mockserver-bench"
+    RECORDER="$(swift build -c "$CONFIGURATION" --show-bin-path)/recorder"
 }
 
 port_is_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -286,6 +296,106 @@ section_memory() {
     verdict "resident memory serving, MB" "$((after / 1024))" le 30
     echo "    ratio to nginx's resident memory: $(ratio "$after" "$nginx_rss")"
     kill "$pid" 2>/dev/null || true
+}
+
+# --- section: capture ----------------------------------------------------------------------------
+ensure_mitmproxy() { # sets MITMDUMP, or leaves it empty after a message
+    local venv=.build/mitmproxy-venv
+    MITMDUMP=""
+    if ! [ -x "$venv/bin/mitmdump" ]; then
+        echo "== installing mitmproxy from PyPI into $venv"
+        if ! { python3 -m venv "$venv" && timeout 600 "$venv/bin/pip" install --quiet mitmproxy; } > "$WORK/pip.log" 2>&1; then
+            echo "mitmproxy figures skipped: mitmproxy cannot be installed from PyPI here. pip said:"
+            tail -n 3 "$WORK/pip.log" | sed 's/^/    /'
+            return 0
+        fi
+    fi
+    MITMDUMP="$venv/bin/mitmdump"
+}
+
+start_capture() { # port, out: recorder capture in front of nginx; sets CAPTURE_PID and CAPTURE_LOG
+    CAPTURE_LOG="$WORK/capture-$1.log"
+    setsid "$RECORDER" capture --upstream "http://127.0.0.1:$NGINX_PORT" --port "$1" --out "$2" > "$CAPTURE_LOG" 2>&1 &
+    CAPTURE_PID=$!
+    PIDS+=("$CAPTURE_PID")
+    wait_ready "$1"
+}
+
+capture_run() { # port, connections, seconds: prints "REQUESTS_PER_S P50_US P99_US"
+    local out
+    out=$(wrk -t"$([ "$2" = 1 ] && echo 1 || echo "$THREADS")" -c"$2" -d"${3}s" --latency "http://127.0.0.1:$1/")
+    echo "$(echo "$out" | awk '/Requests\/sec/ { print $2 }')" \
+         "$(echo "$out" | awk '$1 == "50%" { print $2 }' | to_microseconds)" \
+         "$(echo "$out" | awk '$1 == "99%" { print $2 }' | to_microseconds)"
+}
+
+section_capture() {
+    ensure_tools || return 0
+    start_nginx
+    ensure_mitmproxy
+    local capture_port mitm_port="" mitm_pid="" names=(nginx capture) ports=() round name index figures
+    capture_port=$(free_port 28480)
+    start_capture "$capture_port" "$WORK/capture.json"
+    ports=("$NGINX_PORT" "$capture_port")
+    if [ -n "$MITMDUMP" ]; then
+        mitm_port=$(free_port $((capture_port + 1)))
+        setsid "$MITMDUMP" -q --mode "reverse:http://127.0.0.1:$NGINX_PORT" --listen-host 127.0.0.1 --listen-port "$mitm_port" \
+            > "$WORK/mitmdump.log" 2>&1 &
+        mitm_pid=$!
+        PIDS+=("$mitm_pid")
+        wait_ready "$mitm_port"
+        names+=(mitmproxy); ports+=("$mitm_port")
+    fi
+    echo "== capture: nginx on :$NGINX_PORT direct, recorder capture on :$capture_port$([ -n "$mitm_port" ] && echo ", mitmdump on :$mitm_port") in front of it;" \
+         "wrk $DURATION s per run, $ROUNDS rounds in rotating order, medians"
+    declare -A one_rate one_p50 one_p99 eight_rate
+    local -A lists
+    for round in $(seq 1 "$ROUNDS"); do
+        for index in "${!names[@]}"; do
+            index=$(( (index + round) % ${#names[@]} ))
+            name=${names[$index]}
+            figures=$(capture_run "${ports[$index]}" 1 "$DURATION")
+            lists[$name.one]+="$(echo "$figures" | cut -d' ' -f1) "
+            lists[$name.p50]+="$(echo "$figures" | cut -d' ' -f2) "
+            lists[$name.p99]+="$(echo "$figures" | cut -d' ' -f3) "
+            lists[$name.eight]+="$(capture_run "${ports[$index]}" 8 "$DURATION" | cut -d' ' -f1) "
+        done
+    done
+    for name in "${names[@]}"; do
+        one_rate[$name]=$(echo ${lists[$name.one]} | tr ' ' '\n' | median)
+        one_p50[$name]=$(echo ${lists[$name.p50]} | tr ' ' '\n' | median)
+        one_p99[$name]=$(echo ${lists[$name.p99]} | tr ' ' '\n' | median)
+        eight_rate[$name]=$(echo ${lists[$name.eight]} | tr ' ' '\n' | median)
+        printf '    %-10s 1 conn %9s req/s  p50 %7s us  p99 %7s us   8 conns %9s req/s\n' \
+            "$name" "${one_rate[$name]}" "${one_p50[$name]}" "${one_p99[$name]}" "${eight_rate[$name]}"
+    done
+    echo "    capture / nginx: 1 conn $(ratio "${one_rate[capture]}" "${one_rate[nginx]}"), 8 conns $(ratio "${eight_rate[capture]}" "${eight_rate[nginx]}")"
+    if [ -n "$mitm_port" ]; then
+        echo "    mitmproxy / nginx: 1 conn $(ratio "${one_rate[mitmproxy]}" "${one_rate[nginx]}"), 8 conns $(ratio "${eight_rate[mitmproxy]}" "${eight_rate[nginx]}")"
+        echo "    p50 at 1 conn, capture / mitmproxy: $(ratio "${one_p50[capture]}" "${one_p50[mitmproxy]}");" \
+             "p99: $(ratio "${one_p99[capture]}" "${one_p99[mitmproxy]}")"
+        verdict "capture / mitmproxy, 1 connection" "$(ratio "${one_rate[capture]}" "${one_rate[mitmproxy]}")" ge 1.5
+        verdict "capture / mitmproxy, 8 connections" "$(ratio "${eight_rate[capture]}" "${eight_rate[mitmproxy]}")" ge 4
+        kill "$mitm_pid" 2>/dev/null || true
+    else
+        echo "    capture / mitmproxy: skipped (no mitmproxy)"
+    fi
+    kill -INT "$CAPTURE_PID" 2>/dev/null || true
+
+    # A fresh capture: its rate at the start, then again after CAPTURE_EXCHANGES recorded exchanges.
+    local port early late recorded=0 spent=0
+    port=$(free_port $((capture_port + 2)))
+    start_capture "$port" "$WORK/growing.json"
+    early=$(capture_run "$port" 1 "$DURATION" | cut -d' ' -f1)
+    while [ "$recorded" -lt "$CAPTURE_EXCHANGES" ] && [ "$spent" -lt 600 ]; do
+        wrk -t"$THREADS" -c8 -d2s "http://127.0.0.1:$port/" > /dev/null
+        spent=$((spent + 2))
+        recorded=$(grep -c ' → ' "$CAPTURE_LOG" || true)
+    done
+    late=$(capture_run "$port" 1 "$DURATION" | cut -d' ' -f1)
+    echo "    a fresh capture at 1 conn: $early req/s at the start, $late req/s after $recorded recorded exchanges"
+    verdict "capture rate late / early" "$(ratio "$late" "$early")" ge 0.9
+    kill -INT "$CAPTURE_PID" 2>/dev/null || true
 }
 
 verdict() { # label, value, comparison (ge|le), target

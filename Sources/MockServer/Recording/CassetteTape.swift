@@ -12,8 +12,9 @@ import Darwin
 /// Each exchange is appended to the capture log beside the file (see ``CaptureLog``) with one `write(2)`
 /// before its client is answered: work that does not grow with the cassette, and enough for every reader
 /// to see the exchange even after a kill. The readable cassette file is rewritten off the clients' path, on
-/// a serial queue: at most once per ``checkpointInterval`` while recording, and at ``flush()``, which then
-/// removes the log.
+/// a serial queue: at most once per ``checkpointInterval`` while recording (less often for a cassette so
+/// large that rewriting it takes more than a twentieth of that), and at ``flush()``, which then removes the
+/// log.
 final class CassetteTape: Sendable {
     /// How often, at most, the readable cassette is rewritten while recording.
     static let checkpointInterval: Double = 5
@@ -30,6 +31,9 @@ final class CassetteTape: Sendable {
         /// Whether the file is ours to replace: it existed and we append to it, or we wrote it.
         var ownsFile: Bool
         var checkpointScheduled = false
+        /// Seconds until the next checkpoint once one is due: the interval, or twenty times what the last
+        /// rewrite took, so that rewriting a large cassette never takes more than a twentieth of the time.
+        var checkpointDelay = CassetteTape.checkpointInterval
     }
 
     /// The file saved to, or `nil` for a recording kept in memory.
@@ -154,7 +158,7 @@ final class CassetteTape: Sendable {
     /// and, when the log could not be written, why: the exchange is then kept in memory for the next save.
     func append(_ interaction: Interaction) -> (index: Int, saveError: MockServerError?) {
         let line = file == nil ? [] : CaptureLog.interactionLine(interaction)
-        let (index, failure, scheduleCheckpoint) = state.withLock { state -> (Int, String?, Bool) in
+        let (index, failure, checkpointDelay) = state.withLock { state -> (Int, String?, Double?) in
             state.cassette.interactions.append(interaction)
             state.appended += 1
             var failure: String?
@@ -170,12 +174,15 @@ final class CassetteTape: Sendable {
             }
             let schedule = file != nil && !state.checkpointScheduled
             if schedule { state.checkpointScheduled = true }
-            return (state.cassette.interactions.count - 1, failure, schedule)
+            return (state.cassette.interactions.count - 1, failure, schedule ? state.checkpointDelay : nil)
         }
-        if scheduleCheckpoint {
-            saves.asyncAfter(deadline: .now() + Self.checkpointInterval) {
+        if let checkpointDelay {
+            saves.asyncAfter(deadline: .now() + checkpointDelay) {
                 self.state.withLock { $0.checkpointScheduled = false }
+                let start = ContinuousClock.now
                 _ = self.save()
+                let spent = DurationSpelling.seconds(ContinuousClock.now - start)
+                self.state.withLock { $0.checkpointDelay = max(Self.checkpointInterval, spent * 20) }
             }
         }
         guard let failure, let file else { return (index, nil) }

@@ -10,7 +10,7 @@ import Foundation
 /// file, has no CLI spelling).
 public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Which layer a fault breaks.
-    public enum Family: String, Sendable, Hashable, CaseIterable {
+    package enum Family: String, Sendable, Hashable, CaseIterable {
         /// The connection misbehaves: refused, reset, truncated, stalled, slow.
         case network
         /// The connection is fine but the HTTP response is replaced or damaged.
@@ -109,7 +109,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public static let defaultRetryAfter = "1"
 
     /// The layer this fault breaks.
-    public var family: Family {
+    package var family: Family {
         switch kind {
         case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle, .stallAfter,
              .eventLatency: .network

@@ -13,7 +13,7 @@ extension MatchRules {
     }
 
     /// Every difference between `recorded` and `received` under these rules; empty exactly when they match.
-    public func differences(between recorded: RecordedRequest, and received: HTTPRequest) -> [RequestDifference] {
+    package func differences(between recorded: RecordedRequest, and received: HTTPRequest) -> [RequestDifference] {
         RequestComparison.differences(recorded: RequestParts(recorded: recorded), received: RequestParts(received: received),
                                       rules: PreparedRules(self))
     }

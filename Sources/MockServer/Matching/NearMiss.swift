@@ -16,12 +16,12 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// The closest recorded interaction, or `nil` when the cassettes hold none or the match was used up.
     public let closest: InteractionReference?
     /// How the request differs from ``closest``, most telling first (method, path, query, headers, body).
-    public let differences: [RequestDifference]
+    package let differences: [RequestDifference]
     /// Interactions the request matched that had all been used (afterLast is `fail`); empty otherwise.
     public let usedUp: [InteractionReference]
 
     /// Creates a near miss.
-    public init(method: String, target: String, closest: InteractionReference?, differences: [RequestDifference], usedUp: [InteractionReference] = []) {
+    package init(method: String, target: String, closest: InteractionReference?, differences: [RequestDifference], usedUp: [InteractionReference] = []) {
         self.method = method
         self.target = target
         self.closest = closest

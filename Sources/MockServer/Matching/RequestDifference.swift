@@ -1,15 +1,15 @@
 /// One way a received request differs from a recorded one, as unmatched-request reports list them:
 /// `query since: recorded "0", received "1"`, `$.user.id: recorded 42, received 43`,
 /// `header Accept: recorded "application/json", received nothing`.
-public struct RequestDifference: Sendable, Hashable, CustomStringConvertible {
+package struct RequestDifference: Sendable, Hashable, CustomStringConvertible {
     /// Where: `method`, `path`, `query NAME`, `header NAME`, a JSON path such as `$.user.id`,
     /// `form field NAME`, `part NAME` (with ` filename` or ` content type`), or `body`.
-    public let location: String
+    package let location: String
     /// The recorded value as displayed (strings quoted, JSON compact, long values shortened), or `nil`
     /// when the recorded request has nothing there.
-    public let recorded: String?
+    package let recorded: String?
     /// The received value as displayed, or `nil` when the received request has nothing there.
-    public let received: String?
+    package let received: String?
     /// How much the difference counts when choosing the closest interaction: a wrong path weighs most,
     /// then a wrong method or body type, then each field.
     let weight: Int
@@ -24,7 +24,7 @@ public struct RequestDifference: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `LOCATION: recorded X, received Y`, with `nothing` for an absent value.
-    public var description: String {
+    package var description: String {
         customDescription ?? "\(location): recorded \(recorded ?? "nothing"), received \(received ?? "nothing")"
     }
 }

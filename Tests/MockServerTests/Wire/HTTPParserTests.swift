@@ -134,6 +134,33 @@ import Testing
         #expect(completedAt == text.count - 4)
     }
 
+    /// Found by the RequestStream fuzz target: a request line of exactly the limit was refused as too long when
+    /// its CR arrived without its LF, and judged whole otherwise; likewise a head that reached the header limit
+    /// just before its ending empty line. Scanned with every prefix, the outcome is the one of the whole head.
+    @Test(arguments: [
+        ("GET /\(String(repeating: "a", count: 50)) HTTP/1.1\r\n\r\n", "complete"),
+        ("GET /\(String(repeating: "a", count: 51)) HTTP/1.1\r\n\r\n", "rejected 431"),
+        ("GET / HTTP/1.1\r\nA: \(String(repeating: "b", count: 235))\r\n\r\n", "complete"),
+        ("GET / HTTP/1.1\r\nA: \(String(repeating: "b", count: 236))\r\n\r\n", "rejected 431"),
+    ])
+    func scanner_outcomeDoesNotDependOnWhereTheReadsEnd(text: String, expected: String) {
+        let bytes = Array(text.utf8)
+        for length in 1...bytes.count {
+            // A connection rescans from the same scanner as more bytes arrive; here the first read ends at `length`.
+            var scanner = RequestHeadScanner()
+            var outcome = bytes.withUnsafeBytes { scanner.scan(UnsafeRawBufferPointer(rebasing: $0[..<length]), limits: Self.limits) }
+            if outcome == .incomplete {
+                outcome = bytes.withUnsafeBytes { scanner.scan($0, limits: Self.limits) }
+            }
+            let seen = switch outcome {
+            case .complete: "complete"
+            case .incomplete: "incomplete"
+            case .rejected(let rejection): "rejected \(rejection.status)"
+            }
+            #expect(seen == expected, "first read of \(length) bytes")
+        }
+    }
+
     @Test func expect_continueIsRecognisedOnlyForHTTP11() throws {
         #expect(try parse("POST / HTTP/1.1\r\nExpect: 100-Continue\r\nContent-Length: 3\r\n\r\n").get().expectsContinue)
         #expect(try !parse("POST / HTTP/1.0\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n").get().expectsContinue)

@@ -52,10 +52,15 @@ struct RequestHeadScanner {
             }
         }
         searchFrom = bytes.count
-        if lineStart == headStart, bytes.count - headStart > limits.maxRequestLineLength {
+        // The incomplete line is judged as the complete one will be, so that where the reads happen to end
+        // never decides between this rejection and another: a CR at its end may be half of its line ending,
+        // which the limits do not count, and a lone CR may become the empty line that ends the head.
+        let endsInCR = bytes.count > lineStart && bytes[bytes.count - 1] == ASCII.cr
+        if lineStart == headStart, bytes.count - headStart - (endsInCR ? 1 : 0) > limits.maxRequestLineLength {
             return .rejected(Self.requestLineTooLong(limits))
         }
-        if bytes.count > limits.maxHeaderBytes {
+        let mayEndTheHead = bytes.count == lineStart || (bytes.count == lineStart + 1 && endsInCR)
+        if bytes.count > limits.maxHeaderBytes, !mayEndTheHead {
             return .rejected(Self.headTooLarge(limits))
         }
         return .incomplete

@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 
 /// Runs `body` with a fresh ephemeral session and invalidates it afterwards (a session that is never
-/// invalidated keeps its threads and connections alive).
-func withURLSession<T>(timeout: TimeInterval = 10, _ body: (URLSession) async throws -> T) async throws -> T {
+/// invalidated keeps its threads and connections alive). The default timeout only stops a hang: under
+/// ThreadSanitizer on a loaded machine, an answer that a handler gives from the cooperative pool takes seconds.
+func withURLSession<T>(timeout: TimeInterval = 60, _ body: (URLSession) async throws -> T) async throws -> T {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.timeoutIntervalForRequest = timeout
     configuration.timeoutIntervalForResource = timeout

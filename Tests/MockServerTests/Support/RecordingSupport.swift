@@ -114,13 +114,15 @@ func rawExchange(_ base: URL, _ head: String, body: Data = Data(), timeout: Dura
     return try await client.readResponse(forHEAD: head.hasPrefix("HEAD "), timeout: timeout)
 }
 
-/// A port nothing listens on: one a server just released.
+/// A port nothing listens on and that no parallel test's server can be given (a port a server just released
+/// could be): held by a bound, never-listening socket until the test process ends.
 func closedPort() async throws -> Int {
-    let server = HTTPServer { _ in .close }
-    let url = try await server.start()
-    await server.stop()
-    return url.port!
+    let reserved = try ReservedPort()
+    heldPorts.withLock { $0.append(reserved) }
+    return Int(reserved.port)
 }
+
+private let heldPorts = Lock<[ReservedPort]>([])
 
 /// The exchanges a recording server reported through ``RecordingOptions/onExchange``.
 final class ExchangeReports: Sendable {

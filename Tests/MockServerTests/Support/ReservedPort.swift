@@ -9,7 +9,7 @@ import Darwin
 /// a server started on it (servers set `SO_REUSEADDR`, and so does this socket) may listen there, and once
 /// that server stops, connecting is refused for as long as the reservation lives. Linux only: BSD sockets
 /// do not let two sockets bind one address this way.
-final class ReservedPort {
+final class ReservedPort: Sendable {
     let port: UInt16
     private let descriptor: Int32
 

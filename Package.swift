@@ -30,8 +30,10 @@ let package = Package(
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "Locking"], swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking"], swiftSettings: strictSettings),
-        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking"], swiftSettings: strictSettings),
+        // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer", "Locking"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]

@@ -2,6 +2,7 @@ import Foundation
 import Locking
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// `recorder capture` in front of an upstream that streams server-sent events.
 @Suite struct StreamCaptureCommandTests {
@@ -23,13 +24,9 @@ import Testing
                                           in: workspace.folder)
         let proxy = try await capture.address(after: "Listening on")
         // WHEN curl -N asks through the proxy and the upstream has sent only its first event
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: try #require(StreamReplayCommandTests.curl))
-        curl.arguments = ["-N", "-s", proxy.appendingPathComponent("events").absoluteString]
         let pipe = Pipe()
-        curl.standardOutput = pipe
         let received = Lock(Data())
-        try curl.run()
+        let curl = try ChildProcess(URL(fileURLWithPath: try #require(StreamReplayCommandTests.curl)), ["-N", "-s", proxy.appendingPathComponent("events").absoluteString], output: pipe)
         defer { if curl.isRunning { curl.terminate() } }
         let handle = pipe.fileHandleForReading
         Thread.detachNewThread {

@@ -1,6 +1,7 @@
 import Foundation
 import Locking
 import Testing
+import TestSupport
 
 /// `recorder replay` serving a stream to curl.
 @Suite struct StreamReplayCommandTests {
@@ -13,15 +14,11 @@ import Testing
                                           "--fault", "stall=event:1", "--stream-timing", "recorded"])
         let base = try await replay.address(after: "Replaying 1 cassette")
         // WHEN curl -N asks for the answer
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: try #require(Self.curl))
-        curl.arguments = ["-N", "-s", "-X", "POST", "-H", "Content-Type: application/json",
-                          "-d", #"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#,
-                          base.appendingPathComponent("v1/chat/completions").absoluteString]
         let pipe = Pipe()
-        curl.standardOutput = pipe
         let received = Lock(Data())
-        try curl.run()
+        let curl = try ChildProcess(URL(fileURLWithPath: try #require(Self.curl)), ["-N", "-s", "-X", "POST", "-H", "Content-Type: application/json",
+                          "-d", #"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#,
+                          base.appendingPathComponent("v1/chat/completions").absoluteString], output: pipe)
         let handle = pipe.fileHandleForReading
         Thread.detachNewThread {
             while true {

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// What real clients see for each network-level fault: URLSession's error code and curl's exit status.
 /// The README's fault table is this test's table.
@@ -60,10 +61,9 @@ import Testing
     func curl_exitsWithTheDocumentedStatus(spec: String, exits: Set<Int32>) async throws {
         try await FaultWireTests.withFaultServer(spec) { _, url in
             let status = try await onThread {
-                let curl = Process()
-                curl.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                curl.arguments = ["--silent", "--output", "/dev/null", "--max-time", String(Self.clientTimeout(for: spec)), url.appendingPathComponent("thing").absoluteString]
-                try curl.run()
+                let curl = try ChildProcess(URL(fileURLWithPath: "/usr/bin/curl"),
+                                            ["--silent", "--output", "/dev/null", "--max-time", String(Self.clientTimeout(for: spec)),
+                                             url.appendingPathComponent("thing").absoluteString])
                 curl.waitUntilExit()
                 return curl.terminationStatus
             }

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import TestSupport
 
 /// What a run of the built `recorder` binary did.
 struct RecorderRun: Sendable {
@@ -35,28 +36,20 @@ struct ProcessLimits: Sendable {
     var openFiles: Int?
 }
 
-/// A `recorder` process for `arguments` in `directory` (default: this process's), not yet started, with its
-/// standard output and error on pipes and an empty standard input; started through `/bin/sh` when `limits`
-/// are given.
-func recorderProcess(_ arguments: [String], in directory: URL?, limits: ProcessLimits? = nil) -> (process: Process, output: Pipe, errors: Pipe) {
-    let process = Process()
+/// Starts a `recorder` process for `arguments` in `directory` (default: this process's), with its standard
+/// output and error on pipes and an empty standard input; through `/bin/sh` when `limits` are given.
+func startRecorder(_ arguments: [String], in directory: URL?, limits: ProcessLimits? = nil) throws -> (process: ChildProcess, output: Pipe, errors: Pipe) {
     let recorder = productsFolder().appendingPathComponent("recorder")
-    if let limits {
-        var script = "trap '' XFSZ"
-        if let blocks = limits.fileBlocks { script += "; ulimit -f \(blocks)" }
-        if let files = limits.openFiles { script += "; ulimit -n \(files)" }
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script + "; exec \"$0\" \"$@\"", recorder.path] + arguments
-    } else {
-        process.executableURL = recorder
-        process.arguments = arguments
-    }
-    if let directory { process.currentDirectoryURL = directory }
     let output = Pipe(), errors = Pipe()
-    process.standardOutput = output
-    process.standardError = errors
-    process.standardInput = FileHandle.nullDevice
-    return (process, output, errors)
+    guard let limits else {
+        return (try ChildProcess(recorder, arguments, in: directory, output: output, errors: errors), output, errors)
+    }
+    var script = "trap '' XFSZ"
+    if let blocks = limits.fileBlocks { script += "; ulimit -f \(blocks)" }
+    if let files = limits.openFiles { script += "; ulimit -n \(files)" }
+    let shell = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script + "; exec \"$0\" \"$@\"", recorder.path] + arguments,
+                                 in: directory, output: output, errors: errors)
+    return (shell, output, errors)
 }
 
 /// How long one run may take before it is killed, so that a hung binary fails the test instead of the suite;
@@ -69,8 +62,7 @@ let recorderRunLimit: TimeInterval = 300
 /// while standard output is read on another, so a command that fills one pipe never blocks on the other.
 /// Standard input is empty.
 func runRecorder(_ arguments: [String], in directory: URL? = nil, limits: ProcessLimits? = nil) async throws -> RecorderRun {
-    let (process, out, err) = recorderProcess(arguments, in: directory, limits: limits)
-    try process.run()
+    let (process, out, err) = try startRecorder(arguments, in: directory, limits: limits)
     let errorHandle = err.fileHandleForReading
     let outputHandle = out.fileHandleForReading
     let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }

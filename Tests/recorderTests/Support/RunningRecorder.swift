@@ -1,11 +1,12 @@
 import Foundation
 import Locking
+import TestSupport
 
 /// A `recorder` process that keeps running (replay, capture): its output is collected as it arrives, so a
 /// test can wait for a line (such as the address it serves on), talk to it, then stop it with a signal.
 /// Every wait is bounded; a process still running when the value is released is killed.
 final class RunningRecorder: Sendable {
-    private let process: Process
+    private let process: ChildProcess
     private let streams = Lock(Streams())
 
     private struct Streams {
@@ -15,9 +16,8 @@ final class RunningRecorder: Sendable {
 
     /// Starts `recorder ARGUMENTS` in `directory`, within `limits`.
     init(_ arguments: [String], in directory: URL? = nil, limits: ProcessLimits? = nil) throws {
-        let (process, out, err) = recorderProcess(arguments, in: directory, limits: limits)
+        let (process, out, err) = try startRecorder(arguments, in: directory, limits: limits)
         self.process = process
-        try process.run()
         for (pipe, isOutput) in [(out, true), (err, false)] {
             let handle = pipe.fileHandleForReading
             // The readers hold only the buffers, so that a test that fails early releases this value, and deinit

@@ -57,7 +57,7 @@ enum CaptureCommand: Command {
         }
         var configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
-        configuration.onDescriptorsExhausted = { console.error(ExhaustionWarning.sentence) }
+        configuration.onDescriptorsExhausted = ExhaustionWarning.printer(to: console)
         configuration.onRequest = { entry in
             guard entry.outcome.kind == .matched else { return }
             tally.countReplayed()

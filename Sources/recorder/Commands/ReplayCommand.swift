@@ -53,7 +53,7 @@ enum ReplayCommand: Command {
         if let plan {
             configuration.faults = .plan(plan)
         }
-        configuration.onDescriptorsExhausted = { console.error(ExhaustionWarning.sentence) }
+        configuration.onDescriptorsExhausted = ExhaustionWarning.printer(to: console)
         if !parsed.flag("quiet") {
             configuration.onRequest = { entry in console.print(ReplayLine.text(for: entry)) }
         }

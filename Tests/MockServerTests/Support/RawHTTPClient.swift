@@ -84,19 +84,24 @@ final class RawHTTPClient: @unchecked Sendable {
         closeSocket(fd)
     }
 
+    /// How long a read waits by default: only a bound against a hang. Under load the suite's two cooperative
+    /// threads can be busy for over ten seconds before a server's asynchronous answer runs; a test that expects
+    /// nothing to arrive passes its own short timeout.
+    static let hangGuard: Duration = .seconds(60)
+
     /// Reads one response, parsing `Content-Length`, chunked or read-until-close framing. For an answer
     /// to HEAD pass `forHEAD` so that no body is expected.
-    func readResponse(forHEAD: Bool = false, timeout: Duration = .seconds(10)) async throws -> Response {
+    func readResponse(forHEAD: Bool = false, timeout: Duration = RawHTTPClient.hangGuard) async throws -> Response {
         try await onThread { try self.readResponseBlocking(forHEAD: forHEAD, timeout: timeout) }
     }
 
     /// Reads exactly `count` bytes; throws when the connection ends first or `timeout` passes.
-    func read(count: Int, timeout: Duration = .seconds(10)) async throws -> Data {
+    func read(count: Int, timeout: Duration = RawHTTPClient.hangGuard) async throws -> Data {
         try await onThread { try self.readExactly(count, deadline: ContinuousClock.now + timeout) }
     }
 
     /// Reads everything until the server closes or resets the connection, or `timeout` passes.
-    func readToEnd(timeout: Duration = .seconds(10)) async -> (bytes: Data, ending: Ending) {
+    func readToEnd(timeout: Duration = RawHTTPClient.hangGuard) async -> (bytes: Data, ending: Ending) {
         // The work cannot throw; the force is for the generic helper's signature.
         try! await onThread { self.readToEndBlocking(timeout: timeout) }
     }

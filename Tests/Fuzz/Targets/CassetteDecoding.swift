@@ -1,4 +1,4 @@
-// Cassette decoding: any bytes either fail with a CassetteError or give a cassette. Decoding all at once and
+// Cassette decoding: any bytes either fail with a MockServerError or give a cassette. Decoding all at once and
 // decoding interaction by interaction (how `recorder replay` loads) agree, and a decoded cassette's encoding
 // decodes to a cassette that encodes to the same bytes.
 import Foundation
@@ -7,15 +7,15 @@ import Foundation
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzCassetteDecoding(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = Data(FuzzInput(start, count).bytes)
-    let whole: Result<Cassette, CassetteError>
-    do throws(CassetteError) {
+    let whole: Result<Cassette, MockServerError>
+    do throws(MockServerError) {
         whole = .success(try Cassette(jsonData: data, source: "fuzz.json"))
     } catch {
         whole = .failure(error)
     }
     var streamed: [Interaction] = []
-    let streaming: Result<Cassette, CassetteError>
-    do throws(CassetteError) {
+    let streaming: Result<Cassette, MockServerError>
+    do throws(MockServerError) {
         streaming = .success(try Cassette.decode(data, source: "fuzz.json") { streamed.append($0) })
     } catch {
         streaming = .failure(error)

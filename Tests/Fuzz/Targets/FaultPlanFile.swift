@@ -1,4 +1,4 @@
-// Fault plan files: any bytes either fail with a FaultPlanError or give a plan whose rules' spellings parse
+// Fault plan files: any bytes either fail with a MockServerError or give a plan whose rules' spellings parse
 // back to rules with the same spelling (a status rule's headers and body have none), unless a value has no
 // CLI spelling (see Fault).
 import Foundation

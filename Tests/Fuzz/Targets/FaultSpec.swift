@@ -1,5 +1,5 @@
 // Fault specs in the CLI spelling (`--fault`, MOCKSERVER_FAULTS): any text either fails with a
-// FaultPlanError or gives rules whose own spelling parses back to the same rules.
+// MockServerError or gives rules whose own spelling parses back to the same rules.
 import Foundation
 @testable import MockServer
 

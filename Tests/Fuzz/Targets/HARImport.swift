@@ -1,5 +1,5 @@
-// HAR import: any bytes either fail with a HARError or give a document; importing a document either fails
-// with a HARError or gives a cassette, whose encoding decodes back to the same cassette.
+// HAR import: any bytes either fail with a MockServerError or give a document; importing a document either fails
+// with a MockServerError or gives a cassette, whose encoding decodes back to the same cassette.
 import Foundation
 @testable import MockServer
 

@@ -2,6 +2,7 @@ import Foundation
 @testable import MockServer
 import ServiceKit
 import Testing
+import TestSupport
 
 /// Every service × every fault kind → the exact error family and case, through real loopback HTTP and
 /// URLSession. The network-level expectations are the Linux mapping (FoundationNetworking over libcurl);
@@ -141,7 +142,7 @@ import Testing
     @Test(arguments: ServiceCall.everyService)
     func call_withNothingListening_cannotConnect(call: ServiceCall) async throws {
         // Given a loopback port nobody listens on
-        let port = try ClosedPort()
+        let port = try ReservedPort()
         let client = WebServiceClient(baseURL: port.baseURL, configuration: .init(commonParameters: call.commonParameters,
                                                                                     timeout: ReplayTimeout.answer, clock: VirtualClock()))
 

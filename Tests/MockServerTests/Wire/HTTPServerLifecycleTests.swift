@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// Starting, stopping, and many servers side by side.
 @Suite struct HTTPServerLifecycleTests {
@@ -30,7 +31,7 @@ import Testing
     @Test func stop_isIdempotent_andStartAfterStopThrows() async throws {
         // Given a running server with a connection open, on a port that no parallel test can be given
         #if os(Linux)
-        let reserved = try ReservedPort()
+        let reserved = try ReservedPort(sharedWithServers: true)
         let server = HTTPServer(configuration: .init(port: reserved.port)) { _ in .response(status: 204) }
         #else
         let server = HTTPServer { _ in .response(status: 204) }

@@ -86,8 +86,11 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Delay the normal answer by a duration drawn from `distribution`.
     public static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
 
-    /// Send the normal answer at no more than `bytesPerSecond` (at least 1).
-    public static func throttle(bytesPerSecond: Int) -> Fault { Fault(.throttle(bytesPerSecond: max(1, bytesPerSecond))) }
+    /// Send the normal answer at no more than `bytesPerSecond`, clamped to 1 byte to 1 TB (2^40 bytes)
+    /// per second.
+    public static func throttle(bytesPerSecond: Int) -> Fault {
+        Fault(.throttle(bytesPerSecond: min(max(1, bytesPerSecond), ThrottleRate.maximumBytesPerSecond)))
+    }
 
     /// Replace the response by one with status `code`, the given headers and body.
     ///

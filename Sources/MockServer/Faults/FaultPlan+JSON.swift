@@ -95,7 +95,7 @@ extension FaultPlan {
             fault = .latency(try latency(from: object))
         case "throttle":
             try object.allowOnly(common + ["bytesPerSecond"])
-            fault = .throttle(bytesPerSecond: try object.integer("bytesPerSecond", in: 1...Int.max))
+            fault = .throttle(bytesPerSecond: try object.integer("bytesPerSecond", in: 1...ThrottleRate.maximumBytesPerSecond))
         case "status":
             try object.allowOnly(common + ["status", "retryAfter", "headers", "body"])
             fault = .status(try object.integer("status", in: 100...599), retryAfter: try object.optionalString("retryAfter"),

@@ -164,6 +164,10 @@ extension LatencyDistribution {
 /// Reads throttle rates: bits per second (`bps`, `kbps`, `mbps`, decimal multiples, as network speeds are
 /// quoted) or bytes per second (`B/s`, `KB/s`, `MB/s`, binary multiples).
 enum ThrottleRate {
+    /// The fastest rate any spelling accepts, 1 TB/s: far above loopback speed, and low enough that every
+    /// rate survives the round trip through a `Double` and a spec's `B/s` spelling exactly.
+    static let maximumBytesPerSecond = 1 << 40
+
     static func parse(_ text: String) throws(MockServerError) -> Int {
         let units: [(suffix: String, bytesPerUnit: Double)] = [
             ("kbps", 1000 / 8), ("mbps", 1_000_000 / 8), ("bps", 1.0 / 8),
@@ -172,11 +176,11 @@ enum ThrottleRate {
         for unit in units where text.hasSuffix(unit.suffix) {
             if let value = Double(text.dropLast(unit.suffix.count)), value > 0, value.isFinite {
                 let rate = (value * unit.bytesPerUnit).rounded()
-                if rate >= 1, rate <= 1e12 { return Int(rate) }
+                if rate >= 1, rate <= Double(maximumBytesPerSecond) { return Int(rate) }
             }
             break
         }
-        throw MockServerError(.invalidFaultPlan, "throttle takes a positive rate such as 2kbps, 64KB/s or 500B/s (at least 1 byte per second)")
+        throw MockServerError(.invalidFaultPlan, "throttle takes a rate such as 2kbps, 64KB/s or 500B/s, from 1 byte to 1 TB per second")
     }
 }
 

@@ -30,6 +30,14 @@ import Testing
         #expect(plan.rules[8].fault == .status(429, retryAfter: "2", headers: ["X-Why": "test"], body: Data(#"{"message":"slow down"}"#.utf8)))
     }
 
+    @Test func fastestThrottle_readsTheSameFromAPlanFileASpecAndCode() throws {
+        let plan = try FaultPlan.decode(json: Data(#"{"rules": [{"fault": "throttle", "bytesPerSecond": 1099511627776}]}"#.utf8))
+        #expect(plan.rules[0].description == "throttle=1099511627776B/s")
+        #expect(try FaultRule.parse(spec: plan.rules[0].description).fault == plan.rules[0].fault)
+        #expect(Fault.throttle(bytesPerSecond: .max) == plan.rules[0].fault)
+        #expect(throws: MockServerError.self) { try FaultRule.parse(spec: "throttle=1099511627777B/s") }
+    }
+
     @Test func planWithoutSeed_usesTheDefaultSeed() throws {
         let plan = try FaultPlan.decode(json: Data(#"{"rules": [{"fault": "reset"}]}"#.utf8))
         #expect(plan.seed == FaultPlan.defaultSeed)
@@ -51,6 +59,8 @@ import Testing
         (#"{"rules": [{"fault": "latency"}]}"#, "rule 1: latency needs \"ms\", or \"minMs\" and \"maxMs\", or \"medianMs\" and \"sigma\""),
         (#"{"rules": [{"fault": "latency", "minMs": 300, "maxMs": 100}]}"#, "rule 1: \"maxMs\" must be a whole number from 300 to 3600000"),
         (#"{"rules": [{"fault": "reset", "when": "often"}]}"#, "rule 1: trigger 'often' is not one of always, first:N, nth:N, every:N or p:P"),
+        // Found by the FaultPlanFile fuzz target: a rate the CLI spelling could not read back.
+        (#"{"rules": [{"fault": "throttle", "bytesPerSecond": 6222222222222536}]}"#, "rule 1: \"bytesPerSecond\" must be a whole number from 1 to 1099511627776"),
         (#"{"rules": [{"fault": "refuse", "path": "/a"}]}"#, "rule 1 ('refuse,path=/a'): refuse acts before a request is read, so it cannot be filtered by path or method"),
     ])
     func badPlan_throwsOneSentenceNamingThePart(json: String, message: String) {

@@ -27,8 +27,8 @@ struct MediaType: Sendable, Hashable {
     func parameter(_ name: String) -> String? {
         for piece in parameterText.split(separator: ";") {
             guard let equals = piece.firstIndex(of: "=") else { continue }
-            guard piece[..<equals].trimmingWhitespace().lowercased() == name.lowercased() else { continue }
-            var value = piece[piece.index(after: equals)...].trimmingWhitespace()
+            guard piece[..<equals].trimmingHTTPWhitespace().lowercased() == name.lowercased() else { continue }
+            var value = piece[piece.index(after: equals)...].trimmingHTTPWhitespace()
             if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") {
                 value = String(value.dropFirst().dropLast())
             }
@@ -62,7 +62,7 @@ struct MediaType: Sendable, Hashable {
 
 extension StringProtocol {
     /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).
-    func trimmingWhitespace() -> String {
+    func trimmingHTTPWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { $0 != " " && $0 != "\t" }) else { return "" }
         let last = scalars.lastIndex(where: { $0 != " " && $0 != "\t" })!

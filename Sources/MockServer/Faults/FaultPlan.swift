@@ -35,8 +35,9 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// Throws ``MockServerError`` naming the first bad spec and its bad part.
     public static func parse(specs: String, seed: UInt64 = FaultPlan.defaultSeed) throws(MockServerError) -> FaultPlan {
         var rules: [FaultRule] = []
-        for spec in specs.split(separator: ";") where !spec.allSatisfy(\.isWhitespace) {
-            rules.append(try FaultRule.parse(spec: String(spec)))
+        for scalars in specs.unicodeScalars.split(separator: ";") {
+            let spec = String(Substring(scalars))
+            if !spec.trimmingWhitespace().isEmpty { rules.append(try FaultRule.parse(spec: spec)) }
         }
         return try FaultPlan(seed: seed, rules: rules)
     }

@@ -12,7 +12,11 @@ extension FaultRule {
     }
 
     private static func parseTrimmed(_ spec: String) throws(MockServerError) -> FaultRule {
-        let fields = spec.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingWhitespace() }
+        // Split by scalars, not Characters: a combining mark after `,` or `=` would join the separator into
+        // one Character and hide it.
+        let fields = spec.unicodeScalars.split(separator: ",", omittingEmptySubsequences: false).map {
+            String(Substring($0)).trimmingWhitespace()
+        }
         guard let head = fields.first, !head.isEmpty else {
             throw MockServerError(.invalidFaultPlan, "it names no fault kind")
         }
@@ -53,9 +57,10 @@ extension FaultRule {
         return FaultRule(fault, when: trigger, path: path, method: method)
     }
 
-    private static func splitOnce(_ text: String, at separator: Character) -> (String, String?) {
-        guard let index = text.firstIndex(of: separator) else { return (text, nil) }
-        return (String(text[..<index]), String(text[text.index(after: index)...]))
+    private static func splitOnce(_ text: String, at separator: Unicode.Scalar) -> (String, String?) {
+        let scalars = text.unicodeScalars
+        guard let index = scalars.firstIndex(of: separator) else { return (text, nil) }
+        return (String(Substring(scalars[..<index])), String(Substring(scalars[scalars.index(after: index)...])))
     }
 }
 
@@ -185,11 +190,12 @@ enum ThrottleRate {
 }
 
 extension String {
-    /// The string without leading and trailing spaces, tabs and newlines.
+    /// The string without leading and trailing white space (Unicode's, newlines included), judged scalar by
+    /// scalar so that a combining mark after a space is kept rather than trimmed with it.
     func trimmingWhitespace() -> String {
-        var slice = Substring(self)
-        while let first = slice.first, first.isWhitespace { slice.removeFirst() }
-        while let last = slice.last, last.isWhitespace { slice.removeLast() }
-        return String(slice)
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(Substring(scalars[first...last]))
     }
 }

@@ -59,7 +59,7 @@ enum HARBody {
     /// `HEAD` answer announces its resource's size.
     static func storedHeaders(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String) throws(MockServerError) -> HTTPHeaders {
         var headers = HTTPHeaders(harHeaders.filter { !$0.name.hasPrefix(":") }.map { HTTPHeader(name: $0.name, value: $0.value) })
-        let coding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased() ?? ""
+        let coding = headers["Content-Encoding"]?.trimmingHTTPWhitespace().lowercased() ?? ""
         let compressed = !coding.isEmpty && coding != "identity"
         if coding.contains("gzip"), body.starts(with: [0x1F, 0x8B]) {
             throw MockServerError(code: .invalidField, entry: entry,
@@ -68,7 +68,7 @@ enum HARBody {
         let chunked = headers.contains("Transfer-Encoding")
         headers.remove(name: "Content-Encoding")
         headers.remove(name: "Transfer-Encoding")
-        if let length = headers["Content-Length"]?.trimmingWhitespace(),
+        if let length = headers["Content-Length"]?.trimmingHTTPWhitespace(),
            compressed || chunked || (!body.isEmpty && length != String(body.count)) {
             headers.remove(name: "Content-Length")
         }

@@ -42,8 +42,8 @@ struct MultipartPart: Sendable, Hashable, Comparable {
             var part = MultipartPart(name: "", filename: nil, contentType: nil, data: Data(bytes[contentStart..<contentEnd]))
             for line in headerText.split(whereSeparator: { $0 == "\r\n" || $0 == "\n" || $0 == "\r" }) {
                 guard let colon = line.firstIndex(of: ":") else { continue }
-                let name = line[..<colon].trimmingWhitespace().lowercased()
-                let value = line[line.index(after: colon)...].trimmingWhitespace()
+                let name = line[..<colon].trimmingHTTPWhitespace().lowercased()
+                let value = line[line.index(after: colon)...].trimmingHTTPWhitespace()
                 if name == "content-type" {
                     part.contentType = value
                 } else if name == "content-disposition" {

@@ -10,7 +10,7 @@ struct NormalizedRequest: Sendable, Hashable {
 
     init(_ parts: RequestParts, rules: PreparedRules) {
         query = NormalizedRequest.sortedFields(parts.query, ignoring: rules.ignoredQuery)
-        headers = rules.headers.isEmpty ? [] : rules.headers.map { name in parts.headers.values(for: name).map { $0.trimmingWhitespace() } }
+        headers = rules.headers.isEmpty ? [] : rules.headers.map { name in parts.headers.values(for: name).map { $0.trimmingHTTPWhitespace() } }
         body = NormalizedRequest.normalize(parts.body, ignoring: rules.ignoredBodyFields)
     }
 

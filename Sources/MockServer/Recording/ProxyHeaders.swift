@@ -13,7 +13,7 @@ enum ProxyHeaders {
         let lowered = name.lowercased()
         if hopByHop.contains(lowered) || lowered.hasPrefix("proxy-") { return true }
         return headers.values(for: "Connection").contains { value in
-            value.split(separator: ",").contains { $0.trimmingWhitespace().lowercased() == lowered }
+            value.split(separator: ",").contains { $0.trimmingHTTPWhitespace().lowercased() == lowered }
         }
     }
 
@@ -72,14 +72,14 @@ enum ProxyHeaders {
             let character = value[index]
             let next = value.index(after: index)
             if character == ",", startsCookie(value[next...]) {
-                cookies.append(current.trimmingWhitespace())
+                cookies.append(current.trimmingHTTPWhitespace())
                 current = ""
             } else {
                 current.append(character)
             }
             index = next
         }
-        cookies.append(current.trimmingWhitespace())
+        cookies.append(current.trimmingHTTPWhitespace())
         return cookies.filter { !$0.isEmpty }
     }
 

@@ -387,7 +387,8 @@ struct JSONParser {
         guard text.count <= JSONDocument.Entry.maximumLength else {
             throw failure("a number over 256 MiB long is too long to read", at: start)
         }
-        if isInteger, Self.integer(text) != nil {
+        // `-0` stays a Double: Int has no negative zero, and the sign must survive encoding and parsing again.
+        if isInteger, let value = Self.integer(text), value != 0 || text[0] != UInt8(ascii: "-") {
             tape.append(JSONDocument.Entry(.integer, start: start, length: text.count))
             return
         }

@@ -85,6 +85,17 @@ import Testing
         #expect(plan.description == "seed=9: status=503,when=first:2; latency=100..300ms,when=p:0.5,path=/users*")
     }
 
+    // Found by the FaultPlanFile fuzz target: a value starting with a combining mark joined the `=` or `,`
+    // before it into one Character, so the spelling of a plan file's rule did not parse back.
+    @Test func valuesStartingWithACombiningMark_spellAndParseBack() throws {
+        let rule = FaultRule(.reset, path: "\u{301}/users", method: nil)
+        let spec = rule.description
+        #expect(Array(spec.unicodeScalars) == Array("reset,path=\u{301}/users".unicodeScalars))
+        let parsed = try FaultRule.parse(spec: spec)
+        #expect(parsed.path?.description.unicodeScalars.elementsEqual("\u{301}/users".unicodeScalars) == true)
+        #expect(try FaultPlan.parse(specs: "\(spec); empty").rules.map(\.description) == [spec, "empty"])
+    }
+
     @Test func badSpecAmongSeveral_namesThatSpec() {
         #expect(throws: MockServerError(.invalidFaultPlan, "invalid fault spec 'stall=5': stall takes no argument or event:N, such as stall=event:3")) {
             try FaultPlan.parse(specs: "reset; stall=5; empty")

@@ -102,7 +102,20 @@ import Testing
     @Test func parse_integersAtTheEdgesOfInt() throws {
         let text = "[9223372036854775807, -9223372036854775808, -9223372036854775809, -0]"
         #expect(try JSONValue.parse(Data(text.utf8))
-                == [.integer(.max), .integer(.min), .double(-9_223_372_036_854_775_808.0), .integer(0)])
+                == [.integer(.max), .integer(.min), .double(-9_223_372_036_854_775_808.0), .double(-0.0)])
+    }
+
+    // Found by the ServiceKitJSON fuzz target: `-0.0` encoded as `-0`, which parsed back as the integer 0
+    // and encoded as `0`.
+    @Test func parse_negativeZero_keepsItsSignThroughEncoding() throws {
+        for text in ["-0", "-0.0", "-0e3"] {
+            let value = try #require(try JSONValue.parse(Data(text.utf8)))
+            guard case .double(let number) = value else { Issue.record("\(text) parsed to \(value)"); continue }
+            #expect(number.sign == .minus)
+            #expect(String(decoding: value.encoded(), as: UTF8.self) == "-0")
+            #expect(try JSONValue.parse(value.encoded())?.encoded() == value.encoded())
+            #expect(JSON(value).int == 0)
+        }
     }
 
     @Test func parse_skipsALeadingByteOrderMark() throws {

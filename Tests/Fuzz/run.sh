@@ -11,6 +11,7 @@
 # so a later run continues the campaign. A crash, leak or AddressSanitizer report stops that target,
 # leaves the input in .build/fuzz/crashes and makes the script exit non-zero after the other targets ran.
 #
+# FUZZ_RUNS=N stops each target after N inputs (SECONDS still bounds it).
 # FUZZ_SEED=N makes a run repeatable: libFuzzer's random seed is N and Swift's hashing is deterministic, so
 # from the same corpus a short run replays the first inputs of a longer one. CI uses it, so that what CI
 # runs has been run, longer, before.
@@ -115,13 +116,17 @@ for target in "${targets[@]}"; do
     echo "== fuzz: running $target for $seconds s"
     options=(-max_total_time="$seconds" -timeout=10 -print_final_stats=1 -artifact_prefix="$build/crashes/$target-")
     environment=(SWIFT_BACKTRACE=enable=no) # the runtime's backtracer would inspect a crash under ASan and report itself
+    if [[ -n ${FUZZ_RUNS:-} ]]; then
+        options+=(-runs="$FUZZ_RUNS")
+    fi
     if [[ -n ${FUZZ_SEED:-} ]]; then
         options+=(-seed="$FUZZ_SEED")
         environment+=(SWIFT_DETERMINISTIC_HASHING=1)
     fi
+    started=$SECONDS
     if env "${environment[@]}" "$binary" "${options[@]}" "$build/corpus/$target" "${seeds[@]}" > "$log" 2>&1; then
         executions=$(sed -nE 's/^stat::number_of_executed_units: *([0-9]+)/\1/p' "$log")
-        echo "fuzz: $target ran ${executions:-?} inputs in $seconds s without a crash, leak or sanitizer report"
+        echo "fuzz: $target ran ${executions:-?} inputs in $((SECONDS - started)) s without a crash, leak or sanitizer report"
     else
         echo "fuzz: $target failed; the end of $log:" >&2
         tail -40 "$log" >&2

@@ -55,9 +55,10 @@ final class RecordingHandler: HTTPHandler {
         guard inFlight.begin() else {
             return Self.refusal(503, "The recording server is stopping; the request was not forwarded.")
         }
-        // Not cancelled when the client leaves: the upstream's answer is still recorded.
+        // Not cancelled when the client leaves: the upstream's answer is still recorded. Off the cooperative
+        // pool, which the tests talking to this server may be holding.
         return .deferred { responder in
-            Task {
+            ServerTaskExecutor.task {
                 let reply = await self.exchange(request, to: url, responder: responder)
                 responder.send(reply)
                 self.inFlight.end()

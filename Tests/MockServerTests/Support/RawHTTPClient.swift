@@ -106,7 +106,8 @@ final class RawHTTPClient: @unchecked Sendable {
         try! await onThread { self.readToEndBlocking(timeout: timeout) }
     }
 
-    private func readResponseBlocking(forHEAD: Bool, timeout: Duration) throws -> Response {
+    /// ``readResponse(forHEAD:timeout:)`` on the calling thread, which it blocks.
+    func readResponseBlocking(forHEAD: Bool = false, timeout: Duration) throws -> Response {
         let deadline = ContinuousClock.now + timeout
         var headEnd = buffer.firstRange(of: Array("\r\n\r\n".utf8))?.upperBound
         while headEnd == nil {

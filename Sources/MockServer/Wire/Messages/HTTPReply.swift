@@ -106,11 +106,12 @@ package struct HTTPReply: Sendable {
         HTTPReply(.deferred(body))
     }
 
-    /// Answers with the result of `work`, run in a new unstructured `Task`; the task is cancelled when the
-    /// connection closes first (client gone or server stopped). See ``deferred(_:)``.
+    /// Answers with the result of `work`, run in a new unstructured task off the cooperative pool (see
+    /// ``ServerTaskExecutor``); the task is cancelled when the connection closes first (client gone or server
+    /// stopped). See ``deferred(_:)``.
     package static func async(_ work: @escaping @Sendable () async -> HTTPReply) -> HTTPReply {
         deferred { responder in
-            let task = Task { responder.send(await work()) }
+            let task = ServerTaskExecutor.task { responder.send(await work()) }
             responder.onCancel { task.cancel() }
         }
     }

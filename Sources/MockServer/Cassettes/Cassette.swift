@@ -61,7 +61,7 @@ public struct Cassette: Sendable, Hashable {
     public static let currentVersion = 2
 
     /// Whether the interactions were captured from a real upstream or written by a person.
-    public enum Origin: String, Sendable, Hashable, CaseIterable {
+    package enum Origin: String, Sendable, Hashable, CaseIterable {
         /// Captured by `recorder capture` (or the record mode) from a real upstream.
         case recorded
         /// Written by hand, for example from an API's documentation (`"hand-written"` in the file).
@@ -74,7 +74,7 @@ public struct Cassette: Sendable, Hashable {
     /// The base URL the interactions were recorded from, such as `https://api.github.com`; `nil` when unknown.
     public var upstream: String?
     /// Whether this cassette was recorded or hand-written; `recorded` when the file does not say.
-    public var origin: Origin
+    package var origin: Origin
     /// Free text for readers, such as where a hand-written cassette's payloads come from.
     public var note: String?
     /// When the cassette was recorded (UTC); `nil` when unknown.
@@ -89,11 +89,25 @@ public struct Cassette: Sendable, Hashable {
     /// in memory. Saving always writes ``currentVersion``.
     public internal(set) var formatVersion: Int = Cassette.currentVersion
 
-    /// Creates a cassette in memory. Everything but the name defaults to empty.
+    /// Creates a cassette in memory, marked as recorded. Everything but the name defaults to empty.
     public init(
         name: String,
         upstream: String? = nil,
-        origin: Origin = .recorded,
+        note: String? = nil,
+        recordedAt: Date? = nil,
+        matching: MatchRules = MatchRules(),
+        errorTemplates: [String: RecordedResponse] = [:],
+        interactions: [Interaction] = []
+    ) {
+        self.init(name: name, upstream: upstream, origin: .recorded, note: note, recordedAt: recordedAt, matching: matching,
+                  errorTemplates: errorTemplates, interactions: interactions)
+    }
+
+    /// Creates a cassette in memory of the given origin.
+    package init(
+        name: String,
+        upstream: String? = nil,
+        origin: Origin,
         note: String? = nil,
         recordedAt: Date? = nil,
         matching: MatchRules = MatchRules(),

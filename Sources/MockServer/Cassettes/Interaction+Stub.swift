@@ -42,7 +42,7 @@ extension Interaction {
     }
 
     /// A hand-written interaction that replays a transport failure (refused, reset, timeout).
-    public static func failure(_ method: String, _ target: String, kind: TransportFailure.Kind, message: String? = nil) -> Interaction {
+    package static func failure(_ method: String, _ target: String, kind: TransportFailure.Kind, message: String? = nil) -> Interaction {
         Interaction(request: RecordedRequest(method: method, target: target), failure: TransportFailure(kind: kind, message: message))
     }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
-/// One recorded exchange: a request and what the upstream did about it, either a response or a transport
-/// failure (refused, reset, timed out) that replay reproduces as the same failure.
+/// One recorded exchange: a request and what the upstream did about it, either a response or (in a recording
+/// that saw one) a transport failure, refused, reset or timed out, that replay reproduces as the same failure.
 public struct Interaction: Sendable, Hashable {
     /// What the upstream did.
-    public enum Outcome: Sendable, Hashable {
+    package enum Outcome: Sendable, Hashable {
         /// The upstream answered.
         case response(RecordedResponse)
         /// The exchange failed below HTTP; replay reproduces the failure instead of answering.
@@ -18,7 +18,7 @@ public struct Interaction: Sendable, Hashable {
     /// The request as the client sent it (secrets already redacted).
     public var request: RecordedRequest
     /// The response, or the transport failure.
-    public var outcome: Outcome
+    package var outcome: Outcome
 
     /// Creates an interaction that answers with `response`.
     public init(request: RecordedRequest, response: RecordedResponse, recordedAt: Date? = nil, durationMs: Int? = nil) {
@@ -26,26 +26,27 @@ public struct Interaction: Sendable, Hashable {
     }
 
     /// Creates an interaction that replays a transport failure.
-    public init(request: RecordedRequest, failure: TransportFailure, recordedAt: Date? = nil, durationMs: Int? = nil) {
+    package init(request: RecordedRequest, failure: TransportFailure, recordedAt: Date? = nil, durationMs: Int? = nil) {
         self.init(request: request, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
     }
 
     /// Creates an interaction from any outcome.
-    public init(request: RecordedRequest, outcome: Outcome, recordedAt: Date? = nil, durationMs: Int? = nil) {
+    package init(request: RecordedRequest, outcome: Outcome, recordedAt: Date? = nil, durationMs: Int? = nil) {
         self.request = request
         self.outcome = outcome
         self.recordedAt = recordedAt
         self.durationMs = durationMs
     }
 
-    /// The recorded response, or `nil` for a transport failure.
+    /// The recorded response, or `nil` when the upstream failed below HTTP (the recording then holds a transport
+    /// failure, which replays as a reset connection or a server that never answers).
     public var response: RecordedResponse? {
         guard case .response(let response) = outcome else { return nil }
         return response
     }
 
     /// The recorded transport failure, or `nil` when the upstream answered.
-    public var failure: TransportFailure? {
+    package var failure: TransportFailure? {
         guard case .failure(let failure) = outcome else { return nil }
         return failure
     }

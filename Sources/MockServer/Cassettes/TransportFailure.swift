@@ -1,8 +1,8 @@
 /// A recorded failure below HTTP: the upstream refused the connection, reset it, or never answered.
 /// Replay hands it to the fault layer, which reproduces the same failure on the wire.
-public struct TransportFailure: Sendable, Hashable {
+package struct TransportFailure: Sendable, Hashable {
     /// The kinds a cassette can record. A closed set: the cassette format version says which exist.
-    public enum Kind: String, Sendable, Hashable, CaseIterable {
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The connection was refused (nothing listening).
         case refused
         /// The connection was reset (TCP RST) before a complete response.
@@ -12,12 +12,12 @@ public struct TransportFailure: Sendable, Hashable {
     }
 
     /// What happened.
-    public var kind: Kind
+    package var kind: Kind
     /// The client-side error text at record time, for readers; `nil` when none.
-    public var message: String?
+    package var message: String?
 
     /// Creates a transport failure.
-    public init(kind: Kind, message: String? = nil) {
+    package init(kind: Kind, message: String? = nil) {
         self.kind = kind
         self.message = message
     }

@@ -14,26 +14,12 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         public static let matched = Kind(rawValue: "matched")
         /// Nothing answered; ``JournalOutcome/nearMiss`` says why.
         public static let unmatched = Kind(rawValue: "unmatched")
-        /// A fault was injected; ``JournalOutcome/fault`` says which rule and seed.
+        /// A fault was injected; ``JournalOutcome/faultRule`` and ``JournalOutcome/faultSeed`` say which rule and seed.
         public static let faultInjected = Kind(rawValue: "fault")
         /// The request was forwarded upstream and the exchange recorded.
         public static let recorded = Kind(rawValue: "recorded")
         /// The request was forwarded upstream without recording.
         public static let passedThrough = Kind(rawValue: "passed through")
-    }
-
-    /// The fault rule that fired and the seed of the generator that decided it, so a run can be replayed.
-    public struct Fault: Sendable, Hashable {
-        /// The rule as spelt in its plan (`reset,when=first:2`).
-        public var rule: String
-        /// The seed of the deciding generator, when the trigger was random.
-        public var seed: UInt64?
-
-        /// Creates a fault record.
-        public init(rule: String, seed: UInt64? = nil) {
-            self.rule = rule
-            self.seed = seed
-        }
     }
 
     /// The kind of outcome.
@@ -42,17 +28,21 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     public var interaction: InteractionReference?
     /// Why nothing matched, for unmatched requests.
     public var nearMiss: NearMiss?
-    /// The injected fault, for faults.
-    public var fault: Fault?
+    /// For faults, the rule that fired as its plan spells it (`reset,when=first:2`); otherwise `nil`.
+    public var faultRule: String?
+    /// For faults, the seed of the generator that decided, so that a run can be replayed; otherwise `nil`.
+    public var faultSeed: UInt64?
     /// The status sent, when a response was sent.
     public var status: Int?
 
     /// Creates an outcome from its parts.
-    public init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, fault: Fault? = nil, status: Int? = nil) {
+    package init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, faultRule: String? = nil,
+                 faultSeed: UInt64? = nil, status: Int? = nil) {
         self.kind = kind
         self.interaction = interaction
         self.nearMiss = nearMiss
-        self.fault = fault
+        self.faultRule = faultRule
+        self.faultSeed = faultSeed
         self.status = status
     }
 
@@ -68,22 +58,22 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     }
 
     /// A matched interaction answered with `status`.
-    public static func matched(_ interaction: InteractionReference, status: Int?) -> JournalOutcome {
+    package static func matched(_ interaction: InteractionReference, status: Int?) -> JournalOutcome {
         JournalOutcome(kind: .matched, interaction: interaction, status: status)
     }
 
     /// A fault from `rule` (decided with `seed`) replaced or disturbed the answer of `interaction`, if any.
-    public static func faultInjected(rule: String, seed: UInt64? = nil, interaction: InteractionReference? = nil, status: Int? = nil) -> JournalOutcome {
-        JournalOutcome(kind: .faultInjected, interaction: interaction, fault: Fault(rule: rule, seed: seed), status: status)
+    package static func faultInjected(rule: String, seed: UInt64? = nil, interaction: InteractionReference? = nil, status: Int? = nil) -> JournalOutcome {
+        JournalOutcome(kind: .faultInjected, interaction: interaction, faultRule: rule, faultSeed: seed, status: status)
     }
 
     /// The exchange was forwarded and recorded as `interaction`.
-    public static func recorded(_ interaction: InteractionReference?, status: Int?) -> JournalOutcome {
+    package static func recorded(_ interaction: InteractionReference?, status: Int?) -> JournalOutcome {
         JournalOutcome(kind: .recorded, interaction: interaction, status: status)
     }
 
     /// The exchange was forwarded without recording.
-    public static func passedThrough(status: Int?) -> JournalOutcome {
+    package static func passedThrough(status: Int?) -> JournalOutcome {
         JournalOutcome(kind: .passedThrough, status: status)
     }
 
@@ -93,7 +83,7 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         var text: String
         switch kind {
         case .matched: text = interaction.map { "\($0.cassette) interaction \($0.index)" } ?? "matched"
-        case .faultInjected: text = "fault " + (fault.map { $0.rule + ($0.seed.map { " (seed \($0))" } ?? "") } ?? "")
+        case .faultInjected: text = "fault " + (faultRule ?? "") + (faultSeed.map { " (seed \($0))" } ?? "")
         default: text = kind.rawValue
         }
         if kind != .matched, kind != .unmatched, let status { text += " (\(status))" }

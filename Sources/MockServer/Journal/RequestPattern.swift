@@ -4,14 +4,14 @@ import Foundation
 /// `.post("/login").withBody(containing: "username=ann")`, `.any("/feeds").withQuery("page", "2")`.
 public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     /// One query condition: the parameter is present, with exactly `value` when one is given.
-    public struct QueryCondition: Sendable, Hashable {
+    package struct QueryCondition: Sendable, Hashable {
         /// The parameter name, exact.
-        public var name: String
+        package var name: String
         /// The decoded value it must have, or `nil` for any value.
-        public var value: String?
+        package var value: String?
 
         /// Creates a condition.
-        public init(name: String, value: String? = nil) {
+        package init(name: String, value: String? = nil) {
             self.name = name
             self.value = value
         }
@@ -22,16 +22,16 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     /// The path glob (see ``PathGlob``), matched against the path percent-decoded as request matching
     /// decodes it; `nil` for any path.
     package var path: PathGlob?
-    /// Query parameters that must be present (other parameters may be present too).
-    public var query: [QueryCondition]
+    /// Query parameters that must be present (other parameters may be present too); see ``withQuery(_:_:)``.
+    package var query: [QueryCondition] = []
     /// Text the body must contain (compared as UTF-8 bytes); `nil` for any body.
     public var bodyContains: String?
 
-    /// Creates a pattern; every part defaults to "anything". `path` is a ``PathGlob`` pattern such as `/users*`.
-    public init(method: String? = nil, path: String? = nil, query: [QueryCondition] = [], bodyContains: String? = nil) {
+    /// Creates a pattern; every part defaults to "anything". `path` is a glob where `*` matches any run of
+    /// characters, such as `/users*`. Query conditions are added with ``withQuery(_:_:)``.
+    public init(method: String? = nil, path: String? = nil, bodyContains: String? = nil) {
         self.method = method
         self.path = path.map(PathGlob.init)
-        self.query = query
         self.bodyContains = bodyContains
     }
 

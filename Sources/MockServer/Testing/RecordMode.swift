@@ -2,7 +2,7 @@ import Foundation
 
 /// How a test uses its cassette, after VCR's record modes. Tests read it from the environment
 /// (``fromEnvironment(_:)``), so one variable re-records a suite without touching its code.
-public enum RecordMode: String, Sendable, Hashable, CaseIterable {
+package enum RecordMode: String, Sendable, Hashable, CaseIterable {
     /// Replay only; a missing cassette fails the test, naming the file and the command that records it.
     /// The default (`MOCKSERVER_RECORD=none` or unset).
     case none
@@ -18,15 +18,15 @@ public enum RecordMode: String, Sendable, Hashable, CaseIterable {
     case live
 
     /// The variable holding the record mode: `none`, `once`, `new-episodes` or `all`.
-    public static let recordVariable = "MOCKSERVER_RECORD"
+    package static let recordVariable = "MOCKSERVER_RECORD"
     /// The variable that, set to `1`, sends every request to the upstream (``live``), whatever
     /// `MOCKSERVER_RECORD` says.
-    public static let liveVariable = "MOCKSERVER_LIVE"
+    package static let liveVariable = "MOCKSERVER_LIVE"
 
     /// The mode the environment asks for: ``live`` when `MOCKSERVER_LIVE` is `1` (or `true`), else
     /// `MOCKSERVER_RECORD`'s value, else ``none``. Values are trimmed and compared without case.
     /// - Throws: ``MockServerError`` with a sentence naming the variable, its value and the allowed values.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(MockServerError) -> RecordMode {
+    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(MockServerError) -> RecordMode {
         if let text = environment[liveVariable]?.trimmingWhitespace().lowercased(), !text.isEmpty {
             switch text {
             case "1", "true", "yes": return .live

@@ -132,7 +132,7 @@ import Testing
             let response = try await client.readResponse()
             #expect(ContinuousClock.now - start >= .milliseconds(250))
             #expect(response.bodyText == Self.body)
-            #expect(server.journal.entries.first?.outcome.fault?.rule == "rule 1 'latency=250ms' on match 1")
+            #expect(server.journal.entries.first?.outcome.faultRule == "rule 1 'latency=250ms' on match 1")
         }
     }
 
@@ -234,7 +234,7 @@ import Testing
                     statuses.append(try await client.readResponse().status)
                 }
                 let journalled = server.journal.entries.filter { $0.outcome.kind == .faultInjected }
-                #expect(journalled.allSatisfy { $0.outcome.fault?.seed == seed })
+                #expect(journalled.allSatisfy { $0.outcome.faultSeed == seed })
                 #expect(journalled.count == statuses.filter { $0 == 500 }.count)
                 return statuses.indices.filter { statuses[$0] == 500 }
             }

@@ -12,7 +12,7 @@ struct FaultsSeen: Sendable {
 
     init(refused: [FaultDecision], journal: [JournalEntry]) {
         let refusals = Set(refused.map(\.rule.description)).sorted()
-        rules = refusals + journal.compactMap { $0.outcome.fault.map { Self.spelling(of: $0.rule) } }
+        rules = refusals + journal.compactMap { $0.outcome.faultRule.map { Self.spelling(of: $0) } }
     }
 
     /// The rule's spelling inside a journal record (`rule 1 'reset' on match 1` → `reset`).

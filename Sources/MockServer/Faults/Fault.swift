@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Faults come in three families (``Family``): network-level faults break the connection, HTTP-level
 /// faults change the response, and service-level faults answer with the API's own error payload. Reach
-/// the built-ins through static factories (`.reset`, `.latency(.fixed(.milliseconds(200)))`,
+/// the built-ins through static factories (`.reset`, `.latency(.milliseconds(200))`,
 /// `.status(503)`); ``description`` gives the CLI spelling that ``FaultPlan/parse(specs:seed:)`` reads back
 /// (a value that holds a comma or begins or ends with white space, such as an HTTP-date `retryAfter` from a plan
 /// file, has no CLI spelling).
@@ -61,8 +61,21 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Send the response with an empty body and `Content-Length: 0`.
     public static let emptyBody = Fault(.emptyBody)
 
+    /// Send part of the status line, then close.
+    public static let truncateStatusLine = Fault(.truncate(.statusLine))
+    /// Send the whole status line and part of the header block (never its blank line), then close.
+    public static let truncateHeaders = Fault(.truncate(.headers))
+
+    /// Send the whole head with the real `Content-Length`, then only the first `bytes` of the body (one byte
+    /// less than the body when the body is not longer than `bytes`), then close. A negative `bytes` counts as 0.
+    public static func truncateBody(bytes: Int) -> Fault { Fault(.truncate(.body(bytes: max(0, bytes)))) }
+
+    /// For a stream: send the head and the first `events` parts, then close without ending the body. Any
+    /// other answer is cut as ``truncateBody(bytes:)`` with 0 bytes. A negative `events` counts as 0.
+    public static func truncate(afterEvents events: Int) -> Fault { Fault(.truncate(.event(max(0, events)))) }
+
     /// Send the response only up to `point`, with headers that promise more, then close.
-    public static func truncate(_ point: TruncationPoint) -> Fault { Fault(.truncate(point)) }
+    package static func truncate(_ point: TruncationPoint) -> Fault { Fault(.truncate(point)) }
 
     /// Send `bytes` seeded random bytes that are not HTTP, then close. `bytes` must be at least 1;
     /// the default is 256.
@@ -72,9 +85,20 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// client gives up. Any other answer stalls as ``stall``.
     public static func stall(afterEvents events: Int) -> Fault { Fault(.stallAfter(events: max(0, events))) }
 
+    /// For a stream: wait `delay` before every part after the first, on top of the recorded timing. Any
+    /// other answer is unchanged.
+    public static func eventLatency(_ delay: Duration) -> Fault { Fault(.eventLatency(.fixed(delay))) }
+    /// For a stream: as ``eventLatency(_:)-(Duration)``, with the extra wait drawn once per request uniformly
+    /// from `range` by the plan's seeded generator.
+    public static func eventLatency(_ range: ClosedRange<Duration>) -> Fault { Fault(.eventLatency(.uniform(range))) }
+    /// For a stream: as ``eventLatency(_:)-(Duration)``, with the extra wait drawn once per request as
+    /// ``latency(median:sigma:)`` draws its delay.
+    public static func eventLatency(median: Duration, sigma: Double) -> Fault {
+        Fault(.eventLatency(.logNormal(median: median, sigma: sigma)))
+    }
     /// For a stream: wait a duration drawn from `distribution` (once per request) before every part after
     /// the first, on top of the recorded timing. Any other answer is unchanged.
-    public static func eventLatency(_ distribution: LatencyDistribution) -> Fault { Fault(.eventLatency(distribution)) }
+    package static func eventLatency(_ distribution: LatencyDistribution) -> Fault { Fault(.eventLatency(distribution)) }
 
     /// For a stream: send the first `afterEvents` parts, then the error template named `template` as an
     /// event, then end the stream. The template's body is sent as is when it is a stream, else as `data:`
@@ -83,8 +107,17 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         Fault(.errorEvent(template: template, afterEvents: max(0, afterEvents)))
     }
 
+    /// Delay the normal answer by `delay`.
+    public static func latency(_ delay: Duration) -> Fault { Fault(.latency(.fixed(delay))) }
+    /// Delay the normal answer by a duration drawn uniformly from `range` by the plan's seeded generator:
+    /// `.latency(.milliseconds(100) ... .milliseconds(300))`.
+    public static func latency(_ range: ClosedRange<Duration>) -> Fault { Fault(.latency(.uniform(range))) }
+    /// Delay the normal answer by a duration whose logarithm is normal, drawn by the plan's seeded generator:
+    /// half of the delays are under `median`, and `sigma` (above 0; plans accept up to 5) widens the tail.
+    /// A draw is capped at 60 s so that nothing waits for ever.
+    public static func latency(median: Duration, sigma: Double) -> Fault { Fault(.latency(.logNormal(median: median, sigma: sigma))) }
     /// Delay the normal answer by a duration drawn from `distribution`.
-    public static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
+    package static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
 
     /// Send the normal answer at no more than `bytesPerSecond`, clamped to 1 byte to 1 TB (2^40 bytes)
     /// per second.

@@ -1,7 +1,8 @@
 import Foundation
 
-/// How long a latency fault waits before the normal answer.
-public enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
+/// How long a latency fault waits before the normal answer (built through ``Fault/latency(_:)-(Duration)`` and
+/// its siblings).
+package enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
     /// Always the same delay.
     case fixed(Duration)
     /// A delay drawn uniformly from the range, from the plan's seeded generator.
@@ -11,10 +12,10 @@ public enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
     case logNormal(median: Duration, sigma: Double)
 
     /// The longest delay a log-normal draw may give.
-    public static let logNormalCap = Duration.seconds(60)
+    package static let logNormalCap = Duration.seconds(60)
 
     /// The CLI spelling: `200ms`, `100..300ms` or `lognormal:120ms:0.5`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .fixed(let delay): DurationSpelling.format(delay)
         case .uniform(let range): "\(DurationSpelling.milliseconds(range.lowerBound))..\(DurationSpelling.milliseconds(range.upperBound))ms"

@@ -1,5 +1,5 @@
-/// Where a truncated response stops.
-public enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
+/// Where a truncated response stops (built through ``Fault/truncateBody(bytes:)`` and its siblings).
+package enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
     /// Part of the status line, then close.
     case statusLine
     /// The whole status line and part of the header block (never its blank line), then close.
@@ -12,7 +12,7 @@ public enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
     case event(Int)
 
     /// The CLI spelling: `status-line`, `headers`, `body:N` or `event:N`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .statusLine: "status-line"
         case .headers: "headers"

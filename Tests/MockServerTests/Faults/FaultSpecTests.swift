@@ -44,6 +44,25 @@ import Testing
         #expect(try FaultRule.parse(spec: rule.description) == rule)
     }
 
+    // Given a fault built by a public factory, then it is the fault its CLI spelling parses to.
+    @Test(arguments: [
+        (Fault.truncateStatusLine, "truncate=status-line"),
+        (.truncateHeaders, "truncate=headers"),
+        (.truncateBody(bytes: 10), "truncate=body:10"),
+        (.truncateBody(bytes: -1), "truncate=body:0"),
+        (.truncate(afterEvents: 3), "truncate=event:3"),
+        (.latency(.milliseconds(200)), "latency=200ms"),
+        (.latency(.milliseconds(100) ... .milliseconds(300)), "latency=100..300ms"),
+        (.latency(median: .milliseconds(120), sigma: 0.5), "latency=lognormal:120ms:0.5"),
+        (.eventLatency(.milliseconds(200)), "event-latency=200ms"),
+        (.eventLatency(.milliseconds(100) ... .milliseconds(300)), "event-latency=100..300ms"),
+        (.eventLatency(median: .milliseconds(120), sigma: 0.5), "event-latency=lognormal:120ms:0.5"),
+    ])
+    func factory_isTheFaultItsSpellingParsesTo(fault: Fault, spec: String) throws {
+        #expect(fault.description == spec)
+        #expect(try FaultRule.parse(spec: spec).fault == fault)
+    }
+
     // Given a bad spec, then the error is one sentence naming the spec and its bad part, word for word.
     @Test(arguments: [
         ("", "invalid fault spec '': it names no fault kind"),

@@ -44,7 +44,7 @@ import Testing
         }, problems: ["login interaction 1 (POST /login): LoginService cannot read the error: the body has no message it recognises"]),
         Breakage(testDescription: "a template whose delay cannot be read", cassette: "stackexchange/questions", damage: { cassette in
             var template = try cassette.template("throttle_violation")
-            guard case .json(let json, _) = template.body else { throw FixtureProblem("the template has no JSON body") }
+            guard case .json(let json, _) = template.body.form else { throw FixtureProblem("the template has no JSON body") }
             template.body = .json(json.replacing([.key("error_message")], with: "slow down"))
             cassette.errorTemplates["throttle_violation"] = template
         }, problems: ["stackexchange-questions template throttle_violation: StackExchangeQuestionsService cannot read the error: "
@@ -78,7 +78,7 @@ import Testing
 extension Cassette {
     /// Replaces interaction `index`'s JSON response body by `edit` of it.
     mutating func editResponse(_ index: Int, _ edit: (CassetteJSON) -> CassetteJSON) throws {
-        guard var response = interactions[index].response, case .json(let json, _) = response.body else {
+        guard var response = interactions[index].response, case .json(let json, _) = response.body.form else {
             throw FixtureProblem("\(name) interaction \(index) has no JSON response")
         }
         response.body = .json(edit(json))

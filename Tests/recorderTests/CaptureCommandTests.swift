@@ -20,7 +20,7 @@ import Testing
             let live = { (text: String) in text.replacingOccurrences(of: Cassette.redactionPlaceholder, with: "live-secret-4711") }
             return Outgoing(method: request.method, target: live(request.target),
                             headers: request.headers.lines.map { ($0.name, live($0.value)) },
-                            body: { if case .text(let text) = request.body { Data(live(text).utf8) } else { request.body.data } }())
+                            body: { if case .text(let text) = request.body.form { Data(live(text).utf8) } else { request.body.data } }())
         }
     }
 

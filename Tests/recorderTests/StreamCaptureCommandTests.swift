@@ -57,7 +57,7 @@ import TestSupport
         await upstream.stop()
         #expect(run.status == 0, "\(run.stderr)")
         let saved = try Cassette.load(from: workspace.url("Recordings/stream.json"))
-        guard case .stream(let recorded)? = saved.interactions.first?.response?.body else {
+        guard case .stream(let recorded)? = saved.interactions.first?.response?.body.form else {
             Issue.record("expected a stream body, found \(String(describing: saved.interactions.first?.response?.body))")
             return
         }

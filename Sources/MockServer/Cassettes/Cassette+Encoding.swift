@@ -74,7 +74,7 @@ extension RecordedBody {
     /// `{"json": ...}` (with `layout` and `finalNewline` unless compact), `{"text": ...}` or `{"base64": ...}`;
     /// `nil` for an empty body, which is left out.
     public var jsonValue: CassetteJSON? {
-        switch self {
+        switch form {
         case .empty: nil
         case .json(let value, let layout):
             .sortedObject(["json": value, "layout": layout.lines == .compact ? nil : .string(layout.name),

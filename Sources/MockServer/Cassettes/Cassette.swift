@@ -43,8 +43,8 @@ import Foundation
 /// - `origin` is `recorded` or `hand-written`; `note` is free text; `errorTemplates` names service-level
 ///   error responses (status, headers, body) for fault injection.
 /// - Headers are `[name, value]` pairs, replayed in this order with repeats kept. A body is exactly one of
-///   `{"json": value}` (optionally with `"layout"` and `"finalNewline"`, see ``JSONLayout``),
-///   `{"text": "..."}` or `{"base64": "..."}`, and is left out when empty; see ``RecordedBody``. Whichever
+///   `{"json": value}` (optionally with `"layout"`, such as `"indent-2"`, and `"finalNewline"`),
+///   `{"text": "..."}`, `{"base64": "..."}` or `{"stream": [...]}`, and is left out when empty; see ``RecordedBody``. Whichever
 ///   form, it replays as the very bytes recorded.
 /// - Instead of `response`, an interaction may hold `"failure": {"kind": "refused" | "reset" | "timeout",
 ///   "message": "..."}`, a transport failure that replays as the same failure.
@@ -55,7 +55,7 @@ public struct Cassette: Sendable, Hashable {
     public static let format = "servicereplay-cassette"
     /// The newest format version this code reads and the version it writes.
     ///
-    /// Version 2 stores a JSON body's ``JSONLayout`` (`"layout"`, `"finalNewline"`) so that it replays byte
+    /// Version 2 stores a JSON body's layout (`"layout"`, `"finalNewline"`) so that it replays byte
     /// for byte, in its own key order. Version 1 files load as they are: their inline bodies replay
     /// compactly, in the key order of the file (sorted, in every file the recorder wrote).
     public static let currentVersion = 2

@@ -11,9 +11,9 @@ import Foundation
 ///
 /// In a cassette: `"layout"` next to `"json"`, one of `"compact"` (the default, left out), `"spaced"`,
 /// `"indent-N"` (N spaces, 1 to 16) or `"indent-tab"`; and `"finalNewline": true` when the body ends with one.
-public struct JSONLayout: Sendable, Hashable {
+package struct JSONLayout: Sendable, Hashable {
     /// How members and elements are spread over lines.
-    public enum Lines: Sendable, Hashable {
+    package enum Lines: Sendable, Hashable {
         /// One line, no whitespace.
         case compact
         /// One line, `", "` between items and `": "` after keys.
@@ -25,21 +25,21 @@ public struct JSONLayout: Sendable, Hashable {
     }
 
     /// How members and elements are spread over lines.
-    public var lines: Lines
+    package var lines: Lines
     /// Whether the body ends with a newline after the value.
-    public var finalNewline: Bool
+    package var finalNewline: Bool
 
     /// A layout; the default is compact without a final newline.
-    public init(lines: Lines = .compact, finalNewline: Bool = false) {
+    package init(lines: Lines = .compact, finalNewline: Bool = false) {
         self.lines = lines
         self.finalNewline = finalNewline
     }
 
     /// No whitespace, no final newline: how version 1 cassettes replayed every inline body.
-    public static let compact = JSONLayout()
+    package static let compact = JSONLayout()
 
     /// `value` written in this layout.
-    public func render(_ value: CassetteJSON, capacity: Int = 256) -> [UInt8] {
+    package func render(_ value: CassetteJSON, capacity: Int = 256) -> [UInt8] {
         var bytes = JSONWriter.write(value, style: style, capacity: capacity)
         if finalNewline { bytes.append(UInt8(ascii: "\n")) }
         return bytes

@@ -18,23 +18,23 @@ import Foundation
 ///   {"offsetMs": 120, "event": "done", "data": "[DONE]"}
 /// ]}
 /// ```
-public struct RecordedStream: Sendable, Hashable {
+package struct RecordedStream: Sendable, Hashable {
     /// One part of a stream and when it was sent.
-    public struct Part: Sendable, Hashable {
+    package struct Part: Sendable, Hashable {
         /// Milliseconds from the start of the response (when its head was sent) to this part.
-        public var offsetMs: Int
+        package var offsetMs: Int
         /// What the part sends.
-        public var content: Content
+        package var content: Content
 
         /// A part sent `offsetMs` milliseconds into the response.
-        public init(offsetMs: Int, _ content: Content) {
+        package init(offsetMs: Int, _ content: Content) {
             self.offsetMs = offsetMs
             self.content = content
         }
     }
 
     /// What one part of a stream sends.
-    public enum Content: Sendable, Hashable {
+    package enum Content: Sendable, Hashable {
         /// A server-sent event, written in the standard's field syntax.
         case event(ServerSentEventFields)
         /// UTF-8 text, sent as is.
@@ -44,15 +44,15 @@ public struct RecordedStream: Sendable, Hashable {
     }
 
     /// The parts in the order they are sent.
-    public var parts: [Part]
+    package var parts: [Part]
 
     /// A stream of `parts`.
-    public init(_ parts: [Part]) {
+    package init(_ parts: [Part]) {
         self.parts = parts
     }
 
     /// Every part's bytes, concatenated: the whole body as a client reads it.
-    public var data: Data {
+    package var data: Data {
         var bytes = Data()
         for part in parts { bytes += part.content.data }
         return bytes
@@ -61,7 +61,7 @@ public struct RecordedStream: Sendable, Hashable {
 
 extension RecordedStream.Content {
     /// The bytes this part sends.
-    public var data: Data {
+    package var data: Data {
         switch self {
         case .event(let fields): Data(fields.wireText.utf8)
         case .text(let text): Data(text.utf8)
@@ -71,20 +71,20 @@ extension RecordedStream.Content {
 }
 
 /// The fields of one server-sent event as a cassette spells them; every field is optional.
-public struct ServerSentEventFields: Sendable, Hashable {
+package struct ServerSentEventFields: Sendable, Hashable {
     /// The `event` field (the event's type).
-    public var event: String?
+    package var event: String?
     /// The `id` field.
-    public var id: String?
+    package var id: String?
     /// The `retry` field, in milliseconds.
-    public var retry: Int?
+    package var retry: Int?
     /// The data; each of its lines becomes one `data:` line.
-    public var data: String?
+    package var data: String?
     /// A comment; each of its lines becomes one `:` line.
-    public var comment: String?
+    package var comment: String?
 
     /// An event with the given fields.
-    public init(event: String? = nil, id: String? = nil, retry: Int? = nil, data: String? = nil, comment: String? = nil) {
+    package init(event: String? = nil, id: String? = nil, retry: Int? = nil, data: String? = nil, comment: String? = nil) {
         self.event = event
         self.id = id
         self.retry = retry
@@ -93,7 +93,7 @@ public struct ServerSentEventFields: Sendable, Hashable {
     }
 
     /// The event in the standard's syntax, ending with the blank line that dispatches it.
-    public var wireText: String {
+    package var wireText: String {
         var text = ""
         if let comment {
             for line in comment.split(separator: "\n", omittingEmptySubsequences: false) { text += ": \(line)\n" }

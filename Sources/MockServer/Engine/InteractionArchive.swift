@@ -34,7 +34,7 @@ struct InteractionArchive: Sendable {
             return (.failure(failure), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
                                                           bodyForm: .empty, headers: .replayed))
         case .response(let recorded):
-            if case .stream(let stream) = recorded.body {
+            if case .stream(let stream) = recorded.body.form {
                 var head = HTTPResponse(status: recorded.status, headers: recorded.headers)
                 head.headers = shared.headers(head.headers)
                 let parts = stream.parts.map {
@@ -45,7 +45,7 @@ struct InteractionArchive: Sendable {
                                            bodyForm: .stream(stream), headers: .recorded(shared.headers(recorded.headers))))
             }
             var response = recorded.replayResponse
-            let form: BodyForm = switch recorded.body {
+            let form: BodyForm = switch recorded.body.form {
             case .empty: .empty
             case .json(_, let layout): .json(layout)
             case .text: .text

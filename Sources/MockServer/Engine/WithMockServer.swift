@@ -17,7 +17,7 @@ import Foundation
 /// }
 /// ```
 ///
-/// The environment chooses the ``RecordMode`` (see ``RecordMode/fromEnvironment(_:)``): by default the
+/// The environment chooses the record mode (`MOCKSERVER_RECORD`, as VCR names its modes): by default the
 /// cassettes are only replayed; `MOCKSERVER_RECORD=once` records a missing cassette, `new-episodes` appends
 /// what it does not match, `all` re-records it (replacing the old file only when `body` returns), and
 /// `MOCKSERVER_LIVE=1` forwards everything and records nothing. Recording forwards to

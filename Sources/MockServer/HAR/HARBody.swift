@@ -8,7 +8,7 @@ enum HARBody {
     /// a type that does (`application/json`, `text/plain`, `application/octet-stream`).
     static func mimeType(for body: RecordedBody, contentType: String?) -> String {
         if let contentType, RecordedBody(body.data, contentType: contentType) == body { return contentType }
-        switch body {
+        switch body.form {
         case .empty: return contentType ?? "x-unknown"
         case .json: return "application/json"
         case .text: return "text/plain"
@@ -19,7 +19,7 @@ enum HARBody {
 
     /// The body as HAR text: JSON compactly serialized, text as is, anything else base64 (`encoding`).
     static func text(of body: RecordedBody) -> (text: String?, encoding: String?) {
-        switch body {
+        switch body.form {
         case .empty: (nil, nil)
         case .json, .text: (String(decoding: body.data, as: UTF8.self), nil)
         case .binary(let data): (data.base64EncodedString(), "base64")

@@ -39,7 +39,7 @@ enum BodyContent: Sendable, Hashable {
 
     /// A recorded body: inline JSON is JSON whatever the headers say; text and bytes are read like a received body.
     init(_ body: RecordedBody, contentType: String?) {
-        switch body {
+        switch body.form {
         case .empty: self = .empty
         case .json(let value, _): self = .json(value)
         case .text(let text): self.init(Data(text.utf8), contentType: contentType)

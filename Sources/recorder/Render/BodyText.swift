@@ -8,7 +8,7 @@ enum BodyText {
     static let dumpLimit = 64
 
     static func render(_ body: RecordedBody, contentType: String?) -> String? {
-        switch body {
+        switch body.form {
         case .empty:
             return nil
         case .json(let value, _):

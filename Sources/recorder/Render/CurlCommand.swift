@@ -63,7 +63,7 @@ enum CurlCommand {
     /// newline and carriage return (a shell word cannot hold NUL, and the rest would be invisible).
     private static func textual(_ body: RecordedBody) -> String? {
         let text: String
-        switch body {
+        switch body.form {
         case .json, .text: text = String(decoding: body.data, as: UTF8.self)
         case .empty, .binary, .stream: return nil
         }

@@ -81,7 +81,7 @@ import Testing
         // latin-1 bytes for the iso-8859-1 row, UTF-8 otherwise
         let data = contentType.contains("8859") ? body.data(using: .isoLatin1)! : Data(body.utf8)
         let recorded = RecordedBody(data, contentType: contentType.isEmpty ? nil : contentType)
-        let kind = switch recorded {
+        let kind = switch recorded.form {
         case .empty: "empty"
         case .json: "json"
         case .text: "text"

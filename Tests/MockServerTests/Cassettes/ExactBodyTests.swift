@@ -31,7 +31,7 @@ import Testing
     ]
 
     static func describe(_ body: RecordedBody) -> String {
-        switch body {
+        switch body.form {
         case .json(_, let layout): "json " + ([layout.name] + (layout.finalNewline ? ["finalNewline"] : [])).joined(separator: " ")
         case .text: "text"
         case .binary: "binary"

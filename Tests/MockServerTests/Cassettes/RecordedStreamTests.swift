@@ -13,7 +13,7 @@ import Testing
         // WHEN it is loaded
         let cassette = try Cassette(jsonData: Data(file.utf8), source: "t.json")
         // THEN each part has its offset and renders in the standard's syntax
-        guard case .stream(let stream)? = cassette.interactions.first?.response?.body else {
+        guard case .stream(let stream)? = cassette.interactions.first?.response?.body.form else {
             Issue.record("expected a stream body")
             return
         }

@@ -32,7 +32,7 @@ import Testing
         #expect(response.headers.lines.map(\.name) == ["cache-control", "content-type", "date", "set-cookie", "set-cookie", "vary"])
         #expect(response.headers.values(for: "Set-Cookie") == ["sid=<redacted>; Path=/; Secure; HttpOnly; SameSite=Lax", "cart_seen=<redacted>; Path=/; Max-Age=3600"])
         // And the body is JSON, literals kept
-        guard case .json(let value, _) = response.body else {
+        guard case .json(let value, _) = response.body.form else {
             Issue.record("expected a JSON body, found \(response.body)")
             return
         }
@@ -55,7 +55,7 @@ import Testing
 
     @Test func base64Image_isBinary() throws {
         let response = try #require(try importShop().cassette.interactions[2].response)
-        guard case .binary(let data) = response.body else {
+        guard case .binary(let data) = response.body.form else {
             Issue.record("expected a binary body, found \(response.body)")
             return
         }

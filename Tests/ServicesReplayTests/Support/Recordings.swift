@@ -28,7 +28,7 @@ extension Cassette {
         let interaction = try #require(interactions.indices.contains(index) ? interactions[index] : nil,
                                        "\(name) has no interaction \(index)")
         let response = try #require(interaction.response, "\(name) interaction \(index) recorded a transport failure")
-        guard case .json(let json, _) = response.body else { throw FixtureProblem("\(name) interaction \(index) has no JSON body") }
+        guard case .json(let json, _) = response.body.form else { throw FixtureProblem("\(name) interaction \(index) has no JSON body") }
         return json
     }
 
@@ -39,7 +39,7 @@ extension Cassette {
 
     /// The JSON body of the error template `name`.
     func templateJSON(_ name: String) throws -> CassetteJSON {
-        guard case .json(let json, _) = try template(name).body else { throw FixtureProblem("\(self.name) template \(name) has no JSON body") }
+        guard case .json(let json, _) = try template(name).body.form else { throw FixtureProblem("\(self.name) template \(name) has no JSON body") }
         return json
     }
 }

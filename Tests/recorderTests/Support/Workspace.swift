@@ -10,7 +10,7 @@ struct Workspace {
     /// Whether the recording at `path` (relative to ``recordings``) holds a streamed answer.
     static func holdsStream(_ path: String) -> Bool {
         guard let cassette = try? Cassette.load(from: recordings.appendingPathComponent(path)) else { return false }
-        return cassette.interactions.contains { if case .stream? = $0.response?.body { true } else { false } }
+        return cassette.interactions.contains { if case .stream? = $0.response?.body.form { true } else { false } }
     }
     static let browserArchive = repository.appendingPathComponent("Tests/Fixtures/browser.har")
 

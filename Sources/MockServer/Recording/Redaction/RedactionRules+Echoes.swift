@@ -24,7 +24,7 @@ extension RedactionRules {
         if let mark = request.target.firstIndex(of: "?") {
             values.formUnion(secretPairs(request.target[request.target.index(after: mark)...]))
         }
-        switch request.body {
+        switch request.body.form {
         case .json(let value, _):
             collectSecretStrings(value, into: &values)
         case .text(let text) where MediaType(request.headers["Content-Type"]).isFormURLEncoded:
@@ -50,7 +50,7 @@ extension RedactionRules {
             }
         }
         if count.headers > 0 { response.headers = HTTPHeaders(headers) }
-        switch response.body {
+        switch response.body.form {
         case .text(let text):
             let scrubbed = Self.replacing(secrets, in: text)
             if scrubbed != text {

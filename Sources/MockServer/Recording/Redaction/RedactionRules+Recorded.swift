@@ -68,7 +68,7 @@ extension RedactionRules {
     /// Form bodies through the form rules, JSON (stored as JSON, or text and bytes with a JSON type) as a value.
     private func redactCounting(_ body: inout RecordedBody, contentType: String?) -> Int {
         let mediaType = MediaType(contentType)
-        switch body {
+        switch body.form {
         case .empty:
             return 0
         case .json(let value, let layout):

@@ -122,7 +122,7 @@ import Testing
         // When the interaction is redacted
         let count = RedactionRules.default.redact(&interaction)
         // Then no secret value is left anywhere, and other values are untouched
-        guard case .response(let response) = interaction.outcome, case .json(let body, _) = response.body else {
+        guard case .response(let response) = interaction.outcome, case .json(let body, _) = response.body.form else {
             Issue.record("the response is gone"); return
         }
         let text = String(decoding: body.serialized(), as: UTF8.self)

@@ -14,9 +14,18 @@ extension ReplayServer {
     public struct Configuration: Sendable {
         /// Socket, limits and timeouts: loopback on an ephemeral port unless a tool (`recorder`) sets it.
         package var server = HTTPServer.Configuration()
-        /// Matching rules and the after-last policy, applied on top of each cassette's own; default
-        /// ``ReplayOptions/init(rules:matcher:)`` with no extra rules.
-        public var replay: ReplayOptions
+        /// Matching rules added to every cassette's own `matching` block: the ignore lists and the header list
+        /// are merged with the cassette's, and a set `afterLast` replaces every cassette's policy. Default: no
+        /// extra rules.
+        public var matching: MatchRules
+        /// A custom condition for the odd API that the rules cannot express: within method and path (which still
+        /// have to agree), it alone decides whether `received` matches `recorded`, so query, headers and body
+        /// count only if it compares them (``MatchRules/matches(_:_:)`` compares them as the rules would).
+        /// Called from several threads at once. Interactions are then tried one by one within their method and
+        /// path, so a lookup costs more as that group grows. Default `nil`: the rules decide.
+        public var matcher: (@Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool)?
+        /// What the engine is given: ``matching`` and ``matcher`` together.
+        package var replay: ReplayOptions { ReplayOptions(rules: matching, matcher: matcher.map(RequestMatcher.init)) }
         /// Where the fault plan comes from; default ``FaultSource/environment``. Consulted in ``Mode/replay``
         /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded.
         public var faults: FaultSource
@@ -45,11 +54,13 @@ extension ReplayServer {
         public var streamTiming: StreamTiming
 
         /// Creates a configuration; every parameter has the default described on its property.
-        public init(replay: ReplayOptions = ReplayOptions(), faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
+        public init(matching: MatchRules = MatchRules(), matcher: (@Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool)? = nil,
+                    faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
                     onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil,
                     streamTiming: StreamTiming = .recorded) {
             self.streamTiming = streamTiming
-            self.replay = replay
+            self.matching = matching
+            self.matcher = matcher
             self.faults = faults
             self.strict = strict
             self.journalCapacity = journalCapacity

@@ -1,9 +1,9 @@
 /// What an import produced, with what it left out or changed on the way.
-public struct HARImport: Sendable, Hashable {
+package struct HARImport: Sendable, Hashable {
     /// The cassette.
-    public var cassette: Cassette
+    package var cassette: Cassette
     /// How many entries were skipped because they were for another host than ``HARImportOptions/host``.
-    public var skippedEntries: Int
+    package var skippedEntries: Int
     /// What redaction replaced.
     package var redacted: RedactionCount
 

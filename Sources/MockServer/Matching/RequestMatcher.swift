@@ -3,20 +3,20 @@
 /// Method and path still have to agree; within them, the closure alone decides (query, headers and body are
 /// not compared unless it compares them, for instance with ``MatchRules/matches(_:_:)``). Interactions are
 /// then tried one by one within the method-and-path bucket, so lookups cost grows with the bucket's size.
-public struct RequestMatcher: Sendable {
+package struct RequestMatcher: Sendable {
     /// Whether `received` matches `recorded`; called from several threads at once.
-    public let matches: @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool
+    package let matches: @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool
 
     /// Wraps a condition.
-    public init(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) {
+    package init(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) {
         self.matches = matches
     }
 
     /// A condition given as a closure: `.custom { recorded, received in ... }`.
-    public static func custom(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) -> RequestMatcher {
+    package static func custom(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) -> RequestMatcher {
         RequestMatcher(matches)
     }
 
     /// Method and path only: query, headers and body are ignored.
-    public static let methodAndPath = RequestMatcher { _, _ in true }
+    package static let methodAndPath = RequestMatcher { _, _ in true }
 }

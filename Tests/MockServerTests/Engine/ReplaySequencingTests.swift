@@ -105,8 +105,10 @@ import Testing
             .stub("GET", "/x?page=2", status: 202, requestHeaders: ["X-Tenant": "b"]),
             .stub("GET", "/x?page=3", status: 203, requestHeaders: ["X-Tenant": "a"]),
         ])
-        let matcher = RequestMatcher.custom { recorded, received in recorded.headers["X-Tenant"] == received.headers["X-Tenant"] }
-        let engine = ReplayEngine(cassettes: [cassette], options: ReplayOptions(matcher: matcher))
+        let configuration = ReplayServer.Configuration(matcher: { recorded, received in
+            recorded.headers["X-Tenant"] == received.headers["X-Tenant"]
+        })
+        let engine = ReplayEngine(cassettes: [cassette], options: configuration.replay)
         func send(_ tenant: String, _ target: String = "/x?page=9") -> Int {
             engine.answer(HTTPRequest(method: "GET", target: target, headers: ["X-Tenant": tenant])).response?.status ?? -1
         }

@@ -27,6 +27,24 @@ import Testing
         #expect(imported.skippedEntries == 0)
     }
 
+    @Test func harFile_exportedThenImported_givesTheCassetteBack_underTheNameAsked() throws {
+        // Given a recording exported to a HAR file
+        let cassette = try Cassette.load(from: try #require(Self.recordingFiles.first))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("har-file-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("export.har")
+        try cassette.exportHAR(to: file)
+        // When the file is imported, as it is and under another name
+        let same = try Cassette(harFile: file)
+        let renamed = try Cassette(harFile: file, name: "renamed")
+        // Then the first is the cassette itself, and the second differs only by its name
+        #expect(same.encoded() == cassette.encoded())
+        var expected = cassette
+        expected.name = "renamed"
+        #expect(renamed == expected)
+    }
+
     @Test func browserArchive_toCassette_toHAR_toCassette_isStable() throws {
         // Given the browser archive imported once (for its one host)
         let options = HARImportOptions(name: "shop", host: "shop.example.com")

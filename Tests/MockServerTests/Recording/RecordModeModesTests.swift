@@ -120,7 +120,7 @@ import Testing
                 return try #require(server.recordedCassette)
             }
             #expect(!String(decoding: cassette.encoded(), as: UTF8.self).contains("first"))
-            let replay = ReplayServer.Configuration(replay: ReplayOptions(rules: MatchRules(headers: ["Authorization", "Cookie"])), faults: .none, strict: true)
+            let replay = ReplayServer.Configuration(matching: MatchRules(headers: ["Authorization", "Cookie"]), faults: .none, strict: true)
             try await withMockServer(cassettes: [cassette], configuration: replay) { server in
                 let response = try await rawExchange(server.baseURL!, "GET /text?access_token=second-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer second\r\nCookie: session=second")
                 #expect(response.status == 200)

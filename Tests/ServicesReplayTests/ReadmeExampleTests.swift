@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServer
 import ServiceKit
 import Testing
 

@@ -105,6 +105,29 @@ import Testing
         }
     }
 
+    @Test func streamRecordedAsBroken_isConnectionLost_afterTheDeltasThatArrived() async throws {
+        // GIVEN the cassette's stream as an upstream that broke it after three events would have recorded it
+        var cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
+        for index in cassettes[0].interactions.indices {
+            guard case .response(var response) = cassettes[0].interactions[index].outcome,
+                  case .stream(var stream) = response.body.form else { continue }
+            stream.parts = Array(stream.parts.prefix(3))
+            stream.ending = .broken
+            response.body = .stream(stream)
+            cassettes[0].interactions[index].outcome = .response(response)
+        }
+        let configuration = ReplayServer.Configuration(faults: .none, strict: true, streamTiming: .instant)
+        try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
+            let client = WebServiceClient(baseURL: try server.baseURL.orThrow("no base URL").appendingPathComponent("v1"),
+                                          configuration: .init(timeout: ReplayTimeout.answer), transport: URLSessionTransport())
+            // WHEN it is replayed
+            let (received, error) = await read(client)
+            // THEN the client gets those deltas, then a network-level connectionLost
+            #expect(received == Array(Self.contents.prefix(3)))
+            #expect(error == .network(.connectionLost))
+        }
+    }
+
     @Test func cancellingAfterTheFirstDelta_closesTheConnection() async throws {
         // GIVEN a stream the server holds open after its first event
         try await withChat(faults: try .specs("stall=event:1")) { server, client in

@@ -159,12 +159,21 @@ extension CassetteFieldReader {
             layout.finalNewline = try reader.optionalBool("finalNewline") ?? false
             return .json(value, layout: layout)
         }
+        if reader.members["stream"] != nil, kinds.isEmpty {
+            try reader.rejectUnknown(["stream", "ending"])
+            var stream = try reader.stream("stream")
+            if let name = try reader.optionalString("ending") {
+                guard let ending = RecordedStream.Ending(rawValue: name) else {
+                    throw reader.failure("ending", "expected one of complete, broken, unfinished, found \(JSONWriter.quoted(name))")
+                }
+                stream.ending = ending
+            }
+            return .stream(stream)
+        }
         guard reader.members.count == 1, let kind = reader.members.keys.first else {
             throw failure(key, "expected exactly one of \"json\", \"text\", \"base64\" or \"stream\"")
         }
         switch kind {
-        case "stream":
-            return .stream(try reader.stream("stream"))
         case "text":
             let text = try reader.string("text")
             return text.isEmpty ? .empty : .text(text)

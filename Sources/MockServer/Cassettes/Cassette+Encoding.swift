@@ -71,7 +71,8 @@ extension TransportFailure {
 }
 
 extension RecordedBody {
-    /// `{"json": ...}` (with `layout` and `finalNewline` unless compact), `{"text": ...}` or `{"base64": ...}`;
+    /// `{"json": ...}` (with `layout` and `finalNewline` unless compact), `{"text": ...}`, `{"base64": ...}` or
+    /// `{"stream": [...]}` (with `ending` unless complete);
     /// `nil` for an empty body, which is left out.
     public var jsonValue: CassetteJSON? {
         switch form {
@@ -81,7 +82,9 @@ extension RecordedBody {
                            "finalNewline": layout.finalNewline ? .bool(true) : nil].compactMapValues { $0 })
         case .text(let text): text.isEmpty ? nil : .object(["text": .string(text)])
         case .binary(let data): data.isEmpty ? nil : .object(["base64": .string(data.base64EncodedString())])
-        case .stream(let stream): .object(["stream": .array(stream.parts.map(\.jsonValue))])
+        case .stream(let stream):
+            .sortedObject(["stream": .array(stream.parts.map(\.jsonValue)),
+                           "ending": stream.ending == .complete ? nil : .string(stream.ending.rawValue)].compactMapValues { $0 })
         }
     }
 }

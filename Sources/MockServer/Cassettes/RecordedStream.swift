@@ -12,6 +12,9 @@ import Foundation
 ///   data, and `: ...` comment lines, in that order, then a blank line;
 /// - raw bytes: `"text"` (UTF-8) or `"base64"`, sent exactly as given.
 ///
+/// Beside `"stream"`, `"ending"` says how a stream that did not end properly ended (see ``Ending``):
+/// `"broken"` or `"unfinished"`; a complete stream leaves it out.
+///
 /// ```json
 /// "body": {"stream": [
 ///   {"offsetMs": 0, "data": "{\"delta\":\"Hel\"}"},
@@ -43,12 +46,29 @@ package struct RecordedStream: Sendable, Hashable {
         case binary(Data)
     }
 
+    /// How a recorded stream ended, and so how replay ends it after its last part.
+    package enum Ending: String, Sendable, Hashable {
+        /// The upstream ended the body properly; replay does the same. The default, left out of the file.
+        case complete
+        /// The upstream's connection broke mid-stream (it was reset, or closed before the body's end):
+        /// replay closes the connection after the last part without ending the body, so a client sees the
+        /// stream cut at the same point.
+        case broken
+        /// The recording stopped (or was killed) while the stream was still open: replay keeps the connection
+        /// open after the last part without sending more, as the upstream did, until the client gives up or
+        /// the server stops.
+        case unfinished
+    }
+
     /// The parts in the order they are sent.
     package var parts: [Part]
+    /// How the stream ended; default ``Ending/complete``.
+    package var ending: Ending
 
-    /// A stream of `parts`.
-    package init(_ parts: [Part]) {
+    /// A stream of `parts` that ended as `ending` says.
+    package init(_ parts: [Part], ending: Ending = .complete) {
         self.parts = parts
+        self.ending = ending
     }
 
     /// Every part's bytes, concatenated: the whole body as a client reads it.

@@ -40,7 +40,13 @@ struct InteractionArchive: Sendable {
                 let parts = stream.parts.map {
                     HTTPStream.Part(offset: UInt64(max(0, $0.offsetMs)) * 1_000_000, bytes: $0.content.data)
                 }
-                return (.stream(HTTPStream(head: head, parts: parts)),
+                var replayed = HTTPStream(head: head, parts: parts)
+                replayed.ending = switch stream.ending {
+                case .complete: .complete
+                case .broken: .cut
+                case .unfinished: .stall
+                }
+                return (.stream(replayed),
                         InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
                                            bodyForm: .stream(stream), headers: .recorded(shared.headers(recorded.headers))))
             }

@@ -20,11 +20,17 @@ enum BodyText {
             let shown = data.count > dumpLimit ? ", the first \(dumpLimit)" : ""
             return (["\(counted(data.count, "byte")) of binary data\(type)\(shown):"] + hexDump(data.prefix(dumpLimit))).joined(separator: "\n")
         case .stream(let stream):
-            // One line per part, with its offset, so the timing shows.
-            return stream.parts.map { part in
+            // One line per part, with its offset, so the timing shows; then how it ended, unless properly.
+            var lines = stream.parts.map { part in
                 "+\(part.offsetMs) ms  " + String(decoding: part.content.data, as: UTF8.self).trimmingCharacters(in: .newlines)
                     .replacingOccurrences(of: "\n", with: "\n          ")
-            }.joined(separator: "\n")
+            }
+            switch stream.ending {
+            case .complete: break
+            case .broken: lines.append("(the upstream broke the stream here)")
+            case .unfinished: lines.append("(the recording stopped here, with the stream still open)")
+            }
+            return lines.joined(separator: "\n")
         }
     }
 

@@ -26,7 +26,21 @@ import Testing
         #expect(again.encoded() == cassette.encoded())
     }
 
+    @Test(arguments: [RecordedStream.Ending.broken, .unfinished])
+    func ending_isWrittenBesideTheParts_andReadBack(_ ending: RecordedStream.Ending) throws {
+        // GIVEN a stream that did not end properly, written by hand
+        let file = Self.cassette(body: #"{"ending": "\#(ending.rawValue)", "stream": [{"data": "one"}]}"#)
+        // WHEN it is loaded THEN it has its ending, and writes back to the same bytes
+        let cassette = try Cassette(jsonData: Data(file.utf8), source: "t.json")
+        #expect(cassette.interactions.first?.response?.body == .stream(RecordedStream([.init(offsetMs: 0, .event(.init(data: "one")))], ending: ending)))
+        let again = try Cassette(jsonData: cassette.encoded(), source: "t.json")
+        #expect(again.encoded() == cassette.encoded())
+        #expect(String(decoding: cassette.encoded(), as: UTF8.self).contains(#""ending" : "\#(ending.rawValue)""#))
+    }
+
     @Test(arguments: [
+        (#"{"stream": [{"data": "a"}], "ending": "cut"}"#,
+         #"t.json: interaction 0: response.body.ending: expected one of complete, broken, unfinished, found "cut""#),
         (#"{"stream": [{"offsetMs": 100, "data": "a"}, {"offsetMs": 50, "data": "b"}]}"#,
          #"t.json: interaction 0: response.body.stream[1].offsetMs: expected whole milliseconds of 0 or more, not less than the previous part's, found 50"#),
         (#"{"stream": [{"data": "a", "text": "b"}]}"#,

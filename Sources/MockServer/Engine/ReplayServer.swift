@@ -107,12 +107,14 @@ public final class ReplayServer: Sendable {
     }
 
     /// Closes the listener and every connection, stalled ones included. Safe to call more than once.
-    /// In a forwarding mode it first lets the exchanges in flight finish (each bounded by
-    /// ``RecordingOptions/timeout``; requests arriving meanwhile get a 503), so every exchange a client
-    /// was answered is recorded, then writes the recorded cassette file and removes its capture log; call
+    /// In a forwarding mode it first cuts the streamed answers being relayed (a stream may never end; each
+    /// is recorded as far as it came, as ``RecordedStream/Ending/unfinished``), then lets the other exchanges
+    /// in flight finish (each bounded by ``RecordingOptions/timeout``; requests arriving meanwhile get a 503),
+    /// so every exchange a client was answered is recorded, then writes the recorded cassette file and removes its capture log; call
     /// ``saveRecording()`` afterwards to learn whether that succeeded.
     public func stop() async {
         if let recorder {
+            recorder.cutStreams()
             await recorder.inFlight.drain()
         }
         await http.stop()

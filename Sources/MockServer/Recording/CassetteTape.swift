@@ -11,7 +11,9 @@ import Darwin
 ///
 /// Each exchange is appended to the capture log beside the file (see ``CaptureLog``) with one `write(2)`
 /// before its client is answered: work that does not grow with the cassette, and enough for every reader
-/// to see the exchange even after a kill. The readable cassette file is rewritten off the clients' path, on
+/// to see the exchange even after a kill. A streamed response goes to the log as it arrives (see
+/// ``beginStream(_:)``), so a long stream is durable without being held in memory while it lasts; it joins
+/// the cassette when it ends. The readable cassette file is rewritten off the clients' path, on
 /// a serial queue: at most once per ``checkpointInterval`` while recording (less often for a cassette so
 /// large that rewriting it takes more than a twentieth of that), and at ``flush()``, which then removes the
 /// log.
@@ -28,12 +30,29 @@ final class CassetteTape: Sendable {
         var saved = 0
         /// The open log, or -1 (no file, or the log could not be written: then only saves make exchanges durable).
         var logDescriptor: Int32 = -1
+        /// How many bytes the log holds.
+        var logSize = 0
+        /// The streams begun and not yet ended, by number; the next number to give.
+        var openStreams: [Int: OpenStream] = [:]
+        var nextStream = 0
         /// Whether the file is ours to replace: it existed and we append to it, or we wrote it.
         var ownsFile: Bool
         var checkpointScheduled = false
         /// Seconds until the next checkpoint once one is due: the interval, or twenty times what the last
         /// rewrite took, so that rewriting a large cassette never takes more than a twentieth of the time.
         var checkpointDelay = CassetteTape.checkpointInterval
+    }
+
+    /// A stream being recorded.
+    private struct OpenStream {
+        /// The stream's interaction, its body an empty stream.
+        var head: Interaction
+        /// Where its head line starts in the log, when the log holds its first parts.
+        var logOffset: Int?
+        /// Its parts that the log does not hold (all of them without a log; those after a failed write).
+        var held: [RecordedStream.Part] = []
+        /// Why writing its head or parts to the log failed, if it did.
+        var logFailure: String?
     }
 
     /// The file saved to, or `nil` for a recording kept in memory.
@@ -146,7 +165,10 @@ final class CassetteTape: Sendable {
             unlink(logURL.path)
             throw MockServerError(.cannotSave, "cannot write the capture log \(logURL.relativePath) (\(failure))")
         }
-        state.withLock { $0.logDescriptor = descriptor }
+        state.withLock { state in
+            state.logDescriptor = descriptor
+            state.logSize = header.count
+        }
     }
 
     /// The cassette as recorded so far.
@@ -158,18 +180,88 @@ final class CassetteTape: Sendable {
     /// and, when the log could not be written, why: the exchange is then kept in memory for the next save.
     func append(_ interaction: Interaction) -> (index: Int, saveError: MockServerError?) {
         let line = file == nil ? [] : CaptureLog.interactionLine(interaction)
+        return add(interaction, loggedBy: line)
+    }
+
+    /// Begins recording a streamed response: `head` is its interaction with an empty stream body, already
+    /// redacted. Logs it (when there is a log) and returns the stream's number for ``appendStream(_:parts:)``
+    /// and ``endStream(_:ending:durationMs:)``. The stream is not part of ``cassette`` until it ends.
+    func beginStream(_ head: Interaction) -> Int {
+        let id = state.withLock { state in
+            defer { state.nextStream += 1 }
+            return state.nextStream
+        }
+        let line = file == nil ? [] : CaptureLog.streamHeadLine(id, head: head)
+        state.withLock { state in
+            let offset = state.logSize
+            var stream = OpenStream(head: head)
+            switch Self.writeLog(line, in: &state) {
+            case .written: stream.logOffset = offset
+            case .noLog: break
+            case .failed(let reason): stream.logFailure = reason
+            }
+            state.openStreams[id] = stream
+        }
+        return id
+    }
+
+    /// Adds `parts` (already redacted) to stream `id`: to the log when the stream's earlier parts are there,
+    /// else to memory.
+    func appendStream(_ id: Int, parts: [RecordedStream.Part]) {
+        guard !parts.isEmpty else { return }
+        let line = file == nil ? [] : CaptureLog.streamPartsLine(id, parts: parts)
+        state.withLock { state in
+            guard var stream = state.openStreams[id] else { return }
+            if stream.logOffset != nil, stream.held.isEmpty {
+                switch Self.writeLog(line, in: &state) {
+                case .written: return
+                case .noLog: break
+                case .failed(let reason): stream.logFailure = reason
+                }
+            }
+            stream.held += parts
+            state.openStreams[id] = stream
+        }
+    }
+
+    /// Ends stream `id` as `ending` says, which makes it the next interaction of the cassette (its parts read
+    /// back from the log); returns the interaction, its index, and why it could not be logged, as ``append(_:)``.
+    func endStream(_ id: Int, ending: RecordedStream.Ending, durationMs: Int?) -> (interaction: Interaction, index: Int, saveError: MockServerError?)? {
+        guard let (stream, logEnd) = state.withLock({ state in state.openStreams[id].map { ($0, state.logSize) } }) else { return nil }
+        // Read outside the lock: only this stream's producer, which is ending it now, adds to its parts.
+        var parts: [RecordedStream.Part] = []
+        if let offset = stream.logOffset, let file {
+            parts = CaptureLog.streamParts(id, in: CaptureLog.url(for: file), from: offset, to: logEnd) ?? []
+        }
+        var interaction = stream.head
+        if case .response(var response) = interaction.outcome {
+            response.body = .stream(RecordedStream(parts + stream.held, ending: ending))
+            interaction.outcome = .response(response)
+        }
+        interaction.durationMs = durationMs
+        let line = stream.logOffset == nil || file == nil ? [] : CaptureLog.streamEndLine(id, ending: ending, durationMs: durationMs)
+        let (index, saveError) = add(interaction, loggedBy: line, endingStream: id)
+        if saveError == nil, let reason = stream.logFailure, let file {
+            return (interaction, index, Self.logFailure(reason, file: file))
+        }
+        return (interaction, index, saveError)
+    }
+
+    /// Appends `interaction` to the cassette and `line` to the log, under one lock so that both keep the same
+    /// order; schedules a checkpoint. `endingStream` is the open stream the interaction ends, if any.
+    private func add(_ interaction: Interaction, loggedBy line: [UInt8], endingStream: Int? = nil) -> (index: Int, saveError: MockServerError?) {
         let (index, failure, checkpointDelay) = state.withLock { state -> (Int, String?, Double?) in
             state.cassette.interactions.append(interaction)
             state.appended += 1
             var failure: String?
-            if state.logDescriptor >= 0 {
-                failure = Self.write(line, to: state.logDescriptor)
-                if failure == nil {
-                    state.logged += 1
-                } else {
-                    // A log with a hole would misnumber what follows: stop writing it; the saves carry on.
-                    close(state.logDescriptor)
-                    state.logDescriptor = -1
+            if let endingStream {
+                state.openStreams[endingStream] = nil
+            }
+            if !line.isEmpty {
+                switch Self.writeLog(line, in: &state) {
+                case .written: state.logged += 1
+                case .noLog: break
+                case .failed(let reason): failure = reason
                 }
             }
             let schedule = file != nil && !state.checkpointScheduled
@@ -186,7 +278,11 @@ final class CassetteTape: Sendable {
             }
         }
         guard let failure, let file else { return (index, nil) }
-        return (index, MockServerError(.cannotSave, "cannot append to the capture log \(CaptureLog.url(for: file).relativePath) (\(failure)); the exchange is kept in memory until the cassette is saved"))
+        return (index, Self.logFailure(failure, file: file))
+    }
+
+    private static func logFailure(_ reason: String, file: URL) -> MockServerError {
+        MockServerError(.cannotSave, "cannot append to the capture log \(CaptureLog.url(for: file).relativePath) (\(reason)); the exchange is kept in memory until the cassette is saved")
     }
 
     /// Saves the cassette now if any appended interaction is not in the file yet, then removes the log.
@@ -207,10 +303,12 @@ final class CassetteTape: Sendable {
     private func settle() -> MockServerError? {
         guard let file else { return nil }
         if let error = save() { return error }
-        let descriptor = state.withLock { state -> Int32 in
+        // An open stream's parts are in the log only: it stays until the stream ends and a later save.
+        guard let descriptor = state.withLock({ state -> Int32? in
+            guard state.openStreams.isEmpty else { return nil }
             defer { state.logDescriptor = -1 }
             return state.logDescriptor
-        }
+        }) else { return nil }
         if descriptor >= 0 { close(descriptor) }
         unlink(CaptureLog.url(for: file).path)
         return nil
@@ -226,11 +324,7 @@ final class CassetteTape: Sendable {
         }) else { return nil }
         let bytes = cassette.encoded()
         let marker = CaptureLog.checkpointLine(count: logged, digest: CaptureLog.digest(bytes))
-        state.withLock { state in
-            guard state.logDescriptor >= 0, Self.write(marker, to: state.logDescriptor) != nil else { return }
-            close(state.logDescriptor)
-            state.logDescriptor = -1
-        }
+        state.withLock { state in _ = Self.writeLog(marker, in: &state) }
         let path = file.relativePath
         do {
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -249,6 +343,28 @@ final class CassetteTape: Sendable {
             state.ownsFile = true
         }
         return nil
+    }
+
+    /// What became of a line for the log.
+    private enum LogWrite: Equatable {
+        case written
+        /// There is no log (no file, or an earlier write failed).
+        case noLog
+        /// The write failed, for this reason; the log is closed for good, since a log with a hole would
+        /// misnumber what follows (the saves carry on).
+        case failed(String)
+    }
+
+    /// Appends `line` to the open log and counts its bytes.
+    private static func writeLog(_ line: [UInt8], in state: inout State) -> LogWrite {
+        guard state.logDescriptor >= 0 else { return .noLog }
+        if let failure = write(line, to: state.logDescriptor) {
+            close(state.logDescriptor)
+            state.logDescriptor = -1
+            return .failed(failure)
+        }
+        state.logSize += line.count
+        return .written
     }
 
     /// Writes all of `bytes` to `descriptor`; the reason when that fails.
@@ -280,7 +396,7 @@ final class CassetteTape: Sendable {
 }
 
 /// `open(2)`, spelled so that it does not collide with ``CassetteTape/open(_:mode:)``.
-private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
     #if canImport(Glibc)
     Glibc.open(path, flags, mode)
     #else

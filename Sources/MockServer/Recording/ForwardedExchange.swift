@@ -15,9 +15,14 @@ package struct ForwardedExchange: Sendable {
     /// Why the exchange could not be appended to the capture log, or `nil` when it was (or there is no
     /// file). The exchange stays in memory and the next save of the cassette tries to write it.
     package let saveError: MockServerError?
+    /// For a streamed answer that the upstream broke mid-stream (reset, or closed before the end): how it
+    /// broke. The stream is recorded as ``RecordedStream/Ending/broken``, after the parts that arrived.
+    package let brokenStream: TransportFailure?
 
     /// Creates an exchange report (the server does this; public for tests of observers).
-    package init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?) {
+    package init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
+                 brokenStream: TransportFailure? = nil) {
+        self.brokenStream = brokenStream
         self.interaction = interaction
         self.index = index
         self.status = status

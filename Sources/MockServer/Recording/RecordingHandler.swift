@@ -13,6 +13,8 @@ final class RecordingHandler: HTTPHandler {
     private let journal: Journal
     private let observer: (@Sendable (JournalEntry) -> Void)?
     private let tape = Lock<CassetteTape?>(nil)
+    /// Set by ``cutStreams()``.
+    private let streamsCut = Lock(false)
 
     init(mode: ReplayServer.Mode, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
          observer: (@Sendable (JournalEntry) -> Void)?) {
@@ -59,6 +61,7 @@ final class RecordingHandler: HTTPHandler {
         // pool, which the tests talking to this server may be holding.
         return .deferred { responder in
             ServerTaskExecutor.task {
+                // After a streamed answer the responder has answered already, and ignores this.
                 let reply = await self.exchange(request, to: url, responder: responder)
                 responder.send(reply)
                 self.inFlight.end()
@@ -66,75 +69,99 @@ final class RecordingHandler: HTTPHandler {
         }
     }
 
-    /// Forwards `request` to `url`, records the exchange, and returns what the client gets. A
-    /// `text/event-stream` answer reaches the client through `responder` as it arrives, and is recorded as
-    /// events with their offsets.
+    /// Forwards `request` to `url`, records the exchange, and returns what the client gets. A streamed answer
+    /// (see ``StreamRelay``) reaches the client through `responder` as it arrives, and is recorded part by part.
     private func exchange(_ request: HTTPRequest, to url: URL, responder: HTTPResponder) async -> HTTPReply {
         let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream)
         let recordedAt = Date()
         let start = ContinuousClock.now
-        let relay = Lock<(live: LiveStream, capture: StreamCapture)?>(nil)
-        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers)) { status, fields in
-            let responseHeaders = ProxyHeaders.response(fields, bodyIsEmpty: false)
-            guard MediaType(responseHeaders["Content-Type"]).isEventStream else { return nil }
-            let live = LiveStream(head: HTTPResponse(status: status, headers: responseHeaders))
-            let capture = StreamCapture()
-            relay.withLock { $0 = (live, capture) }
-            responder.send(.live(live))
-            return { bytes in
-                capture.add(bytes)
-                live.send(bytes)
-            }
+        let recordedRequest = RecordedRequest(method: request.method, target: request.target, headers: headers,
+                                              body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
+        let tape = mode.records ? recording : nil
+        let relayed = Lock<StreamRelay?>(nil)
+        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers)) { [options] status, fields in
+            guard request.method != "HEAD",
+                  let relay = StreamRelay.start(status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
+                                                tape: tape, redaction: options.redaction) else { return nil }
+            relayed.withLock { $0 = relay }
+            responder.send(.live(relay.live))
+            return relay.pass
         }
-        let elapsed = ContinuousClock.now - start
+        let durationMs = Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded())
+        if let relay = relayed.withLock({ $0 }) {
+            finish(relay, outcome: outcome, request: request, recordedRequest: recordedRequest, recordedAt: recordedAt, durationMs: durationMs)
+            return .close // already answered by the relay
+        }
 
-        var response: HTTPResponse
+        let response: HTTPResponse
         let recordedOutcome: Interaction.Outcome
-        let streamed = relay.withLock { $0 }
-        switch (outcome, streamed) {
-        case (.response(let upstreamResponse), let (live, capture)?):
-            live.finish(.complete)
-            let stream = capture.finish()
-            response = upstreamResponse
-            response.body = stream.data
-            recordedOutcome = .response(RecordedResponse(status: upstreamResponse.status, headers: upstreamResponse.headers,
-                                                         body: .stream(stream)))
-        case (.failure, let (live, capture)?):
-            // The stream broke after it started: the client sees it cut; what arrived is recorded.
-            live.finish(.cut)
-            let stream = capture.finish()
-            response = HTTPResponse(status: live.head.status, headers: live.head.headers, body: stream.data)
-            recordedOutcome = .response(RecordedResponse(status: live.head.status, headers: live.head.headers, body: .stream(stream)))
-        case (.response(let upstreamResponse), nil):
+        switch outcome {
+        case .response(let upstreamResponse):
             response = upstreamResponse
             recordedOutcome = .response(RecordedResponse(upstreamResponse))
-        case (.failure(let failure), nil):
+        case .failure(let failure):
             response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout)
             recordedOutcome = .failure(failure)
         }
-        let recordedRequest = RecordedRequest(method: request.method, target: request.target, headers: headers,
-                                              body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
-        var interaction = Interaction(request: recordedRequest, outcome: recordedOutcome, recordedAt: recordedAt,
-                                      durationMs: Int((DurationSpelling.seconds(elapsed) * 1000).rounded()))
+        var interaction = Interaction(request: recordedRequest, outcome: recordedOutcome, recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
-
-        var index: Int?
-        var saveError: MockServerError?
-        let journalOutcome: JournalOutcome
-        if mode.records, let tape = recording {
-            let (position, error) = tape.append(interaction)
-            (index, saveError) = (position, error)
-            let reference = InteractionReference(cassette: tape.cassette.name, cassetteIndex: -1, index: position,
-                                                 method: interaction.request.method, target: interaction.request.target)
-            journalOutcome = .recorded(reference, status: response.status)
-        } else {
-            journalOutcome = .passedThrough(status: response.status)
+        var recorded: (index: Int, saveError: MockServerError?)?
+        if let tape {
+            recorded = tape.append(interaction)
         }
-        let entry = journal.record(request, outcome: journalOutcome, at: recordedAt)
-        observer?(entry)
-        options.onExchange?(ForwardedExchange(interaction: interaction, index: index, status: response.status,
-                                              bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: saveError))
+        report(request, interaction: interaction, recorded: recorded, status: response.status,
+               bodyBytes: request.method == "HEAD" ? 0 : response.body.count, brokenStream: nil, at: recordedAt)
         return .response(response)
+    }
+
+    /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
+    /// recorded as unfinished when ``cutStreams()`` stopped it, else as broken.
+    private func finish(_ relay: StreamRelay, outcome: UpstreamClient.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
+                        recordedAt: Date, durationMs: Int) {
+        var broken: TransportFailure?
+        var ending = RecordedStream.Ending.complete
+        if case .failure(let failure) = outcome {
+            ending = streamsCut.withLock { $0 } ? .unfinished : .broken
+            if ending == .broken { broken = failure }
+        }
+        let recorded = relay.end(ending, durationMs: durationMs)
+        var interaction: Interaction
+        if let recorded {
+            interaction = recorded.interaction
+        } else {
+            // Passed through: what is reported is the exchange without its parts.
+            interaction = Interaction(request: recordedRequest,
+                                      outcome: .response(RecordedResponse(status: relay.live.head.status, headers: relay.live.head.headers,
+                                                                          body: .stream(RecordedStream([], ending: ending)))),
+                                      recordedAt: recordedAt, durationMs: durationMs)
+            options.redaction.redact(&interaction)
+        }
+        report(request, interaction: interaction, recorded: recorded.map { ($0.index, $0.saveError) }, status: relay.live.head.status,
+               bodyBytes: relay.byteCount, brokenStream: broken, at: recordedAt)
+    }
+
+    /// Journals the exchange and tells the observers.
+    private func report(_ request: HTTPRequest, interaction: Interaction, recorded: (index: Int, saveError: MockServerError?)?,
+                        status: Int, bodyBytes: Int, brokenStream: TransportFailure?, at date: Date) {
+        let journalOutcome: JournalOutcome
+        if let recorded, let tape = recording {
+            let reference = InteractionReference(cassette: tape.cassette.name, cassetteIndex: -1, index: recorded.index,
+                                                 method: interaction.request.method, target: interaction.request.target)
+            journalOutcome = .recorded(reference, status: status)
+        } else {
+            journalOutcome = .passedThrough(status: status)
+        }
+        let entry = journal.record(request, outcome: journalOutcome, at: date)
+        observer?(entry)
+        options.onExchange?(ForwardedExchange(interaction: interaction, index: recorded?.index, status: status, bodyBytes: bodyBytes,
+                                              saveError: recorded?.saveError, brokenStream: brokenStream))
+    }
+
+    /// Cuts every stream being relayed, and any that starts from now on, recording each as unfinished: a
+    /// stream may never end by itself, so stopping cannot wait for it.
+    func cutStreams() {
+        streamsCut.withLock { $0 = true }
+        client.cancelStreams()
     }
 
     /// An answer for a request that is not forwarded: `status` with a JSON body holding `message`.

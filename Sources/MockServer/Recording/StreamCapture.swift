@@ -1,46 +1,74 @@
 import Foundation
 import Locking
 
-/// Records a forwarded `text/event-stream` body as it passes: the bytes are cut into events at each blank
-/// line, and each event becomes one ``RecordedStream/Part`` with the time since the head arrived. An event
-/// is stored as its fields when writing them back gives the very bytes received, else as exact text (or
-/// base64 when it is not UTF-8); bytes after the last blank line become a final raw part.
+/// Cuts a forwarded streamed body into ``RecordedStream/Part``s as it passes, each with the time since the
+/// head arrived, and hands each part out as soon as it is complete, so that nothing accumulates here.
+///
+/// A `text/event-stream` body is cut into events at each blank line; an event is stored as its fields when
+/// writing them back gives the very bytes received, else as exact text (or base64 when it is not UTF-8).
+/// Any other stream is cut where its pieces arrived: each piece is one part, as text when it is UTF-8 (a
+/// character split between two pieces is held back for the next one), else as base64. Bytes after the last
+/// complete part come out of ``finish()``.
 final class StreamCapture: Sendable {
-    private struct State {
-        var parts: [RecordedStream.Part] = []
-        var unfinished = Data()
+    /// How a body is cut into parts.
+    enum Kind: Sendable {
+        /// Server-sent events, one part per event.
+        case events
+        /// Any other stream, one part per piece as it arrived.
+        case chunks
     }
 
+    private struct State {
+        var unfinished = Data()
+        var lastOffset = 0
+        var byteCount = 0
+    }
+
+    let kind: Kind
     private let start: ContinuousClock.Instant
     private let state = Lock(State())
 
     /// A capture whose offsets count from now, when the head arrived.
-    init() {
+    init(_ kind: Kind) {
+        self.kind = kind
         start = ContinuousClock.now
     }
 
-    /// Takes the next bytes of the body.
-    func add(_ bytes: Data) {
-        let offset = Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded())
-        state.withLock { state in
+    /// How many body bytes have passed so far.
+    var byteCount: Int { state.withLock { $0.byteCount } }
+
+    /// Takes the next bytes of the body; returns the parts they complete.
+    func add(_ bytes: Data) -> [RecordedStream.Part] {
+        let elapsed = Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded())
+        return state.withLock { state in
+            state.byteCount += bytes.count
             state.unfinished.append(bytes)
-            while let end = Self.eventEnd(in: state.unfinished) {
-                let event = Data(state.unfinished[state.unfinished.startIndex..<end])
-                state.unfinished.removeSubrange(state.unfinished.startIndex..<end)
-                state.parts.append(RecordedStream.Part(offsetMs: max(offset, state.parts.last?.offsetMs ?? 0), Self.content(of: event)))
+            let offset = max(elapsed, state.lastOffset)
+            state.lastOffset = offset
+            var parts: [RecordedStream.Part] = []
+            switch kind {
+            case .events:
+                while let end = Self.eventEnd(in: state.unfinished) {
+                    let event = Data(state.unfinished[state.unfinished.startIndex..<end])
+                    state.unfinished.removeSubrange(state.unfinished.startIndex..<end)
+                    parts.append(RecordedStream.Part(offsetMs: offset, Self.content(of: event)))
+                }
+            case .chunks:
+                let held = Self.incompleteCharacterLength(at: state.unfinished)
+                let piece = Data(state.unfinished.dropLast(held))
+                state.unfinished.removeFirst(piece.count)
+                if !piece.isEmpty { parts.append(RecordedStream.Part(offsetMs: offset, Self.raw(piece))) }
             }
+            return parts
         }
     }
 
-    /// The recorded stream, with any bytes after the last blank line as a final raw part.
-    func finish() -> RecordedStream {
+    /// The bytes after the last complete part, as one final raw part, when there are any.
+    func finish() -> [RecordedStream.Part] {
         state.withLock { state in
-            var parts = state.parts
-            if !state.unfinished.isEmpty {
-                let offset = parts.last?.offsetMs ?? 0
-                parts.append(RecordedStream.Part(offsetMs: offset, Self.raw(state.unfinished)))
-            }
-            return RecordedStream(parts)
+            guard !state.unfinished.isEmpty else { return [] }
+            defer { state.unfinished = Data() }
+            return [RecordedStream.Part(offsetMs: state.lastOffset, Self.raw(state.unfinished))]
         }
     }
 
@@ -59,6 +87,18 @@ final class StreamCapture: Sendable {
             index = next
         }
         return nil
+    }
+
+    /// How many bytes at the end of `data` begin a UTF-8 character that the next piece completes: 0 unless
+    /// the rest is valid UTF-8 and the last one to three bytes are the start of a longer sequence.
+    private static func incompleteCharacterLength(at data: Data) -> Int {
+        let tail = data.suffix(3)
+        guard let lead = tail.lastIndex(where: { $0 & 0xC0 != 0x80 }) else { return 0 }
+        let byte = data[lead]
+        let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+        let present = data.distance(from: lead, to: data.endIndex)
+        guard length > present, String(validating: data[data.startIndex..<lead], as: UTF8.self) != nil else { return 0 }
+        return present
     }
 
     /// The event as fields when they write back to exactly its bytes, else as raw bytes.

@@ -32,8 +32,10 @@ final class UpstreamClient: Sendable {
         configuration.urlCredentialStorage = nil
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        // The request timeout bounds each wait for the upstream (for an answer, or between the pieces of a
+        // streamed body); the whole exchange is bounded by the router's deadline unless its body streams.
         configuration.timeoutIntervalForRequest = DurationSpelling.seconds(self.timeout)
-        configuration.timeoutIntervalForResource = DurationSpelling.seconds(self.timeout)
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
         router = UpstreamTaskRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
     }
@@ -54,7 +56,7 @@ final class UpstreamClient: Sendable {
         if !request.body.isEmpty {
             urlRequest.httpBody = request.body
         }
-        let completion = await router.run(session.dataTask(with: urlRequest), decision: decision)
+        let completion = await router.run(session.dataTask(with: urlRequest), deadline: timeout, decision: decision)
         if let error = completion.error {
             return .failure(TransportFailure(kind: Self.kind(ofURLErrorCode: error.code), message: error.message))
         }
@@ -63,6 +65,12 @@ final class UpstreamClient: Sendable {
         }
         let headers = ProxyHeaders.response(head.fields, bodyIsEmpty: completion.body.isEmpty && !completion.streamed)
         return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
+    }
+
+    /// Cuts every streamed body in flight (and any that starts streaming later): its ``send(_:to:headers:decision:)``
+    /// then returns a failure after the pieces already passed on.
+    func cancelStreams() {
+        router.cancelStreams()
     }
 
     /// Lets tasks in flight finish, then releases the session; later sends fail at once.

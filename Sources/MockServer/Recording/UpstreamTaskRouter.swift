@@ -5,7 +5,7 @@ import FoundationNetworking
 import Locking
 
 /// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
-/// Decides, when the first bytes of a body arrive, whether the body is passed on as it arrives: given the
+/// Decides, when the head of a response arrives, whether its body is passed on as it arrives: given the
 /// status and header fields, returns where each piece of the body goes, or `nil` to collect it whole.
 typealias UpstreamStreamDecision = @Sendable (_ status: Int, _ fields: [(name: String, value: String)]) -> (@Sendable (Data) -> Void)?
 
@@ -25,21 +25,52 @@ struct UpstreamCompletion: Sendable {
 /// there without asking. Redirects are refused, so the client gets the upstream's 3xx as it was.
 final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private struct TaskState {
+        let task: URLSessionDataTask
         var body = Data()
         var continuation: CheckedContinuation<UpstreamCompletion, Never>?
         var decision: UpstreamStreamDecision?
         var sink: (@Sendable (Data) -> Void)?
+        /// Cancelled because its deadline passed: it ends as timed out.
+        var timedOut = false
     }
 
-    private let tasks = Lock<[Int: TaskState]>([:])
+    private struct State {
+        var tasks: [Int: TaskState] = [:]
+        /// Set by ``cancelStreams()``: a body that starts streaming from now on is cancelled at once.
+        var streamsCancelled = false
+    }
+
+    private let state = Lock(State())
 
     /// Starts `task` and returns how it ended. Never throws: failures come back in the completion. When
     /// `decision` gives a sink for the body, the body goes there piece by piece instead of into the completion.
-    func run(_ task: URLSessionDataTask, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
-        await withCheckedContinuation { continuation in
-            tasks.withLock { $0[task.taskIdentifier] = TaskState(continuation: continuation, decision: decision) }
+    /// Unless its body streams, the task is cancelled and ends as timed out after `deadline`; a streamed body
+    /// may last as long as its pieces keep coming (URLSession's request timeout bounds the gaps between them).
+    func run(_ task: URLSessionDataTask, deadline: Duration, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
+        let id = task.taskIdentifier
+        return await withCheckedContinuation { continuation in
+            state.withLock { $0.tasks[id] = TaskState(task: task, continuation: continuation, decision: decision) }
             task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + DurationSpelling.seconds(deadline)) { [weak self] in
+                let expired = self?.state.withLock { state -> URLSessionDataTask? in
+                    guard var entry = state.tasks[id], entry.sink == nil else { return nil }
+                    entry.timedOut = true
+                    state.tasks[id] = entry
+                    return entry.task
+                }
+                expired?.cancel()
+            }
         }
+    }
+
+    /// Cancels every task whose body is streaming, and any whose body starts streaming later: they end
+    /// with URLSession's cancellation error, after the pieces already passed on.
+    func cancelStreams() {
+        let streaming = state.withLock { state in
+            state.streamsCancelled = true
+            return state.tasks.values.filter { $0.sink != nil }.map(\.task)
+        }
+        for task in streaming { task.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
@@ -47,40 +78,48 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         completionHandler(nil)
     }
 
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        // Deciding when the head arrives lets a stream's head reach the client before its first event.
+        decide(dataTask)
+        completionHandler(.allow)
+    }
+
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        // The delegate queue is serial: callbacks of one task never overlap, so deciding outside the lock is safe.
-        let (sink, decision) = tasks.withLock { tasks -> ((@Sendable (Data) -> Void)?, UpstreamStreamDecision?) in
-            guard var state = tasks[id] else { return (nil, nil) }
-            if let sink = state.sink { return (sink, nil) }
-            guard let decision = state.decision else {
-                state.body.append(data)
-                tasks[id] = state
-                return (nil, nil)
-            }
-            state.decision = nil
-            tasks[id] = state
-            return (nil, decision)
+        decide(dataTask) // in case the head's callback did not come
+        let sink = state.withLock { state -> (@Sendable (Data) -> Void)? in
+            guard var entry = state.tasks[id] else { return nil }
+            if let sink = entry.sink { return sink }
+            entry.body.append(data)
+            state.tasks[id] = entry
+            return nil
         }
-        if let sink {
-            sink(data)
-            return
+        sink?(data)
+    }
+
+    /// Asks the task's decision, once, whether its body streams, and installs the sink it gives. The delegate
+    /// queue is serial: callbacks of one task never overlap, so deciding outside the lock is safe.
+    private func decide(_ dataTask: URLSessionDataTask) {
+        let id = dataTask.taskIdentifier
+        guard let decision = state.withLock({ state -> UpstreamStreamDecision? in
+            defer { state.tasks[id]?.decision = nil }
+            return state.tasks[id]?.decision
+        }), let response = dataTask.response as? HTTPURLResponse else { return }
+        guard let sink = decision(response.statusCode, response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }) else { return }
+        let cancelled = state.withLock { state in
+            state.tasks[id]?.sink = sink
+            return state.streamsCancelled
         }
-        guard let decision else { return }
-        var chosen: (@Sendable (Data) -> Void)?
-        if let response = dataTask.response as? HTTPURLResponse {
-            chosen = decision(response.statusCode, response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") })
-        }
-        tasks.withLock { tasks in
-            if let chosen { tasks[id]?.sink = chosen } else { tasks[id]?.body.append(data) }
-        }
-        chosen?(data)
+        if cancelled { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        var completion = UpstreamCompletion(head: nil, body: state.body, error: nil, streamed: state.sink != nil)
-        if let error {
+        guard let entry = state.withLock({ $0.tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
+        var completion = UpstreamCompletion(head: nil, body: entry.body, error: nil, streamed: entry.sink != nil)
+        if entry.timedOut {
+            completion.error = (URLError.Code.timedOut.rawValue, "The upstream did not answer in time.")
+        } else if let error {
             let error = error as NSError
             completion.error = (error.domain == NSURLErrorDomain ? error.code : URLError.Code.unknown.rawValue, error.localizedDescription)
         } else if let response = task.response as? HTTPURLResponse {
@@ -89,6 +128,6 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             completion.error = (URLError.Code.badServerResponse.rawValue, "The upstream's answer was not an HTTP response.")
         }
-        state.continuation?.resume(returning: completion)
+        entry.continuation?.resume(returning: completion)
     }
 }

@@ -9,19 +9,24 @@ enum CaptureCommand: Command {
         summary: "record a real API into a cassette through a reverse proxy",
         usage: "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...",
         description: """
-            Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query, headers with
-            Host rewritten, body), gives the client the upstream's answer, and records the exchange. It prints
-            the address, then one line per exchange as it happens (method, target, status, milliseconds, body
-            bytes, interaction index). Each exchange is appended to a capture log beside the cassette
-            (FILE.log) before the client gets its answer, so even a kill loses nothing that was answered: every
-            reader applies the log. The cassette itself is rewritten atomically every few seconds and at stop,
-            which removes the log; a failure to write it gives one error line and exit status 1. Redirects are passed back, not followed; compressed bodies are
-            stored decoded; an upstream that refuses, resets or does not answer within 30 seconds gets the client
-            a 502 and is recorded as that failure, which `recorder replay` reproduces. Credentials
-            (Authorization, Cookie, Set-Cookie and API-key headers; token, secret and password fields) are
-            redacted in the cassette, never on the wire. Ctrl-C or SIGTERM lets the exchanges in flight finish,
-            prints a summary and exits 0. An existing cassette is never replaced: --mode new-episodes replays
-            what it holds and appends only the requests it does not match.
+            Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query,
+            headers with Host rewritten, body), gives the client the upstream's answer, and records the
+            exchange. It prints the address, then one line per exchange as it happens (method, target,
+            status, milliseconds, body bytes, interaction index). Each exchange is appended to a capture
+            log beside the cassette (FILE.log) before the client gets its answer, so even a kill loses
+            nothing that was answered: every reader applies the log. The cassette itself is rewritten
+            atomically every few seconds and at stop, which removes the log; a failure to write it gives
+            one error line and exit status 1. Redirects are passed back, not followed; compressed bodies
+            are stored decoded; an upstream that refuses, resets or does not answer within 30 seconds
+            gets the client a 502 and is recorded as that failure, which `recorder replay` reproduces. A
+            streamed answer (text/event-stream, or a chunked body other than JSON) reaches the client as
+            it arrives and goes to the log part by part, each with its time offset; a stream the
+            upstream breaks is recorded as broken (with a warning on standard error), one still open at
+            stop as unfinished. Credentials (Authorization, Cookie, Set-Cookie and API-key headers;
+            token, secret and password fields) are redacted in the cassette, never on the wire. Ctrl-C
+            or SIGTERM cuts open streams, lets the other exchanges in flight finish, prints a summary
+            and exits 0. An existing cassette is never replaced: --mode new-episodes replays what it
+            holds and appends only the requests it does not match.
             """,
         arguments: [],
         options: [
@@ -54,6 +59,9 @@ enum CaptureCommand: Command {
         options.onExchange = { exchange in
             if exchange.index != nil { tally.countRecorded() }
             console.print(CaptureLine.exchange(exchange))
+            if let reason = exchange.brokenStream {
+                console.error(CaptureLine.brokenStream(exchange, reason: reason))
+            }
         }
         var configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))

@@ -12,8 +12,9 @@ enum CaptureLine {
     }
 
     /// `GET /users?since=0 → 200, 87 ms, 1234 bytes, interaction 0`; a failed upstream reads
-    /// `GET /slow → 502 upstream timeout, 1001 ms, 160 bytes, interaction 1`; a failed save adds
-    /// `, not saved yet: REASON`.
+    /// `GET /slow → 502 upstream timeout, 1001 ms, 160 bytes, interaction 1`; a streamed answer adds how many
+    /// parts it had and how it ended unless properly (`, stream of 12 parts, broken by the upstream`); a
+    /// failed save adds `, not saved yet: REASON`.
     static func exchange(_ exchange: ForwardedExchange) -> String {
         let request = exchange.interaction.request
         var status = String(exchange.status)
@@ -21,6 +22,14 @@ enum CaptureLine {
             status += " upstream \(failure.kind.rawValue)"
         }
         var text = "\(request.method) \(request.target) → \(status), \(exchange.interaction.durationMs ?? 0) ms, \(counted(exchange.bodyBytes, "byte"))"
+        if case .stream(let stream)? = exchange.interaction.response?.body.form {
+            text += ", stream of \(counted(stream.parts.count, "part"))"
+            switch stream.ending {
+            case .complete: break
+            case .broken: text += ", broken by the upstream"
+            case .unfinished: text += ", cut at stop"
+            }
+        }
         if let index = exchange.index {
             text += ", interaction \(index)"
         }
@@ -28,6 +37,17 @@ enum CaptureLine {
             text += ", not saved yet: \(error.description)"
         }
         return text
+    }
+
+    /// The warning for a stream the upstream broke: `GET /events: the upstream broke the stream after 3
+    /// parts (REASON); it is recorded as broken, and replay breaks it at the same point.`
+    static func brokenStream(_ exchange: ForwardedExchange, reason: TransportFailure) -> String {
+        let request = exchange.interaction.request
+        var parts = 0
+        if case .stream(let stream)? = exchange.interaction.response?.body.form { parts = stream.parts.count }
+        let why = reason.message.map { " (\($0))" } ?? ""
+        return "\(request.method) \(request.target): the upstream broke the stream after \(counted(parts, "part"))\(why); "
+            + "it is recorded as broken, and replay breaks it at the same point."
     }
 
     /// `GET /users → 200 replayed from api.github.com interaction 0`, for a request new-episodes mode

@@ -15,7 +15,6 @@ import Testing
         BodyCase(path: "/json", bytes: FakeUpstream.json, stored: .json(try! CassetteJSON(parsing: FakeUpstream.json))),
         BodyCase(path: "/text", bytes: FakeUpstream.text, stored: .text("hello\nworld\n")),
         BodyCase(path: "/binary", bytes: FakeUpstream.png, stored: .binary(FakeUpstream.png)),
-        BodyCase(path: "/chunked", bytes: FakeUpstream.text, stored: .text("hello\nworld\n")),
         BodyCase(path: "/gzip", bytes: FakeUpstream.json, stored: .json(try! CassetteJSON(parsing: FakeUpstream.json))),
     ]
 

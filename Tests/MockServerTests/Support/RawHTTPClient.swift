@@ -100,6 +100,12 @@ final class RawHTTPClient: @unchecked Sendable {
         try await onThread { try self.readExactly(count, deadline: ContinuousClock.now + timeout) }
     }
 
+    /// Reads until the bytes received contain `marker`, and returns them up to the marker's end; throws when
+    /// the connection ends first or `timeout` passes.
+    func read(through marker: String, timeout: Duration = RawHTTPClient.hangGuard) async throws -> Data {
+        try await onThread { try self.readThrough(Array(marker.utf8), deadline: ContinuousClock.now + timeout) }
+    }
+
     /// Reads everything until the server closes or resets the connection, or `timeout` passes.
     func readToEnd(timeout: Duration = RawHTTPClient.hangGuard) async -> (bytes: Data, ending: Ending) {
         // The work cannot throw; the force is for the generic helper's signature.
@@ -164,6 +170,18 @@ final class RawHTTPClient: @unchecked Sendable {
         }
         defer { buffer.removeFirst(count) }
         return Data(buffer[..<count])
+    }
+
+    private func readThrough(_ marker: [UInt8], deadline: ContinuousClock.Instant) throws -> Data {
+        while true {
+            if let range = buffer.firstRange(of: marker) {
+                defer { buffer.removeFirst(range.upperBound) }
+                return Data(buffer[..<range.upperBound])
+            }
+            if let ending = try fill(until: deadline) {
+                throw Failure(description: "connection \(ending) before \(String(decoding: marker, as: UTF8.self).debugDescription)")
+            }
+        }
     }
 
     private func readLine(deadline: ContinuousClock.Instant) throws -> String {

@@ -21,7 +21,7 @@ enum FakeUpstream {
     static let text = Data("hello\nworld\n".utf8)
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80])
 
-    /// Answers by path: `/json`, `/text`, `/binary`, `/chunked`, `/gzip`, `/redirect`, `/no-content`,
+    /// Answers by path: `/json`, `/text`, `/binary`, `/gzip`, `/redirect`, `/no-content`,
     /// `/cookies`, `/echo` (the request body back, with its content type), `/reset`, `/stall`; else 404.
     @Sendable static func respond(_ request: HTTPRequest) -> HTTPReply {
         switch request.path {
@@ -31,10 +31,6 @@ enum FakeUpstream {
             return .response(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8"], body: text)
         case "/binary":
             return .response(status: 200, headers: ["Content-Type": "image/png"], body: png)
-        case "/chunked":
-            // A handler-set Transfer-Encoding is sent as given: the body is already chunked.
-            return .response(status: 200, headers: ["Content-Type": "text/plain; charset=utf-8", "Transfer-Encoding": "chunked"],
-                             body: Data("6\r\nhello\n\r\n6\r\nworld\n\r\n0\r\n\r\n".utf8))
         case "/gzip":
             return .response(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
                              body: StoredGzip.encode(json))

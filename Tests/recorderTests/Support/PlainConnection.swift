@@ -69,6 +69,20 @@ final class PlainConnection: @unchecked Sendable {
         guard statusLine.count > 1, let status = Int(statusLine[1]) else { throw Failure(description: "not an HTTP answer") }
         return status
     }
+
+    /// Reads until the bytes received end with `marker` and returns them as text; throws when the connection
+    /// ends first or nothing arrives for 10 s.
+    func read(through marker: String) throws -> String {
+        var received: [UInt8] = []
+        var byte: UInt8 = 0
+        while !received.ends(with: Array(marker.utf8)) {
+            guard recv(fd, &byte, 1, 0) == 1 else {
+                throw Failure(description: "the connection ended or stalled before \(marker.debugDescription): errno \(errno)")
+            }
+            received.append(byte)
+        }
+        return String(decoding: received, as: UTF8.self)
+    }
 }
 
 #if canImport(Glibc)

@@ -45,6 +45,19 @@ extension RedactionRules {
         return count
     }
 
+    /// Redacts parts of a stream recorded as they arrive, as ``redact(_:)-(Interaction)`` redacts a stream
+    /// body: `contentType` is the response's, `secrets` the request's ``secretValues(in:)`` (found before the
+    /// request was redacted), removed wherever a part repeats them.
+    func redact(_ parts: [RecordedStream.Part], contentType: String?, echoing secrets: [String]) -> [RecordedStream.Part] {
+        guard !parts.isEmpty else { return parts }
+        var response = RecordedResponse(status: 200, headers: HTTPHeaders(contentType.map { [HTTPHeader(name: "Content-Type", value: $0)] } ?? []),
+                                        body: .stream(RecordedStream(parts)))
+        redact(&response)
+        _ = scrub(secrets, from: &response)
+        guard case .stream(let stream) = response.body.form else { return parts }
+        return stream.parts
+    }
+
     /// Redacts every interaction and error template of `cassette` in place and returns what changed.
     @discardableResult
     package func redact(_ cassette: inout Cassette) -> RedactionCount {

@@ -1,0 +1,163 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// Record mode in front of an upstream that streams: relayed as it arrives, logged as it arrives, and
+/// recorded however the stream ends.
+@Suite(.timeLimit(.minutes(1))) struct StreamRecordingTests {
+    static let request = "GET /feed HTTP/1.1\r\nHost: proxy\r\n\r\n"
+
+    /// An upstream whose every answer is `stream`, fed by the test.
+    static func streaming(_ stream: LiveStream) -> @Sendable (HTTPRequest) -> HTTPReply {
+        { _ in .live(stream) }
+    }
+
+    static func recordedStream(_ cassette: Cassette) throws -> RecordedStream {
+        let body = try #require(cassette.interactions.first?.response?.body)
+        guard case .stream(let stream) = body.form else {
+            Issue.record("expected a stream body, found \(body)")
+            return RecordedStream([])
+        }
+        return stream
+    }
+
+    @Test func chunkedStream_reachesTheClientChunkByChunk_isRecordedAsTimedChunks_andReplaysTheSameBytes() async throws {
+        // GIVEN an upstream answering with a chunked NDJSON stream the test feeds, and a recording proxy
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("feed.json")
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "application/x-ndjson"]))
+        var head = ""
+        try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, file: file) { _, base in
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send(Self.request)
+                // WHEN the upstream has sent only its first line
+                stream.send(Data("{\"n\":1}\n".utf8))
+                // THEN the client has it, chunked, while the upstream's stream is still open
+                head = String(decoding: try await client.read(through: "{\"n\":1}\n\r\n"), as: UTF8.self)
+                #expect(head.lowercased().contains("transfer-encoding: chunked"))
+                #expect(!head.lowercased().contains("content-length"))
+                // WHEN the upstream sends the second line and ends
+                stream.send(Data("{\"n\":2}\n".utf8))
+                stream.finish(.complete)
+                // THEN the client gets it and the body's end
+                let rest = String(decoding: try await client.read(through: "0\r\n\r\n"), as: UTF8.self)
+                #expect(rest == "8\r\n{\"n\":2}\n\r\n0\r\n\r\n")
+            }
+        }
+        // AND the cassette holds one timed text part per chunk, complete
+        let cassette = try Cassette.load(from: file)
+        let recorded = try Self.recordedStream(cassette)
+        #expect(recorded.parts.map(\.content) == [.text("{\"n\":1}\n"), .text("{\"n\":2}\n")])
+        #expect(recorded.parts[0].offsetMs <= recorded.parts[1].offsetMs)
+        #expect(recorded.ending == .complete)
+        #expect(cassette.interactions.first?.response?.headers["Content-Type"] == "application/x-ndjson")
+        #expect(!FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path))
+        // AND replaying it sends the same bytes, chunked
+        try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true, streamTiming: .instant)) { server in
+            let replayed = try await rawExchange(server.baseURL!, "GET /feed HTTP/1.1\r\nHost: proxy")
+            #expect(replayed.headers["Transfer-Encoding"] == "chunked")
+            #expect(replayed.bodyText == "{\"n\":1}\n{\"n\":2}\n")
+        }
+    }
+
+    @Test func chunkedJSONDocument_isStillRecordedWhole() async throws {
+        // GIVEN an upstream whose JSON answer comes chunked
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "application/json"]))
+        try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream) { server, base in
+                stream.send(Data("{\"a\":".utf8))
+                stream.send(Data("1}".utf8))
+                stream.finish(.complete)
+                // WHEN the client asks
+                let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: proxy")
+                // THEN it gets the document, and the cassette holds it inline, as any JSON body
+                #expect(response.bodyText == "{\"a\":1}")
+                #expect(server.recordedCassette?.interactions.first?.response?.body == .json(try CassetteJSON(parsing: Data("{\"a\":1}".utf8))))
+            }
+        }
+    }
+
+    @Test func openStream_isInTheLogAsItArrives_andStoppingCutsIt_recordingItAsUnfinished() async throws {
+        // GIVEN a recording proxy relaying a server-sent event stream that never ends
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("events.json")
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
+        try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            var options = RecordingOptions(upstream: try Upstream(upstream), file: file)
+            let reports = ExchangeReports()
+            options.onExchange = reports.append
+            let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
+            let base = try await server.start()
+            let client = try RawHTTPClient(base)
+            defer { client.close() }
+            try client.send(Self.request)
+            stream.send(Data("id: 1\ndata: one\n\n".utf8))
+            _ = try await client.read(through: "data: one\n\n")
+            // WHEN a reader loads the cassette while the stream is open (the client has had the first event)
+            let during = try Cassette.load(from: file)
+            // THEN the event is there, from the capture log, in a stream marked unfinished
+            let open = try Self.recordedStream(during)
+            #expect(open.parts.map(\.content) == [.event(ServerSentEventFields(id: "1", data: "one"))])
+            #expect(open.ending == .unfinished)
+            // WHEN a second event passes and the server stops with the stream still open
+            stream.send(Data("id: 2\ndata: two\n\n".utf8))
+            _ = try await client.read(through: "data: two\n\n")
+            await server.stop()
+            // THEN the client's stream is cut, not ended
+            let (bytes, ending) = await client.readToEnd()
+            #expect(ending == .closed)
+            #expect(!String(decoding: bytes, as: UTF8.self).contains("0\r\n\r\n"))
+            // AND the cassette file holds both events, marked unfinished, and no log is left
+            let saved = try Cassette.load(from: file)
+            let recorded = try Self.recordedStream(saved)
+            #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(id: "1", data: "one")),
+                                                      .event(ServerSentEventFields(id: "2", data: "two"))])
+            #expect(recorded.ending == .unfinished)
+            #expect(saved.interactions.count == 1)
+            #expect(!FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path))
+            #expect(reports.all.map { $0.brokenStream == nil } == [true])
+            stream.finish(.complete)
+        }
+    }
+
+    @Test func brokenUpstreamStream_isRecordedAsBroken_reported_andReplayedBroken() async throws {
+        // GIVEN an upstream that sends one event and then closes without ending its chunked body
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
+        stream.send(Data("data: one\n\n".utf8))
+        stream.finish(.cut)
+        let reports = ExchangeReports()
+        let cassette = try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
+                // WHEN a client asks through the proxy
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send(Self.request)
+                let (bytes, ending) = await client.readToEnd()
+                // THEN it gets the event, then the connection closes without the body's end
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(ending == .closed)
+                #expect(text.hasSuffix("b\r\ndata: one\n\n\r\n"))
+                return try #require(server.recordedCassette)
+            }
+        }
+        // AND the stream is recorded with what arrived, marked broken, and reported as broken
+        let recorded = try Self.recordedStream(cassette)
+        #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(data: "one"))])
+        #expect(recorded.ending == .broken)
+        #expect(reports.all.count == 1)
+        #expect(reports.all.first?.brokenStream != nil)
+        // AND replay breaks it at the same point
+        try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true, streamTiming: .instant)) { server in
+            let client = try RawHTTPClient(server.baseURL!)
+            defer { client.close() }
+            try client.send(Self.request)
+            let (bytes, ending) = await client.readToEnd()
+            #expect(ending == .closed)
+            #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("b\r\ndata: one\n\n\r\n"))
+        }
+    }
+}

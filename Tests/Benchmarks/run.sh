@@ -26,7 +26,9 @@
 # against read for every test (before), measured in the same run (no target; the ratio is the point).
 # Section "stream": the replay rate of a 10,000-event server-sent event stream with instant timing, read
 # over loopback to the end, next to the very same bytes replayed as one ordinary body in the same run (no
-# target; a stream is sent as one chunk per event, a body by reference).
+# target; a stream is sent as one chunk per event, a body by reference). Then `recorder capture` proxying
+# one 100,000-event stream from an upstream in mockserver-bench to a reading client: its resident memory
+# after 100,000 events against after 10,000, the stream still open (target: flat, at most 1.1x).
 # Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
 # after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
 # Section "capture": recording through a reverse proxy. nginx serving the 300-byte answer is measured
@@ -276,6 +278,15 @@ section_stream() {
     echo "== stream: a 10,000-event stream replayed with instant timing (best of 20)"
     echo "    $(echo "$out" | awk '$1 == "stream"')"
     echo "    the same bytes as one body: $body events/s; stream / body: $(ratio "$stream" "$body")x"
+
+    local first last rate
+    out=$("$BENCH" capture-stream --recorder "$RECORDER" --out "$WORK/capture-stream.json" --events 100000 --first 10000)
+    first=$(echo "$out" | awk '$1 == "rss_first" { print $2 }')
+    last=$(echo "$out" | awk '$1 == "rss_last" { print $2 }')
+    rate=$(echo "$out" | awk '$1 == "rate" { print $2 }')
+    echo "== stream: recorder capture proxying one 100,000-event stream, resident memory with the stream still open"
+    echo "    after 10,000 events: $((first / 1024)) MB; after 100,000: $((last / 1024)) MB ($rate events/s proxied and logged)"
+    verdict "resident memory, 100,000 / 10,000 events" "$(ratio "$last" "$first")" le 1.1
 }
 
 # --- section: memory -----------------------------------------------------------------------------

@@ -1,0 +1,211 @@
+import Foundation
+import MockServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `mockserver-bench capture-stream --recorder PATH --out FILE [--events N] [--first M]`: the resident memory
+/// of `recorder capture` while it proxies one long server-sent event stream. An upstream in this process
+/// streams N events (default 100,000, each a ~120-byte chat delta) in batches of 1,000, each batch sent once
+/// a raw socket client reading through the capture has received the one before, so that nothing piles up in
+/// flight. The recorder's resident memory is read from /proc after M events (default 10,000: the reference)
+/// and after all N, with the stream still open. Then the stream ends, the recorder stops (SIGINT) and the
+/// cassette is checked to hold N parts. Prints `rss_first KB`, `rss_last KB`, `ratio LAST/FIRST` and
+/// `rate EVENTS/S` (the events proxied per second).
+enum CaptureStreamCommand {
+    static let batch = 1_000
+
+    static func run(_ arguments: [String]) async throws {
+        var events = 100_000
+        var first = 10_000
+        var recorder: String?
+        var out: String?
+        var index = 0
+        while index + 1 < arguments.count {
+            let value = arguments[index + 1]
+            switch arguments[index] {
+            case "--events": events = try count(value)
+            case "--first": first = try count(value)
+            case "--recorder": recorder = value
+            case "--out": out = value
+            default: throw BenchmarkError("Unknown argument '\(arguments[index])' for capture-stream.")
+            }
+            index += 2
+        }
+        guard index == arguments.count, let recorder, let out, first % batch == 0, events % batch == 0, first < events else {
+            throw BenchmarkError("capture-stream takes --recorder PATH --out FILE [--events N] [--first M], N and M multiples of \(batch), M < N.")
+        }
+
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
+        let upstream = HTTPServer(configuration: .init(), handler: StreamingUpstream(stream: stream))
+        let upstreamURL = try await upstream.start()
+        let capture = try RecorderProcess(recorder, ["capture", "--upstream", upstreamURL.absoluteString, "--out", out])
+        defer { capture.kill() }
+        let port = try capture.port()
+        let client = try EventReader(port: port)
+        try client.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: bench\r\n\r\n")
+
+        let clock = ContinuousClock()
+        let start = clock.now
+        var rssFirst = 0
+        for sent in stride(from: 0, to: events, by: batch) {
+            for number in sent..<(sent + batch) {
+                stream.send(Data((#"data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#
+                                  + "\n\n").utf8))
+            }
+            try client.readEvents(until: sent + batch)
+            if sent + batch == first { rssFirst = try residentKilobytes(of: capture.pid) }
+        }
+        let rssLast = try residentKilobytes(of: capture.pid)
+        let elapsed = clock.now - start
+        stream.finish(.complete)
+        try client.readToEndOfBody()
+        try capture.interrupt()
+        await upstream.stop()
+
+        let cassette = try Cassette.load(from: URL(fileURLWithPath: out))
+        guard case .stream(let recorded)? = cassette.interactions.first?.response?.body.form, recorded.parts.count == events,
+              recorded.ending == .complete else {
+            throw BenchmarkError("the cassette does not hold the \(events)-event stream")
+        }
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        print("rss_first \(rssFirst) KB after \(first) events")
+        print("rss_last \(rssLast) KB after \(events) events")
+        print("ratio \(String(format: "%.2f", Double(rssLast) / Double(max(1, rssFirst))))")
+        print("rate \(String(format: "%.0f", Double(events) / seconds)) events/s proxied and logged")
+    }
+
+    private static func count(_ text: String) throws -> Int {
+        guard let value = Int(text), value >= 1 else { throw BenchmarkError("'\(text)' is not a whole number of at least 1.") }
+        return value
+    }
+
+    /// VmRSS of process `pid`, in kilobytes (Linux only).
+    static func residentKilobytes(of pid: Int32) throws -> Int {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else {
+            throw BenchmarkError("cannot read the resident memory of process \(pid) from /proc")
+        }
+        return kilobytes
+    }
+
+    /// An upstream whose every answer is one live stream.
+    struct StreamingUpstream: HTTPHandler {
+        let stream: LiveStream
+        func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply { .live(stream) }
+    }
+}
+
+/// `recorder capture` as a child process, its standard output read for the address it listens on.
+final class RecorderProcess {
+    private let process: Process
+    private let output: Pipe
+
+    init(_ path: String, _ arguments: [String]) throws {
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        output = Pipe()
+        process.standardOutput = output
+        try process.run()
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    /// The port from the `Listening on http://127.0.0.1:PORT` line (waits for it, up to the end of output).
+    func port() throws -> Int {
+        var text = ""
+        let handle = output.fileHandleForReading
+        while true {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { throw BenchmarkError("recorder capture ended before listening: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+            if let range = text.range(of: "Listening on http://127.0.0.1:"),
+               let port = Int(text[range.upperBound...].prefix { $0.isNumber }), text[range.upperBound...].contains(";") {
+                return port
+            }
+        }
+    }
+
+    /// Sends SIGINT and waits for the recorder to save and exit (bounded at 120 s).
+    func interrupt() throws {
+        process.interrupt()
+        let handle = output.fileHandleForReading
+        let deadline = ContinuousClock.now + .seconds(120)
+        while process.isRunning, ContinuousClock.now < deadline {
+            _ = handle.availableData
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchmarkError("recorder capture exited with status \(process.terminationStatus)") }
+    }
+
+    func kill() {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+/// A blocking socket client that counts the server-sent events of one chunked response.
+final class EventReader {
+    private let fd: Int32
+    private var events = 0
+    private var previous: UInt8 = 0
+    private var tail: [UInt8] = []
+    private var buffer = [UInt8](repeating: 0, count: 1 << 16)
+
+    init(port: Int) throws {
+        #if canImport(Glibc)
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw BenchmarkError("socket() failed") }
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
+        _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw BenchmarkError("connect() failed") }
+    }
+
+    func write(request text: String) throws {
+        let bytes = Array(text.utf8)
+        guard send(fd, bytes, bytes.count, 0) == bytes.count else { throw BenchmarkError("send() failed") }
+    }
+
+    /// Reads until `count` events (each ended by a blank line, LF LF, which chunk framing never holds) have
+    /// arrived in all; throws when the connection ends or stalls for 60 s first.
+    func readEvents(until count: Int) throws {
+        while events < count {
+            let received = recv(fd, &buffer, buffer.count, 0)
+            guard received > 0 else { throw BenchmarkError("the stream ended or stalled after \(events) events") }
+            for byte in buffer[0..<received] {
+                if byte == 0x0A, previous == 0x0A { events += 1 }
+                previous = byte
+                tail.append(byte)
+            }
+            if tail.count > 16 { tail.removeFirst(tail.count - 16) }
+        }
+    }
+
+    /// Reads until the last chunk of the body (`0`, CRLF, CRLF).
+    func readToEndOfBody() throws {
+        let end = Array("\r\n0\r\n\r\n".utf8)
+        while !(tail.count >= end.count && Array(tail.suffix(end.count)) == end) {
+            let received = recv(fd, &buffer, buffer.count, 0)
+            guard received > 0 else { throw BenchmarkError("the stream ended without its last chunk") }
+            tail += buffer[0..<received]
+            if tail.count > 16 { tail.removeFirst(tail.count - 16) }
+        }
+    }
+
+    deinit {
+        close(fd)
+    }
+}

@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "MockServer", dependencies: ["Locking"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
         .target(name: "MockServerTesting", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
-        // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network.
+        // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
         .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,6 @@
-/// ServiceKit: an app's web-service layer, one small type per API call. The protocol, client and
-/// services arrive in their own files.
-public enum ServiceKit {
-    /// The library's version, reported by tools and in user agents.
-    public static let version = "0.1.0"
+/// ServiceKit's own facts. Internal: a public type named as the module would hide the module's name, so that
+/// `ServiceKit.WebServiceError` stopped resolving.
+enum ServiceKit {
+    /// The library's version, sent in the `User-Agent` header.
+    static let version = "0.1.0"
 }

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ServiceKitTesting
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 /// Where a value sits in a JSON document, written the way a person reads it: `items[3].owner.display_name`.
 public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     /// One step into a document.
-    public enum Component: Hashable, Sendable {
+    enum Component: Hashable, Sendable {
         /// A member of an object.
         case key(String)
         /// An element of an array, counted from zero.
@@ -9,18 +9,18 @@ public struct JSONPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The steps from the document's root, in order.
-    public let components: [Component]
+    let components: [Component]
 
     /// The document itself.
     public static let root = JSONPath(components: [])
 
     /// A path made of `components`.
-    public init(components: [Component]) {
+    init(components: [Component]) {
         self.components = components
     }
 
     /// This path followed by one more step.
-    public func appending(_ component: Component) -> JSONPath {
+    func appending(_ component: Component) -> JSONPath {
         JSONPath(components: components + [component])
     }
 

@@ -8,15 +8,15 @@
 /// Names are unique: a later value for a name replaces the earlier one in place.
 public struct Parameters: Hashable, Sendable, ExpressibleByDictionaryLiteral {
     /// One named value.
-    public struct Entry: Hashable, Sendable {
+    struct Entry: Hashable, Sendable {
         /// The parameter's name, as sent.
-        public let name: String
+        let name: String
         /// The parameter's value, before formatting.
-        public let value: ParameterValue
+        let value: ParameterValue
     }
 
-    /// The parameters in order.
-    public private(set) var entries: [Entry] = []
+    /// The parameters in order; ``names`` and the subscript read them.
+    private(set) var entries: [Entry] = []
 
     /// No parameters.
     public init() {}

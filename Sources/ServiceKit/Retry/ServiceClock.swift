@@ -1,7 +1,7 @@
 import Foundation
 
 /// The time source of a ``WebServiceClient``: what "now" is (for `Retry-After` dates and rate-limit reset
-/// times) and how waiting between retries happens. Inject ``VirtualClock`` in tests so nothing sleeps.
+/// times) and how waiting between retries happens. In tests, inject the `VirtualClock` of the `ServiceKitTesting` product so that nothing sleeps.
 public protocol ServiceClock: Sendable {
     /// The current date.
     var now: Date { get }

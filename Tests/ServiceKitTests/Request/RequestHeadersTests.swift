@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceKit
+@testable import ServiceKit
 import ServiceKitTesting
 import Locking
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ServiceKitTesting
 
 /// A running replay server and a ServiceKit client pointed at it.
 struct Replay {

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import ServiceKitTesting
 import Testing
 
 @Suite struct VirtualClockTests {

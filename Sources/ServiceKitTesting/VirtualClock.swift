@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import ServiceKit
 
 /// A ``ServiceClock`` for tests: sleeping returns at once, advances ``now`` by the requested time and
 /// records it, so a test asserts what the client waited without waiting (`clock.sleeps == [2]`).

@@ -16,7 +16,9 @@ public struct RecordingOptions: Sendable {
     /// the client always receives the upstream's response unredacted.
     public var redaction: RedactionRules
     /// The longest one exchange with the upstream may take; beyond it the client gets a 502 and a timeout
-    /// is recorded. Default 30 seconds; at least 1 millisecond.
+    /// is recorded. A streamed answer (server-sent events, or a chunked body other than JSON) may last as
+    /// long as its pieces keep coming: for it, this bounds the wait for each piece, and a stream that falls
+    /// silent longer is recorded as broken. Default 30 seconds; at least 1 millisecond.
     public var timeout: Duration
     /// Called once per forwarded exchange, after it was recorded and saved and before the client gets the
     /// answer, on a background thread; it must be quick. Default `nil`. `recorder capture` prints its

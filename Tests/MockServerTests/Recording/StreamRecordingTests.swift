@@ -160,4 +160,31 @@ import Testing
             #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("b\r\ndata: one\n\n\r\n"))
         }
     }
+
+    @Test func streamSilentLongerThanTheTimeout_isRecordedAsBroken() async throws {
+        // GIVEN an upstream that sends one event and then nothing, and a proxy with a short upstream timeout
+        // (whole seconds: URLSession on Linux truncates shorter ones to none)
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
+        stream.send(Data("data: one\n\n".utf8))
+        let reports = ExchangeReports()
+        let cassette = try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, timeout: .seconds(1), onExchange: reports.append) { server, base in
+                // WHEN a client asks through the proxy
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send(Self.request)
+                let (bytes, ending) = await client.readToEnd()
+                // THEN it gets the event, then the stream is cut
+                #expect(ending == .closed)
+                #expect(String(decoding: bytes, as: UTF8.self).hasSuffix("b\r\ndata: one\n\n\r\n"))
+                return try #require(server.recordedCassette)
+            }
+        }
+        stream.finish(.complete)
+        // AND the stream is recorded as far as it came, broken by the timeout
+        let recorded = try Self.recordedStream(cassette)
+        #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(data: "one"))])
+        #expect(recorded.ending == .broken)
+        #expect(reports.all.first?.brokenStream?.kind == .timeout)
+    }
 }

@@ -126,7 +126,7 @@ public struct MockServerError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     /// The same error with `context` (such as a fault spec or a plan file) in front of the reason.
-    package func prefixed(_ context: String) -> MockServerError {
+    func prefixed(_ context: String) -> MockServerError {
         MockServerError(code: code, file: file, interaction: interaction, entry: entry, field: field, reason: "\(context): \(reason)")
     }
 }

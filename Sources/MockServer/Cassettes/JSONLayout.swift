@@ -25,9 +25,9 @@ package struct JSONLayout: Sendable, Hashable {
     }
 
     /// How members and elements are spread over lines.
-    package var lines: Lines
+    var lines: Lines
     /// Whether the body ends with a newline after the value.
-    package var finalNewline: Bool
+    var finalNewline: Bool
 
     /// A layout; the default is compact without a final newline.
     package init(lines: Lines = .compact, finalNewline: Bool = false) {
@@ -36,10 +36,10 @@ package struct JSONLayout: Sendable, Hashable {
     }
 
     /// No whitespace, no final newline: how version 1 cassettes replayed every inline body.
-    package static let compact = JSONLayout()
+    static let compact = JSONLayout()
 
     /// `value` written in this layout.
-    package func render(_ value: CassetteJSON, capacity: Int = 256) -> [UInt8] {
+    func render(_ value: CassetteJSON, capacity: Int = 256) -> [UInt8] {
         var bytes = JSONWriter.write(value, style: style, capacity: capacity)
         if finalNewline { bytes.append(UInt8(ascii: "\n")) }
         return bytes

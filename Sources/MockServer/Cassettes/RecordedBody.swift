@@ -39,7 +39,7 @@ public struct RecordedBody: Sendable, Hashable {
     public static func json(_ value: CassetteJSON) -> RecordedBody { RecordedBody(.json(value, layout: .compact)) }
 
     /// A JSON document stored inline, replayed in `layout`.
-    package static func json(_ value: CassetteJSON, layout: JSONLayout) -> RecordedBody { RecordedBody(.json(value, layout: layout)) }
+    static func json(_ value: CassetteJSON, layout: JSONLayout) -> RecordedBody { RecordedBody(.json(value, layout: layout)) }
 
     /// Text, replayed as its UTF-8 bytes.
     public static func text(_ text: String) -> RecordedBody { RecordedBody(.text(text)) }

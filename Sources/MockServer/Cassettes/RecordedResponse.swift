@@ -27,7 +27,7 @@ public struct RecordedResponse: Sendable, Hashable {
     /// `Content-Encoding` and `Transfer-Encoding` dropped because bodies are stored decoded, and
     /// `Content-Length` set to the body's size. An empty body keeps a recorded `Content-Length`, so a
     /// replayed `HEAD` answer still announces the size of the resource.
-    package var replayResponse: HTTPResponse {
+    var replayResponse: HTTPResponse {
         let bytes = body.data
         var headers = headers
         headers.remove(name: "Content-Encoding")

@@ -93,15 +93,15 @@ extension RecordedStream.Content {
 /// The fields of one server-sent event as a cassette spells them; every field is optional.
 package struct ServerSentEventFields: Sendable, Hashable {
     /// The `event` field (the event's type).
-    package var event: String?
+    var event: String?
     /// The `id` field.
-    package var id: String?
+    var id: String?
     /// The `retry` field, in milliseconds.
-    package var retry: Int?
+    var retry: Int?
     /// The data; each of its lines becomes one `data:` line.
     package var data: String?
     /// A comment; each of its lines becomes one `:` line.
-    package var comment: String?
+    var comment: String?
 
     /// An event with the given fields.
     package init(event: String? = nil, id: String? = nil, retry: Int? = nil, data: String? = nil, comment: String? = nil) {
@@ -113,7 +113,7 @@ package struct ServerSentEventFields: Sendable, Hashable {
     }
 
     /// The event in the standard's syntax, ending with the blank line that dispatches it.
-    package var wireText: String {
+    var wireText: String {
         var text = ""
         if let comment {
             for line in comment.split(separator: "\n", omittingEmptySubsequences: false) { text += ": \(line)\n" }

@@ -8,14 +8,14 @@ import Locking
 /// (an atomic save replaces the file, so its number changes even within the clock's resolution). Files
 /// over ``maximumFileSize`` are not kept, and past ``byteLimit`` of files in total the oldest entries go.
 /// Thread-safe; files are read outside the lock, so two first loads of one file may both read it.
-package final class CassetteFileCache: Sendable {
+final class CassetteFileCache: Sendable {
     /// The cache `withMockServer(replaying:)` and ``RecordingsFolder`` use.
-    package static let shared = CassetteFileCache()
+    static let shared = CassetteFileCache()
 
     /// Larger files are read each time rather than kept for the life of the process.
-    package static let maximumFileSize = 8 << 20
+    static let maximumFileSize = 8 << 20
     /// The most file bytes kept at once (the prepared form takes about as much memory again).
-    package static let byteLimit = 64 << 20
+    static let byteLimit = 64 << 20
 
     private struct FileIdentity: Equatable {
         let size: Int

@@ -27,12 +27,12 @@ package enum RecordingsFolder {
     /// cassette, or every cassette below the folder `NAME`. Read through ``CassetteFileCache/shared``, so a
     /// file is decoded again only when it has changed.
     /// - Throws: ``MockServerError``: `cassetteNotFound` when neither exists, a file code when a file cannot be read.
-    package static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
+    static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
         try loadedCassettes(named: name, in: folder).map(\.cassette)
     }
 
     /// The cassettes of ``cassettes(named:in:)`` as read and prepared once, ready for a ``ReplayEngine``.
-    package static func loadedCassettes(named name: String, in folder: URL) throws -> [LoadedCassette] {
+    static func loadedCassettes(named name: String, in folder: URL) throws -> [LoadedCassette] {
         let cache = CassetteFileCache.shared
         let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
         // A killed recording may have left only its capture log; loading applies it (not cached: the

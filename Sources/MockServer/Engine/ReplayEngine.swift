@@ -40,10 +40,10 @@ package final class ReplayEngine: Sendable {
     }
 
     /// The name of the cassette that ``add(_:)`` creates for interactions added in code.
-    package static let inCodeCassetteName = "in-code"
+    static let inCodeCassetteName = "in-code"
 
     /// The options given at creation.
-    package let options: ReplayOptions
+    let options: ReplayOptions
     private let state: Lock<State>
 
     /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
@@ -76,7 +76,7 @@ package final class ReplayEngine: Sendable {
     /// The engine keeps each interaction in the form it replays (JSON bodies serialized), not the decoded
     /// cassettes, so this rebuilds them on each call, parsing every JSON response body back: equal to the
     /// cassettes given, but as costly as decoding them. ``ReplayServer/verifyEveryInteractionUsed()`` does not need it.
-    package var cassettes: [Cassette] {
+    var cassettes: [Cassette] {
         state.withLock { $0.snapshot }.index.cassettes.map(\.cassette)
     }
 
@@ -111,7 +111,7 @@ package final class ReplayEngine: Sendable {
     /// in-code interactions alone, in the order added, then by the engine's after-last policy (repeat unless
     /// ``ReplayOptions/rules`` says otherwise). Costs a copy of the index, so it suits a handful of additions,
     /// not thousands.
-    package func add(_ interaction: Interaction) {
+    func add(_ interaction: Interaction) {
         state.withLock { state in
             let cassette: Int
             if let existing = state.inCodeCassette {
@@ -173,7 +173,7 @@ package final class ReplayEngine: Sendable {
     }
 
     /// Starts every sequence again from its first recorded response.
-    package func reset() {
+    func reset() {
         state.withLock { state in
             state.uses = Array(repeating: 0, count: state.uses.count)
         }
@@ -181,7 +181,7 @@ package final class ReplayEngine: Sendable {
 
     /// The response of the service-level error template `name` (for `service-error=NAME` faults), ready to
     /// send: from the cassette named `cassette` when given, else from the first cassette that has one.
-    package func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
+    func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
         let snapshot = state.withLock { $0.snapshot }
         for prepared in snapshot.byRank where cassette == nil || prepared.name == cassette {
             if let template = prepared.metadata.errorTemplates[name] { return template.replayResponse }

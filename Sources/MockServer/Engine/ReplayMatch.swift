@@ -31,7 +31,7 @@ package struct ReplayMatch: Sendable {
 
     let source: Source
     /// Whether this is a replay beyond the recorded sequence (the `repeat` or `cycle` policy at work).
-    package let isRepeat: Bool
+    let isRepeat: Bool
 
     /// Creates a match.
     package init(interaction: InteractionReference, reply: Reply, isRepeat: Bool) {
@@ -53,7 +53,7 @@ package struct ReplayMatch: Sendable {
     }
 
     /// The response or failure to replay.
-    package var reply: Reply {
+    var reply: Reply {
         switch source {
         case .prepared(let cassette, let member): cassette.replies[member]
         case .given(let given): given.reply

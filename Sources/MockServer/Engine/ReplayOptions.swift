@@ -3,10 +3,10 @@
 package struct ReplayOptions: Sendable {
     /// Rules added to every cassette's: the ignore lists and header list are merged with the cassette's;
     /// a set `afterLast` replaces every cassette's policy.
-    package var rules: MatchRules
+    var rules: MatchRules
     /// A custom condition replacing query, header and body comparison within method and path; `nil` (the
     /// default) uses the rules.
-    package var matcher: RequestMatcher?
+    var matcher: RequestMatcher?
 
     /// Creates options; by default the cassettes' own rules apply unchanged.
     package init(rules: MatchRules = MatchRules(), matcher: RequestMatcher? = nil) {
@@ -15,7 +15,7 @@ package struct ReplayOptions: Sendable {
     }
 
     /// Options that only change the after-last policy of every cassette.
-    package static func afterLast(_ policy: AfterLastPolicy) -> ReplayOptions {
+    static func afterLast(_ policy: AfterLastPolicy) -> ReplayOptions {
         ReplayOptions(rules: MatchRules(afterLast: policy))
     }
 }

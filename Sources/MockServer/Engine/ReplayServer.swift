@@ -142,7 +142,7 @@ public final class ReplayServer: Sendable {
     public var baseURL: URL? { http.baseURL }
 
     /// How many client connections are open right now (0 when not running).
-    package var openConnectionCount: Int { http.openConnectionCount }
+    var openConnectionCount: Int { http.openConnectionCount }
 
     /// Adds a hand-written interaction for the odd case; it answers before any cassette does (see
     /// ``ReplayEngine/add(_:)``). Build one with ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``.
@@ -151,7 +151,7 @@ public final class ReplayServer: Sendable {
     }
 
     /// The connections closed on accept by `refuse` faults, in order.
-    package var refusedConnections: [FaultDecision] {
+    var refusedConnections: [FaultDecision] {
         handler.refusals.withLock { $0 }
     }
 

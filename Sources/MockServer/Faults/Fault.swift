@@ -10,7 +10,7 @@ import Foundation
 /// file, has no CLI spelling).
 public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// Which layer a fault breaks.
-    package enum Family: String, Sendable, Hashable, CaseIterable {
+    enum Family: String, Sendable, Hashable, CaseIterable {
         /// The connection misbehaves: refused, reset, truncated, stalled, slow.
         case network
         /// The connection is fine but the HTTP response is replaced or damaged.
@@ -75,7 +75,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public static func truncate(afterEvents events: Int) -> Fault { Fault(.truncate(.event(max(0, events)))) }
 
     /// Send the response only up to `point`, with headers that promise more, then close.
-    package static func truncate(_ point: TruncationPoint) -> Fault { Fault(.truncate(point)) }
+    static func truncate(_ point: TruncationPoint) -> Fault { Fault(.truncate(point)) }
 
     /// Send `bytes` seeded random bytes that are not HTTP, then close. `bytes` must be at least 1;
     /// the default is 256.
@@ -98,7 +98,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     }
     /// For a stream: wait a duration drawn from `distribution` (once per request) before every part after
     /// the first, on top of the recorded timing. Any other answer is unchanged.
-    package static func eventLatency(_ distribution: LatencyDistribution) -> Fault { Fault(.eventLatency(distribution)) }
+    static func eventLatency(_ distribution: LatencyDistribution) -> Fault { Fault(.eventLatency(distribution)) }
 
     /// For a stream: send the first `afterEvents` parts, then the error template named `template` as an
     /// event, then end the stream. The template's body is sent as is when it is a stream, else as `data:`
@@ -117,7 +117,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// A draw is capped at 60 s so that nothing waits for ever.
     public static func latency(median: Duration, sigma: Double) -> Fault { Fault(.latency(.logNormal(median: median, sigma: sigma))) }
     /// Delay the normal answer by a duration drawn from `distribution`.
-    package static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
+    static func latency(_ distribution: LatencyDistribution) -> Fault { Fault(.latency(distribution)) }
 
     /// Send the normal answer at no more than `bytesPerSecond`, clamped to 1 byte to 1 TB (2^40 bytes)
     /// per second.
@@ -145,7 +145,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public static let defaultRetryAfter = "1"
 
     /// The layer this fault breaks.
-    package var family: Family {
+    var family: Family {
         switch kind {
         case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle, .stallAfter,
              .eventLatency: .network

@@ -1,21 +1,21 @@
 /// A rule that fired for one request (or connection): what to inject and everything needed to replay the
 /// same decision, for the journal.
-package struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
+struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
     /// The fault to inject.
-    package let fault: Fault
+    let fault: Fault
     /// The rule's position in its plan, counting from 0.
-    package let ruleIndex: Int
+    let ruleIndex: Int
     /// The rule that fired.
-    package let rule: FaultRule
+    let rule: FaultRule
     /// The plan's seed.
-    package let seed: UInt64
+    let seed: UInt64
     /// Which of the rule's matching requests (or connections, for `refuse`) this was, counting from 1.
-    package let count: Int
+    let count: Int
     /// For a latency fault, the delay drawn for this request; otherwise `nil`.
-    package let delay: Duration?
+    let delay: Duration?
     /// For a `service-error` or error-event fault, the named error template, resolved when the injector was
     /// built; `nil` otherwise, or when no cassette holds it.
-    package var template: HTTPResponse? = nil
+    var template: HTTPResponse? = nil
 
     /// The seed for this decision's own random bytes (garbage), derived from the plan seed, rule and count.
     var byteSeed: UInt64 {

@@ -5,7 +5,7 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     /// When it fires among the requests that pass the filters; default ``FaultTrigger/always``.
     public var trigger: FaultTrigger
     /// Only requests whose path matches; `nil` (the default) means every path.
-    package var path: PathGlob?
+    var path: PathGlob?
     /// Only requests with this method (compared case-insensitively, stored upper-case); `nil` (the
     /// default) means every method.
     public var method: String?

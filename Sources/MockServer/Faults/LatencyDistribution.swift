@@ -2,7 +2,7 @@ import Foundation
 
 /// How long a latency fault waits before the normal answer (built through ``Fault/latency(_:)-(Duration)`` and
 /// its siblings).
-package enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
+enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
     /// Always the same delay.
     case fixed(Duration)
     /// A delay drawn uniformly from the range, from the plan's seeded generator.
@@ -12,7 +12,7 @@ package enum LatencyDistribution: Sendable, Hashable, CustomStringConvertible {
     case logNormal(median: Duration, sigma: Double)
 
     /// The longest delay a log-normal draw may give.
-    package static let logNormalCap = Duration.seconds(60)
+    static let logNormalCap = Duration.seconds(60)
 
     /// The CLI spelling: `200ms`, `100..300ms` or `lognormal:120ms:0.5`.
     package var description: String {

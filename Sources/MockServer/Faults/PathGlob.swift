@@ -1,8 +1,8 @@
 /// A shell-style pattern for request paths: `*` matches any run of characters (slashes included) and
 /// `?` exactly one; everything else matches itself. Matched against the path without its query.
-package struct PathGlob: Sendable, Hashable, CustomStringConvertible {
+struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
-    package let pattern: String
+    let pattern: String
     private let pieces: [UInt8]
 
     /// Creates a glob from `pattern`, such as `/users*` or `/2.3/questions`.
@@ -15,7 +15,7 @@ package struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     package var description: String { pattern }
 
     /// Whether `path` matches the whole pattern.
-    package func matches(_ path: String) -> Bool {
+    func matches(_ path: String) -> Bool {
         // Iterative wildcard matching with one backtrack point: linear in practice, never exponential.
         let text = Array(path.utf8)
         var p = 0, t = 0

@@ -1,5 +1,5 @@
 /// Where a truncated response stops (built through ``Fault/truncateBody(bytes:)`` and its siblings).
-package enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
+enum TruncationPoint: Sendable, Hashable, CustomStringConvertible {
     /// Part of the status line, then close.
     case statusLine
     /// The whole status line and part of the header block (never its blank line), then close.

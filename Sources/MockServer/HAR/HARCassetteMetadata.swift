@@ -4,18 +4,18 @@
 /// it and are imported with defaults.
 package struct HARCassetteMetadata: Codable, Sendable, Hashable {
     /// The cassette's name.
-    package var name: String
+    var name: String
     /// The cassette's upstream, which may carry a path prefix (`https://api.nice.example/v1`) that entry
     /// URLs alone cannot reveal.
-    package var upstream: String?
+    var upstream: String?
     /// `recorded` or `hand-written`.
     package var origin: String
     /// When the cassette was recorded, ISO 8601 in UTC.
-    package var recordedAt: String?
+    var recordedAt: String?
     /// The cassette's match rules, when not the defaults.
-    package var matching: HARMatchRules?
+    var matching: HARMatchRules?
     /// The cassette's service-level error templates, each as a HAR response.
-    package var errorTemplates: [String: HARResponse]?
+    var errorTemplates: [String: HARResponse]?
 
     /// Creates the metadata record.
     package init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
@@ -32,13 +32,13 @@ package struct HARCassetteMetadata: Codable, Sendable, Hashable {
 /// A cassette's `matching` block inside ``HARCassetteMetadata``, spelled as in the cassette file.
 package struct HARMatchRules: Codable, Sendable, Hashable {
     /// Query parameters not compared.
-    package var ignoreQuery: [String]?
+    var ignoreQuery: [String]?
     /// JSON keys, form fields and multipart parts not compared.
-    package var ignoreBodyFields: [String]?
+    var ignoreBodyFields: [String]?
     /// Request headers that must match too.
-    package var headers: [String]?
+    var headers: [String]?
     /// `repeat`, `cycle` or `fail`.
-    package var afterLast: String?
+    var afterLast: String?
 
     /// Creates the record.
     package init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {

@@ -30,7 +30,7 @@ extension HARDocument {
 
     /// The document as pretty-printed JSON with sorted keys and unescaped slashes (stable, diffable output).
     /// Throws ``MockServerError`` `invalidField` when a number is not finite, which JSON cannot hold.
-    package func encoded() throws(MockServerError) -> Data {
+    func encoded() throws(MockServerError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         do {

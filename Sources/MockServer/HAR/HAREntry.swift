@@ -1,22 +1,22 @@
 /// One exchange of a HAR log.
 package struct HAREntry: Codable, Sendable, Hashable {
     /// When the request started, ISO 8601.
-    package var startedDateTime: String
+    var startedDateTime: String
     /// Total time in milliseconds; -1 when unknown.
-    package var time: Double
+    var time: Double
     /// The request.
-    package var request: HARRequest
+    var request: HARRequest
     /// The response. A failed exchange is written with status 0, as browsers do.
     package var response: HARResponse
     /// Phase timings; HAR requires the object, but readers here do not.
-    package var timings: HARTimings?
+    var timings: HARTimings?
     /// Cache information; always written empty.
-    package var cache: HAREmpty?
+    var cache: HAREmpty?
     /// A free-text comment.
-    package var comment: String?
+    var comment: String?
     /// `true` (`_undated`) when the exchange's time is unknown and ``startedDateTime`` is only a stand-in,
     /// since HAR requires one; written by ``Cassette/har()`` for interactions without `recordedAt`.
-    package var undated: Bool?
+    var undated: Bool?
 
     enum CodingKeys: String, CodingKey {
         case startedDateTime, time, request, response, timings, cache, comment

@@ -1,13 +1,13 @@
 /// The `log` object of a HAR document.
 package struct HARLog: Codable, Sendable, Hashable {
     /// The HAR version; this package writes `"1.2"` and reads 1.1 and 1.2.
-    package var version: String
+    var version: String
     /// The program that wrote the archive.
-    package var creator: HARCreator
+    var creator: HARCreator
     /// The exchanges in order.
-    package var entries: [HAREntry]
+    var entries: [HAREntry]
     /// A free-text comment; cassettes exported by this package keep their note here.
-    package var comment: String?
+    var comment: String?
     /// What a cassette holds beyond HAR (`_servicereplay`): written by ``Cassette/har()`` so that importing
     /// the file again restores the cassette exactly; absent in archives from other programs.
     package var cassette: HARCassetteMetadata?
@@ -31,9 +31,9 @@ package struct HARLog: Codable, Sendable, Hashable {
 /// The `creator` object: name and version of the writing program.
 package struct HARCreator: Codable, Sendable, Hashable {
     /// Program name.
-    package var name: String
+    var name: String
     /// Program version.
-    package var version: String
+    var version: String
 
     /// Creates a creator record.
     package init(name: String, version: String) {
@@ -42,5 +42,5 @@ package struct HARCreator: Codable, Sendable, Hashable {
     }
 
     /// This package, as it signs the archives it writes.
-    package static let serviceReplay = HARCreator(name: "ServiceReplay", version: "0.1.0")
+    static let serviceReplay = HARCreator(name: "ServiceReplay", version: "0.1.0")
 }

@@ -1,9 +1,9 @@
 /// A `{name, value}` pair, used by HAR for headers, query strings and cookies.
 package struct HARNameValue: Codable, Sendable, Hashable {
     /// The name.
-    package var name: String
+    var name: String
     /// The value.
-    package var value: String
+    var value: String
 
     /// Creates a pair.
     package init(name: String, value: String) {

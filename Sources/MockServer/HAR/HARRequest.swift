@@ -1,23 +1,23 @@
 /// The `request` object of a HAR entry.
 package struct HARRequest: Codable, Sendable, Hashable {
     /// The method.
-    package var method: String
+    var method: String
     /// The absolute URL.
-    package var url: String
+    var url: String
     /// `HTTP/1.1`, `HTTP/2`, ...
-    package var httpVersion: String
+    var httpVersion: String
     /// Cookies (written empty: the `Cookie` header already carries them).
-    package var cookies: [HARNameValue]?
+    var cookies: [HARNameValue]?
     /// Header lines in order.
-    package var headers: [HARNameValue]
+    var headers: [HARNameValue]
     /// The query parameters, decoded.
-    package var queryString: [HARNameValue]?
+    var queryString: [HARNameValue]?
     /// The body, when there is one.
-    package var postData: HARPostData?
+    var postData: HARPostData?
     /// Size of the header block; -1 when unknown.
-    package var headersSize: Int?
+    var headersSize: Int?
     /// Size of the body; -1 when unknown.
-    package var bodySize: Int?
+    var bodySize: Int?
 
     /// Creates a request record.
     package init(method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
@@ -37,14 +37,14 @@ package struct HARRequest: Codable, Sendable, Hashable {
 /// The `postData` object: a request body as text.
 package struct HARPostData: Codable, Sendable, Hashable {
     /// The body's media type.
-    package var mimeType: String
+    var mimeType: String
     /// The body as text. HAR has no encoding field here; binary bodies are written as base64 with the
     /// `_encoding` extension field set to `"base64"` (the convention Charles and Proxyman read).
-    package var text: String?
+    var text: String?
     /// Decoded form fields, which some writers give instead of `text`.
-    package var params: [HARParam]?
+    var params: [HARParam]?
     /// `"base64"` when ``text`` holds base64, else absent.
-    package var encoding: String?
+    var encoding: String?
 
     enum CodingKeys: String, CodingKey {
         case mimeType, text, params
@@ -84,13 +84,13 @@ package struct HARPostData: Codable, Sendable, Hashable {
 /// One form field of `postData.params`.
 package struct HARParam: Codable, Sendable, Hashable {
     /// The field name.
-    package var name: String
+    var name: String
     /// The field value, for plain fields.
-    package var value: String?
+    var value: String?
     /// The file name, for file parts.
-    package var fileName: String?
+    var fileName: String?
     /// The part's media type, for file parts.
-    package var contentType: String?
+    var contentType: String?
 
     /// Creates a form field record.
     package init(name: String, value: String?, fileName: String? = nil, contentType: String? = nil) {

@@ -3,25 +3,25 @@ package struct HARResponse: Codable, Sendable, Hashable {
     /// The status code; 0 for a failed exchange.
     package var status: Int
     /// The reason phrase.
-    package var statusText: String
+    var statusText: String
     /// `HTTP/1.1`, `HTTP/2`, ...
-    package var httpVersion: String
+    var httpVersion: String
     /// Cookies (written empty: `Set-Cookie` headers already carry them).
-    package var cookies: [HARNameValue]?
+    var cookies: [HARNameValue]?
     /// Header lines in order.
-    package var headers: [HARNameValue]
+    var headers: [HARNameValue]
     /// The body.
     package var content: HARContent
     /// The `Location` target of a redirect, or empty.
-    package var redirectURL: String?
+    var redirectURL: String?
     /// Size of the header block; -1 when unknown.
-    package var headersSize: Int?
+    var headersSize: Int?
     /// Size of the body as transferred; -1 when unknown.
-    package var bodySize: Int?
+    var bodySize: Int?
     /// A free-text comment; failed exchanges name their failure here (`failure: reset`).
-    package var comment: String?
+    var comment: String?
     /// The error text of a failed exchange (`_error`, as Chrome writes it: `net::ERR_CONNECTION_REFUSED`).
-    package var error: String?
+    var error: String?
 
     enum CodingKeys: String, CodingKey {
         case status, statusText, httpVersion, cookies, headers, content, redirectURL, headersSize, bodySize, comment
@@ -49,13 +49,13 @@ package struct HARResponse: Codable, Sendable, Hashable {
 /// The `content` object of a HAR response.
 package struct HARContent: Codable, Sendable, Hashable {
     /// The decoded body's length in bytes.
-    package var size: Int
+    var size: Int
     /// The body's media type.
-    package var mimeType: String
+    var mimeType: String
     /// The body, as text or (with ``encoding`` `"base64"`) base64; absent when not captured.
-    package var text: String?
+    var text: String?
     /// `"base64"` when ``text`` is base64.
-    package var encoding: String?
+    var encoding: String?
 
     /// Creates a content record.
     package init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
@@ -71,9 +71,9 @@ package struct HARTimings: Codable, Sendable, Hashable {
     /// Time sending the request, ms.
     package var send: Double
     /// Time waiting for the response, ms.
-    package var wait: Double
+    var wait: Double
     /// Time reading the response, ms.
-    package var receive: Double
+    var receive: Double
 
     /// Creates timings.
     package init(send: Double, wait: Double, receive: Double) {

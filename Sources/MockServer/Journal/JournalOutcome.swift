@@ -63,17 +63,17 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     }
 
     /// A fault from `rule` (decided with `seed`) replaced or disturbed the answer of `interaction`, if any.
-    package static func faultInjected(rule: String, seed: UInt64? = nil, interaction: InteractionReference? = nil, status: Int? = nil) -> JournalOutcome {
+    static func faultInjected(rule: String, seed: UInt64? = nil, interaction: InteractionReference? = nil, status: Int? = nil) -> JournalOutcome {
         JournalOutcome(kind: .faultInjected, interaction: interaction, faultRule: rule, faultSeed: seed, status: status)
     }
 
     /// The exchange was forwarded and recorded as `interaction`.
-    package static func recorded(_ interaction: InteractionReference?, status: Int?) -> JournalOutcome {
+    static func recorded(_ interaction: InteractionReference?, status: Int?) -> JournalOutcome {
         JournalOutcome(kind: .recorded, interaction: interaction, status: status)
     }
 
     /// The exchange was forwarded without recording.
-    package static func passedThrough(status: Int?) -> JournalOutcome {
+    static func passedThrough(status: Int?) -> JournalOutcome {
         JournalOutcome(kind: .passedThrough, status: status)
     }
 

@@ -4,11 +4,11 @@ import Foundation
 /// `.post("/login").withBody(containing: "username=ann")`, `.any("/feeds").withQuery("page", "2")`.
 public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     /// One query condition: the parameter is present, with exactly `value` when one is given.
-    package struct QueryCondition: Sendable, Hashable {
+    struct QueryCondition: Sendable, Hashable {
         /// The parameter name, exact.
-        package var name: String
+        var name: String
         /// The decoded value it must have, or `nil` for any value.
-        package var value: String?
+        var value: String?
 
         /// Creates a condition.
         package init(name: String, value: String? = nil) {
@@ -21,9 +21,9 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     public var method: String?
     /// The path glob (see ``PathGlob``), matched against the path percent-decoded as request matching
     /// decodes it; `nil` for any path.
-    package var path: PathGlob?
+    var path: PathGlob?
     /// Query parameters that must be present (other parameters may be present too); see ``withQuery(_:_:)``.
-    package var query: [QueryCondition] = []
+    var query: [QueryCondition] = []
     /// Text the body must contain (compared as UTF-8 bytes); `nil` for any body.
     public var bodyContains: String?
 

@@ -4,12 +4,12 @@
 package struct RequestDifference: Sendable, Hashable, CustomStringConvertible {
     /// Where: `method`, `path`, `query NAME`, `header NAME`, a JSON path such as `$.user.id`,
     /// `form field NAME`, `part NAME` (with ` filename` or ` content type`), or `body`.
-    package let location: String
+    let location: String
     /// The recorded value as displayed (strings quoted, JSON compact, long values shortened), or `nil`
     /// when the recorded request has nothing there.
-    package let recorded: String?
+    let recorded: String?
     /// The received value as displayed, or `nil` when the received request has nothing there.
-    package let received: String?
+    let received: String?
     /// How much the difference counts when choosing the closest interaction: a wrong path weighs most,
     /// then a wrong method or body type, then each field.
     let weight: Int

@@ -5,7 +5,7 @@
 /// then tried one by one within the method-and-path bucket, so lookups cost grows with the bucket's size.
 package struct RequestMatcher: Sendable {
     /// Whether `received` matches `recorded`; called from several threads at once.
-    package let matches: @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool
+    let matches: @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool
 
     /// Wraps a condition.
     package init(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) {
@@ -13,10 +13,10 @@ package struct RequestMatcher: Sendable {
     }
 
     /// A condition given as a closure: `.custom { recorded, received in ... }`.
-    package static func custom(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) -> RequestMatcher {
+    static func custom(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) -> RequestMatcher {
         RequestMatcher(matches)
     }
 
     /// Method and path only: query, headers and body are ignored.
-    package static let methodAndPath = RequestMatcher { _, _ in true }
+    static let methodAndPath = RequestMatcher { _, _ in true }
 }

@@ -18,10 +18,10 @@ package enum RecordMode: String, Sendable, Hashable, CaseIterable {
     case live
 
     /// The variable holding the record mode: `none`, `once`, `new-episodes` or `all`.
-    package static let recordVariable = "MOCKSERVER_RECORD"
+    static let recordVariable = "MOCKSERVER_RECORD"
     /// The variable that, set to `1`, sends every request to the upstream (``live``), whatever
     /// `MOCKSERVER_RECORD` says.
-    package static let liveVariable = "MOCKSERVER_LIVE"
+    static let liveVariable = "MOCKSERVER_LIVE"
 
     /// The mode the environment asks for: ``live`` when `MOCKSERVER_LIVE` is `1` (or `true`), else
     /// `MOCKSERVER_RECORD`'s value, else ``none``. Values are trimmed and compared without case.

@@ -11,16 +11,16 @@ import Darwin
 package struct TestCassette: Sendable {
     /// The variable that, when set, names the upstream every recording forwards to instead of the one the
     /// test or the cassette gives: a staging server, or a local one in CI.
-    package static let upstreamVariable = "MOCKSERVER_UPSTREAM"
+    static let upstreamVariable = "MOCKSERVER_UPSTREAM"
     /// The variable giving, in days, the age beyond which a replayed cassette earns a warning.
-    package static let maxAgeVariable = "MOCKSERVER_MAX_AGE_DAYS"
+    static let maxAgeVariable = "MOCKSERVER_MAX_AGE_DAYS"
 
     /// The mode the cassette is used in.
-    package let mode: RecordMode
+    let mode: RecordMode
     /// The cassettes the server replays (in ``RecordMode/newEpisodes`` mode the recording reads its file itself).
-    package let cassettes: [Cassette]
+    let cassettes: [Cassette]
     /// The caller's configuration with the mode and recording options the record mode asks for.
-    package let configuration: ReplayServer.Configuration
+    let configuration: ReplayServer.Configuration
     /// The replayed cassettes as read from their files once per process (see ``CassetteFileCache``), shared
     /// with every other server on them; `nil` for cassettes given in code.
     private let loaded: [LoadedCassette]?

@@ -5,32 +5,32 @@ extension HTTPServer {
         /// The numeric IPv4 or IPv6 address to bind, or `localhost`. Default `127.0.0.1`.
         package var host: String
         /// The TCP port; 0 (the default) picks a free ephemeral port.
-        package var port: UInt16
+        var port: UInt16
         /// The longest request line accepted, in bytes; longer answers 431 and closes. Default 8 KiB.
-        package var maxRequestLineLength: Int
+        var maxRequestLineLength: Int
         /// The largest request line plus header block (and, separately, trailer block) accepted, in bytes;
         /// larger answers 431 and closes. Default 32 KiB.
-        package var maxHeaderBytes: Int
+        var maxHeaderBytes: Int
         /// The most header fields accepted; more answers 431 and closes. Default 128.
-        package var maxHeaderCount: Int
+        var maxHeaderCount: Int
         /// The largest request body accepted, in bytes (after de-chunking); larger answers 413 and closes,
         /// before reading the body when its length is declared. Default 32 MiB.
-        package var maxBodyBytes: Int
+        var maxBodyBytes: Int
         /// How long a partly received request may make no progress (or a written answer may stay
         /// unread) before the server answers 408 and closes. Default 10 seconds; at least 1 ms.
-        package var requestTimeout: Duration
+        var requestTimeout: Duration
         /// How long a keep-alive connection may sit idle between requests before it is closed silently.
         /// Default 60 seconds; at least 1 ms.
-        package var idleTimeout: Duration
+        var idleTimeout: Duration
         /// The most connections open at once; further ones are closed right after accept. Default 1024.
-        package var maxConnections: Int
+        var maxConnections: Int
         /// Whether responses get a `Date` header when the handler did not set one. Default `true`.
-        package var sendsDateHeader: Bool
+        var sendsDateHeader: Bool
         /// The value of a `Server` header added when the handler did not set one; `nil` (the default)
         /// adds none.
-        package var serverName: String?
+        var serverName: String?
         /// The listen backlog: connections the kernel queues before they are accepted. Default 1024.
-        package var listenBacklog: Int
+        var listenBacklog: Int
 
         /// Creates a configuration; every parameter has the default documented on its property.
         package init(

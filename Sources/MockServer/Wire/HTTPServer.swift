@@ -22,7 +22,7 @@ package final class HTTPServer: Sendable {
     }
 
     /// The configuration the server was created with.
-    package let configuration: Configuration
+    let configuration: Configuration
     private let handler: any HTTPHandler
     private let group: EventLoopGroup
     private let onDescriptorsExhausted: (@Sendable () -> Void)?
@@ -127,7 +127,7 @@ package final class HTTPServer: Sendable {
     }
 
     /// The base URL while running (`nil` before ``start()`` and after ``stop()``).
-    package var baseURL: URL? {
+    var baseURL: URL? {
         lifecycle.withLock { state in
             if case .running(_, let url) = state { return url }
             return nil
@@ -135,12 +135,12 @@ package final class HTTPServer: Sendable {
     }
 
     /// The bound port while running, or `nil`.
-    package var port: Int? {
+    var port: Int? {
         baseURL?.port
     }
 
     /// How many connections are open right now (0 when not running).
-    package var openConnectionCount: Int {
+    var openConnectionCount: Int {
         lifecycle.withLock { state in
             if case .running(let context, _) = state { return context.openConnections.load(ordering: .relaxed) }
             return 0

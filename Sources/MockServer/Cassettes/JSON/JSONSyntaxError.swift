@@ -1,15 +1,15 @@
 /// Why some bytes are not valid JSON, and where: a 1-based line and column (columns count characters).
 package struct JSONSyntaxError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The 1-based line of the offending byte.
-    package let line: Int
+    let line: Int
     /// The 1-based column of the offending character on that line.
-    package let column: Int
+    let column: Int
     /// The byte offset of the offending byte from the start of the input.
-    package let offset: Int
+    let offset: Int
     /// What was wrong, such as `expected ',' or '}' after an object member, found '"'`.
-    package let reason: String
+    let reason: String
     /// Whether the input ended inside the document: a file cut short, rather than one written wrong.
-    package let endsEarly: Bool
+    let endsEarly: Bool
 
     /// `line L, column C: REASON`.
     package var description: String { "line \(line), column \(column): \(reason)" }

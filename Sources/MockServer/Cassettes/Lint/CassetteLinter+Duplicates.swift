@@ -1,10 +1,10 @@
 extension CassetteLinter {
     /// An interaction that repeats an earlier one to no effect.
-    package struct Duplicate: Sendable, Hashable {
+    struct Duplicate: Sendable, Hashable {
         /// The redundant interaction.
         package let index: Int
         /// The earlier interaction it repeats.
-        package let original: Int
+        let original: Int
 
         /// Creates a report that interaction `index` repeats interaction `original`.
         package init(index: Int, original: Int) {
@@ -22,7 +22,7 @@ extension CassetteLinter {
     ///   (`pending, pending, done` is a real sequence; `done, done` at the end is one `done`).
     /// - `cycle`: only when every outcome of the group is identical; all but the first are redundant.
     /// - `fail`: never, since each repeat allows one more call.
-    package static func duplicates(in cassette: Cassette) -> [Duplicate] {
+    static func duplicates(in cassette: Cassette) -> [Duplicate] {
         var index = ReplayIndex()
         index.add(cassette, rank: 0, options: ReplayOptions())
         let policy = cassette.matching.afterLast ?? .repeat

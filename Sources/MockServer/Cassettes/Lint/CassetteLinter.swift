@@ -11,7 +11,7 @@ import Foundation
 /// - **secret**: whatever ``SecretScanner`` reports in a request, a response or an error template.
 package struct CassetteLinter: Sendable {
     /// The scanner for leftover secrets.
-    package var scanner: SecretScanner
+    var scanner: SecretScanner
 
     /// A linter scanning with `rules` (default: ``RedactionRules/default``).
     package init(rules: RedactionRules = .default) {

@@ -1,10 +1,10 @@
 /// A value in a recorded exchange that looks like a credential that was not redacted.
-package struct SecretFinding: Sendable, Hashable, CustomStringConvertible {
+struct SecretFinding: Sendable, Hashable, CustomStringConvertible {
     /// Where it is: `request header Authorization`, `request query access_token`, `response body $.items[0].key`.
-    package let location: String
+    let location: String
     /// Why it looks secret: `credential header`, `secret field`, `JSON Web Token`, `GitHub token`,
     /// `high-entropy string`, ...
-    package let reason: String
+    let reason: String
 
     /// Creates a finding.
     package init(location: String, reason: String) {

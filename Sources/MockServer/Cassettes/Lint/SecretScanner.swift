@@ -2,9 +2,9 @@ import Foundation
 
 /// Finds credentials left in recorded exchanges: values of the redaction rules' headers and fields that
 /// are not the placeholder, JSON Web Tokens, well-known token formats, and long high-entropy strings.
-package struct SecretScanner: Sendable {
+struct SecretScanner: Sendable {
     /// The rules naming credential headers and fields.
-    package var rules: RedactionRules
+    var rules: RedactionRules
 
     /// A scanner for `rules` (default: ``RedactionRules/default``).
     package init(rules: RedactionRules = .default) {
@@ -12,7 +12,7 @@ package struct SecretScanner: Sendable {
     }
 
     /// Every finding in `request`, in the order headers, query, body.
-    package func scan(_ request: HTTPRequest) -> [SecretFinding] {
+    func scan(_ request: HTTPRequest) -> [SecretFinding] {
         var findings = scan(request.headers, side: "request")
         if let query = request.query {
             findings += scanPairs(query, location: "request query")
@@ -22,12 +22,12 @@ package struct SecretScanner: Sendable {
     }
 
     /// Every finding in `response`, in the order headers, body.
-    package func scan(_ response: HTTPResponse) -> [SecretFinding] {
+    func scan(_ response: HTTPResponse) -> [SecretFinding] {
         scan(response.headers, side: "response") + scan(body: response.body, contentType: response.headers["Content-Type"], side: "response")
     }
 
     /// Why `value` looks like a credential on its own, or `nil` when it does not.
-    package static func suspicion(of value: String) -> String? {
+    static func suspicion(of value: String) -> String? {
         let bytes = Array(value.utf8)
         if isJWT(bytes) { return "JSON Web Token" }
         for (prefix, name, minimum) in knownPrefixes where value.hasPrefix(prefix) && bytes.count >= minimum {

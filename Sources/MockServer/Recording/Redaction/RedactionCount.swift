@@ -4,11 +4,11 @@
 /// `nothing` when no value changed.
 package struct RedactionCount: Sendable, Hashable, CustomStringConvertible {
     /// Header lines whose value changed (a `Cookie` line with two cookies counts once).
-    package var headers: Int
+    var headers: Int
     /// Query parameters whose value was replaced.
-    package var queryParameters: Int
+    var queryParameters: Int
     /// Form fields and JSON members (at any depth) whose value was replaced.
-    package var bodyFields: Int
+    var bodyFields: Int
 
     /// Creates a count; every place defaults to zero.
     package init(headers: Int = 0, queryParameters: Int = 0, bodyFields: Int = 0) {
@@ -18,13 +18,13 @@ package struct RedactionCount: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every replaced value.
-    package var total: Int { headers + queryParameters + bodyFields }
+    var total: Int { headers + queryParameters + bodyFields }
 
     /// Whether nothing was replaced.
     package var isEmpty: Bool { total == 0 }
 
     /// Adds the counts of `other`.
-    package static func += (lhs: inout RedactionCount, rhs: RedactionCount) {
+    static func += (lhs: inout RedactionCount, rhs: RedactionCount) {
         lhs.headers += rhs.headers
         lhs.queryParameters += rhs.queryParameters
         lhs.bodyFields += rhs.bodyFields

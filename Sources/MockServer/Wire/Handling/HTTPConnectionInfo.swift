@@ -1,11 +1,11 @@
 /// Facts about one accepted client connection.
 package struct HTTPConnectionInfo: Sendable, Hashable {
     /// A number unique among this server's connections, starting at 1 in accept order.
-    package let id: UInt64
+    let id: UInt64
     /// The client's numeric IP address (`127.0.0.1`, `::1`).
-    package let remoteAddress: String
+    let remoteAddress: String
     /// The client's TCP port.
-    package let remotePort: Int
+    let remotePort: Int
 
     /// Creates connection facts (the server does this; public for handler tests).
     package init(id: UInt64, remoteAddress: String, remotePort: Int) {

@@ -1,9 +1,9 @@
 /// Where a request came from, passed to ``HTTPHandler/reply(to:context:)``.
 package struct HTTPRequestContext: Sendable, Hashable {
     /// The connection the request arrived on.
-    package let connection: HTTPConnectionInfo
+    let connection: HTTPConnectionInfo
     /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
-    package let requestIndex: Int
+    let requestIndex: Int
 
     /// Creates a context (the server does this; public for handler tests).
     package init(connection: HTTPConnectionInfo, requestIndex: Int) {

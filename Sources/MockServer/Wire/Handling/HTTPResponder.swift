@@ -4,7 +4,7 @@ import Foundation
 ///
 /// The first ``send(_:)`` wins; later calls are ignored. If the responder is released without an answer,
 /// the server answers `500 Internal Server Error` so the connection never hangs on a forgotten request.
-package final class HTTPResponder: Sendable {
+final class HTTPResponder: Sendable {
     private let pending: PendingAnswer
 
     init(pending: PendingAnswer) {
@@ -23,14 +23,14 @@ package final class HTTPResponder: Sendable {
     }
 
     /// Whether the connection closed (client gone or server stopped) before an answer was sent.
-    package var isCancelled: Bool {
+    var isCancelled: Bool {
         pending.isCancelled
     }
 
     /// Registers `handler` to run once if the connection closes before an answer is sent; it runs at once
     /// when that has already happened, and never once an answer was sent. Handlers run on an event-loop
     /// thread (or the caller's) and must be quick.
-    package func onCancel(_ handler: @escaping @Sendable () -> Void) {
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
         pending.onCancel(handler)
     }
 }

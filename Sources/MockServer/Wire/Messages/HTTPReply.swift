@@ -72,44 +72,44 @@ package struct HTTPReply: Sendable {
 
     /// Writes `bytes` exactly as given (no status line or headers are added), then ends the connection
     /// as `ending` says (default: close gracefully). Used for truncated, malformed or garbage answers.
-    package static func raw(_ bytes: Data, then ending: Ending = .close) -> HTTPReply {
+    static func raw(_ bytes: Data, then ending: Ending = .close) -> HTTPReply {
         HTTPReply(.raw(bytes, then: ending))
     }
 
     /// Closes the connection gracefully (FIN) without writing anything for this request. Answers to
     /// earlier pipelined requests are still written first.
-    package static let close = HTTPReply(.close)
+    static let close = HTTPReply(.close)
 
     /// Resets the connection (SO_LINGER 0, then close, so the client sees RST) without answering.
-    package static let reset = HTTPReply(.reset)
+    static let reset = HTTPReply(.reset)
 
     /// Never answers: the connection stays open, its input is read and discarded, no timeout applies,
     /// until the client closes it or the server stops (``HTTPServer/stop()`` still closes it promptly).
-    package static let stall = HTTPReply(.stall)
+    static let stall = HTTPReply(.stall)
 
     /// Waits `delay` on the event loop (no thread is blocked), then carries out `reply`.
     /// Negative delays count as zero.
-    package static func delayed(by delay: Duration, _ reply: HTTPReply) -> HTTPReply {
+    static func delayed(by delay: Duration, _ reply: HTTPReply) -> HTTPReply {
         HTTPReply(.delayed(nanoseconds: delay.clampedNanoseconds, reply))
     }
 
     /// Carries out `reply`, but writes its bytes (status line, headers and body, or raw bytes) at no more
     /// than `bytesPerSecond` (minimum 1), in small timed slices, before the reply's ending applies.
-    package static func throttled(bytesPerSecond: Int, _ reply: HTTPReply) -> HTTPReply {
+    static func throttled(bytesPerSecond: Int, _ reply: HTTPReply) -> HTTPReply {
         HTTPReply(.throttled(bytesPerSecond: max(1, bytesPerSecond), reply))
     }
 
     /// Answers later: `body` is called on the event-loop thread with a one-shot ``HTTPResponder`` that
     /// may be completed from any thread at any time. Later pipelined requests on the same connection
     /// wait, so answers stay in request order. `body` must not block.
-    package static func deferred(_ body: @escaping @Sendable (HTTPResponder) -> Void) -> HTTPReply {
+    static func deferred(_ body: @escaping @Sendable (HTTPResponder) -> Void) -> HTTPReply {
         HTTPReply(.deferred(body))
     }
 
     /// Answers with the result of `work`, run in a new unstructured task off the cooperative pool (see
     /// ``ServerTaskExecutor``); the task is cancelled when the connection closes first (client gone or server
     /// stopped). See ``deferred(_:)``.
-    package static func async(_ work: @escaping @Sendable () async -> HTTPReply) -> HTTPReply {
+    static func async(_ work: @escaping @Sendable () async -> HTTPReply) -> HTTPReply {
         deferred { responder in
             let task = ServerTaskExecutor.task { responder.send(await work()) }
             responder.onCancel { task.cancel() }

@@ -5,9 +5,9 @@ package struct HTTPResponse: Sendable, Hashable {
     /// The status code; any value from 100 to 999 is allowed so that unusual codes survive a round trip.
     package var status: Int
     /// The header lines in order. `Content-Length` is written by the server from ``body`` when absent.
-    package var headers: HTTPHeaders
+    var headers: HTTPHeaders
     /// The body bytes, already decoded (never compressed or chunked).
-    package var body: Data
+    var body: Data
 
     /// Creates a response; `headers` and `body` default to empty.
     package init(status: Int, headers: HTTPHeaders = [:], body: Data = Data()) {

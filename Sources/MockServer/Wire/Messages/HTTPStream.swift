@@ -7,9 +7,9 @@ package struct HTTPStream: Sendable {
     /// One part of the body and when it is due.
     package struct Part: Sendable, Hashable {
         /// Nanoseconds from the moment the head is sent.
-        package var offset: UInt64
+        var offset: UInt64
         /// The bytes of the part (not yet chunk-framed).
-        package var bytes: Data
+        var bytes: Data
 
         package init(offset: UInt64, bytes: Data) {
             self.offset = offset
@@ -29,16 +29,16 @@ package struct HTTPStream: Sendable {
 
     /// Status and headers; `Content-Length`, `Transfer-Encoding` and `Content-Encoding` are left out and the
     /// server writes its own framing. Its body is ignored.
-    package var head: HTTPResponse
+    var head: HTTPResponse
     /// The parts in order, offsets not decreasing.
     package var parts: [Part]
     /// What happens after the last part; default ``Ending/complete``.
     package var ending: Ending = .complete
     /// How offsets map to time: each is multiplied by this factor (0 sends everything at once, 0.5 twice
     /// as fast); default 1.
-    package var timeScale: Double = 1
+    var timeScale: Double = 1
     /// Added before every part after the first, on top of its offset (latency between events).
-    package var extraGap: UInt64 = 0
+    var extraGap: UInt64 = 0
 
     /// A stream of `parts` after `head`.
     package init(head: HTTPResponse, parts: [Part]) {
@@ -61,7 +61,7 @@ package struct HTTPStream: Sendable {
 
     /// The whole stream as one ordinary response (body concatenated, exact `Content-Length`): what faults
     /// that damage a response as a whole work on.
-    package var wholeResponse: HTTPResponse {
+    var wholeResponse: HTTPResponse {
         var response = head
         var body = Data()
         for part in parts { body += part.bytes }

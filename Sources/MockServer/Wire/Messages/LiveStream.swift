@@ -22,7 +22,7 @@ package final class LiveStream: Sendable {
     }
 
     /// Status and headers; framing headers are left out, the server writes its own.
-    package let head: HTTPResponse
+    let head: HTTPResponse
     private let state = Lock(State())
 
     /// A stream answering with `head` (its body and framing headers are ignored).
@@ -51,7 +51,7 @@ package final class LiveStream: Sendable {
     }
 
     /// Whether the client went away (the connection closed) before the end.
-    package var isCancelled: Bool { state.withLock { $0.cancelled } }
+    var isCancelled: Bool { state.withLock { $0.cancelled } }
 
     // MARK: - The connection's side
 

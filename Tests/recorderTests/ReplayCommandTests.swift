@@ -10,7 +10,7 @@ import Testing
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = 10
         let session = URLSession(configuration: configuration)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(from: url)
         let http = try #require(response as? HTTPURLResponse)
         return (http.statusCode, http.allHeaderFields, String(decoding: data, as: UTF8.self))

@@ -23,7 +23,7 @@ final class ReplayServerXCTests: XCTestCase {
         try await withMockServer(replaying: "github/users", upstream: "https://api.github.com", configuration: .init(faults: .none)) { server in
             XCTAssertTrue(ReplayServer.current === server)
             let session = URLSession(configuration: try server.sessionConfiguration())
-            defer { session.invalidateAndCancel() }
+            defer { session.finishTasksAndInvalidate() }
             let (_, response) = try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/users/octocat")!))
             XCTAssertEqual(response.statusCode, 200)
             XCTAssertEqual(server.journal.entries.count, 1)

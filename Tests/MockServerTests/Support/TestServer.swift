@@ -1,12 +1,18 @@
 import Foundation
 @testable import MockServer
-@testable import MockServer
+
+extension HTTPServer.Configuration {
+    /// The defaults with request and idle timeouts of five minutes, a bound against a hang only: a test awaits
+    /// between the parts of a request it sends, and under load the cooperative pool can keep it waiting longer
+    /// than the 10 s default request timeout (seen as a 408 under AddressSanitizer).
+    static var forTests: Self { .init(requestTimeout: .seconds(300), idleTimeout: .seconds(300)) }
+}
 
 /// Runs `body` with a started server answering with `respond`, and stops the server afterwards
 /// whether `body` returns or throws.
 @discardableResult
 func withServer<T>(
-    _ configuration: HTTPServer.Configuration = .init(),
+    _ configuration: HTTPServer.Configuration = .forTests,
     respond: @escaping @Sendable (HTTPRequest) -> HTTPReply = EchoHandler.echo,
     _ body: (HTTPServer, URL) async throws -> T
 ) async throws -> T {
@@ -16,7 +22,7 @@ func withServer<T>(
 /// Runs `body` with a started server answering with `handler`, then stops it.
 @discardableResult
 func withServer<T>(
-    _ configuration: HTTPServer.Configuration = .init(),
+    _ configuration: HTTPServer.Configuration = .forTests,
     handler: any HTTPHandler,
     group: EventLoopGroup = .shared,
     _ body: (HTTPServer, URL) async throws -> T

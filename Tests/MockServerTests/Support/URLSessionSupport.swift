@@ -11,7 +11,9 @@ func withURLSession<T>(timeout: TimeInterval = 60, _ body: (URLSession) async th
     configuration.timeoutIntervalForRequest = timeout
     configuration.timeoutIntervalForResource = timeout
     let session = URLSession(configuration: configuration)
-    defer { session.invalidateAndCancel() }
+    // Not invalidateAndCancel: FoundationNetworking may still count a task whose answer `data(for:)` has just
+    // returned as running, cancel it, and resume that call a second time, which traps (seen under ASan).
+    defer { session.finishTasksAndInvalidate() }
     return try await body(session)
 }
 

@@ -22,7 +22,7 @@ import Testing
             let configuration = try server.sessionConfiguration()
             configuration.timeoutIntervalForRequest = timeout
             let session = URLSession(configuration: configuration)
-            defer { session.invalidateAndCancel() }
+            defer { session.finishTasksAndInvalidate() }
             return try await body(server, session)
         }
     }

@@ -12,7 +12,7 @@ import Testing
     static func get(_ url: String) async throws -> (Data, HTTPURLResponse) {
         let server = try #require(ReplayServer.current)
         let session = URLSession(configuration: try server.sessionConfiguration())
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         return try await session.httpData(for: URLRequest(url: URL(string: url)!))
     }
 

@@ -9,7 +9,7 @@ import Testing
     private static let pollGroup = EventLoopGroup(loopCount: 2, backend: .poll)
 
     private func withPollServer(
-        _ configuration: HTTPServer.Configuration = .init(),
+        _ configuration: HTTPServer.Configuration = .forTests,
         respond: @escaping @Sendable (HTTPRequest) -> HTTPReply = EchoHandler.echo,
         _ body: (HTTPServer, URL) async throws -> Void
     ) async throws {

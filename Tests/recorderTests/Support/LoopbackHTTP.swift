@@ -36,7 +36,7 @@ final class LoopbackHTTP: Sendable {
     }
 
     func close() {
-        session.invalidateAndCancel()
+        session.finishTasksAndInvalidate()
     }
 
     /// Sends `method target` with `headers` and `body` to `base` and returns what came back.

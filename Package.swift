@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "MockServer", targets: ["MockServer"]),
         .library(name: "MockServerTesting", targets: ["MockServerTesting"]),
         .library(name: "ServiceKitTesting", targets: ["ServiceKitTesting"]),
+        .library(name: "ServiceReplayTesting", targets: ["ServiceReplayTesting"]),
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
@@ -25,6 +26,8 @@ let package = Package(
         .target(name: "MockServerTesting", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
         .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
+        // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
+        .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
@@ -34,7 +37,7 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

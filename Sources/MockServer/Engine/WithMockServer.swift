@@ -51,16 +51,33 @@ public func withMockServer<Result>(
     function: String = #function,
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
-    guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
-        throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
-    }
-    let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
-    let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
-                                    configuration: configuration, test: test)
-    for warning in cassette.warnings {
-        FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-    }
+    let cassette = try TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+                                            filePath: filePath, function: function)
     return try await cassette.withServer(body, passed: { _ in true })
+}
+
+extension TestCassette {
+    /// What ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` replays or records
+    /// for the test `function` in `filePath`, in the record mode of the environment: `folder`, or else the
+    /// nearest `Recordings/` above `filePath`. Age warnings are written to standard error.
+    /// - Throws: ``MockServerError`` as that function documents.
+    package static func forTest(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
+                                filePath: String, function: String) throws -> TestCassette {
+        guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
+            throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
+        }
+        let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
+        let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
+                                        configuration: configuration, test: test)
+        for warning in cassette.warnings {
+            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        }
+        return cassette
+    }
+
+    /// When the replayed cassettes were recorded: the first date one of them gives; `nil` when none does
+    /// (or when nothing is replayed).
+    package var recordedAt: Date? { cassettes.lazy.compactMap(\.recordedAt).first }
 }
 
 /// Runs `body` with a started ``ReplayServer`` replaying `cassettes` (possibly none, for a server fed only

@@ -2,16 +2,7 @@ import Foundation
 @testable import MockServer
 import ServiceKit
 import ServiceKitTesting
-
-/// A running replay server and a ServiceKit client pointed at it.
-struct Replay {
-    /// The server replaying the cassette; its journal shows what the client sent.
-    let server: ReplayServer
-    /// A client over URLSession to the server's loopback address.
-    let client: WebServiceClient
-    /// The client's clock: retries and backoffs are recorded here, never slept.
-    let clock: VirtualClock
-}
+import ServiceReplayTesting
 
 /// How a test's client is set up.
 struct ClientOptions: Sendable {
@@ -25,6 +16,11 @@ struct ClientOptions: Sendable {
     var now: Date?
     /// The client's common parameters (the friends token).
     var commonParameters: @Sendable () async -> Parameters = { Parameters() }
+
+    /// The client's settings these options give, with the default clock (which the replay replaces).
+    var configuration: WebServiceClient.Configuration {
+        WebServiceClient.Configuration(commonParameters: commonParameters, timeout: timeout, retryPolicy: retryPolicy)
+    }
 }
 
 /// The client timeouts of the suite, in one place.
@@ -42,28 +38,15 @@ extension ReplayServer.FaultSource {
     }
 }
 
-/// Runs `body` with a strict replay server for `cassette` (`github/users`) and a client for it, then stops
-/// the server. `faults` has no default on purpose: every test says which plan it runs under, so the CI runs
-/// that set `MOCKSERVER_FAULTS` change only the tests that ask for ``ReplayServer/FaultSource/environment``.
-/// Strict: a request no interaction answers fails the test with the near-miss report.
+/// The product's ``ServiceReplayTesting/withReplay(_:in:upstream:configuration:client:now:filePath:function:_:)``
+/// under this suite's rules: the repository's `Recordings/`, a strict server (a request no interaction
+/// answers fails the test with the near-miss report), and `faults` without a default on purpose: every test
+/// says which plan it runs under, so the CI runs that set `MOCKSERVER_FAULTS` change only the tests that ask
+/// for ``ReplayServer/FaultSource/environment``.
 func withReplay<T>(_ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
                    _ body: (Replay) async throws -> T) async throws -> T {
-    let cassettes = try RecordingsFolder.cassettes(named: cassette, in: Recordings.folder)
-    let now = options.now ?? cassettes.first?.recordedAt ?? Date(timeIntervalSinceReferenceDate: 0)
-    let configuration = ReplayServer.Configuration(faults: faults, strict: true)
-    return try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
-        let clock = VirtualClock(now: now)
-        let client = try makeClient(for: server, options: options, clock: clock)
-        return try await body(Replay(server: server, client: client, clock: clock))
-    }
-}
-
-/// A client for `server` with its own URLSession (invalidated when the client goes away).
-func makeClient(for server: ReplayServer, options: ClientOptions, clock: VirtualClock) throws -> WebServiceClient {
-    let baseURL = try server.baseURL.orThrow("the replay server has no base URL: it is not running")
-    let configuration = WebServiceClient.Configuration(commonParameters: options.commonParameters, timeout: options.timeout,
-                                                       retryPolicy: options.retryPolicy, clock: clock)
-    return WebServiceClient(baseURL: baseURL, configuration: configuration, transport: URLSessionTransport())
+    try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
+                                              client: options.configuration, now: options.now, body)
 }
 
 extension Optional {

@@ -1,0 +1,76 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import ServiceKit
+import ServiceKitTesting
+
+/// What ``withReplay(_:in:upstream:configuration:client:now:filePath:function:_:)`` hands a test: a running
+/// replay server and a ServiceKit client pointed at it.
+public struct Replay: Sendable {
+    /// The server replaying the cassettes; its journal shows what the client sent.
+    public let server: ReplayServer
+    /// A client for the server's loopback address, over a `URLSession` of its own.
+    public let client: WebServiceClient
+    /// The client's clock: retries and backoffs are recorded here (`clock.sleeps`), never slept.
+    public let clock: VirtualClock
+}
+
+/// Runs `body` with a ServiceKit client talking to a server that replays the cassettes `names`, then stops
+/// the server, whether `body` returns or throws: the services an app ships, tested against what the real API
+/// answered, through real HTTP on loopback.
+///
+/// The server is the one ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` starts,
+/// with the same cassette lookup and the same record modes (`MOCKSERVER_RECORD`). The client has the
+/// server's base URL and `client`'s settings, except its clock: a `VirtualClock` standing at `now`, by default
+/// when the first replayed cassette was recorded (its `recordedAt`), or the current date when none says. So
+/// what a recorded answer says about time (a rate limit's reset, an HTTP-date `Retry-After`) reads as it did
+/// when it was recorded, and a retry's wait is recorded instead of slept.
+///
+/// ```swift
+/// @Test func octocat() async throws {
+///     try await withReplay("github/users") { replay in
+///         let profile = try await replay.client.send(GitHubUserService(login: "octocat"))
+///         #expect(profile.user.login == "octocat")
+///     }
+/// }
+/// ```
+///
+/// - Parameters:
+///   - names: cassette names relative to `folder`, such as `github/users` for `github/users.json`.
+///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
+///   - upstream: the real API a recording forwards to; default `nil` (the cassette's own). Unused when only
+///     replaying.
+///   - configuration: how the server runs; default as for `withMockServer` (not strict, faults from the
+///     environment).
+///   - client: the client's settings (common parameters, timeout, retry policy); its clock is replaced.
+///   - now: where the client's clock starts; default the replayed cassettes' recording date.
+///   - filePath: where to start looking for `Recordings/`; leave the default.
+///   - function: the test's name, for the command that records a missing cassette; leave the default.
+/// - Throws: what `body` throws, or ``MockServerError`` as `withMockServer(replaying:...)` documents.
+public func withReplay<Result>(
+    _ names: String...,
+    in folder: URL? = nil,
+    upstream: String? = nil,
+    configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
+    client: WebServiceClient.Configuration = WebServiceClient.Configuration(),
+    now: Date? = nil,
+    filePath: String = #filePath,
+    function: String = #function,
+    _ body: (Replay) async throws -> Result
+) async throws -> Result {
+    let cassette = try TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+                                            filePath: filePath, function: function)
+    let start = now ?? cassette.recordedAt ?? Date()
+    return try await cassette.withServer({ server in
+        guard let baseURL = server.baseURL else {
+            throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
+        }
+        let clock = VirtualClock(now: start)
+        var settings = client
+        settings.clock = clock
+        let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())
+        return try await body(Replay(server: server, client: client, clock: clock))
+    }, passed: { _ in true })
+}

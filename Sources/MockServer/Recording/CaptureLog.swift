@@ -61,26 +61,31 @@ enum CaptureLog {
     /// first line that is torn or unreadable, so a partly written tail is ignored.
     static func read(_ url: URL) -> Contents? {
         guard let data = try? Data(contentsOf: url) else { return nil }
+        return parse(data, source: url.relativePath)
+    }
+
+    /// Reads a log's bytes (see ``read(_:)``); `source` names it in the interactions' decoding.
+    static func parse(_ data: Data, source: String) -> Contents? {
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         lines.removeLast() // after the last newline: empty, or a torn line
         guard let first = lines.first, let header = try? CassetteJSON(parsing: Data(first)),
               header["format"]?.stringValue == format, case .number(let version)? = header["version"],
               let number = version.intValue, (1...Self.version).contains(number),
               let base = header["base"]?.stringValue, let fields = header["cassette"],
-              let cassette = try? Cassette(json: fields, source: url.relativePath) else { return nil }
+              let cassette = try? Cassette(json: fields, source: source) else { return nil }
         var contents = Contents(base: base, cassette: cassette, interactions: [], checkpoints: [:])
         var streams = OpenStreams()
         for line in lines.dropFirst() {
             guard let entry = try? CassetteJSON(parsing: Data(line)) else { break }
             if let value = entry["interaction"] {
-                guard let interaction = try? Interaction(value, file: url.relativePath, index: contents.interactions.count) else { break }
+                guard let interaction = try? Interaction(value, file: source, index: contents.interactions.count) else { break }
                 contents.interactions.append(interaction)
             } else if case .number(let count)? = entry["checkpoint"], let covered = count.intValue, let digest = entry["digest"]?.stringValue {
                 contents.checkpoints[digest] = covered
             } else if case .number(let number)? = entry["stream"], let id = number.intValue {
                 let ended: Interaction?
                 do {
-                    ended = try streams.apply(entry, stream: id, file: url.relativePath, index: contents.interactions.count)
+                    ended = try streams.apply(entry, stream: id, file: source, index: contents.interactions.count)
                 } catch {
                     break
                 }
@@ -113,8 +118,10 @@ enum CaptureLog {
             }
             guard heads[id] != nil else { throw Unreadable() }
             if entry["parts"] != nil {
+                // Offsets never decrease across arrivals either, as a cassette requires.
                 guard let reader = try? CassetteFieldReader(entry, file: file, interaction: index, path: "stream \(id)"),
-                      let stream = try? reader.stream("parts") else { throw Unreadable() }
+                      let stream = try? reader.stream("parts"),
+                      (stream.parts.first?.offsetMs ?? .max) >= (parts[id]?.last?.offsetMs ?? 0) else { throw Unreadable() }
                 parts[id, default: []] += stream.parts
                 return nil
             }

@@ -86,4 +86,21 @@ import Testing
         // THEN the stream holds the whole lines' parts, unfinished
         #expect(try Cassette.load(from: file).interactions == [Self.streamed(Array(Self.parts[..<2]), .unfinished)])
     }
+
+    @Test func partsWhoseOffsetsGoBackAcrossArrivals_endTheReadingThere() throws {
+        // GIVEN a log whose second arrival for a stream starts before the first one's last part (found by fuzzing:
+        // such parts could not be written back as one cassette stream)
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("events.json")
+        var lines = CaptureLog.headerLine(base: "none", cassette: Cassette(name: "events")) + CaptureLog.streamHeadLine(0, head: Self.head)
+        lines += CaptureLog.streamPartsLine(0, parts: [Self.parts[1]])
+        lines += CaptureLog.streamPartsLine(0, parts: [Self.parts[0]])
+        lines += CaptureLog.streamEndLine(0, ending: .complete, durationMs: 1)
+        try Data(lines).write(to: CaptureLog.url(for: file))
+        // WHEN it is read THEN the stream holds the parts before that line, unfinished, and survives the format
+        let cassette = try Cassette.load(from: file)
+        #expect(cassette.interactions == [Self.streamed([Self.parts[1]], .unfinished)])
+        #expect(try Cassette(jsonData: cassette.encoded(), source: "events.json") == cassette)
+    }
 }

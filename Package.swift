@@ -29,7 +29,7 @@ let package = Package(
         // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
         .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
-        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
+        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "Locking"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "Locking"], swiftSettings: strictSettings),

@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 import MockServer
 #if canImport(Glibc)
 import Glibc
@@ -12,8 +13,9 @@ import Darwin
 /// a raw socket client reading through the capture has received the one before, so that nothing piles up in
 /// flight. The recorder's resident memory is read from /proc after M events (default 10,000: the reference)
 /// and after all N, with the stream still open. Then the stream ends, the recorder stops (SIGINT) and the
-/// cassette is checked to hold N parts. Prints `rss_first KB`, `rss_last KB`, `ratio LAST/FIRST` and
-/// `rate EVENTS/S` (the events proxied per second).
+/// cassette is checked to hold N parts. The reference for the rate, measured first in the same run, is the
+/// same stream read straight from the upstream. Prints `rss_first KB`, `rss_last KB`, `ratio LAST/FIRST`,
+/// `rate EVENTS/S` (through capture) and `direct EVENTS/S`.
 enum CaptureStreamCommand {
     static let batch = 1_000
 
@@ -38,29 +40,31 @@ enum CaptureStreamCommand {
             throw BenchmarkError("capture-stream takes --recorder PATH --out FILE [--events N] [--first M], N and M multiples of \(batch), M < N.")
         }
 
-        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
-        let upstream = HTTPServer(configuration: .init(), handler: StreamingUpstream(stream: stream))
+        let streams = (0..<2).map { _ in LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"])) }
+        let upstream = HTTPServer(configuration: .init(), handler: StreamingUpstream(streams: streams))
         let upstreamURL = try await upstream.start()
+        let clock = ContinuousClock()
+
+        // The reference: the same stream read straight from the upstream.
+        guard let upstreamPort = upstreamURL.port else { throw BenchmarkError("the upstream has no port") }
+        let direct = try EventReader(port: upstreamPort)
+        try direct.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: bench\r\n\r\n")
+        let directTime = try clock.measure {
+            try feed(streams[0], to: direct, events: events) { _ in }
+        }
+
         let capture = try RecorderProcess(recorder, ["capture", "--upstream", upstreamURL.absoluteString, "--out", out])
         defer { capture.kill() }
-        let port = try capture.port()
-        let client = try EventReader(port: port)
+        let client = try EventReader(port: try capture.port())
         try client.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: bench\r\n\r\n")
-
-        let clock = ContinuousClock()
-        let start = clock.now
         var rssFirst = 0
-        for sent in stride(from: 0, to: events, by: batch) {
-            for number in sent..<(sent + batch) {
-                stream.send(Data((#"data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#
-                                  + "\n\n").utf8))
+        let captureTime = try clock.measure {
+            try feed(streams[1], to: client, events: events) { received in
+                if received == first { rssFirst = try residentKilobytes(of: capture.pid) }
             }
-            try client.readEvents(until: sent + batch)
-            if sent + batch == first { rssFirst = try residentKilobytes(of: capture.pid) }
         }
         let rssLast = try residentKilobytes(of: capture.pid)
-        let elapsed = clock.now - start
-        stream.finish(.complete)
+        streams[1].finish(.complete)
         try client.readToEndOfBody()
         try capture.interrupt()
         await upstream.stop()
@@ -70,11 +74,30 @@ enum CaptureStreamCommand {
               recorded.ending == .complete else {
             throw BenchmarkError("the cassette does not hold the \(events)-event stream")
         }
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let captureRate = Double(events) / seconds(captureTime)
+        let directRate = Double(events) / seconds(directTime)
         print("rss_first \(rssFirst) KB after \(first) events")
         print("rss_last \(rssLast) KB after \(events) events")
         print("ratio \(String(format: "%.2f", Double(rssLast) / Double(max(1, rssFirst))))")
-        print("rate \(String(format: "%.0f", Double(events) / seconds)) events/s proxied and logged")
+        print("rate \(String(format: "%.0f", captureRate)) events/s through capture (proxied and logged)")
+        print("direct \(String(format: "%.0f", directRate)) events/s straight from the upstream")
+    }
+
+    /// Sends `events` events on `stream` in batches, each once `reader` has received the one before; calls
+    /// `received` with the count after each batch.
+    private static func feed(_ stream: LiveStream, to reader: EventReader, events: Int, received: (Int) throws -> Void) throws {
+        for sent in stride(from: 0, to: events, by: batch) {
+            for number in sent..<(sent + batch) {
+                stream.send(Data((#"data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#
+                                  + "\n\n").utf8))
+            }
+            try reader.readEvents(until: sent + batch)
+            try received(sent + batch)
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     private static func count(_ text: String) throws -> Int {
@@ -92,10 +115,14 @@ enum CaptureStreamCommand {
         return kilobytes
     }
 
-    /// An upstream whose every answer is one live stream.
-    struct StreamingUpstream: HTTPHandler {
-        let stream: LiveStream
-        func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply { .live(stream) }
+    /// An upstream that answers its Nth request with the Nth of `streams`.
+    final class StreamingUpstream: HTTPHandler {
+        private let streams: Lock<[LiveStream]>
+        init(streams: [LiveStream]) { self.streams = Lock(streams) }
+        func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+            guard let stream = streams.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return .response(status: 404) }
+            return .live(stream)
+        }
     }
 }
 

@@ -87,15 +87,25 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        decide(dataTask) // in case the head's callback did not come
-        let sink = state.withLock { state -> (@Sendable (Data) -> Void)? in
-            guard var entry = state.tasks[id] else { return nil }
-            if let sink = entry.sink { return sink }
-            entry.body.append(data)
-            state.tasks[id] = entry
-            return nil
+        let (sink, undecided) = state.withLock { state -> ((@Sendable (Data) -> Void)?, Bool) in
+            guard let entry = state.tasks[id] else { return (nil, false) }
+            if let sink = entry.sink { return (sink, false) }
+            if entry.decision != nil { return (nil, true) }
+            state.tasks[id]?.body.append(data) // in place: the body is not copied for each piece
+            return (nil, false)
         }
-        sink?(data)
+        if let sink {
+            sink(data)
+        } else if undecided {
+            // The head's callback did not come: decide now, then route these bytes as decided.
+            decide(dataTask)
+            let sink = state.withLock { state -> (@Sendable (Data) -> Void)? in
+                if let sink = state.tasks[id]?.sink { return sink }
+                state.tasks[id]?.body.append(data)
+                return nil
+            }
+            sink?(data)
+        }
     }
 
     /// Asks the task's decision, once, whether its body streams, and installs the sink it gives. The delegate

@@ -106,7 +106,7 @@ import TestSupport
         if signal == SIGTERM {
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.contains("GET /events → 200,"))
-            #expect(run.stdout.contains(", stream of 1 part, cut at stop, interaction 0"))
+            #expect(run.stdout.contains(", stream of 1 part, unfinished, interaction 0"))
         } else {
             #expect(run.status == SIGKILL)
         }

@@ -54,9 +54,9 @@ package struct RecordedStream: Sendable, Hashable {
         /// replay closes the connection after the last part without ending the body, so a client sees the
         /// stream cut at the same point.
         case broken
-        /// The recording stopped (or was killed) while the stream was still open: replay keeps the connection
-        /// open after the last part without sending more, as the upstream did, until the client gives up or
-        /// the server stops.
+        /// The recording stopped (or was killed), or its client went away, while the stream was still open:
+        /// replay keeps the connection open after the last part without sending more, as the upstream did,
+        /// until the client gives up or the server stops.
         case unfinished
     }
 

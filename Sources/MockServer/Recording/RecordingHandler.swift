@@ -57,7 +57,8 @@ final class RecordingHandler: HTTPHandler {
         guard inFlight.begin() else {
             return Self.refusal(503, "The recording server is stopping; the request was not forwarded.")
         }
-        // Not cancelled when the client leaves: the upstream's answer is still recorded. Off the cooperative
+        // Not cancelled when the client leaves: the upstream's answer is still recorded (but a stream, which
+        // may never end, is cut then: see StreamRelay). Off the cooperative
         // pool, which the tests talking to this server may be holding.
         return .deferred { responder in
             ServerTaskExecutor.task {
@@ -79,10 +80,10 @@ final class RecordingHandler: HTTPHandler {
                                               body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
         let tape = mode.records ? recording : nil
         let relayed = Lock<StreamRelay?>(nil)
-        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers)) { [options] status, fields in
+        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers)) { [options] status, fields, cancel in
             guard request.method != "HEAD",
                   let relay = StreamRelay.start(status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
-                                                tape: tape, redaction: options.redaction) else { return nil }
+                                                tape: tape, redaction: options.redaction, cancelUpstream: cancel) else { return nil }
             relayed.withLock { $0 = relay }
             responder.send(.live(relay.live))
             return relay.pass
@@ -115,13 +116,14 @@ final class RecordingHandler: HTTPHandler {
     }
 
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
-    /// recorded as unfinished when ``cutStreams()`` stopped it, else as broken.
+    /// recorded as unfinished when ``cutStreams()`` stopped it or the client left (which cancels the upstream
+    /// exchange), else as broken.
     private func finish(_ relay: StreamRelay, outcome: UpstreamClient.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
                         recordedAt: Date, durationMs: Int) {
         var broken: TransportFailure?
         var ending = RecordedStream.Ending.complete
         if case .failure(let failure) = outcome {
-            ending = streamsCut.withLock { $0 } ? .unfinished : .broken
+            ending = streamsCut.withLock { $0 } || relay.clientLeft ? .unfinished : .broken
             if ending == .broken { broken = failure }
         }
         let recorded = relay.end(ending, durationMs: durationMs)

@@ -32,8 +32,9 @@ final class StreamRelay: Sendable {
     /// The relay for a response with `status` and header `fields` from the upstream (to a request other than
     /// `HEAD`), or `nil` when its body is not streamed. With a `tape`, the stream is recorded there: `request` (as recorded, unredacted) at
     /// `recordedAt`, redacted with `redaction`.
+    /// When the client goes away, `cancelUpstream` is called: nobody wants the rest of the stream.
     static func start(status: Int, fields: [(name: String, value: String)], request: RecordedRequest, recordedAt: Date,
-                      tape: CassetteTape?, redaction: RedactionRules) -> StreamRelay? {
+                      tape: CassetteTape?, redaction: RedactionRules, cancelUpstream: @escaping @Sendable () -> Void) -> StreamRelay? {
         guard status >= 200, status != 204, status != 304 else { return nil } // answers without a body
         let headers = ProxyHeaders.response(fields, bodyIsEmpty: false)
         let mediaType = MediaType(headers["Content-Type"])
@@ -46,6 +47,7 @@ final class StreamRelay: Sendable {
             return nil
         }
         let live = LiveStream(head: HTTPResponse(status: status, headers: headers))
+        live.onCancel(cancelUpstream)
         guard let tape else { return StreamRelay(live: live, recording: nil) }
         var head = Interaction(request: request, outcome: .response(RecordedResponse(status: status, headers: headers, body: .stream(RecordedStream([])))),
                                recordedAt: recordedAt)
@@ -70,6 +72,9 @@ final class StreamRelay: Sendable {
         bytes.withLock { $0 += piece.count }
         live.send(piece)
     }
+
+    /// Whether the client went away before the end.
+    var clientLeft: Bool { live.isCancelled }
 
     /// How many body bytes have passed.
     var byteCount: Int { bytes.withLock { $0 } }

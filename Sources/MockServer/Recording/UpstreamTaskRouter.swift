@@ -6,8 +6,10 @@ import Locking
 
 /// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 /// Decides, when the head of a response arrives, whether its body is passed on as it arrives: given the
-/// status and header fields, returns where each piece of the body goes, or `nil` to collect it whole.
-typealias UpstreamStreamDecision = @Sendable (_ status: Int, _ fields: [(name: String, value: String)]) -> (@Sendable (Data) -> Void)?
+/// status and header fields, and a way to cancel the exchange (when nobody wants the rest of the body),
+/// returns where each piece of the body goes, or `nil` to collect it whole.
+typealias UpstreamStreamDecision = @Sendable (_ status: Int, _ fields: [(name: String, value: String)],
+                                              _ cancel: @escaping @Sendable () -> Void) -> (@Sendable (Data) -> Void)?
 
 struct UpstreamCompletion: Sendable {
     /// The status and header fields, when a response arrived.
@@ -116,7 +118,8 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             defer { state.tasks[id]?.decision = nil }
             return state.tasks[id]?.decision
         }), let response = dataTask.response as? HTTPURLResponse else { return }
-        guard let sink = decision(response.statusCode, response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }) else { return }
+        let fields = response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
+        guard let sink = decision(response.statusCode, fields, { dataTask.cancel() }) else { return }
         let cancelled = state.withLock { state in
             state.tasks[id]?.sink = sink
             return state.streamsCancelled

@@ -13,7 +13,8 @@ enum CaptureLine {
 
     /// `GET /users?since=0 → 200, 87 ms, 1234 bytes, interaction 0`; a failed upstream reads
     /// `GET /slow → 502 upstream timeout, 1001 ms, 160 bytes, interaction 1`; a streamed answer adds how many
-    /// parts it had and how it ended unless properly (`, stream of 12 parts, broken by the upstream`); a
+    /// parts it had and how it ended unless properly (`, stream of 12 parts, broken by the upstream`, or
+    /// `, unfinished` when stopping or the client cut it); a
     /// failed save adds `, not saved yet: REASON`.
     static func exchange(_ exchange: ForwardedExchange) -> String {
         let request = exchange.interaction.request
@@ -27,7 +28,7 @@ enum CaptureLine {
             switch stream.ending {
             case .complete: break
             case .broken: text += ", broken by the upstream"
-            case .unfinished: text += ", cut at stop"
+            case .unfinished: text += ", unfinished"
             }
         }
         if let index = exchange.index {

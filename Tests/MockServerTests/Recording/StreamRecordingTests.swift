@@ -187,4 +187,32 @@ import Testing
         #expect(recorded.ending == .broken)
         #expect(reports.all.first?.brokenStream?.kind == .timeout)
     }
+
+    @Test func clientLeavingMidStream_cancelsTheUpstream_andRecordsTheStreamAsUnfinished() async throws {
+        // GIVEN a recording proxy relaying a stream that never ends, whose client has had one event
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
+        let (reported, report) = AsyncStream.makeStream(of: ForwardedExchange.self)
+        try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, onExchange: { report.yield($0) }) { server, base in
+                let client = try RawHTTPClient(base)
+                try client.send(Self.request)
+                stream.send(Data("data: one\n\n".utf8))
+                _ = try await client.read(through: "data: one\n\n")
+                // WHEN the client goes away
+                client.close()
+                // THEN the exchange ends without the upstream ending its stream, which is recorded as unfinished
+                var exchanges = reported.makeAsyncIterator()
+                let exchange = try #require(await exchanges.next())
+                guard case .stream(let recorded)? = exchange.interaction.response?.body.form else {
+                    Issue.record("expected a stream, found \(exchange.interaction)")
+                    return
+                }
+                #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(data: "one"))])
+                #expect(recorded.ending == .unfinished)
+                #expect(exchange.brokenStream == nil)
+                #expect(server.recordedCassette?.interactions.count == 1)
+            }
+        }
+        stream.finish(.complete)
+    }
 }

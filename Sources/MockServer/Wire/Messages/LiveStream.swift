@@ -13,6 +13,8 @@ package final class LiveStream: Sendable {
         /// Whether a wake-up is already on its way, so a burst of parts costs one.
         var wakeScheduled = false
         var cancelled = false
+        /// Called (outside the lock) once the client has gone.
+        var onCancel: (@Sendable () -> Void)?
 
         mutating func takeWake() -> (@Sendable () -> Void)? {
             guard !wakeScheduled, let wake else { return nil }
@@ -53,6 +55,17 @@ package final class LiveStream: Sendable {
     /// Whether the client went away (the connection closed) before the end.
     var isCancelled: Bool { state.withLock { $0.cancelled } }
 
+    /// Calls `handler` once the client has gone before the end (at once if it has already), so that the
+    /// producer can stop.
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard !state.cancelled else { return true }
+            state.onCancel = handler
+            return false
+        }
+        if now { handler() }
+    }
+
     // MARK: - The connection's side
 
     /// Registers the connection's wake-up and calls it at once when something is already pending.
@@ -75,10 +88,13 @@ package final class LiveStream: Sendable {
 
     /// The connection closed: later parts are dropped.
     func cancel() {
-        state.withLock { state in
+        let handler = state.withLock { state -> (@Sendable () -> Void)? in
             state.cancelled = true
             state.pending.removeAll()
             state.wake = nil
+            defer { state.onCancel = nil }
+            return state.ending == nil ? state.onCancel : nil
         }
+        handler?()
     }
 }

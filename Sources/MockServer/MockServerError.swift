@@ -94,7 +94,7 @@ public struct MockServerError: Error, Sendable, Hashable, CustomStringConvertibl
     public let reason: String
 
     /// An error located as precisely as the thrower knows.
-    package init(code: Code, file: String? = nil, interaction: Int? = nil, entry: Int? = nil, field: String? = nil, reason: String) {
+    init(code: Code, file: String? = nil, interaction: Int? = nil, entry: Int? = nil, field: String? = nil, reason: String) {
         self.code = code
         self.file = file
         self.interaction = interaction

@@ -104,7 +104,7 @@ public struct Cassette: Sendable, Hashable {
     }
 
     /// Creates a cassette in memory of the given origin.
-    package init(
+    init(
         name: String,
         upstream: String? = nil,
         origin: Origin,

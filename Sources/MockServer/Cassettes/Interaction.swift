@@ -26,12 +26,12 @@ public struct Interaction: Sendable, Hashable {
     }
 
     /// Creates an interaction that replays a transport failure.
-    package init(request: RecordedRequest, failure: TransportFailure, recordedAt: Date? = nil, durationMs: Int? = nil) {
+    init(request: RecordedRequest, failure: TransportFailure, recordedAt: Date? = nil, durationMs: Int? = nil) {
         self.init(request: request, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
     }
 
     /// Creates an interaction from any outcome.
-    package init(request: RecordedRequest, outcome: Outcome, recordedAt: Date? = nil, durationMs: Int? = nil) {
+    init(request: RecordedRequest, outcome: Outcome, recordedAt: Date? = nil, durationMs: Int? = nil) {
         self.request = request
         self.outcome = outcome
         self.recordedAt = recordedAt

@@ -30,7 +30,7 @@ package struct JSONLayout: Sendable, Hashable {
     var finalNewline: Bool
 
     /// A layout; the default is compact without a final newline.
-    package init(lines: Lines = .compact, finalNewline: Bool = false) {
+    init(lines: Lines = .compact, finalNewline: Bool = false) {
         self.lines = lines
         self.finalNewline = finalNewline
     }

@@ -27,7 +27,7 @@ public struct RecordedBody: Sendable, Hashable {
     package var form: Form
 
     /// A body stored in `form`.
-    package init(_ form: Form) {
+    init(_ form: Form) {
         self.form = form
     }
 

@@ -15,7 +15,7 @@ public struct RecordedResponse: Sendable, Hashable {
     }
 
     /// Records a received response, choosing the body's representation from its `Content-Type`.
-    package init(_ response: HTTPResponse) {
+    init(_ response: HTTPResponse) {
         self.init(
             status: response.status,
             headers: response.headers,

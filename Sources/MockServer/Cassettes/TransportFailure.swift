@@ -17,7 +17,7 @@ package struct TransportFailure: Sendable, Hashable {
     package var message: String?
 
     /// Creates a transport failure.
-    package init(kind: Kind, message: String? = nil) {
+    init(kind: Kind, message: String? = nil) {
         self.kind = kind
         self.message = message
     }

@@ -37,7 +37,7 @@ final class CassetteFileCache: Sendable {
 
     private let state = Lock(State())
 
-    package init() {}
+    init() {}
 
     /// The cassette at `url`, read now or earlier while the file was as it is now.
     /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.

@@ -9,7 +9,7 @@ package final class LoadedCassette: Sendable {
 
     /// Reads and prepares the cassette at `url`.
     /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.
-    package init(contentsOf url: URL) throws(MockServerError) {
+    init(contentsOf url: URL) throws(MockServerError) {
         var builder = PreparedCassette.Builder()
         if FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path) {
             // An interrupted recording's log applies (rare): decoded whole, with the log's interactions.

@@ -57,7 +57,7 @@ package final class ReplayEngine: Sendable {
 
     /// Builds the index over cassettes already read and prepared (in precedence order), which are shared,
     /// not prepared again.
-    package convenience init(loaded cassettes: [LoadedCassette], options: ReplayOptions = ReplayOptions()) {
+    convenience init(loaded cassettes: [LoadedCassette], options: ReplayOptions = ReplayOptions()) {
         var index = ReplayIndex()
         for (position, loaded) in cassettes.enumerated() {
             index.add(PreparedCassette(loaded.cassette, interactions: loaded.interactions, ordinal: position, rank: position,

@@ -34,7 +34,7 @@ package struct ReplayMatch: Sendable {
     let isRepeat: Bool
 
     /// Creates a match.
-    package init(interaction: InteractionReference, reply: Reply, isRepeat: Bool) {
+    init(interaction: InteractionReference, reply: Reply, isRepeat: Bool) {
         source = .given(Given(interaction: interaction, reply: reply))
         self.isRepeat = isRepeat
     }

@@ -9,7 +9,7 @@ package struct ReplayOptions: Sendable {
     var matcher: RequestMatcher?
 
     /// Creates options; by default the cassettes' own rules apply unchanged.
-    package init(rules: MatchRules = MatchRules(), matcher: RequestMatcher? = nil) {
+    init(rules: MatchRules = MatchRules(), matcher: RequestMatcher? = nil) {
         self.rules = rules
         self.matcher = matcher
     }

@@ -56,7 +56,7 @@ public final class ReplayServer: Sendable {
     }
 
     /// A server for cassettes already read and prepared (see ``CassetteFileCache``), shared with other servers.
-    package convenience init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(MockServerError) {
+    convenience init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(engine: ReplayEngine(loaded: cassettes, options: configuration.replay), configuration: configuration)
     }
 

@@ -6,7 +6,7 @@ struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     private let pieces: [UInt8]
 
     /// Creates a glob from `pattern`, such as `/users*` or `/2.3/questions`.
-    package init(_ pattern: String) {
+    init(_ pattern: String) {
         self.pattern = pattern
         self.pieces = Array(pattern.utf8)
     }

@@ -3,7 +3,7 @@ import Foundation
 extension Cassette {
     /// The cassette held by a HAR archive, with the defaults of ``HARImportOptions``; see
     /// ``importing(_:options:)``, which also reports skipped entries and redactions.
-    package init(har document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(MockServerError) {
+    init(har document: HARDocument, options: HARImportOptions = HARImportOptions()) throws(MockServerError) {
         self = try Cassette.importing(document, options: options).cassette
     }
 

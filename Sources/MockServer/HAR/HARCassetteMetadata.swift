@@ -18,7 +18,7 @@ package struct HARCassetteMetadata: Codable, Sendable, Hashable {
     var errorTemplates: [String: HARResponse]?
 
     /// Creates the metadata record.
-    package init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
+    init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
                 errorTemplates: [String: HARResponse]?) {
         self.name = name
         self.upstream = upstream
@@ -41,7 +41,7 @@ package struct HARMatchRules: Codable, Sendable, Hashable {
     var afterLast: String?
 
     /// Creates the record.
-    package init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {
+    init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {
         self.ignoreQuery = ignoreQuery
         self.ignoreBodyFields = ignoreBodyFields
         self.headers = headers

@@ -6,7 +6,7 @@ extension HARDocument {
     /// Throws ``MockServerError``: `syntax` with the line and column for malformed JSON, `invalidField` naming the
     /// field's path (`log.entries[3].request.url`) for anything missing or ill-typed. Unknown fields are
     /// ignored, as HAR's extension fields require.
-    package init(jsonData data: Data, source: String? = nil) throws(MockServerError) {
+    init(jsonData data: Data, source: String? = nil) throws(MockServerError) {
         do {
             self = try JSONDecoder().decode(HARDocument.self, from: data)
         } catch let error as DecodingError {

@@ -8,7 +8,7 @@ package struct HARDocument: Codable, Sendable, Hashable {
     package var log: HARLog
 
     /// Wraps `log`.
-    package init(log: HARLog) {
+    init(log: HARLog) {
         self.log = log
     }
 }

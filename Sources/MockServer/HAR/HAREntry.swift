@@ -24,7 +24,7 @@ package struct HAREntry: Codable, Sendable, Hashable {
     }
 
     /// Creates an entry.
-    package init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
+    init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
                 timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil, undated: Bool? = nil) {
         self.startedDateTime = startedDateTime
         self.time = time

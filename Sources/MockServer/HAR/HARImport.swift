@@ -8,7 +8,7 @@ package struct HARImport: Sendable, Hashable {
     package var redacted: RedactionCount
 
     /// Creates a result.
-    package init(cassette: Cassette, skippedEntries: Int, redacted: RedactionCount) {
+    init(cassette: Cassette, skippedEntries: Int, redacted: RedactionCount) {
         self.cassette = cassette
         self.skippedEntries = skippedEntries
         self.redacted = redacted

@@ -18,7 +18,7 @@ package struct HARLog: Codable, Sendable, Hashable {
     }
 
     /// Creates a log.
-    package init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
+    init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
                 cassette: HARCassetteMetadata? = nil) {
         self.version = version
         self.creator = creator
@@ -36,7 +36,7 @@ package struct HARCreator: Codable, Sendable, Hashable {
     var version: String
 
     /// Creates a creator record.
-    package init(name: String, version: String) {
+    init(name: String, version: String) {
         self.name = name
         self.version = version
     }

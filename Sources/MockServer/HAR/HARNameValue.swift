@@ -6,7 +6,7 @@ package struct HARNameValue: Codable, Sendable, Hashable {
     var value: String
 
     /// Creates a pair.
-    package init(name: String, value: String) {
+    init(name: String, value: String) {
         self.name = name
         self.value = value
     }

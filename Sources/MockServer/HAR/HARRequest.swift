@@ -20,7 +20,7 @@ package struct HARRequest: Codable, Sendable, Hashable {
     var bodySize: Int?
 
     /// Creates a request record.
-    package init(method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+    init(method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
                 queryString: [HARNameValue]? = [], postData: HARPostData? = nil, headersSize: Int? = -1, bodySize: Int? = -1) {
         self.method = method
         self.url = url
@@ -73,7 +73,7 @@ package struct HARPostData: Codable, Sendable, Hashable {
     }
 
     /// Creates a body record.
-    package init(mimeType: String, text: String?, params: [HARParam]? = nil, encoding: String? = nil) {
+    init(mimeType: String, text: String?, params: [HARParam]? = nil, encoding: String? = nil) {
         self.mimeType = mimeType
         self.text = text
         self.params = params
@@ -93,7 +93,7 @@ package struct HARParam: Codable, Sendable, Hashable {
     var contentType: String?
 
     /// Creates a form field record.
-    package init(name: String, value: String?, fileName: String? = nil, contentType: String? = nil) {
+    init(name: String, value: String?, fileName: String? = nil, contentType: String? = nil) {
         self.name = name
         self.value = value
         self.fileName = fileName

@@ -29,7 +29,7 @@ package struct HARResponse: Codable, Sendable, Hashable {
     }
 
     /// Creates a response record.
-    package init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+    init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
                 content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil,
                 error: String? = nil) {
         self.status = status
@@ -58,7 +58,7 @@ package struct HARContent: Codable, Sendable, Hashable {
     var encoding: String?
 
     /// Creates a content record.
-    package init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
+    init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
         self.size = size
         self.mimeType = mimeType
         self.text = text
@@ -76,7 +76,7 @@ package struct HARTimings: Codable, Sendable, Hashable {
     var receive: Double
 
     /// Creates timings.
-    package init(send: Double, wait: Double, receive: Double) {
+    init(send: Double, wait: Double, receive: Double) {
         self.send = send
         self.wait = wait
         self.receive = receive
@@ -86,5 +86,5 @@ package struct HARTimings: Codable, Sendable, Hashable {
 /// An empty JSON object, for HAR's required-but-unused `cache` field.
 package struct HAREmpty: Codable, Sendable, Hashable {
     /// Creates the empty object.
-    package init() {}
+    init() {}
 }

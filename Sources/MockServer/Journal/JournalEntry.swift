@@ -12,7 +12,7 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let outcome: JournalOutcome
 
     /// Creates an entry.
-    package init(sequence: Int, time: Date, request: HTTPRequest, outcome: JournalOutcome) {
+    init(sequence: Int, time: Date, request: HTTPRequest, outcome: JournalOutcome) {
         self.sequence = sequence
         self.time = time
         self.request = request

@@ -36,7 +36,7 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     public var status: Int?
 
     /// Creates an outcome from its parts.
-    package init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, faultRule: String? = nil,
+    init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, faultRule: String? = nil,
                  faultSeed: UInt64? = nil, status: Int? = nil) {
         self.kind = kind
         self.interaction = interaction
@@ -48,7 +48,7 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
 
     /// The outcome of a replay decision: matched (with the status, unless a transport failure was replayed)
     /// or unmatched with its near miss and 404.
-    package init(_ decision: ReplayDecision) {
+    init(_ decision: ReplayDecision) {
         switch decision {
         case .matched(let match):
             self.init(kind: .matched, interaction: match.interaction, status: decision.response?.status)

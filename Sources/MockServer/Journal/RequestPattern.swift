@@ -11,7 +11,7 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
         var value: String?
 
         /// Creates a condition.
-        package init(name: String, value: String? = nil) {
+        init(name: String, value: String? = nil) {
             self.name = name
             self.value = value
         }

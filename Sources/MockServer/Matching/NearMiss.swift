@@ -21,7 +21,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     public let usedUp: [InteractionReference]
 
     /// Creates a near miss.
-    package init(method: String, target: String, closest: InteractionReference?, differences: [RequestDifference], usedUp: [InteractionReference] = []) {
+    init(method: String, target: String, closest: InteractionReference?, differences: [RequestDifference], usedUp: [InteractionReference] = []) {
         self.method = method
         self.target = target
         self.closest = closest

@@ -8,7 +8,7 @@ package struct RequestMatcher: Sendable {
     let matches: @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool
 
     /// Wraps a condition.
-    package init(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) {
+    init(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) {
         self.matches = matches
     }
 

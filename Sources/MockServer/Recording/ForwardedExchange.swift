@@ -19,8 +19,8 @@ package struct ForwardedExchange: Sendable {
     /// broke. The stream is recorded as ``RecordedStream/Ending/broken``, after the parts that arrived.
     package let brokenStream: TransportFailure?
 
-    /// Creates an exchange report (the server does this; public for tests of observers).
-    package init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
+    /// Creates an exchange report (the server does this).
+    init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
                  brokenStream: TransportFailure? = nil) {
         self.brokenStream = brokenStream
         self.interaction = interaction

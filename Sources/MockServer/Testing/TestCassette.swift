@@ -87,7 +87,7 @@ package struct TestCassette: Sendable {
     }
 
     /// Replays `cassettes` as they are, whatever the environment's record mode.
-    package init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
+    init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
         mode = .none
         self.cassettes = cassettes
         loaded = nil

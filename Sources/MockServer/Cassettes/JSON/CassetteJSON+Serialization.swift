@@ -5,7 +5,7 @@ extension CassetteJSON {
     ///
     /// Throws ``JSONSyntaxError`` naming the line and column for malformed input, invalid UTF-8, duplicate
     /// object keys, unpaired surrogates or nesting deeper than 512 levels.
-    package init(parsing data: Data) throws(JSONSyntaxError) {
+    init(parsing data: Data) throws(JSONSyntaxError) {
         let result: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
             do throws(JSONSyntaxError) {
@@ -18,7 +18,7 @@ extension CassetteJSON {
     }
 
     /// Parses one JSON document from text; see ``init(parsing:)-(Data)``.
-    package init(parsing text: String) throws(JSONSyntaxError) {
+    init(parsing text: String) throws(JSONSyntaxError) {
         try self.init(parsing: Data(text.utf8))
     }
 

@@ -7,7 +7,7 @@ extension CassetteLinter {
         let original: Int
 
         /// Creates a report that interaction `index` repeats interaction `original`.
-        package init(index: Int, original: Int) {
+        init(index: Int, original: Int) {
             self.index = index
             self.original = original
         }

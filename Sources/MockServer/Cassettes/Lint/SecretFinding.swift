@@ -7,7 +7,7 @@ struct SecretFinding: Sendable, Hashable, CustomStringConvertible {
     let reason: String
 
     /// Creates a finding.
-    package init(location: String, reason: String) {
+    init(location: String, reason: String) {
         self.location = location
         self.reason = reason
     }

@@ -7,7 +7,7 @@ struct SecretScanner: Sendable {
     var rules: RedactionRules
 
     /// A scanner for `rules` (default: ``RedactionRules/default``).
-    package init(rules: RedactionRules = .default) {
+    init(rules: RedactionRules = .default) {
         self.rules = rules
     }
 

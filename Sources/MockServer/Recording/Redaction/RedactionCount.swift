@@ -11,7 +11,7 @@ package struct RedactionCount: Sendable, Hashable, CustomStringConvertible {
     var bodyFields: Int
 
     /// Creates a count; every place defaults to zero.
-    package init(headers: Int = 0, queryParameters: Int = 0, bodyFields: Int = 0) {
+    init(headers: Int = 0, queryParameters: Int = 0, bodyFields: Int = 0) {
         self.headers = headers
         self.queryParameters = queryParameters
         self.bodyFields = bodyFields

@@ -7,8 +7,8 @@ package struct HTTPConnectionInfo: Sendable, Hashable {
     /// The client's TCP port.
     let remotePort: Int
 
-    /// Creates connection facts (the server does this; public for handler tests).
-    package init(id: UInt64, remoteAddress: String, remotePort: Int) {
+    /// Creates connection facts (the server does this).
+    init(id: UInt64, remoteAddress: String, remotePort: Int) {
         self.id = id
         self.remoteAddress = remoteAddress
         self.remotePort = remotePort

@@ -5,8 +5,8 @@ package struct HTTPRequestContext: Sendable, Hashable {
     /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
     let requestIndex: Int
 
-    /// Creates a context (the server does this; public for handler tests).
-    package init(connection: HTTPConnectionInfo, requestIndex: Int) {
+    /// Creates a context (the server does this).
+    init(connection: HTTPConnectionInfo, requestIndex: Int) {
         self.connection = connection
         self.requestIndex = requestIndex
     }

@@ -11,7 +11,7 @@ package struct HTTPStream: Sendable {
         /// The bytes of the part (not yet chunk-framed).
         var bytes: Data
 
-        package init(offset: UInt64, bytes: Data) {
+        init(offset: UInt64, bytes: Data) {
             self.offset = offset
             self.bytes = bytes
         }
@@ -41,7 +41,7 @@ package struct HTTPStream: Sendable {
     var extraGap: UInt64 = 0
 
     /// A stream of `parts` after `head`.
-    package init(head: HTTPResponse, parts: [Part]) {
+    init(head: HTTPResponse, parts: [Part]) {
         var head = head
         head.headers.remove(name: "Content-Length")
         head.headers.remove(name: "Transfer-Encoding")

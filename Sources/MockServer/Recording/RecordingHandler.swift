@@ -85,7 +85,9 @@ final class RecordingHandler: HTTPHandler {
                   let relay = StreamRelay.start(status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
                                                 tape: tape, redaction: options.redaction, cancelUpstream: cancel) else { return nil }
             relayed.withLock { $0 = relay }
-            responder.send(.live(relay.live))
+            if !responder.send(.live(relay.live)) {
+                relay.live.cancel() // the client left before the head: as when it leaves mid-stream
+            }
             return relay.pass
         }
         let durationMs = Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded())

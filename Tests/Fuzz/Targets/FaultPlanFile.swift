@@ -4,8 +4,8 @@
 import Foundation
 @testable import MockServer
 
-/// Whether every value of `rule` can be written in the CLI spelling: no comma, no white space at either end
-/// (as the spec parser trims it).
+/// Whether every value of `rule` can be written in the CLI spelling: no comma (not even one that a combining
+/// mark joins into one Character with it), no white space at either end (as the spec parser trims it).
 private func isSpellable(_ rule: FaultRule) -> Bool {
     var values = [rule.path?.description, rule.method]
     switch rule.fault.kind {
@@ -15,7 +15,7 @@ private func isSpellable(_ rule: FaultRule) -> Bool {
     default: break
     }
     return values.compactMap { $0 }.allSatisfy { value in
-        !value.contains(",") && value == value.trimmingWhitespace() && !value.isEmpty
+        !value.unicodeScalars.contains(",") && value == value.trimmingWhitespace() && !value.isEmpty
     }
 }
 

@@ -63,21 +63,8 @@ enum StreamCommand {
     /// Sends `GET path` with `Connection: close` to 127.0.0.1:`port` and reads until the server closes;
     /// returns every byte received.
     static func fetch(_ path: String, port: Int) throws -> [UInt8] {
-        #if canImport(Glibc)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw BenchmarkError("socket() failed") }
+        let fd = try connectedLoopbackSocket(port: port)
         defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw BenchmarkError("connect() failed") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n".utf8)
         guard send(fd, request, request.count, 0) == request.count else { throw BenchmarkError("send() failed") }
         var received = [UInt8]()
@@ -106,4 +93,26 @@ enum StreamCommand {
         }
         throw BenchmarkError("the chunked body did not end")
     }
+}
+
+/// A blocking TCP socket connected to 127.0.0.1:`port`.
+func connectedLoopbackSocket(port: Int) throws -> Int32 {
+    #if canImport(Glibc)
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let fd = socket(AF_INET, SOCK_STREAM, 0)
+    #endif
+    guard fd >= 0 else { throw BenchmarkError("socket() failed") }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else {
+        close(fd)
+        throw BenchmarkError("connect() failed")
+    }
+    return fd
 }

@@ -20,6 +20,12 @@ struct ServerSentEventParser {
 
     /// Parses `bytes` and returns the events they complete, in order.
     mutating func feed(_ bytes: some Sequence<UInt8>) -> [ServerSentEvent] {
+        // One loop over contiguous bytes: unspecialized generic iteration costs about a microsecond a byte.
+        if let events = bytes.withContiguousStorageIfAvailable({ feed(contiguous: $0) }) { return events }
+        return Array(bytes).withUnsafeBufferPointer { feed(contiguous: $0) }
+    }
+
+    private mutating func feed(contiguous bytes: UnsafeBufferPointer<UInt8>) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for byte in bytes {
             if afterCR {

@@ -1,7 +1,7 @@
 /// Which header lines cross the proxy, in each direction. Hop-by-hop fields (RFC 9110 §7.6.1) describe one
 /// connection, so they are neither forwarded nor recorded; fields that describe the bytes on the wire rather
-/// than the content (`Content-Encoding`, a stale `Content-Length`) are dropped once URLSession has decoded
-/// the body, because cassettes store bodies decoded.
+/// than the content (`Content-Encoding`, a stale `Content-Length`) are dropped once the body is decoded,
+/// because cassettes store bodies decoded.
 enum ProxyHeaders {
     private static let hopByHop: Set<String> = [
         "connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade",
@@ -36,27 +36,33 @@ enum ProxyHeaders {
         })
     }
 
-    /// The upstream's response header fields for the client and the cassette, from URLSession's dictionary:
-    /// sorted by name (URLSession does not keep arrival order; sorting keeps re-recordings diffable), a
-    /// `Set-Cookie` value that URLSession joined with commas split back into one line per cookie, and
-    /// hop-by-hop fields dropped. `Content-Encoding` is dropped (the body is decoded) and so is
-    /// `Content-Length`, unless the body is empty and was never encoded: then it still tells a `HEAD`
-    /// client the size of the resource.
-    static func response(_ fields: [(name: String, value: String)], bodyIsEmpty: Bool) -> HTTPHeaders {
-        var lines: [HTTPHeader] = []
-        for field in fields {
-            if field.name.caseInsensitiveEquals("set-cookie") {
-                lines += splitSetCookie(field.value).map { HTTPHeader(name: field.name, value: $0) }
+    /// URLSession's dictionary of response header fields as lines: sorted by name (URLSession does not keep
+    /// arrival order; sorting keeps re-recordings diffable), and a `Set-Cookie` value that URLSession joined
+    /// with commas split back into one line per cookie.
+    static func urlSessionFields(_ dictionary: [AnyHashable: Any]) -> [(name: String, value: String)] {
+        var lines: [(name: String, value: String)] = []
+        for (key, value) in dictionary {
+            let name = "\(key)", value = "\(value)"
+            if name.caseInsensitiveEquals("set-cookie") {
+                lines += splitSetCookie(value).map { (name, $0) }
             } else {
-                lines.append(HTTPHeader(name: field.name, value: field.value))
+                lines.append((name, value))
             }
         }
-        let all = HTTPHeaders(lines.enumerated()
+        return lines.enumerated()
             .sorted { ($0.element.name.lowercased(), $0.offset) < ($1.element.name.lowercased(), $1.offset) }
-            .map(\.element))
+            .map(\.element)
+    }
+
+    /// The upstream's response header fields for the client and the cassette, in the order given, without
+    /// hop-by-hop fields. When the body was `decoded`, `Content-Encoding` is dropped; `Content-Length` is
+    /// dropped too, unless the body is empty and was never encoded: then it still tells a `HEAD` client the
+    /// size of the resource.
+    static func response(_ fields: [(name: String, value: String)], bodyIsEmpty: Bool, decoded: Bool = true) -> HTTPHeaders {
+        let all = HTTPHeaders(fields.map { HTTPHeader(name: $0.name, value: $0.value) })
         let wasEncoded = all.contains("Content-Encoding")
         return HTTPHeaders(all.lines.filter { line in
-            if isHopByHop(line.name, in: all) || line.name.caseInsensitiveEquals("content-encoding") { return false }
+            if isHopByHop(line.name, in: all) || (decoded && line.name.caseInsensitiveEquals("content-encoding")) { return false }
             if line.name.caseInsensitiveEquals("content-length") { return bodyIsEmpty && !wasEncoded }
             return true
         })

@@ -80,7 +80,7 @@ final class RecordingHandler: HTTPHandler {
                                               body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
         let tape = mode.records ? recording : nil
         let relayed = Lock<StreamRelay?>(nil)
-        let outcome = await client.send(request, to: url, headers: ProxyHeaders.forwarded(headers)) { [options] status, fields, cancel in
+        let outcome = await client.send(request, to: url, headers: headers) { [options] status, fields, cancel in
             guard request.method != "HEAD",
                   let relay = StreamRelay.start(status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
                                                 tape: tape, redaction: options.redaction, cancelUpstream: cancel) else { return nil }

@@ -3,7 +3,9 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends requests to the upstream through a `URLSession` of its own: the one place that knows URLSession.
+/// Sends requests to the upstream: to an `http://` upstream with a numeric address or `localhost`, over
+/// MockServer's own connections (see ``HTTPUpstreamClient``) when the client accepts no content coding;
+/// otherwise through a `URLSession` of its own, the one place that knows URLSession.
 ///
 /// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
 /// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``ReplayServer/stop()`` does it),
@@ -21,6 +23,9 @@ final class UpstreamClient: Sendable {
     let timeout: Duration
     private let session: URLSession
     private let router: UpstreamTaskRouter
+    private let own: HTTPUpstreamClient?
+    /// The base URL's path as sent on the wire, which each request's target follows.
+    private let basePath: String
 
     init(upstream: Upstream, timeout: Duration) {
         self.upstream = upstream
@@ -38,19 +43,26 @@ final class UpstreamClient: Sendable {
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         router = UpstreamTaskRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+        own = HTTPUpstreamClient(upstream: upstream)
+        basePath = URLComponents(url: upstream.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
     }
 
     deinit {
         session.invalidateAndCancel()
+        own?.invalidate()
     }
 
-    /// Sends `request`'s method and body to `url` (see ``Upstream/url(for:)``) with `headers` as given (see
-    /// ``ProxyHeaders/forwarded(_:)``), and returns the upstream's response or transport failure. When
-    /// `decision` takes the body as it arrives, the returned response's body is empty.
+    /// Sends `request`'s method and body to `url` (see ``Upstream/url(for:)``) with `headers`, the request's
+    /// headers as recorded (see ``ProxyHeaders/recorded(_:upstream:)``), and returns the upstream's response
+    /// or transport failure. When `decision` takes the body as it arrives, the returned response's body is
+    /// empty.
     func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders, decision: UpstreamStreamDecision? = nil) async -> Outcome {
+        if let own, !headers.contains("Accept-Encoding") {
+            return await send(request, headers: headers, through: own, decision: decision)
+        }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: DurationSpelling.seconds(timeout))
         urlRequest.httpMethod = request.method
-        for line in headers {
+        for line in ProxyHeaders.forwarded(headers) {
             urlRequest.addValue(line.value, forHTTPHeaderField: line.name)
         }
         if !request.body.isEmpty {
@@ -67,15 +79,41 @@ final class UpstreamClient: Sendable {
         return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
     }
 
+    /// Sends over MockServer's own connection: the request as recorded (the `Host` naming the upstream), with
+    /// the body's length, and the answer's header lines as they arrived. A body in a content coding is kept
+    /// as it came, with its `Content-Encoding`.
+    private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: HTTPUpstreamClient,
+                      decision: UpstreamStreamDecision?) async -> Outcome {
+        var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
+        for line in headers where !line.name.caseInsensitiveEquals("content-length") {
+            head += "\(line.name): \(line.value)\r\n"
+        }
+        if !request.body.isEmpty || headers.contains("Content-Length") || ["POST", "PUT", "PATCH"].contains(request.method) {
+            head += "Content-Length: \(request.body.count)\r\n"
+        }
+        head += "\r\n"
+        let outcome = await own.send(Array(head.utf8) + request.body, expectsBody: request.method != "HEAD", timeout: timeout, decision: decision)
+        switch outcome {
+        case .failure(let failure):
+            return .failure(failure)
+        case .response(let head, let body, let streamed):
+            let coded = head.headers.values(for: "Content-Encoding").contains { !$0.trimmingHTTPWhitespace().caseInsensitiveEquals("identity") }
+            let headers = ProxyHeaders.response(head.headers.lines.map { ($0.name, $0.value) }, bodyIsEmpty: body.isEmpty && !streamed, decoded: !coded)
+            return .response(HTTPResponse(status: head.status, headers: headers, body: body))
+        }
+    }
+
     /// Cuts every streamed body in flight (and any that starts streaming later): its ``send(_:to:headers:decision:)``
     /// then returns a failure after the pieces already passed on.
     func cancelStreams() {
         router.cancelStreams()
+        own?.cancelStreams()
     }
 
-    /// Lets tasks in flight finish, then releases the session; later sends fail at once.
+    /// Lets exchanges in flight finish, then releases the session and the idle connections; later sends fail at once.
     func invalidate() {
         session.finishTasksAndInvalidate()
+        own?.invalidate()
     }
 
     /// How a URLSession error is recorded: could not connect (or find the host, or agree on TLS) is

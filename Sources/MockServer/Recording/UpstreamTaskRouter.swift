@@ -118,7 +118,7 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             defer { state.tasks[id]?.decision = nil }
             return state.tasks[id]?.decision
         }), let response = dataTask.response as? HTTPURLResponse else { return }
-        let fields = response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
+        let fields = ProxyHeaders.urlSessionFields(response.allHeaderFields)
         guard let sink = decision(response.statusCode, fields, { dataTask.cancel() }) else { return }
         let cancelled = state.withLock { state in
             state.tasks[id]?.sink = sink
@@ -136,7 +136,7 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
             let error = error as NSError
             completion.error = (error.domain == NSURLErrorDomain ? error.code : URLError.Code.unknown.rawValue, error.localizedDescription)
         } else if let response = task.response as? HTTPURLResponse {
-            let fields = response.allHeaderFields.map { (name: "\($0.key)", value: "\($0.value)") }
+            let fields = ProxyHeaders.urlSessionFields(response.allHeaderFields)
             completion.head = (response.statusCode, fields)
         } else {
             completion.error = (URLError.Code.badServerResponse.rawValue, "The upstream's answer was not an HTTP response.")

@@ -13,13 +13,21 @@ import Testing
         #expect(ProxyHeaders.splitSetCookie(joined) == cookies)
     }
 
-    @Test func responseHeaders_areSorted_withoutHopByHopOrEncodingFields() {
+    @Test func responseHeaders_keepTheirOrder_withoutHopByHopOrEncodingFields() {
         let fields: [(name: String, value: String)] = [
             ("X-Trace", "1"), ("Content-Encoding", "gzip"), ("Content-Length", "31"), ("Transfer-Encoding", "chunked"),
             ("Connection", "keep-alive, X-Private"), ("X-Private", "p"), ("Keep-Alive", "timeout=5"), ("content-type", "application/json"),
+            ("X-Trace", "2"),
         ]
         let headers = ProxyHeaders.response(fields, bodyIsEmpty: false)
-        #expect(headers.lines.map(\.name) == ["content-type", "X-Trace"])
+        #expect(headers.lines.map { "\($0.name): \($0.value)" } == ["X-Trace: 1", "content-type: application/json", "X-Trace: 2"])
+        // A body left coded keeps the field that says how
+        #expect(ProxyHeaders.response(fields, bodyIsEmpty: false, decoded: false)["Content-Encoding"] == "gzip")
+    }
+
+    @Test func urlSessionFields_areSortedByName_withJoinedCookiesSplit() {
+        let fields = ProxyHeaders.urlSessionFields(["X-Trace": "1", "content-type": "text/plain", "Set-Cookie": "a=1; Path=/, b=2", "Age": "3"])
+        #expect(fields.map { "\($0.name): \($0.value)" } == ["Age: 3", "content-type: text/plain", "Set-Cookie: a=1; Path=/", "Set-Cookie: b=2", "X-Trace: 1"])
     }
 
     @Test func contentLength_isKeptOnlyForAnEmptyUnencodedBody() {

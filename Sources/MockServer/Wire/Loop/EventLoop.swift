@@ -35,6 +35,10 @@ final class EventLoop: @unchecked Sendable {
     /// The monotonic time at which the current iteration began.
     @exclusivity(unchecked) private(set) var now: UInt64 = Sys.monotonicNanos()
     @exclusivity(unchecked) var dateCache = HTTPDateCache()
+    /// Connections to `http://` upstreams a recording server forwards to, indexed by descriptor.
+    @exclusivity(unchecked) var upstreams: [Int32: UpstreamConnection] = [:]
+    /// The kept-alive ones waiting for their next exchange, per client.
+    @exclusivity(unchecked) var idleUpstreams: [ObjectIdentifier: [UpstreamConnection]] = [:]
 
     /// At most this many connections are accepted per readiness report. One, like nginx's default:
     /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes
@@ -84,6 +88,8 @@ final class EventLoop: @unchecked Sendable {
                     woken = true
                 } else if Int(event.fd) < connections.count, let connection = connections[Int(event.fd)] {
                     connection.handle(event)
+                } else if let upstream = upstreams[event.fd] {
+                    upstream.handle(event)
                 } else if let server = listeners[event.fd] {
                     acceptConnections(on: event.fd, for: server)
                 }
@@ -97,6 +103,7 @@ final class EventLoop: @unchecked Sendable {
     private func nextTimeout() -> Int32 {
         guard localJobs.isEmpty else { return 0 }
         var next = timers.earliest ?? .max
+        if !upstreams.isEmpty { next = min(next, earliestUpstreamDeadline) }
         for paused in pausedListeners { next = min(next, paused.until) }
         guard next != .max else { return -1 }
         let current = Sys.monotonicNanos()
@@ -129,5 +136,6 @@ final class EventLoop: @unchecked Sendable {
         }
         runLocalJobs()
         if !pausedListeners.isEmpty { resumeListeners() }
+        if !upstreams.isEmpty { expireUpstreams() }
     }
 }

@@ -156,10 +156,10 @@ enum Sys {
     // MARK: - Platform spellings
 
     #if canImport(Glibc)
-    private static let streamType = Int32(SOCK_STREAM.rawValue)
+    static let streamType = Int32(SOCK_STREAM.rawValue)
     private static let noSignal = Int32(MSG_NOSIGNAL)
     #else
-    private static let streamType = SOCK_STREAM
+    static let streamType = SOCK_STREAM
     private static let noSignal: Int32 = 0
     #endif
 }

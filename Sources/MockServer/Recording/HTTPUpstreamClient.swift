@@ -1,0 +1,74 @@
+import Foundation
+import Synchronization
+
+/// What an ``HTTPUpstreamClient`` exchange ended with.
+enum HTTPUpstreamOutcome: Sendable {
+    /// The upstream answered: its head as it arrived and its body with the transfer framing removed (but not
+    /// any content coding); empty when `streamed`, because the pieces went to the stream decision's sink.
+    case response(UpstreamResponseHead, body: Data, streamed: Bool)
+    case failure(TransportFailure)
+}
+
+/// Sends requests to an `http://` upstream with a numeric address (or `localhost`) over connections on
+/// MockServer's own event loops, kept alive between exchanges: no thread waits on the upstream, and the
+/// response head arrives as the upstream wrote it, in order, repeats kept.
+///
+/// It writes the request it is given byte for byte and does no content decoding; ``UpstreamClient`` builds
+/// the requests and decodes the bodies.
+final class HTTPUpstreamClient: Sendable {
+    let address: SocketAddress
+    /// The upstream's base URL, for error messages.
+    let upstreamDescription: String
+    private let group: EventLoopGroup
+    private let nextLoop = Atomic<Int>(0)
+    private let nextExchange = Atomic<UInt64>(0)
+    private let cancelledStreams = Atomic<Bool>(false)
+    private let invalidated = Atomic<Bool>(false)
+
+    /// A client for `upstream`, or `nil` when it is not `http://` with a numeric host or `localhost`.
+    init?(upstream: Upstream, group: EventLoopGroup = .shared) {
+        guard upstream.url.scheme?.lowercased() == "http", let host = upstream.url.host,
+              let address = SocketAddress(host: host, port: UInt16(upstream.url.port ?? 80)) else { return nil }
+        self.address = address
+        upstreamDescription = upstream.description
+        self.group = group
+    }
+
+    /// Whether ``cancelStreams()`` was called.
+    var streamsCancelled: Bool { cancelledStreams.load(ordering: .acquiring) }
+
+    /// Whether ``invalidate()`` was called.
+    var isInvalidated: Bool { invalidated.load(ordering: .acquiring) }
+
+    /// Writes `request` (a whole HTTP/1.1 request) and reads the answer. `expectsBody` is false for `HEAD`.
+    /// `timeout` bounds the whole exchange, unless `decision` takes the body as it arrives: then it bounds
+    /// the wait for each piece.
+    func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> HTTPUpstreamOutcome {
+        guard !isInvalidated else {
+            return .failure(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))
+        }
+        let loop = group.loops[nextLoop.add(1, ordering: .relaxed).oldValue % group.loops.count]
+        let id = nextExchange.add(1, ordering: .relaxed).oldValue
+        let nanos = UInt64(max(DurationSpelling.seconds(timeout), 0.001) * 1e9)
+        return await withCheckedContinuation { continuation in
+            loop.execute { [self] in
+                let exchange = UpstreamExchange(id: id, request: request, expectsBody: expectsBody, timeout: nanos, now: Sys.monotonicNanos(),
+                                                decision: decision) { continuation.resume(returning: $0) }
+                loop.startUpstream(exchange, for: self)
+            }
+        }
+    }
+
+    /// Cuts every body streaming now or later: its ``send(_:expectsBody:timeout:decision:)`` returns a failure
+    /// after the pieces already passed on.
+    func cancelStreams() {
+        cancelledStreams.store(true, ordering: .releasing)
+        group.onEveryLoop({ $0.closeUpstreams(of: self, cuttingStreams: true) }, then: {})
+    }
+
+    /// Closes the idle connections; exchanges in flight finish, and later sends fail at once.
+    func invalidate() {
+        invalidated.store(true, ordering: .releasing)
+        group.onEveryLoop({ $0.closeUpstreams(of: self, cuttingStreams: false) }, then: {})
+    }
+}

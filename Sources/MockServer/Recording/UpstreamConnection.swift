@@ -1,0 +1,252 @@
+import Foundation
+
+/// One request on its way through an ``UpstreamConnection``, and what has come back so far.
+/// Confined to the connection's event loop.
+final class UpstreamExchange {
+    let id: UInt64
+    /// The request as written on the wire.
+    let request: [UInt8]
+    let timeout: UInt64
+    /// When the upstream has taken too long: the whole exchange is bounded, or, once the body streams, the
+    /// wait for each piece.
+    var deadline: UInt64
+    var written = 0
+    var reader: UpstreamResponseReader
+    var decision: UpstreamStreamDecision?
+    var head: UpstreamResponseHead?
+    var body = Data()
+    var sink: (@Sendable (Data) -> Void)?
+    /// Sent again on a new connection already, after a kept-alive one turned out closed.
+    var retried = false
+    private var finish: ((HTTPUpstreamOutcome) -> Void)?
+
+    init(id: UInt64, request: [UInt8], expectsBody: Bool, timeout: UInt64, now: UInt64, decision: UpstreamStreamDecision?,
+         finish: @escaping (HTTPUpstreamOutcome) -> Void) {
+        self.id = id
+        self.request = request
+        self.timeout = timeout
+        deadline = now &+ timeout
+        reader = UpstreamResponseReader(expectsBody: expectsBody)
+        self.decision = decision
+        self.finish = finish
+    }
+
+    /// Reports the outcome, once.
+    func end(_ outcome: HTTPUpstreamOutcome) {
+        finish?(outcome)
+        finish = nil
+    }
+
+    /// The same request, to be sent again on a fresh connection.
+    func retry(now: UInt64) -> UpstreamExchange {
+        let again = UpstreamExchange(id: id, request: request, expectsBody: reader.expectsBody, timeout: timeout, now: now,
+                                     decision: decision, finish: finish ?? { _ in })
+        again.deadline = deadline
+        again.retried = true
+        finish = nil
+        return again
+    }
+}
+
+/// A TCP connection to an `http://` upstream, confined to one event loop. It carries one exchange at a
+/// time and, between exchanges, waits in the loop's pool for the next (HTTP keep-alive).
+final class UpstreamConnection: @unchecked Sendable {
+    let fd: Int32
+    let client: HTTPUpstreamClient
+    private unowned let loop: EventLoop
+    private(set) var exchange: UpstreamExchange?
+    private var connected = false
+    /// Carried an exchange before: the upstream may have closed it meanwhile.
+    private var reused = false
+    private var watchesWrite = true
+    private var closed = false
+
+    init(fd: Int32, client: HTTPUpstreamClient, loop: EventLoop) {
+        self.fd = fd
+        self.client = client
+        self.loop = loop
+    }
+
+    /// Starts `exchange` (loop thread only): writes the request now when connected, else once connected.
+    func begin(_ exchange: UpstreamExchange) {
+        self.exchange = exchange
+        if connected { writeRequest() }
+    }
+
+    func handle(_ event: PollerEvent) {
+        guard !closed else { return }
+        if !connected {
+            let code = Sys.pendingError(fd)
+            guard code == 0 else {
+                fail(.refused, "Could not connect to \(client.upstreamDescription): \(Sys.describe(code)).")
+                return
+            }
+            connected = true
+        }
+        guard let exchange else {
+            // Idle: readiness means the upstream closed the connection (or sent what nobody asked for).
+            close()
+            return
+        }
+        if exchange.written < exchange.request.count {
+            writeRequest()
+        } else if event.readable || event.hangup {
+            readResponse()
+        }
+    }
+
+    private func writeRequest() {
+        guard let exchange else { return }
+        while exchange.written < exchange.request.count {
+            let outcome = exchange.request.withUnsafeBytes { raw in
+                Sys.send(fd, from: raw.baseAddress! + exchange.written, count: raw.count - exchange.written)
+            }
+            switch outcome {
+            case .moved(let count):
+                exchange.written += count
+            case .wouldBlock:
+                watch(write: true)
+                return
+            case .failed(let code):
+                lost("The connection to \(client.upstreamDescription) failed while sending the request: \(Sys.describe(code)).")
+                return
+            case .endOfFile:
+                return
+            }
+        }
+        watch(write: false)
+    }
+
+    private func readResponse() {
+        // Up to 16 reads per readiness report, so that one busy upstream cannot hold the loop.
+        for _ in 0..<16 {
+            guard let exchange else { return }
+            let outcome = withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { scratch -> IOOutcome in
+                let outcome = Sys.receive(fd, into: scratch.baseAddress!, count: scratch.count)
+                if case .moved(let count) = outcome {
+                    exchange.reader.append(UnsafeRawBufferPointer(rebasing: scratch[..<count]))
+                }
+                return outcome
+            }
+            switch outcome {
+            case .moved:
+                advance()
+            case .wouldBlock:
+                return
+            case .endOfFile:
+                exchange.reader.endOfInput()
+                if !exchange.reader.receivedAny {
+                    lost("The upstream \(client.upstreamDescription) closed the connection without answering.")
+                    return
+                }
+                advance() // ends the exchange: the end of input completes the answer or cuts it
+                return
+            case .failed(let code):
+                lost("The connection to \(client.upstreamDescription) failed: \(Sys.describe(code)).")
+                return
+            }
+        }
+    }
+
+    /// Takes every step the bytes so far allow: the head (and whether the body streams), body pieces, the end.
+    private func advance() {
+        while let exchange {
+            let step: UpstreamResponseReader.Step
+            do {
+                step = try exchange.reader.next()
+            } catch {
+                fail(.reset, error.message)
+                return
+            }
+            switch step {
+            case .needsMore:
+                return
+            case .head(let head):
+                exchange.head = head
+                decide(exchange, head)
+            case .body(let piece):
+                if let sink = exchange.sink {
+                    exchange.deadline = loop.now &+ exchange.timeout
+                    sink(piece)
+                } else {
+                    exchange.body.append(piece)
+                }
+            case .end(let reusable):
+                guard let head = exchange.head else { return } // the reader ends only after a head
+                self.exchange = nil
+                exchange.end(.response(head, body: exchange.body, streamed: exchange.sink != nil))
+                if reusable, !client.isInvalidated {
+                    reused = true
+                    loop.parkUpstream(self)
+                } else {
+                    close()
+                }
+                return
+            }
+        }
+    }
+
+    /// Asks the exchange's decision, once the head arrived, whether the body streams.
+    private func decide(_ exchange: UpstreamExchange, _ head: UpstreamResponseHead) {
+        guard let decision = exchange.decision else { return }
+        exchange.decision = nil
+        // A coded body is collected whole, to be decoded.
+        guard !head.headers.contains("Content-Encoding") else { return }
+        let id = exchange.id
+        let fields = head.headers.lines.map { (name: $0.name, value: $0.value) }
+        exchange.sink = decision(head.status, fields) { [weak self, loop] in
+            guard let self else { return }
+            loop.execute { self.cancel(id) }
+        }
+        if exchange.sink != nil {
+            exchange.deadline = loop.now &+ exchange.timeout
+            if client.streamsCancelled { cancel(id) }
+        }
+    }
+
+    /// Cuts the exchange `id` if this connection still carries it (loop thread only).
+    func cancel(_ id: UInt64) {
+        guard exchange?.id == id else { return }
+        fail(.reset, "The exchange with \(client.upstreamDescription) was cancelled.")
+    }
+
+    /// Fails the exchange as timed out if its deadline passed (loop thread only).
+    func expireIfDue(now: UInt64) {
+        guard let exchange, exchange.deadline <= now else { return }
+        fail(.timeout, "The upstream \(client.upstreamDescription) did not answer in time.")
+    }
+
+    /// A kept-alive connection that turns out closed before any byte of the answer arrived is the usual race
+    /// with the upstream's idle timeout, not the upstream's answer: the request goes again on a new one, once.
+    private func lost(_ message: String) {
+        guard let exchange, reused, !exchange.retried, !exchange.reader.receivedAny else {
+            fail(.reset, message)
+            return
+        }
+        self.exchange = nil
+        close()
+        loop.startUpstream(exchange.retry(now: loop.now), for: client)
+    }
+
+    private func fail(_ kind: TransportFailure.Kind, _ message: String) {
+        let exchange = self.exchange
+        self.exchange = nil
+        close()
+        exchange?.end(.failure(TransportFailure(kind: kind, message: message)))
+    }
+
+    private func watch(write: Bool) {
+        guard write != watchesWrite else { return }
+        watchesWrite = write
+        loop.poller.modify(fd, interest: write ? [.read, .write] : .read)
+    }
+
+    /// Closes the connection and forgets it (loop thread only); an exchange still on it is dropped unreported.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        exchange = nil
+        loop.forgetUpstream(self)
+        Sys.close(fd)
+    }
+}

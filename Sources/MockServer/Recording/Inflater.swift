@@ -1,0 +1,368 @@
+import Foundation
+
+/// Raw DEFLATE (RFC 1951) decompression: stored, fixed-Huffman and dynamic-Huffman blocks.
+///
+/// Any input either decodes or fails with an ``InflateFailure``: every read is bounds-checked against the
+/// input, every loop consumes input, and the output never grows past the limit it is given.
+struct Inflater: ~Copyable {
+    /// Why a DEFLATE stream could not be decoded; ``ContentCoding`` turns it into a sentence naming the coding.
+    enum Failure: Error, Equatable {
+        /// The input ends before the final block does.
+        case truncated
+        /// A block header has the reserved type 3.
+        case reservedBlockType
+        /// A stored block's length is not the complement of the length that follows it.
+        case storedLengthMismatch
+        /// A dynamic block's code lengths do not describe a usable Huffman code.
+        case invalidCodeLengths
+        /// The data holds a code that no symbol has, or a length or distance symbol the format reserves.
+        case invalidCode
+        /// A back-reference reaches before the first byte of the output.
+        case distanceTooFarBack
+        /// The output would be larger than the limit.
+        case tooLarge
+    }
+
+    /// Decodes the DEFLATE stream at the start of `input`, which may be followed by other bytes (a gzip or
+    /// zlib trailer). Returns the decoded bytes and how many bytes of `input` the stream took, up to the end
+    /// of its last byte. Throws ``Failure/tooLarge`` rather than produce more than `limit` bytes.
+    static func inflate(_ input: UnsafeRawBufferPointer, limit: Int) throws(Failure) -> (output: Data, consumed: Int) {
+        var inflater = Inflater(input: input, limit: limit)
+        try inflater.run()
+        return (inflater.output(), inflater.position - inflater.bitCount / 8)
+    }
+
+    private let input: UnsafeRawBufferPointer
+    /// The next input byte to load into `bitBuffer`.
+    private var position = 0
+    /// Loaded input bits not yet used, the next one lowest; bits above `bitCount` are zero.
+    private var bitBuffer: UInt64 = 0
+    private var bitCount = 0
+
+    private var storage: UnsafeMutablePointer<UInt8>
+    private var capacity: Int
+    private var count = 0
+    private let limit: Int
+
+    private init(input: UnsafeRawBufferPointer, limit: Int) {
+        self.input = input
+        self.limit = max(0, limit)
+        // Text and JSON usually expand three to ten times; growth doubles from there.
+        capacity = min(self.limit, max(4096, input.count.multipliedReportingOverflow(by: 4).partialValue))
+        storage = .allocate(capacity: max(1, capacity))
+    }
+
+    deinit {
+        storage.deallocate()
+    }
+
+    private func output() -> Data {
+        Data(bytes: storage, count: count)
+    }
+
+    // MARK: Blocks
+
+    private mutating func run() throws(Failure) {
+        var isFinal = false
+        while !isFinal {
+            let header = try bits(3)
+            isFinal = header & 1 == 1
+            switch header >> 1 {
+            case 0: try storedBlock()
+            case 1: try compressedBlock(literals: HuffmanCode.fixedLiterals, distances: HuffmanCode.fixedDistances)
+            case 2:
+                let (literals, distances) = try dynamicCodes()
+                try compressedBlock(literals: literals, distances: distances)
+            default: throw .reservedBlockType
+            }
+        }
+        // The stream ends at a byte boundary; the rest of the last byte is padding.
+        bitBuffer >>= UInt64(bitCount % 8)
+        bitCount -= bitCount % 8
+    }
+
+    /// §3.2.4: skip to a byte boundary, LEN and its complement NLEN, then LEN bytes copied as they are.
+    private mutating func storedBlock() throws(Failure) {
+        // Give back the whole bytes already loaded, so that the block is read straight from the input.
+        position -= bitCount / 8
+        bitBuffer = 0
+        bitCount = 0
+        guard input.count - position >= 4 else { throw .truncated }
+        let length = Int(input[position]) | Int(input[position + 1]) << 8
+        let complement = Int(input[position + 2]) | Int(input[position + 3]) << 8
+        position += 4
+        guard length ^ complement == 0xFFFF else { throw .storedLengthMismatch }
+        guard input.count - position >= length else { throw .truncated }
+        try reserve(length)
+        if length > 0 {
+            (storage + count).update(from: input.baseAddress!.advanced(by: position).assumingMemoryBound(to: UInt8.self), count: length)
+        }
+        count += length
+        position += length
+    }
+
+    /// §3.2.7: the code-length code, then the literal/length and distance code lengths it encodes.
+    private mutating func dynamicCodes() throws(Failure) -> (literals: HuffmanCode, distances: HuffmanCode) {
+        let literalCount = try bits(5) + 257
+        let distanceCount = try bits(5) + 1
+        let codeLengthCount = try bits(4) + 4
+        // 286 and 287 literal/length codes, 30 and 31 distance codes exist in the format but are never valid.
+        guard literalCount <= 286, distanceCount <= 30 else { throw .invalidCodeLengths }
+
+        var codeLengthLengths = [UInt8](repeating: 0, count: 19)
+        for index in 0..<codeLengthCount {
+            codeLengthLengths[Self.codeLengthOrder[index]] = UInt8(try bits(3))
+        }
+        let codeLengthCode = try HuffmanCode(lengths: codeLengthLengths)
+
+        var lengths = [UInt8](repeating: 0, count: literalCount + distanceCount)
+        var index = 0
+        while index < lengths.count {
+            let symbol = try decode(codeLengthCode)
+            let value: UInt8
+            let repeats: Int
+            switch symbol {
+            case 0...15:
+                lengths[index] = UInt8(symbol)
+                index += 1
+                continue
+            case 16:
+                guard index > 0 else { throw .invalidCodeLengths }
+                value = lengths[index - 1]
+                repeats = try bits(2) + 3
+            case 17:
+                value = 0
+                repeats = try bits(3) + 3
+            default:  // 18; the code-length code has no other symbols
+                value = 0
+                repeats = try bits(7) + 11
+            }
+            guard repeats <= lengths.count - index else { throw .invalidCodeLengths }
+            for offset in 0..<repeats {
+                lengths[index + offset] = value
+            }
+            index += repeats
+        }
+        // Without a code for end-of-block the block could never end.
+        guard lengths[256] != 0 else { throw .invalidCodeLengths }
+        return (try HuffmanCode(lengths: lengths[0..<literalCount]), try HuffmanCode(lengths: lengths[literalCount...]))
+    }
+
+    /// §3.2.5: literals, end-of-block, and length/distance pairs that copy earlier output.
+    private mutating func compressedBlock(literals: HuffmanCode, distances: HuffmanCode) throws(Failure) {
+        while true {
+            let symbol = try decode(literals)
+            if symbol < 256 {
+                try reserve(1)
+                storage[count] = UInt8(truncatingIfNeeded: symbol)
+                count += 1
+                continue
+            }
+            if symbol == 256 { return }
+            guard symbol <= 285 else { throw .invalidCode }
+            let lengthIndex = symbol - 257
+            let length = Int(Self.lengthBase[lengthIndex]) + (try bits(Int(Self.lengthExtraBits[lengthIndex])))
+            let distanceSymbol = try decode(distances)
+            guard distanceSymbol <= 29 else { throw .invalidCode }
+            let distance = Int(Self.distanceBase[distanceSymbol]) + (try bits(Int(Self.distanceExtraBits[distanceSymbol])))
+            guard distance <= count else { throw .distanceTooFarBack }
+            try reserve(length)
+            let target = storage + count
+            let source = target - distance
+            if distance >= length {
+                target.update(from: source, count: length)
+            } else {
+                // The copy overlaps what it writes: a run that repeats the last `distance` bytes.
+                for offset in 0..<length {
+                    target[offset] = source[offset]
+                }
+            }
+            count += length
+        }
+    }
+
+    // MARK: Output
+
+    /// Makes room for `extra` more output bytes, or throws if that would pass the limit.
+    private mutating func reserve(_ extra: Int) throws(Failure) {
+        guard extra > capacity - count else { return }
+        guard extra <= limit - count else { throw .tooLarge }
+        var newCapacity = capacity
+        while newCapacity - count < extra {
+            newCapacity = newCapacity > limit / 2 ? limit : newCapacity * 2
+        }
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: storage, count: count)
+        storage.deallocate()
+        storage = grown
+        capacity = newCapacity
+    }
+
+    // MARK: Bits
+
+    /// Loads whole input bytes until at least 57 bits are loaded or the input ends.
+    private mutating func refill() {
+        while bitCount <= 56, position < input.count {
+            bitBuffer |= UInt64(input[position]) << UInt64(bitCount)
+            bitCount += 8
+            position += 1
+        }
+    }
+
+    /// The next `count` (at most 16) bits as a number, the first one lowest (§3.1.1).
+    private mutating func bits(_ count: Int) throws(Failure) -> Int {
+        if bitCount < count {
+            refill()
+            guard bitCount >= count else { throw .truncated }
+        }
+        let value = Int(truncatingIfNeeded: bitBuffer & ((1 << UInt64(count)) - 1))
+        bitBuffer >>= UInt64(count)
+        bitCount -= count
+        return value
+    }
+
+    /// The next symbol of `code`. Huffman codes are packed first bit first (§3.1.1), so the table is
+    /// indexed by the code's bits in the order they arrive.
+    private mutating func decode(_ code: HuffmanCode) throws(Failure) -> Int {
+        if bitCount < HuffmanCode.maxLength { refill() }
+        // Past the end of the input the buffer reads as zeros; a code that needs those bits is truncated.
+        let entry = code.table[Int(truncatingIfNeeded: bitBuffer) & (HuffmanCode.tableSize - 1)]
+        let length: Int
+        let symbol: Int
+        if entry != 0 {
+            length = Int(entry & 0xF)
+            symbol = Int(entry >> 4)
+        } else {
+            (symbol, length) = try code.decodeLong(bitBuffer)
+        }
+        guard length <= bitCount else { throw .truncated }
+        bitBuffer >>= UInt64(length)
+        bitCount -= length
+        return symbol
+    }
+
+    // MARK: Tables of §3.2.5 and §3.2.7
+
+    private static let lengthBase: [UInt16] = [
+        3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258,
+    ]
+    private static let lengthExtraBits: [UInt8] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0,
+    ]
+    private static let distanceBase: [UInt16] = [
+        1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073,
+        4097, 6145, 8193, 12289, 16385, 24577,
+    ]
+    private static let distanceExtraBits: [UInt8] = [
+        0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13,
+    ]
+    /// The order in which a dynamic block lists the code-length code's lengths.
+    private static let codeLengthOrder = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15]
+}
+
+/// A canonical Huffman code (RFC 1951 §3.2.2) made from its code lengths, with a lookup table for the codes
+/// of up to ``tableBits`` bits (nearly every symbol decoded) and a search by length for the longer ones.
+struct HuffmanCode: Sendable {
+    static let maxLength = 15
+    static let tableBits = 10
+    static let tableSize = 1 << tableBits
+
+    /// Indexed by the next ``tableBits`` input bits: `symbol << 4 | length` for a code of up to
+    /// ``tableBits`` bits that those bits start with, else 0.
+    let table: [UInt16]
+    /// How many codes have each length, 0...15.
+    private let lengthCounts: [Int]
+    /// The symbols in code order: by length, then by symbol.
+    private let sortedSymbols: [UInt16]
+
+    /// The code with these lengths, one per symbol, 0 for a symbol without a code. A code set that leaves
+    /// some bit patterns unused is accepted (a stream that uses one fails to decode); one that assigns more
+    /// codes of a length than there are patterns throws ``Inflater/Failure/invalidCodeLengths``.
+    init(lengths: ArraySlice<UInt8>) throws(Inflater.Failure) {
+        var lengthCounts = [Int](repeating: 0, count: Self.maxLength + 1)
+        for length in lengths {
+            lengthCounts[Int(length)] += 1
+        }
+        lengthCounts[0] = 0
+        // Each length has twice the patterns the previous one left unused.
+        var unused = 1
+        for length in 1...Self.maxLength {
+            unused = unused * 2 - lengthCounts[length]
+            guard unused >= 0 else { throw .invalidCodeLengths }
+        }
+
+        // First code of each length, as §3.2.2 computes it, and the position of its symbols in code order.
+        var nextCode = [Int](repeating: 0, count: Self.maxLength + 1)
+        var nextSlot = [Int](repeating: 0, count: Self.maxLength + 1)
+        var code = 0
+        var slot = 0
+        for length in 1...Self.maxLength {
+            code = (code + lengthCounts[length - 1]) << 1
+            nextCode[length] = code
+            nextSlot[length] = slot
+            slot += lengthCounts[length]
+        }
+
+        var sortedSymbols = [UInt16](repeating: 0, count: slot)
+        var table = [UInt16](repeating: 0, count: Self.tableSize)
+        for (symbol, length) in lengths.enumerated() where length != 0 {
+            let length = Int(length)
+            sortedSymbols[nextSlot[length]] = UInt16(symbol)
+            nextSlot[length] += 1
+            let code = nextCode[length]
+            nextCode[length] += 1
+            guard length <= Self.tableBits else { continue }
+            // The table is indexed by bits in arrival order, so the code's bits go in reversed; every
+            // index whose low `length` bits are the code decodes to this symbol.
+            var reversed = 0
+            for bit in 0..<length {
+                reversed |= (code >> bit & 1) << (length - 1 - bit)
+            }
+            let entry = UInt16(symbol << 4 | length)
+            var index = reversed
+            while index < Self.tableSize {
+                table[index] = entry
+                index += 1 << length
+            }
+        }
+        self.table = table
+        self.lengthCounts = lengthCounts
+        self.sortedSymbols = sortedSymbols
+    }
+
+    init(lengths: [UInt8]) throws(Inflater.Failure) {
+        try self.init(lengths: lengths[...])
+    }
+
+    /// The symbol whose code starts `bits` (first bit lowest) and the code's length, for a code longer than
+    /// the table covers or none at all: walks the lengths, comparing the code read so far with the range of
+    /// codes of that length.
+    func decodeLong(_ bits: UInt64) throws(Inflater.Failure) -> (symbol: Int, length: Int) {
+        var code = 0  // the bits read so far, first one highest
+        var first = 0  // the first code of this length
+        var slot = 0  // the position of that code's symbol in `sortedSymbols`
+        for length in 1...Self.maxLength {
+            code |= Int(truncatingIfNeeded: bits >> UInt64(length - 1)) & 1
+            let count = lengthCounts[length]
+            if code >= first, code - first < count {
+                return (Int(sortedSymbols[slot + code - first]), length)
+            }
+            slot += count
+            first = (first + count) << 1
+            code <<= 1
+        }
+        throw .invalidCode
+    }
+
+    /// §3.2.6: literals 0-143 have 8 bits, 144-255 9, 256-279 7, 280-287 8.
+    static let fixedLiterals: HuffmanCode = {
+        var lengths = [UInt8](repeating: 8, count: 288)
+        for symbol in 144...255 { lengths[symbol] = 9 }
+        for symbol in 256...279 { lengths[symbol] = 7 }
+        // Complete, so it cannot fail.
+        return try! HuffmanCode(lengths: lengths)
+    }()
+
+    /// §3.2.6: 32 distance codes of 5 bits (30 and 31 never occur in valid data).
+    static let fixedDistances: HuffmanCode = try! HuffmanCode(lengths: [UInt8](repeating: 5, count: 32))
+}

@@ -45,6 +45,8 @@ struct UpstreamResponseReader {
         case head
         case body(Framing, keepsAlive: Bool)
         case ended
+        /// Fails at the next step, after the body piece that preceded the flaw.
+        case failed(UpstreamResponseError)
     }
 
     /// The largest head accepted; a larger one is an error rather than unbounded buffering.
@@ -98,6 +100,8 @@ struct UpstreamResponseReader {
         switch state {
         case .ended:
             return .needsMore
+        case .failed(let error):
+            throw error
         case .head:
             guard let head = try readHead() else {
                 if inputEnded {
@@ -126,7 +130,13 @@ struct UpstreamResponseReader {
             position += consumed
             state = .body(.chunked(decoder), keepsAlive: keepsAlive)
             if case .rejected(let rejection) = outcome {
-                throw UpstreamResponseError(message: "The upstream's chunked body is malformed: \(rejection.reason)")
+                let error = UpstreamResponseError(message: "The upstream's chunked body is malformed: \(rejection.reason)")
+                // The data before the flaw first, as when a read had ended just before it.
+                guard piece.isEmpty else {
+                    state = .failed(error)
+                    return .body(piece)
+                }
+                throw error
             }
             if !piece.isEmpty { return .body(piece) }
             if outcome == .complete { return end(reusable: keepsAlive) }
@@ -152,11 +162,11 @@ struct UpstreamResponseReader {
     private mutating func readHead() throws(UpstreamResponseError) -> UpstreamResponseHead? {
         while true {
             guard let end = headEnd() else {
-                if buffer.count - position > Self.maxHeadBytes {
-                    throw UpstreamResponseError(message: "The upstream's answer has a head larger than \(Self.maxHeadBytes) bytes.")
-                }
+                if buffer.count - position > Self.maxHeadBytes { throw Self.headTooLarge }
                 return nil
             }
+            // Checked on the whole head too, so that where the reads cut it never decides.
+            guard end.bodyStart - position <= Self.maxHeadBytes else { throw Self.headTooLarge }
             let lines = buffer[position..<end.headEnd]
             position = end.bodyStart
             scanned = position
@@ -167,6 +177,8 @@ struct UpstreamResponseReader {
             return parsed
         }
     }
+
+    private static let headTooLarge = UpstreamResponseError(message: "The upstream's answer has a head larger than \(maxHeadBytes) bytes.")
 
     /// The end of the head (the blank line, CRLF or bare LF) if it has arrived: where the lines end and
     /// where the body starts.

@@ -79,11 +79,11 @@ final class StreamRelay: Sendable {
     /// How many body bytes have passed.
     var byteCount: Int { bytes.withLock { $0 } }
 
-    /// Ends the stream as `ending` says: for the client, properly when it is complete, else cut; in the
-    /// cassette, with the last bytes as a final part. Returns the recorded interaction, its index and why it
-    /// could not be logged, when the stream is recorded.
+    /// Ends the stream as `ending` says: in the cassette, with the last bytes as a final part; then for the
+    /// client, properly when it is complete, else cut (so a client that saw the end finds the stream recorded).
+    /// Returns the recorded interaction, its index and why it could not be logged, when the stream is recorded.
     func end(_ ending: RecordedStream.Ending, durationMs: Int) -> (interaction: Interaction, index: Int, saveError: MockServerError?)? {
-        live.finish(ending == .complete ? .complete : .cut)
+        defer { live.finish(ending == .complete ? .complete : .cut) }
         guard let recording else { return nil }
         recording.append(recording.capture.finish())
         return recording.tape.endStream(recording.stream, ending: ending, durationMs: durationMs)

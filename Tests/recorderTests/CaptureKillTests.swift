@@ -113,7 +113,7 @@ import Testing
             let proxy = try await capture.address(after: "Listening on")
             // When more exchanges are answered than fit
             let answered = try await get(0..<Self.count, from: proxy)
-            #expect(answered.allSatisfy { $0.status == 200 })
+            #expect(answered.allSatisfy { $0.status == 200 }, "\(answered.map { ($0.status, String(decoding: $0.body, as: UTF8.self)) })")
             let run = try await capture.stop(with: SIGTERM)
             // Then it exits non-zero with one error line
             #expect(run.status == 1)

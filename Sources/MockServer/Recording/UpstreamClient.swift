@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Sends requests to the upstream: to an `http://` upstream with a numeric address or `localhost`, over
-/// MockServer's own connections (see ``HTTPUpstreamClient``) when the client accepts no content coding;
-/// otherwise through a `URLSession` of its own, the one place that knows URLSession.
+/// MockServer's own connections (see ``HTTPUpstreamClient``), decoding gzip and deflate bodies itself;
+/// to any other, through a `URLSession` of its own, the one place that knows URLSession.
 ///
 /// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
 /// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``ReplayServer/stop()`` does it),
@@ -57,7 +57,7 @@ final class UpstreamClient: Sendable {
     /// or transport failure. When `decision` takes the body as it arrives, the returned response's body is
     /// empty.
     func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders, decision: UpstreamStreamDecision? = nil) async -> Outcome {
-        if let own, !headers.contains("Accept-Encoding") {
+        if let own {
             return await send(request, headers: headers, through: own, decision: decision)
         }
         var urlRequest = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: DurationSpelling.seconds(timeout))
@@ -80,13 +80,19 @@ final class UpstreamClient: Sendable {
     }
 
     /// Sends over MockServer's own connection: the request as recorded (the `Host` naming the upstream), with
-    /// the body's length, and the answer's header lines as they arrived. A body in a content coding is kept
-    /// as it came, with its `Content-Encoding`.
+    /// the body's length and `Accept-Encoding` limited to the codings decoded here, and the answer's header
+    /// lines as they arrived. A body in another coding, or one that does not decode, is kept as it came, with
+    /// its `Content-Encoding`.
     private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: HTTPUpstreamClient,
                       decision: UpstreamStreamDecision?) async -> Outcome {
         var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
         for line in headers where !line.name.caseInsensitiveEquals("content-length") {
-            head += "\(line.name): \(line.value)\r\n"
+            if line.name.caseInsensitiveEquals("accept-encoding") {
+                let accepted = Self.decodableCodings(line.value)
+                if !accepted.isEmpty { head += "\(line.name): \(accepted)\r\n" }
+            } else {
+                head += "\(line.name): \(line.value)\r\n"
+            }
         }
         if !request.body.isEmpty || headers.contains("Content-Length") || ["POST", "PUT", "PATCH"].contains(request.method) {
             head += "Content-Length: \(request.body.count)\r\n"
@@ -96,11 +102,24 @@ final class UpstreamClient: Sendable {
         switch outcome {
         case .failure(let failure):
             return .failure(failure)
-        case .response(let head, let body, let streamed):
-            let coded = head.headers.values(for: "Content-Encoding").contains { !$0.trimmingHTTPWhitespace().caseInsensitiveEquals("identity") }
-            let headers = ProxyHeaders.response(head.headers.lines.map { ($0.name, $0.value) }, bodyIsEmpty: body.isEmpty && !streamed, decoded: !coded)
+        case .response(let head, var body, let streamed):
+            let coding = head.headers.values(for: "Content-Encoding").joined(separator: ",")
+            var decoded = true
+            if !coding.isEmpty {
+                if let plain = try? ContentCoding.decode(body, contentEncoding: coding) { body = plain } else { decoded = false }
+            }
+            let headers = ProxyHeaders.response(head.headers.lines.map { ($0.name, $0.value) }, bodyIsEmpty: body.isEmpty && !streamed, decoded: decoded)
             return .response(HTTPResponse(status: head.status, headers: headers, body: body))
         }
+    }
+
+    /// The elements of an `Accept-Encoding` value that name a coding decoded here (or `identity`), as the
+    /// client wrote them, quality values included; `""` when none does, and the header is then left out.
+    static func decodableCodings(_ acceptEncoding: String) -> String {
+        acceptEncoding.split(separator: ",").map { $0.trimmingHTTPWhitespace() }.filter { element in
+            let name = element.prefix { $0 != ";" }.trimmingHTTPWhitespace().lowercased()
+            return name == "identity" || (!name.isEmpty && name != "*" && ContentCoding.canDecode(name))
+        }.joined(separator: ", ")
     }
 
     /// Cuts every streamed body in flight (and any that starts streaming later): its ``send(_:to:headers:decision:)``

@@ -75,7 +75,7 @@ final class RunningRecorder: Sendable {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw RunFailure(description: "recorder did not exit within \(timeout) of the signal")
+                throw RunFailure(description: "recorder did not exit within \(timeout) of signal \(signal); stderr: \(stderr.debugDescription)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

@@ -60,6 +60,31 @@ import Testing
         }
     }
 
+    @Test func acceptEncoding_goesUpstreamLimitedToTheCodingsDecodedHere_andIsRecordedAsSent() async throws {
+        try await withRecordedUpstream({ _, _ in .response(status: 204) }) { server, base, arrivals in
+            let sent = "br;q=1.0, gzip;q=0.8, zstd, *;q=0.1, identity, x-gzip"
+            _ = try await rawExchange(base, "GET /a HTTP/1.1\r\nHost: proxy\r\nAccept-Encoding: \(sent)")
+            _ = try await rawExchange(base, "GET /b HTTP/1.1\r\nHost: proxy\r\nAccept-Encoding: br")
+            #expect(arrivals.all.map { $0.request.headers.values(for: "Accept-Encoding") } == [["gzip;q=0.8, identity, x-gzip"], []])
+            #expect(server.recordedCassette?.interactions.first?.request.headers["Accept-Encoding"] == sent)
+        }
+    }
+
+    @Test(arguments: [("br", Data([0x0B, 0x02, 0x80, 0x6F, 0x6B, 0x03])), ("gzip", Data("not gzip at all".utf8))])
+    func aBodyThatIsNotDecoded_isRecordedAsItCame_withItsCoding(coding: String, body: Data) async throws {
+        var wire = Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.count)\r\n\r\n".utf8)
+        wire.append(body)
+        let answer = wire
+        try await withRecordedUpstream({ _, _ in .raw(answer, then: .keepAlive) }) { server, base, _ in
+            let response = try await rawExchange(base, "GET /coded HTTP/1.1\r\nHost: proxy")
+            #expect(response.body == body)
+            #expect(response.headers["Content-Encoding"] == coding)
+            let recorded = try #require(server.recordedCassette?.interactions.first?.response)
+            #expect(recorded.body.data == body)
+            #expect(recorded.headers["Content-Encoding"] == coding)
+        }
+    }
+
     @Test func sequentialExchanges_reuseKeptAliveConnections() async throws {
         try await withRecordedUpstream({ _, _ in .response(status: 200, body: Data("ok".utf8)) }) { server, base, arrivals in
             for index in 0..<6 {

@@ -136,7 +136,11 @@ enum ContentCoding {
         guard deflated.output.withUnsafeBytes({ Checksums.crc32($0) }) == crc else { throw .crcMismatch }
         // ISIZE is the length modulo 2^32.
         guard UInt32(truncatingIfNeeded: deflated.output.count) == size else { throw .sizeMismatch }
-        output.append(deflated.output)
+        if output.isEmpty {
+            output = deflated.output  // the usual single member, without a copy
+        } else {
+            output.append(deflated.output)
+        }
         return offset + 8
     }
 

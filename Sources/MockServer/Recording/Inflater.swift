@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Raw DEFLATE (RFC 1951) decompression: stored, fixed-Huffman and dynamic-Huffman blocks.
 ///
@@ -29,7 +34,8 @@ struct Inflater: ~Copyable {
     static func inflate(_ input: UnsafeRawBufferPointer, limit: Int) throws(Failure) -> (output: Data, consumed: Int) {
         var inflater = Inflater(input: input, limit: limit)
         try inflater.run()
-        return (inflater.output(), inflater.position - inflater.bitCount / 8)
+        let consumed = inflater.position - inflater.bitCount / 8
+        return (inflater.takeOutput(), consumed)
     }
 
     private let input: UnsafeRawBufferPointer
@@ -39,6 +45,8 @@ struct Inflater: ~Copyable {
     private var bitBuffer: UInt64 = 0
     private var bitCount = 0
 
+    /// The output so far, from `malloc`: `realloc` grows large buffers without copying them, and the result
+    /// becomes the `Data` without a copy.
     private var storage: UnsafeMutablePointer<UInt8>
     private var capacity: Int
     private var count = 0
@@ -49,15 +57,28 @@ struct Inflater: ~Copyable {
         self.limit = max(0, limit)
         // Text and JSON usually expand three to ten times; growth doubles from there.
         capacity = min(self.limit, max(4096, input.count.multipliedReportingOverflow(by: 4).partialValue))
-        storage = .allocate(capacity: max(1, capacity))
+        storage = Self.reallocate(nil, capacity: capacity)
     }
 
     deinit {
-        storage.deallocate()
+        free(storage)
     }
 
-    private func output() -> Data {
-        Data(bytes: storage, count: count)
+    /// The output, which the `Data` now owns.
+    private consuming func takeOutput() -> Data {
+        let output = count == 0
+            ? Data()
+            : Data(bytesNoCopy: Self.reallocate(storage, capacity: count), count: count, deallocator: .free)
+        if count == 0 { free(storage) }
+        discard self
+        return output
+    }
+
+    private static func reallocate(_ pointer: UnsafeMutablePointer<UInt8>?, capacity: Int) -> UnsafeMutablePointer<UInt8> {
+        guard let raw = realloc(pointer, max(1, capacity)) else {
+            fatalError("out of memory for \(capacity) bytes of decoded content")
+        }
+        return raw.bindMemory(to: UInt8.self, capacity: max(1, capacity))
     }
 
     // MARK: Blocks
@@ -150,6 +171,9 @@ struct Inflater: ~Copyable {
 
     /// §3.2.5: literals, end-of-block, and length/distance pairs that copy earlier output.
     private mutating func compressedBlock(literals: HuffmanCode, distances: HuffmanCode) throws(Failure) {
+        // Read once rather than through the global accessor at every symbol.
+        let lengthBase = Self.lengthBase, lengthExtraBits = Self.lengthExtraBits
+        let distanceBase = Self.distanceBase, distanceExtraBits = Self.distanceExtraBits
         while true {
             let symbol = try decode(literals)
             if symbol < 256 {
@@ -160,22 +184,22 @@ struct Inflater: ~Copyable {
             }
             if symbol == 256 { return }
             guard symbol <= 285 else { throw .invalidCode }
-            let lengthIndex = symbol - 257
-            let length = Int(Self.lengthBase[lengthIndex]) + (try bits(Int(Self.lengthExtraBits[lengthIndex])))
+            let length = Int(lengthBase[symbol - 257]) + (try bits(Int(lengthExtraBits[symbol - 257])))
             let distanceSymbol = try decode(distances)
             guard distanceSymbol <= 29 else { throw .invalidCode }
-            let distance = Int(Self.distanceBase[distanceSymbol]) + (try bits(Int(Self.distanceExtraBits[distanceSymbol])))
+            let distance = Int(distanceBase[distanceSymbol]) + (try bits(Int(distanceExtraBits[distanceSymbol])))
             guard distance <= count else { throw .distanceTooFarBack }
             try reserve(length)
             let target = storage + count
             let source = target - distance
-            if distance >= length {
-                target.update(from: source, count: length)
-            } else {
-                // The copy overlaps what it writes: a run that repeats the last `distance` bytes.
-                for offset in 0..<length {
-                    target[offset] = source[offset]
-                }
+            // When the copy overlaps what it writes (distance < length), the output from `source` on repeats
+            // with period `distance`, so chunks that end before the bytes they write can be copied whole:
+            // each starts a whole number of periods in and may be as long as what lies before it.
+            var copied = 0
+            while copied < length {
+                let chunk = min(length - copied, distance + copied)
+                (target + copied).update(from: source, count: chunk)
+                copied += chunk
             }
             count += length
         }
@@ -184,6 +208,7 @@ struct Inflater: ~Copyable {
     // MARK: Output
 
     /// Makes room for `extra` more output bytes, or throws if that would pass the limit.
+    @inline(__always)
     private mutating func reserve(_ extra: Int) throws(Failure) {
         guard extra > capacity - count else { return }
         guard extra <= limit - count else { throw .tooLarge }
@@ -191,16 +216,14 @@ struct Inflater: ~Copyable {
         while newCapacity - count < extra {
             newCapacity = newCapacity > limit / 2 ? limit : newCapacity * 2
         }
-        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
-        grown.update(from: storage, count: count)
-        storage.deallocate()
-        storage = grown
+        storage = Self.reallocate(storage, capacity: newCapacity)
         capacity = newCapacity
     }
 
     // MARK: Bits
 
     /// Loads whole input bytes until at least 57 bits are loaded or the input ends.
+    @inline(__always)
     private mutating func refill() {
         while bitCount <= 56, position < input.count {
             bitBuffer |= UInt64(input[position]) << UInt64(bitCount)
@@ -210,6 +233,7 @@ struct Inflater: ~Copyable {
     }
 
     /// The next `count` (at most 16) bits as a number, the first one lowest (§3.1.1).
+    @inline(__always)
     private mutating func bits(_ count: Int) throws(Failure) -> Int {
         if bitCount < count {
             refill()
@@ -223,6 +247,7 @@ struct Inflater: ~Copyable {
 
     /// The next symbol of `code`. Huffman codes are packed first bit first (§3.1.1), so the table is
     /// indexed by the code's bits in the order they arrive.
+    @inline(__always)
     private mutating func decode(_ code: HuffmanCode) throws(Failure) -> Int {
         if bitCount < HuffmanCode.maxLength { refill() }
         // Past the end of the input the buffer reads as zeros; a code that needs those bits is truncated.

@@ -13,7 +13,7 @@ enum ContentCoding {
     /// Whether ``decode(_:contentEncoding:limit:)`` handles every coding a `Content-Encoding` value lists
     /// (names compared without case; an empty value means no coding).
     static func canDecode(_ contentEncoding: String) -> Bool {
-        codings(in: contentEncoding) != nil
+        codings(in: contentEncoding).unknown == nil
     }
 
     /// `body` with the codings listed in `contentEncoding` undone. The value lists the codings in the
@@ -25,12 +25,11 @@ enum ContentCoding {
     /// CRC-32 and length, and a zlib body's Adler-32, must match.
     ///
     /// Throws ``MockServerError/Code/undecodableBody`` with one sentence naming the coding and the problem
-    /// when a coding is unknown, when the data is truncated, corrupt or followed by other bytes, or when a
-    /// decoded body would be larger than `limit` bytes (by default ``defaultLimit``).
+    /// when a coding is unknown, when the data is truncated, corrupt or followed by other bytes, or when
+    /// undoing a coding would give more than `limit` bytes (by default ``defaultLimit``).
     static func decode(_ body: Data, contentEncoding: String, limit: Int = defaultLimit) throws(MockServerError) -> Data {
-        guard let codings = codings(in: contentEncoding) else {
-            let unknown = contentEncoding.split(separator: ",").map { $0.trimmingHTTPWhitespace().lowercased() }
-                .first { !$0.isEmpty && Coding(name: $0) == nil } ?? contentEncoding
+        let (codings, unknown) = codings(in: contentEncoding)
+        if let unknown {
             throw MockServerError(.undecodableBody, "The upstream's body is encoded with '\(unknown)', which the recorder cannot decode.")
         }
         var decoded = body
@@ -69,17 +68,18 @@ enum ContentCoding {
         }
     }
 
-    /// The codings a `Content-Encoding` value lists, in the order applied, or `nil` if one is unknown.
-    private static func codings(in contentEncoding: String) -> [Coding]? {
+    /// The codings a `Content-Encoding` value lists, in the order applied, and the first name (lowercased)
+    /// that is not one this type decodes, if any.
+    private static func codings(in contentEncoding: String) -> (codings: [Coding], unknown: String?) {
         var codings: [Coding] = []
         for element in contentEncoding.split(separator: ",") {
             let name = element.trimmingHTTPWhitespace().lowercased()
             // The list syntax (RFC 9110 §5.6.1) allows empty elements.
             if name.isEmpty { continue }
-            guard let coding = Coding(name: name) else { return nil }
+            guard let coding = Coding(name: name) else { return (codings, name) }
             codings.append(coding)
         }
-        return codings
+        return (codings, nil)
     }
 
     // MARK: gzip (RFC 1952)
@@ -166,8 +166,8 @@ enum ContentCoding {
     }
 
     /// Whether `input` starts with a zlib header: CM 8 (deflate), a window of at most 32 KiB (CINFO ≤ 7),
-    /// and CMF·256 + FLG a multiple of 31. Raw DEFLATE data never passes: a first byte with CM 8 would be a
-    /// stored block whose padding bits are not zero.
+    /// and CMF·256 + FLG a multiple of 31. Raw DEFLATE data passes only if it starts with a non-final stored
+    /// block whose padding bits are not all zero, which encoders do not write.
     private static func hasZlibHeader(_ input: UnsafeRawBufferPointer) -> Bool {
         guard input.count >= 2 else { return false }
         let method = input[0], flags = input[1]

@@ -7,8 +7,8 @@ import Darwin
 
 /// Raw DEFLATE (RFC 1951) decompression: stored, fixed-Huffman and dynamic-Huffman blocks.
 ///
-/// Any input either decodes or fails with an ``InflateFailure``: every read is bounds-checked against the
-/// input, every loop consumes input, and the output never grows past the limit it is given.
+/// Any input either decodes or fails with a ``Failure``: every read is checked against the input's end,
+/// every loop consumes input, and the output never grows past the limit it is given.
 struct Inflater: ~Copyable {
     /// Why a DEFLATE stream could not be decoded; ``ContentCoding`` turns it into a sentence naming the coding.
     enum Failure: Error, Equatable {
@@ -66,10 +66,13 @@ struct Inflater: ~Copyable {
 
     /// The output, which the `Data` now owns.
     private consuming func takeOutput() -> Data {
-        let output = count == 0
-            ? Data()
-            : Data(bytesNoCopy: Self.reallocate(storage, capacity: count), count: count, deallocator: .free)
-        if count == 0 { free(storage) }
+        let output: Data
+        if count == 0 {
+            free(storage)
+            output = Data()
+        } else {
+            output = Data(bytesNoCopy: Self.reallocate(storage, capacity: count), count: count, deallocator: .free)
+        }
         discard self
         return output
     }
@@ -116,7 +119,7 @@ struct Inflater: ~Copyable {
         guard input.count - position >= length else { throw .truncated }
         try reserve(length)
         if length > 0 {
-            (storage + count).update(from: input.baseAddress!.advanced(by: position).assumingMemoryBound(to: UInt8.self), count: length)
+            UnsafeMutableRawPointer(storage + count).copyMemory(from: input.baseAddress! + position, byteCount: length)
         }
         count += length
         position += length

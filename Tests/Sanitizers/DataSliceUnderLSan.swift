@@ -1,4 +1,4 @@
-// Why `.ci/address-sanitizer` turns LeakSanitizer off: on Linux it reports Swift values that are still
+// Why `.ci/sanitized-suite address` turns LeakSanitizer off: on Linux it reports Swift values that are still
 // reachable as leaked. Run it:
 //
 //     swiftc -sanitize=address Tests/Sanitizers/DataSliceUnderLSan.swift -o /tmp/slice-lsan && /tmp/slice-lsan

@@ -37,14 +37,11 @@ final class UpstreamExchange {
         finish = nil
     }
 
-    /// The same request, to be sent again on a fresh connection.
-    func retry(now: UInt64) -> UpstreamExchange {
-        let again = UpstreamExchange(id: id, request: request, expectsBody: reader.expectsBody, timeout: timeout, now: now,
-                                     decision: decision, finish: finish ?? { _ in })
-        again.deadline = deadline
-        again.retried = true
-        finish = nil
-        return again
+    /// Readies the exchange to be sent again, from the start, on a new connection (before any answer came).
+    func restart() {
+        written = 0
+        reader = UpstreamResponseReader(expectsBody: reader.expectsBody)
+        retried = true
     }
 }
 
@@ -225,7 +222,8 @@ final class UpstreamConnection: @unchecked Sendable {
         }
         self.exchange = nil
         close()
-        loop.startUpstream(exchange.retry(now: loop.now), for: client)
+        exchange.restart()
+        loop.startUpstream(exchange, for: client)
     }
 
     private func fail(_ kind: TransportFailure.Kind, _ message: String) {

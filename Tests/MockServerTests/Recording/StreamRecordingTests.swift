@@ -163,7 +163,6 @@ import Testing
 
     @Test func streamSilentLongerThanTheTimeout_isRecordedAsBroken() async throws {
         // GIVEN an upstream that sends one event and then nothing, and a proxy with a short upstream timeout
-        // (whole seconds: URLSession on Linux truncates shorter ones to none)
         let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
         stream.send(Data("data: one\n\n".utf8))
         let reports = ExchangeReports()

@@ -30,19 +30,19 @@ import Testing
                 }
             }
         }
+        func finished(_ reusable: Bool) -> Read? {
+            head.map { Read(status: $0.status, headers: $0.headers.lines.map { "\($0.name): \($0.value)" }, body: body, reusable: reusable) }
+        }
         var start = 0
         repeat {
             let end = min(bytes.count, start + (size ?? bytes.count))
             bytes[start..<end].withUnsafeBytes { reader.append($0) }
             start = end
-            if let reusable = try drain(), let head {
-                return Read(status: head.status, headers: head.headers.lines.map { "\($0.name): \($0.value)" }, body: body, reusable: reusable)
-            }
+            if let reusable = try drain() { return finished(reusable) }
         } while start < bytes.count
         guard closes else { return nil }
         reader.endOfInput()
-        guard let reusable = try drain(), let head else { return nil }
-        return Read(status: head.status, headers: head.headers.lines.map { "\($0.name): \($0.value)" }, body: body, reusable: reusable)
+        return try drain().flatMap(finished)
     }
 
     struct Framed: Sendable, CustomTestStringConvertible {

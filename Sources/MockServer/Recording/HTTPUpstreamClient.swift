@@ -59,6 +59,11 @@ final class HTTPUpstreamClient: Sendable {
         }
     }
 
+    /// How a connection that could not be made (`errno` `code`) is recorded: refused.
+    func connectFailure(_ code: Int32) -> TransportFailure {
+        TransportFailure(kind: .refused, message: "Could not connect to \(upstreamDescription): \(Sys.describe(code)).")
+    }
+
     /// Cuts every body streaming now or later: its ``send(_:expectsBody:timeout:decision:)`` returns a failure
     /// after the pieces already passed on.
     func cancelStreams() {

@@ -75,7 +75,7 @@ final class UpstreamConnection: @unchecked Sendable {
         if !connected {
             let code = Sys.pendingError(fd)
             guard code == 0 else {
-                fail(.refused, "Could not connect to \(client.upstreamDescription): \(Sys.describe(code)).")
+                fail(client.connectFailure(code))
                 return
             }
             connected = true
@@ -227,10 +227,14 @@ final class UpstreamConnection: @unchecked Sendable {
     }
 
     private func fail(_ kind: TransportFailure.Kind, _ message: String) {
+        fail(TransportFailure(kind: kind, message: message))
+    }
+
+    private func fail(_ failure: TransportFailure) {
         let exchange = self.exchange
         self.exchange = nil
         close()
-        exchange?.end(.failure(TransportFailure(kind: kind, message: message)))
+        exchange?.end(.failure(failure))
     }
 
     private func watch(write: Bool) {

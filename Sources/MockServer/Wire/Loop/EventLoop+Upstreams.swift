@@ -9,7 +9,7 @@ extension EventLoop {
         }
         switch Sys.connect(to: client.address) {
         case .failed(let code):
-            exchange.end(.failure(TransportFailure(kind: .refused, message: "Could not connect to \(client.upstreamDescription): \(Sys.describe(code)).")))
+            exchange.end(.failure(client.connectFailure(code)))
         case .started(let fd):
             let connection = UpstreamConnection(fd: fd, client: client, loop: self)
             upstreams[fd] = connection
@@ -43,6 +43,7 @@ extension EventLoop {
 
     /// Fails the exchanges whose deadline passed (loop thread only).
     func expireUpstreams() {
+        guard earliestUpstreamDeadline <= now else { return }
         for connection in Array(upstreams.values) {
             connection.expireIfDue(now: now)
         }

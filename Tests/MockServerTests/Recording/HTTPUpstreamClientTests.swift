@@ -60,6 +60,21 @@ import Testing
         }
     }
 
+    @Test func anUpstreamWithABasePath_getsTheTargetAfterIt_whileTheCassetteKeepsTheClientsTarget() async throws {
+        let arrivals = Arrivals()
+        let handler = TestHandler { request, context in
+            arrivals.append(request, context)
+            return .response(status: 204)
+        }
+        try await withServer(handler: handler) { _, upstream in
+            try await withRecordingServer(upstream: upstream.appendingPathComponent("v1")) { server, base in
+                _ = try await rawExchange(base, "GET /items?q=a%20b HTTP/1.1\r\nHost: proxy")
+                #expect(arrivals.all.map(\.request.target) == ["/v1/items?q=a%20b"])
+                #expect(server.recordedCassette?.interactions.map(\.request.target) == ["/items?q=a%20b"])
+            }
+        }
+    }
+
     @Test func acceptEncoding_goesUpstreamLimitedToTheCodingsDecodedHere_andIsRecordedAsSent() async throws {
         try await withRecordedUpstream({ _, _ in .response(status: 204) }) { server, base, arrivals in
             let sent = "br;q=1.0, gzip;q=0.8, zstd, *;q=0.1, identity, x-gzip"

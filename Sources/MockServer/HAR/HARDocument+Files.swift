@@ -7,10 +7,18 @@ extension HARDocument {
     /// field's path (`log.entries[3].request.url`) for anything missing or ill-typed. Unknown fields are
     /// ignored, as HAR's extension fields require.
     init(jsonData data: Data, source: String? = nil) throws(MockServerError) {
+        // The syntax is checked by MockServer's own parser first: it says where the JSON breaks, and
+        // Foundation's recursive scanner then only ever sees valid JSON at most 512 levels deep (under
+        // AddressSanitizer, locating its error at 513 levels crashed the process).
+        do throws(JSONSyntaxError) {
+            _ = try CassetteJSON(parsing: data)
+        } catch {
+            throw MockServerError(code: .syntax, reason: "invalid JSON at \(error)").locatedIfKnown(source)
+        }
         do {
             self = try JSONDecoder().decode(HARDocument.self, from: data)
         } catch let error as DecodingError {
-            throw HARDocument.describe(error, data: data).locatedIfKnown(source)
+            throw HARDocument.describe(error).locatedIfKnown(source)
         } catch {
             throw MockServerError(code: .syntax, file: source, reason: "not a HAR archive (\(error.localizedDescription))")
         }
@@ -53,7 +61,7 @@ extension HARDocument {
         }
     }
 
-    private static func describe(_ error: DecodingError, data: Data) -> MockServerError {
+    private static func describe(_ error: DecodingError) -> MockServerError {
         func path(_ keys: [any CodingKey]) -> String {
             var text = ""
             for key in keys {
@@ -79,11 +87,6 @@ extension HARDocument {
         case .valueNotFound(let type, let context):
             return MockServerError(code: .invalidField, reason: "\(path(context.codingPath)): expected \(kind(type)), found null")
         case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            do throws(JSONSyntaxError) {
-                _ = try CassetteJSON(parsing: data)
-            } catch {
-                return MockServerError(code: .syntax, reason: "invalid JSON at \(error)")
-            }
             return MockServerError(code: .syntax, reason: "not a HAR archive: \(context.debugDescription)")
         case .dataCorrupted(let context):
             return MockServerError(code: .invalidField, reason: "\(path(context.codingPath)): \(context.debugDescription)")

@@ -157,6 +157,9 @@ import Testing
         ("{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}, \"entries\": [{\"startedDateTime\": 5}]}}",
          .invalidField, "log.entries[0].startedDateTime: expected a string"),
         ("{\"log\": [1,}", .syntax, "invalid JSON at line 1, column 12: unexpected '}', expected a value"),
+        // Found by fuzzing: Foundation's decoder, handed this, crashed under AddressSanitizer.
+        (String(repeating: "[", count: 513) + "\n  \r\r\r\r\r\r\r[", .syntax,
+         "invalid JSON at line 1, column 513: nesting deeper than 512 levels"),
     ])
     func malformedArchives_nameTheFileAndField(json: String, code: MockServerError.Code, reason: String) {
         #expect(throws: MockServerError(code: code, file: "bad.har", reason: reason)) {

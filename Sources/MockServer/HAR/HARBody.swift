@@ -52,12 +52,23 @@ enum HARBody {
         return RecordedBody(data, contentType: type)
     }
 
+    /// The header lines of `field` (`request` or `response`) as a cassette holds them: as exported by this
+    /// project, or, from a `foreign` writer, as ``storedHeaders(_:body:entry:field:)`` keeps them.
+    /// Throws ``MockServerError`` `invalidField` for a header without a name, which no cassette can hold.
+    static func headers(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String, foreign: Bool) throws(MockServerError) -> HTTPHeaders {
+        if let position = harHeaders.firstIndex(where: { $0.name.isEmpty }) {
+            throw MockServerError(code: .invalidField, entry: entry, reason: "\(field).headers[\(position)]: the header name is empty")
+        }
+        guard foreign else { return HTTPHeaders(harHeaders.map { HTTPHeader(name: $0.name, value: $0.value) }) }
+        return try storedHeaders(harHeaders, body: body, entry: entry, field: field)
+    }
+
     /// Headers of a foreign archive as a cassette stores them. HTTP/2 pseudo-headers (`:authority`) go, and
     /// so do the framing headers that described the bytes on the wire rather than the decoded body HAR
     /// writers keep: `Content-Encoding`, `Transfer-Encoding`, and `Content-Length` when either was present
     /// or it does not state the body's size. An empty body keeps an honest `Content-Length`, which is how a
     /// `HEAD` answer announces its resource's size.
-    static func storedHeaders(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String) throws(MockServerError) -> HTTPHeaders {
+    private static func storedHeaders(_ harHeaders: [HARNameValue], body: Data, entry: Int, field: String) throws(MockServerError) -> HTTPHeaders {
         var headers = HTTPHeaders(harHeaders.filter { !$0.name.hasPrefix(":") }.map { HTTPHeader(name: $0.name, value: $0.value) })
         let coding = headers["Content-Encoding"]?.trimmingHTTPWhitespace().lowercased() ?? ""
         let compressed = !coding.isEmpty && coding != "identity"

@@ -38,9 +38,7 @@ extension RecordedRequest {
                 data = try HARBody.formBody(params, mimeType: type, entry: entry)
             }
         }
-        let headers = foreign
-            ? try HARBody.storedHeaders(request.headers, body: data, entry: entry, field: "request")
-            : HTTPHeaders(request.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        let headers = try HARBody.headers(request.headers, body: data, entry: entry, field: "request", foreign: foreign)
         self.init(method: request.method, target: target, headers: headers,
                   body: HARBody.recordedBody(data, mimeType: mimeType, headers: headers))
     }
@@ -49,9 +47,7 @@ extension RecordedRequest {
 extension RecordedResponse {
     init(_ response: HARResponse, entry: Int?, foreign: Bool) throws(MockServerError) {
         let data = try HARBody.bytes(text: response.content.text, encoding: response.content.encoding, entry: entry, field: "response.content")
-        let headers = foreign
-            ? try HARBody.storedHeaders(response.headers, body: data, entry: entry ?? 0, field: "response")
-            : HTTPHeaders(response.headers.map { HTTPHeader(name: $0.name, value: $0.value) })
+        let headers = try HARBody.headers(response.headers, body: data, entry: entry ?? 0, field: "response", foreign: foreign)
         self.init(status: response.status, headers: headers,
                   body: HARBody.recordedBody(data, mimeType: response.content.mimeType, headers: headers))
     }

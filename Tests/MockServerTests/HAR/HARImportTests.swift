@@ -129,6 +129,9 @@ import Testing
          "response body is still gzip-compressed; export the archive again with decoded content"),
         (Self.entry(url: "http://h/x", postData: HARPostData(mimeType: "multipart/form-data", text: nil, params: [HARParam(name: "a", value: "1")])),
          "request.postData has params but no text, and its multipart type names no boundary"),
+        // Found by fuzzing: imported, it gave a cassette that does not load.
+        (Self.entry(url: "http://h/x", response: Self.response(headers: [HARNameValue(name: "A", value: "1"), HARNameValue(name: "", value: "x")])),
+         "response.headers[1]: the header name is empty"),
     ])
     func badEntries_failWithOneSentenceNamingTheEntryAndField(entry: HAREntry, reason: String) {
         #expect(throws: MockServerError(code: .invalidField, entry: 0, reason: reason)) {

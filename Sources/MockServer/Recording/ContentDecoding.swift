@@ -4,9 +4,6 @@ import Foundation
 /// `gzip` and its alias `x-gzip` (RFC 1952), `deflate` (the zlib format of RFC 1950, or raw RFC 1951 data
 /// without the zlib wrapper, as some servers send and browsers accept) and `identity`.
 enum ContentCoding {
-    /// The `Accept-Encoding` value naming the codings ``decode(_:contentEncoding:limit:)`` handles.
-    static let acceptEncoding = "gzip, deflate"
-
     /// The most bytes a decoded body may have unless told otherwise: 1 GiB.
     static let defaultLimit = 1 << 30
 

@@ -37,12 +37,6 @@ import Testing
         #expect(ContentCoding.canDecode(contentEncoding) == expected)
     }
 
-    @Test func acceptEncoding_namesOnlyCodingsThatDecode() {
-        for coding in ContentCoding.acceptEncoding.split(separator: ",") {
-            #expect(ContentCoding.canDecode(String(coding)))
-        }
-    }
-
     @Test func unknownCoding_throws_namingIt() {
         expectFailure(ContentCodingVector.named("gzipFixed").encoded, "gzip, BR",
                       "The upstream's body is encoded with 'br', which the recorder cannot decode.")

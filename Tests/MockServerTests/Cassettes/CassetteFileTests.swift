@@ -123,6 +123,7 @@ import Testing
 
     @Test func loadAll_ofMissingFolder_saysSo() {
         let url = URL(fileURLWithPath: "/nonexistent-mockserver-folder")
-        #expect(throws: MockServerError.self) { try Cassette.loadAll(from: url) }
+        let error = #expect(throws: MockServerError.self) { try Cassette.loadAll(from: url) }
+        #expect(error?.description == "/nonexistent-mockserver-folder: no such folder")
     }
 }

@@ -118,7 +118,8 @@ import Testing
 
     @Test func nesting_isLimited() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: deep) }
+        let error = #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: deep) }
+        #expect(error?.description == "line 1, column 513: nesting deeper than 512 levels")
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect((try? CassetteJSON(parsing: fine)) != nil)
     }

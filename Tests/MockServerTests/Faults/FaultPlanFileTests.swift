@@ -35,7 +35,8 @@ import Testing
         #expect(plan.rules[0].description == "throttle=1099511627776B/s")
         #expect(try FaultRule.parse(spec: plan.rules[0].description).fault == plan.rules[0].fault)
         #expect(Fault.throttle(bytesPerSecond: .max) == plan.rules[0].fault)
-        #expect(throws: MockServerError.self) { try FaultRule.parse(spec: "throttle=1099511627777B/s") }
+        let error = #expect(throws: MockServerError.self) { try FaultRule.parse(spec: "throttle=1099511627777B/s") }
+        #expect(error?.description == "invalid fault spec 'throttle=1099511627777B/s': throttle takes a rate such as 2kbps, 64KB/s or 500B/s, from 1 byte to 1 TB per second")
     }
 
     @Test func planWithoutSeed_usesTheDefaultSeed() throws {

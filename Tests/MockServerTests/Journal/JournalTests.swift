@@ -110,6 +110,7 @@ import Testing
         }
         do {
             try Journal().verify(.post("/photos"), calledTimes: 2)
+            Issue.record("expected a failure")
         } catch {
             #expect(error.description == "Expected POST /photos to be called 2 times, but it was never called. Requests received: none.")
         }
@@ -160,6 +161,7 @@ import Testing
         #expect(journal.unusedInteractions(in: engine.cassettes).isEmpty)
         do {
             try journal.verify(.get("/1"), calledTimes: 1)
+            Issue.record("expected a failure: /1 was dropped from the journal")
         } catch {
             #expect(error.description.hasSuffix("(The journal dropped its 7 oldest entries to stay within its limits; counts cover the rest.)"))
         }

@@ -112,6 +112,7 @@ import Testing
 
     @Test func stoppedServer_hasNoConfigurationToGive() async throws {
         let server = try ReplayServer(cassettes: [])
-        #expect(throws: MockServerError.self) { try server.sessionConfiguration() }
+        let error = #expect(throws: MockServerError.self) { try server.sessionConfiguration() }
+        #expect(error?.description == "the server is not running, so there is nothing to route requests to; start it first")
     }
 }

@@ -45,6 +45,22 @@ import Testing
         #expect(message.contains("per_page"))
     }
 
+    @Test func configurationRules_areMergedWithTheCassettesOwn_neitherReplacingTheOther() async throws {
+        // GIVEN a cassette that ignores the query parameter `_`, served with a configuration that ignores `ts`
+        let cassette = Cassette(name: "c", matching: MatchRules(ignoredQueryParameters: ["_"]),
+                                interactions: [.stub("GET", "/feeds?_=1&ts=1&page=1")])
+        let configuration = ReplayServer.Configuration(matching: MatchRules(ignoredQueryParameters: ["ts"]), faults: .none)
+        try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
+            try await withURLSession { session in
+                // WHEN both ignored parameters differ, THEN it matches; WHEN a compared one differs, THEN it does not
+                let (_, both) = try await get(session, server.baseURL!, "/feeds?_=9&ts=5&page=1")
+                let (_, compared) = try await get(session, server.baseURL!, "/feeds?_=9&ts=5&page=2")
+                #expect(both.statusCode == 200)
+                #expect(compared.statusCode == 404)
+            }
+        }
+    }
+
     @Test func nonStrictServer_answers404_butDoesNotThrow() async throws {
         let misses = try await withMockServer(cassettes: [], configuration: .init(faults: .none)) { server in
             try await withURLSession { session in

@@ -25,6 +25,11 @@ import Testing
         HTTPRequest(method: "POST", target: target, headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(body.utf8))
     }
 
+    static func upload(filename: String, type: String) -> HTTPRequest {
+        let body = "--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(filename)\"\r\nContent-Type: \(type)\r\n\r\nJPEG\r\n--b--\r\n"
+        return HTTPRequest(method: "POST", target: "/photos", headers: ["Content-Type": "multipart/form-data; boundary=b"], body: Data(body.utf8))
+    }
+
     static func recorded(_ request: HTTPRequest) -> Interaction {
         Interaction(request: RecordedRequest(request), response: RecordedResponse(status: 200))
     }
@@ -93,6 +98,15 @@ import Testing
              No recorded interaction matches POST /login.
              Closest: c interaction 0 (POST /login), which differs in:
                form field username: recorded "ann", received "bob"
+             """),
+        Case(name: "a multipart part's filename and content type",
+             interactions: [recorded(upload(filename: "cat.jpg", type: "image/jpeg"))],
+             requests: [upload(filename: "dog.png", type: "image/png")],
+             report: """
+             No recorded interaction matches POST /photos.
+             Closest: c interaction 0 (POST /photos), which differs in:
+               part photo filename: recorded "cat.jpg", received "dog.png"
+               part photo content type: recorded "image/jpeg", received "image/png"
              """),
         Case(name: "a different kind of body",
              interactions: [recorded(json("POST", "/a", #"{"a": 1}"#))], requests: [form("/a", "a=1")],

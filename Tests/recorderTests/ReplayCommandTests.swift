@@ -35,6 +35,19 @@ import Testing
         #expect(run.stdout.hasSuffix("Stopped on SIGINT after 2 requests.\n"))
     }
 
+    @Test func quickStart_theReadmePrintsTheLineThatReplayOfTheBundledRecordingsPrints() async throws {
+        // Given the README's quick start, `recorder replay` with no cassettes named, run in the repository
+        let replay = try RunningRecorder(["replay"], in: Workspace.repository)
+        let printed = try await replay.line(containing: "Replaying ")
+        _ = try await replay.stop()
+        // Then the README shows the same counts (the load time differs from run to run)
+        let counts = try #require(printed.range(of: ", loaded in ").map { String(printed[..<$0.lowerBound]) })
+        let readme = try String(contentsOf: Workspace.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let shown = readme.split(separator: "\n").filter { $0.hasPrefix("Replaying ") && $0.contains(" cassettes (") }
+        #expect(!shown.isEmpty)
+        for line in shown { #expect(line.hasPrefix(counts), "README: \(line); recorder: \(printed)") }
+    }
+
     @Test func replay_underAFault_printsThePlan_andTheFaultPerRequest_exitsZeroOnSIGTERM() async throws {
         let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("feed").path,
                                           "--fault", "status=503,when=first:1", "--seed", "9"])

@@ -34,11 +34,16 @@ final class FaultInjector: Sendable {
         }
     }
 
-    /// The decision for a request with `method` and `path` (no query), or `nil` when no rule fires.
-    /// Rules that act on accept (`refuse`) are not considered here, nor rules skipped for a missing
-    /// template; rules not considered do not count the request.
+    /// The decision for a request with `method` and normalized `path` (``RequestParts/normalizedPath(of:)``, the
+    /// path matching compares), or `nil` when no rule fires. Rules that act on accept (`refuse`) are not
+    /// considered here, nor rules skipped for a missing template; rules not considered do not count the request.
     func decision(method: String, path: String) -> FaultDecision? {
         decide { index, rule in applies[index] && !rule.fault.actsOnAccept && rule.considers(method: method, path: path) }
+    }
+
+    /// The decision for `request`, whose path is compared as matching compares it.
+    func decision(for request: HTTPRequest) -> FaultDecision? {
+        decision(method: request.method, path: RequestParts.normalizedPath(of: request.target))
     }
 
     /// The decision for a newly accepted connection: only `refuse` rules are considered.

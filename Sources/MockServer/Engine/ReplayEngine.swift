@@ -66,6 +66,14 @@ package final class ReplayEngine: Sendable {
         self.init(index: index, options: options)
     }
 
+    /// Builds the index over the cassette files `urls` (in precedence order), each decoded straight into the
+    /// form the engine keeps, as ``appendCassette(contentsOf:)`` decodes it: how `recorder replay` loads.
+    /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does, for the first file that cannot be read.
+    package convenience init(contentsOf urls: [URL], options: ReplayOptions = ReplayOptions()) throws(MockServerError) {
+        self.init(index: ReplayIndex(), options: options)
+        for url in urls { try appendCassette(contentsOf: url) }
+    }
+
     private init(index: ReplayIndex, options: ReplayOptions) {
         self.options = options
         state = Lock(State(index: index, snapshot: Snapshot(index), uses: Array(repeating: 0, count: index.groups.count)))
@@ -83,6 +91,11 @@ package final class ReplayEngine: Sendable {
     /// The prepared cassettes, in the order of ``cassettes``.
     var preparedCassettes: [PreparedCassette] {
         state.withLock { $0.snapshot }.index.cassettes
+    }
+
+    /// How many interactions the cassettes served hold, the in-code cassette's included.
+    package var interactionCount: Int {
+        preparedCassettes.reduce(0) { $0 + $1.count }
     }
 
     /// Decides the answer to `request`: the next recorded response (or transport failure) of the matching
@@ -134,7 +147,9 @@ package final class ReplayEngine: Sendable {
     }
 
     /// Adds the cassette stored at `url` after the cassettes already served, as if it had been given last at
-    /// creation, and returns how many interactions it holds. The file is decoded straight into the form the
+    /// creation, and returns how many interactions it holds. A server resolves its fault plan's error templates
+    /// when it is built, so a server's cassettes are given to ``init(contentsOf:options:)`` rather than
+    /// appended to its engine. The file is decoded straight into the form the
     /// engine keeps, one interaction at a time, so loading a large cassette takes little more memory than
     /// serving it (``Cassette/load(from:)`` followed by ``init(cassettes:options:)`` holds the decoded cassette
     /// as well), and the memory used while decoding is handed back to the system.

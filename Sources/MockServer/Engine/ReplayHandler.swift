@@ -31,7 +31,7 @@ final class ReplayHandler: HTTPHandler {
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-        if let injector, let fault = injector.decision(method: request.method, path: request.path) {
+        if let injector, let fault = injector.decision(for: request) {
             return inject(fault, into: request)
         }
         let decision = replay(request)

@@ -49,8 +49,11 @@ public final class ReplayServer: Sendable {
 
     /// Creates a server for `cassettes` (replayed in ``Mode/replay`` and ``Mode/replayOrRecord`` modes);
     /// nothing is bound or read until ``start()``.
-    /// - Throws: ``MockServerError`` when the configuration reads the fault plan from an environment that
-    ///   holds an invalid one (in replay mode only).
+    /// - Throws: ``MockServerError`` `invalidFaultPlan` (in replay mode only) when the configuration reads the
+    ///   fault plan from an environment that holds an invalid one, or when a `service-error` or error-event
+    ///   rule names a template none of `cassettes` holds (unless its filters select none of their recorded
+    ///   requests: a suite-wide plan aims such a rule at another API); the sentence names the rule and the
+    ///   templates there are.
     public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(engine: ReplayEngine(cassettes: cassettes, options: configuration.replay), configuration: configuration)
     }
@@ -60,6 +63,15 @@ public final class ReplayServer: Sendable {
         try self.init(engine: ReplayEngine(loaded: cassettes, options: configuration.replay), configuration: configuration)
     }
 
+    /// A server for the cassette files `urls`, each decoded straight into the form the engine keeps (see
+    /// ``ReplayEngine/init(contentsOf:options:)``): how `recorder replay` serves files.
+    /// - Throws: ``MockServerError`` for the first file that cannot be read, or as ``init(cassettes:configuration:)``.
+    package convenience init(contentsOf urls: [URL], configuration: Configuration = Configuration()) throws(MockServerError) {
+        try self.init(engine: ReplayEngine(contentsOf: urls, options: configuration.replay), configuration: configuration)
+    }
+
+    /// Every initializer ends here, with the engine holding every cassette the server serves (bar the in-code
+    /// one, which has no error templates), so the fault plan's templates resolve against all of them at once.
     private init(engine: ReplayEngine, configuration: Configuration) throws(MockServerError) {
         self.configuration = configuration
         if configuration.mode.forwards {
@@ -73,7 +85,9 @@ public final class ReplayServer: Sendable {
         }
         self.engine = engine
         journal = Journal(capacity: configuration.journalCapacity)
-        handler = ReplayHandler(engine: engine, journal: journal, injector: faultPlan.map { FaultInjector(plan: $0, templates: { engine.errorTemplate(named: $0) }) },
+        let injector: FaultInjector?
+        if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine) } else { injector = nil }
+        handler = ReplayHandler(engine: engine, journal: journal, injector: injector,
                                 streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
             let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,

@@ -40,7 +40,8 @@ import Foundation
 ///   replay mode (naming the file and the command that records it); `invalidConfiguration`,
 ///   `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid or missing;
 ///   `cannotSave` when a recording cannot be saved; `unmatchedRequests` in strict mode, with each near miss;
-///   a file code for an unreadable cassette; `invalidFaultPlan` for an invalid plan in the environment;
+///   a file code for an unreadable cassette; `invalidFaultPlan` for an invalid plan in the environment, or a
+///   `service-error` or error-event rule naming a template no cassette holds (see ``ReplayServer/init(cassettes:configuration:)``);
 ///   `cannotListen` when the server cannot listen.
 public func withMockServer<Result>(
     replaying names: String...,

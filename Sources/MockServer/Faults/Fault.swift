@@ -102,7 +102,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
 
     /// For a stream: send the first `afterEvents` parts, then the error template named `template` as an
     /// event, then end the stream. The template's body is sent as is when it is a stream, else as `data:`
-    /// lines. Any other answer is replaced by the template, as ``serviceError(_:)``.
+    /// lines. Any other answer is replaced by the template, as ``serviceError(_:)``. A missing template fails
+    /// the server's start, as for ``serviceError(_:)``.
     public static func errorEvent(_ template: String, afterEvents: Int = 0) -> Fault {
         Fault(.errorEvent(template: template, afterEvents: max(0, afterEvents)))
     }
@@ -138,7 +139,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     public static func contentType(_ contentType: String) -> Fault { Fault(.contentType(contentType)) }
 
     /// Answer with the error template named `template` from the cassette that would have answered
-    /// (its `errorTemplates`). A missing template is reported when the fault fires.
+    /// (its `errorTemplates`). A server none of whose cassettes holds the template fails to start, naming the
+    /// rule and the templates there are (see ``ReplayServer/init(cassettes:configuration:)``).
     public static func serviceError(_ template: String) -> Fault { Fault(.serviceError(template: template)) }
 
     /// The `Retry-After` value that 503 and 429 status faults carry unless told otherwise: `"1"`.

@@ -7,38 +7,73 @@ final class FaultInjector: Sendable {
     /// The plan being applied.
     let plan: FaultPlan
     private let counts: Lock<[Int]>
-    /// Per rule: whether it is considered for requests at all (see ``init(plan:templates:)``).
+    /// Per rule: whether it is considered for requests at all (see ``init(plan:engine:)``).
     private let applies: [Bool]
     /// Per rule: the error template its `service-error` or error-event fault sends, looked up once.
     private let templates: [HTTPResponse?]
 
-    /// Starts applying `plan` with every rule's count at zero. `templates` looks up the error templates of
-    /// a server's cassettes, once per rule, here: a server skips `service-error` and error-event rules whose
-    /// template no cassette holds. Without it every rule applies, and such a fault answers with a 500 saying
-    /// the template is missing.
-    init(plan: FaultPlan, templates: ((String) -> HTTPResponse?)? = nil) {
+    /// Starts applying `plan` with every rule's count at zero, without error templates: every rule applies,
+    /// and a `service-error` or error-event fault answers with a 500 saying the template is missing. For
+    /// tests of the injector alone; a server uses ``init(plan:engine:)``.
+    init(plan: FaultPlan) {
         self.plan = plan
-        self.counts = Lock(Array(repeating: 0, count: plan.rules.count))
-        let resolved: [HTTPResponse?] = plan.rules.map { rule in
-            switch rule.fault.kind {
-            case .serviceError(let name), .errorEvent(let name, _): templates?(name)
-            default: nil
-            }
-        }
-        self.templates = resolved
-        self.applies = zip(plan.rules, resolved).map { rule, template in
-            switch rule.fault.kind {
-            case .serviceError, .errorEvent: templates == nil || template != nil
-            default: true
-            }
-        }
+        counts = Lock(Array(repeating: 0, count: plan.rules.count))
+        templates = Array(repeating: nil, count: plan.rules.count)
+        applies = Array(repeating: true, count: plan.rules.count)
     }
 
-    /// The decision for a request with `method` and `path` (no query), or `nil` when no rule fires.
-    /// Rules that act on accept (`refuse`) are not considered here, nor rules skipped for a missing
-    /// template; rules not considered do not count the request.
+    /// Starts applying `plan` to the requests `engine` answers, looking up here, once, the error template of
+    /// each `service-error` and error-event rule in the engine's cassettes (which must all be loaded by now).
+    /// A rule whose filters select none of the cassettes' recorded requests may name a template they lack: it
+    /// is aimed at another API (a suite-wide plan from `MOCKSERVER_FAULTS` aims rules by path) and never
+    /// applies here.
+    /// - Throws: ``MockServerError`` `invalidFaultPlan` for any other rule naming a template no cassette holds,
+    ///   naming the rule and the templates there are.
+    init(plan: FaultPlan, engine: ReplayEngine) throws(MockServerError) {
+        self.plan = plan
+        counts = Lock(Array(repeating: 0, count: plan.rules.count))
+        var templates: [HTTPResponse?] = []
+        var applies: [Bool] = []
+        for (index, rule) in plan.rules.enumerated() {
+            switch rule.fault.kind {
+            case .serviceError(let name), .errorEvent(let name, _):
+                let template = try Self.template(name, of: rule, at: index, in: engine)
+                templates.append(template)
+                applies.append(template != nil)
+            default:
+                templates.append(nil)
+                applies.append(true)
+            }
+        }
+        self.templates = templates
+        self.applies = applies
+    }
+
+    /// The template `name` that rule `index` sends, or `nil` when no cassette holds it and the rule selects
+    /// none of the recorded requests.
+    private static func template(_ name: String, of rule: FaultRule, at index: Int, in engine: ReplayEngine) throws(MockServerError) -> HTTPResponse? {
+        if let template = engine.errorTemplate(named: name) { return template }
+        let cassettes = engine.preparedCassettes
+        let selects = cassettes.contains { cassette in
+            cassette.requests.contains { rule.considers(method: $0.method, path: RequestParts.normalizedPath(of: $0.target)) }
+        }
+        guard selects else { return nil }
+        let names = Set(cassettes.flatMap(\.metadata.errorTemplates.keys)).sorted()
+        let existing = names.isEmpty ? "the cassettes served have no error templates"
+            : "the templates there are: " + names.joined(separator: ", ")
+        throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): no cassette served has an error template named '\(name)'; \(existing)")
+    }
+
+    /// The decision for a request with `method` and normalized `path` (``RequestParts/normalizedPath(of:)``, the
+    /// path matching compares), or `nil` when no rule fires. Rules that act on accept (`refuse`) are not
+    /// considered here, nor rules aimed at another API; rules not considered do not count the request.
     func decision(method: String, path: String) -> FaultDecision? {
         decide { index, rule in applies[index] && !rule.fault.actsOnAccept && rule.considers(method: method, path: path) }
+    }
+
+    /// The decision for `request`, whose path is compared as matching compares it.
+    func decision(for request: HTTPRequest) -> FaultDecision? {
+        decision(method: request.method, path: RequestParts.normalizedPath(of: request.target))
     }
 
     /// The decision for a newly accepted connection: only `refuse` rules are considered.

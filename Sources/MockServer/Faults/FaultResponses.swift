@@ -20,8 +20,8 @@ enum FaultResponses {
         return response
     }
 
-    /// What a `service-error` fault sends when no cassette holds the template (servers skip such rules,
-    /// so only a direct caller meets this): a 500 that says so.
+    /// What a `service-error` fault sends when it has no template (a server refuses such a rule at start, so
+    /// only an injector built without cassettes meets this): a 500 that says so.
     static func missingTemplate(_ name: String) -> HTTPResponse {
         status(500, retryAfter: nil, headers: ["X-MockServer-Fault": "missing-template"],
                body: Data(#"{"error":"mockserver: no cassette holds an error template named \#(name)"}"#.utf8))

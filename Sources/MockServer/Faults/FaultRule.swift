@@ -4,7 +4,8 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     public var fault: Fault
     /// When it fires among the requests that pass the filters; default ``FaultTrigger/always``.
     public var trigger: FaultTrigger
-    /// Only requests whose path matches; `nil` (the default) means every path.
+    /// Only requests whose path, as matching compares it (``RequestParts/normalizedPath(of:)``), matches;
+    /// `nil` (the default) means every path.
     var path: PathGlob?
     /// Only requests with this method (compared case-insensitively, stored upper-case); `nil` (the
     /// default) means every method.
@@ -19,7 +20,8 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         self.method = method?.uppercased()
     }
 
-    /// Whether a request with `method` and `path` passes this rule's filters.
+    /// Whether a request with `method` and normalized `path` (``RequestParts/normalizedPath(of:)``) passes
+    /// this rule's filters.
     func considers(method requestMethod: String, path requestPath: String) -> Bool {
         if let method, method != requestMethod.uppercased() { return false }
         if let path, !path.matches(requestPath) { return false }

@@ -1,5 +1,6 @@
 /// A shell-style pattern for request paths: `*` matches any run of characters (slashes included) and
-/// `?` exactly one; everything else matches itself. Matched against the path without its query.
+/// `?` exactly one; everything else matches itself. Matched against the path as matching compares it
+/// (``RequestParts/normalizedPath(of:)``: no query or fragment, escapes decoded), by fault rules and journal patterns alike.
 struct PathGlob: Sendable, Hashable, CustomStringConvertible {
     /// The pattern as written.
     let pattern: String

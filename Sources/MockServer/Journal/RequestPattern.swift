@@ -68,10 +68,9 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     /// Whether `request` fits every part of the pattern.
     public func matches(_ request: HTTPRequest) -> Bool {
         if let method, RequestParts.normalizeMethod(method) != RequestParts.normalizeMethod(request.method) { return false }
-        let (requestPath, requestQuery) = RequestParts.split(request.target)
-        if let path, !path.matches(PercentDecoding.normalizePath(requestPath)) { return false }
+        if let path, !path.matches(RequestParts.normalizedPath(of: request.target)) { return false }
         if !query.isEmpty {
-            let fields = requestQuery.map { FormField.parse($0) } ?? []
+            let fields = RequestParts.split(request.target).query.map { FormField.parse($0) } ?? []
             for condition in query where !fields.contains(where: { $0.name == condition.name && (condition.value == nil || $0.value == condition.value) }) {
                 return false
             }

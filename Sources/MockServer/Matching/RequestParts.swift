@@ -47,6 +47,13 @@ struct RequestParts: Sendable {
         return method.utf8.contains(where: { $0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z") }) ? method.uppercased() : method
     }
 
+    /// The path matching compares for `target`, the one path every filter compares (fault rules' and journal
+    /// patterns' globs too): without query and fragment, an absolute-form target's scheme and authority dropped,
+    /// escapes decoded as ``PercentDecoding/normalizePath(_:)`` decodes them.
+    static func normalizedPath(of target: String) -> String {
+        PercentDecoding.normalizePath(split(target).path)
+    }
+
     /// `/path?query#fragment` into its path and query (without `?`; the fragment is dropped). An
     /// absolute-form target (`http://host/path?query`, as sent to proxies) loses its scheme and authority.
     static func split(_ target: String) -> (path: Substring, query: Substring?) {
@@ -108,6 +115,6 @@ struct BucketKey: Sendable, Hashable {
     /// The key of a received request without parsing its query or body.
     init(request: HTTPRequest) {
         method = RequestParts.normalizeMethod(request.method)
-        path = PercentDecoding.normalizePath(RequestParts.split(request.target).path)
+        path = RequestParts.normalizedPath(of: request.target)
     }
 }

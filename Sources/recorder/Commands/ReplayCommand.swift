@@ -57,21 +57,16 @@ enum ReplayCommand: Command {
         if !parsed.flag("quiet") {
             configuration.onRequest = { entry in console.print(ReplayLine.text(for: entry)) }
         }
+        // The cassettes are loaded with the server, before its fault plan's error templates are resolved
+        // against them: a plan naming a template none of them holds fails here, as a usage error.
+        let loadStart = ContinuousClock.now
         let server: ReplayServer
         do {
-            server = try ReplayServer(cassettes: [], configuration: configuration)
+            server = try ReplayServer(contentsOf: files, configuration: configuration)
         } catch {
-            throw .usage(error.description)
+            throw error.code == .invalidFaultPlan ? .usage(error.description) : .failure(error.description)
         }
-        let loadStart = ContinuousClock.now
-        var interactions = 0
-        for file in files {
-            do {
-                interactions += try server.engine.appendCassette(contentsOf: file)
-            } catch {
-                throw .failure(error.description)
-            }
-        }
+        let interactions = server.engine.interactionCount
         let loadTime = ContinuousClock.now - loadStart
         // Catch Ctrl-C before the address is printed: a client (or a script) may signal right after reading it.
         let signals = ShutdownSignal.Catcher()

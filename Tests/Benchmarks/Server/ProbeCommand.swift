@@ -47,8 +47,7 @@ enum ProbeCommand {
         report("cassette written")
         let clock = ContinuousClock()
         let start = clock.now
-        let server = try ReplayServer(cassettes: [], configuration: ReplayServer.Configuration(faults: .none, journalCapacity: journalCapacity))
-        try server.engine.appendCassette(contentsOf: file)
+        let server = try ReplayServer(contentsOf: [file], configuration: ReplayServer.Configuration(faults: .none, journalCapacity: journalCapacity))
         report("cassette loaded in \(clock.now - start)")
         return server
     }

@@ -32,6 +32,31 @@ import Testing
         #expect((60...140).contains(first.count))
     }
 
+    @Test func twoProbabilityRules_withOneSeed_drawFromStreamsOfTheirOwn() throws {
+        // Given two p:0.5 rules under one seed, each filtered to its own path
+        let specs = "reset,when=p:0.5,path=/a; empty,when=p:0.5,path=/b"
+        func decisions(_ injector: FaultInjector, _ path: String, _ count: Int = 64) -> [Bool] {
+            (1...count).map { _ in injector.decision(method: "GET", path: path) != nil }
+        }
+
+        // When each rule meets 64 requests, one path after the other, then interleaved
+        let apart = FaultInjector(plan: try FaultPlan.parse(specs: specs, seed: 77))
+        let a = decisions(apart, "/a")
+        let b = decisions(apart, "/b")
+        let interleaved = FaultInjector(plan: try FaultPlan.parse(specs: specs, seed: 77))
+        var mixedA: [Bool] = [], mixedB: [Bool] = []
+        for _ in 1...64 {
+            mixedA += decisions(interleaved, "/a", 1)
+            mixedB += decisions(interleaved, "/b", 1)
+        }
+
+        // Then the rules decide differently (one stream would make their 64 decisions identical), each fires
+        // sometimes, and neither depends on the other's draws
+        #expect(a != b)
+        #expect(a.contains(true) && a.contains(false) && b.contains(true) && b.contains(false))
+        #expect(mixedA == a && mixedB == b)
+    }
+
     @Test func firstFiringRuleWins_laterRulesCountOnlyWhatReachesThem() throws {
         let injector = FaultInjector(plan: try FaultPlan.parse(specs: "status=503,when=first:2; reset,when=nth:2"))
         let names = (1...4).map { _ in injector.decision(method: "GET", path: "/x")?.fault.name ?? "-" }

@@ -195,17 +195,6 @@ import Testing
         }
     }
 
-    @Test func serviceErrorWithoutATemplate_doesNotApply_andDoesNotCount() async throws {
-        try await Self.withFaultServer("service-error=missing; status=500,when=first:1") { server, url in
-            let client = try RawHTTPClient(url)
-            try client.send(Self.request)
-            #expect(try await client.readResponse().status == 500)
-            try client.send(Self.request)
-            #expect(try await client.readResponse().status == 200)
-            #expect(server.journal.entries.map(\.outcome.kind) == [.faultInjected, .matched])
-        }
-    }
-
     @Test func replacingFaults_leaveTheSequenceUntouched_soARetryGetsTheFirstRecordedResponse() async throws {
         let cassette = Cassette(name: "poll", matching: MatchRules(afterLast: .fail), interactions: [
             .stub("GET", "/job", json: .object(["state": .string("pending")])),

@@ -70,6 +70,27 @@ final class PlainConnection: @unchecked Sendable {
         return status
     }
 
+    /// Sends `text` as it is: a whole request, as curl would write it.
+    func write(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
+        guard sent == bytes.count else { throw Failure(description: "send() failed: errno \(errno)") }
+    }
+
+    /// Reads until the server closes the connection and returns what came as text; throws when nothing
+    /// arrives for 10 s or more than `limit` bytes arrive.
+    func readToEnd(limit: Int = 1 << 20) throws -> String {
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count == 0 { return String(decoding: received, as: UTF8.self) }
+            guard count > 0 else { throw Failure(description: "the connection stalled or failed before it ended: errno \(errno)") }
+            received += buffer[..<count]
+            guard received.count <= limit else { throw Failure(description: "more than \(limit) bytes before the connection ended") }
+        }
+    }
+
     /// Reads until the bytes received end with `marker` and returns them as text; throws when the connection
     /// ends first or nothing arrives for 10 s.
     func read(through marker: String) throws -> String {

@@ -235,7 +235,7 @@ final class CassetteTape: Sendable {
         }
         var interaction = stream.head
         if case .response(var response) = interaction.outcome {
-            response.body = .stream(RecordedStream(parts + stream.held, ending: ending))
+            response.body = RecordedStream(parts + stream.held, ending: ending).recordedBody(contentType: response.headers["Content-Type"])
             interaction.outcome = .response(response)
         }
         interaction.durationMs = durationMs

@@ -8,7 +8,8 @@ import Locking
 ///
 /// Streamed are `text/event-stream` bodies (cut into events) and bodies whose length the upstream did not
 /// declare (chunked, or ended by closing), cut where their pieces arrived, except JSON documents: a client
-/// needs a document whole, so it is recorded whole, as before.
+/// needs a document whole, so it is recorded whole, as before. A chunked page whose pieces all arrived at
+/// once is relayed as it comes but joins the cassette as a plain body (see ``RecordedStream/recordedBody(contentType:)``).
 final class StreamRelay: Sendable {
     /// Where the parts are recorded.
     private struct Recording: Sendable {

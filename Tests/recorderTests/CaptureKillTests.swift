@@ -63,6 +63,14 @@ import Testing
             #expect(try await replay.stop().status == 0)
             #expect(replayed.map(\.body) == answered.map(\.body))
 
+            // recorder capture without a mode: refuses, saying what the log is and what to do
+            let plain = try await workspace.run(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/api.json"])
+            #expect(plain.status == 1)
+            #expect(plain.stderr == "recorder: Recordings/api.json exists as the capture log of an interrupted capture (Recordings/api.json.log, "
+                + "which holds \(Self.count) interactions); capture into it with --mode new-episodes (which keeps them and only appends), "
+                + "or choose another --out\n")
+            #expect(workspace.exists("Recordings/api.json.log"))
+
             // recorder capture --mode new-episodes: replays the N, records one more, folds the log in once
             let before = upstream.journal.count(of: .anyRequest)
             let episodes = try RunningRecorder(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/api.json",
@@ -71,6 +79,9 @@ import Testing
             let again = try await get(0..<Self.count + 1, from: proxy)
             let run = try await episodes.stop(with: SIGTERM)
             #expect(run.status == 0, "\(run.stderr)")
+            // (it says it holds the N, from the log, rather than "a new cassette")
+            #expect(run.stdout.hasPrefix("Recording \(upstreamURL.absoluteString) into Recordings/api.json (its capture log from an interrupted "
+                + "capture holds \(Self.count) interactions; requests they match are replayed)\n"), "\(run.stdout)")
             #expect(again.prefix(Self.count).map(\.body) == answered.map(\.body))
             #expect(upstream.journal.count(of: .anyRequest) == before + 1)
             #expect(!workspace.exists("Recordings/api.json.log"))

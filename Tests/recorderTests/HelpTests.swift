@@ -61,6 +61,10 @@ import Testing
 
     @Test(arguments: [
         (["frobnicate"], "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n"),
+        (["captur"], "recorder: unknown command 'captur'; did you mean 'capture'? run `recorder --help` for the list.\n"),
+        (["repaly"], "recorder: unknown command 'repaly'; did you mean 'replay'? run `recorder --help` for the list.\n"),
+        (["exprt"], "recorder: unknown command 'exprt'; did you mean 'export'? run `recorder --help` for the list.\n"),
+        (["help", "lnt"], "recorder: unknown command 'lnt'; did you mean 'lint'? run `recorder --help` for the list.\n"),
         (["help", "frobnicate"], "recorder: unknown command 'frobnicate'; run `recorder --help` for the list.\n"),
     ])
     func unknownCommand_exitsTwo_withOneSentence(arguments: [String], message: String) async throws {

@@ -1,4 +1,5 @@
 import Foundation
+@testable import MockServer
 import Testing
 
 @Suite struct LintCommandTests {
@@ -66,6 +67,63 @@ import Testing
 
             """)
         #expect(result.status == 1)
+    }
+
+    @Test func leftoverRecordings_areFindings_namingTheCassetteAndWhatToDo() async throws {
+        // Given a clean cassette with a recording kept aside beside it, as MOCKSERVER_RECORD=all leaves after a failed test
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try workspace.copyRecording("login/login.json", to: "Recordings/login/login.json")
+        try workspace.copyRecording("login/login.json", to: "Recordings/login/login.json.recording-4242-17")
+        // When linting the folder by default, and the cassette by name
+        for arguments in [["lint"], ["lint", "Recordings/login/login.json"]] {
+            let result = try await workspace.run(arguments)
+            // Then the leftover is one finding naming both files and what to do, and the exit status is 1
+            #expect(result.stdout == """
+                Recordings/login/login.json.recording-4242-17: a leftover recording of Recordings/login/login.json, kept aside by \
+                MOCKSERVER_RECORD=all when its test failed or was stopped; compare it with Recordings/login/login.json, then move it \
+                over that file or delete it
+                1 cassette, 2 interactions, 1 finding
+
+                """, "\(arguments)")
+            #expect(result.status == 1)
+        }
+    }
+
+    @Test func freshCaptureOfATypicalAPI_withRequestIDsAndAPresignedURL_lintsClean() async throws {
+        // Given an upstream answering a presigned S3 URL with AWS's request-ID headers, and a trace header
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let target = "/bucket/key.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request"
+            + "&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host"
+            + "&X-Amz-Signature=0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a"
+        let upstreamCassette = Cassette(name: "s3", interactions: [
+            Interaction(request: RecordedRequest(method: "GET", target: target),
+                        response: RecordedResponse(status: 200, headers: HTTPHeaders(pairs: [
+                            ("x-amzn-RequestId", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+                            ("x-amz-request-id", "Q2hlY2tzdW1YYnFBN2Y4ZzlIMGlKMWtMMm0zTjRvNXA2"),
+                            ("x-amz-id-2", "Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg=="),
+                            ("traceparent", "00-Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFi-Y2RlZkdISUpL-01"),
+                            ("Content-Type", "text/plain"),
+                        ]), body: .text("hello\n"))),
+        ])
+        try await withMockServer(cassettes: [upstreamCassette], configuration: .init(faults: .none, strict: true)) { upstream in
+            // When it is captured through the built recorder
+            let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/s3.json"],
+                                              in: workspace.folder)
+            let proxy = try await capture.address(after: "Listening on")
+            let http = LoopbackHTTP()
+            defer { http.close() }
+            #expect(try await http.send("GET", target, to: proxy).status == 200)
+            #expect(try await capture.stop(with: SIGTERM).status == 0)
+        }
+        // Then the signature and credential are redacted, and lint finds nothing
+        let saved = try Cassette.load(from: workspace.url("Recordings/s3.json"))
+        #expect(saved.interactions.first?.request.target.hasSuffix("&X-Amz-Signature=<redacted>") == true)
+        #expect(saved.interactions.first?.request.target.contains("X-Amz-Credential=<redacted>&") == true)
+        let lint = try await workspace.run(["lint"])
+        #expect(lint.stdout == "1 cassette, 1 interaction, 0 findings\n")
+        #expect(lint.status == 0)
     }
 
     @Test func noRecordingsFolder_andNoPaths_isAFailure() async throws {

@@ -43,4 +43,19 @@ import TestSupport
         #expect(run.status == 0)
         #expect(run.stdout.contains("POST /v1/chat/completions → fault rule 1 'stall=event:1' on match 1 (seed 1) (200)\n"))
     }
+
+    @Test func replayLineOfAStream_namesItsStatus() async throws {
+        // GIVEN the chat cassette, whose answer is a stream, replayed instantly
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("chat").path, "--stream-timing", "instant"])
+        let base = try await replay.address(after: "Replaying 1 cassette")
+        // WHEN the streamed answer is asked for and read
+        let http = LoopbackHTTP()
+        defer { http.close() }
+        let response = try await http.send("POST", "/v1/chat/completions", to: base, headers: [("Content-Type", "application/json")],
+                                           body: Data(#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#.utf8))
+        #expect(response.status == 200)
+        let run = try await replay.stop()
+        // THEN its line says 200, as for any other answer
+        #expect(run.stdout.contains("POST /v1/chat/completions → 200 chat-completions interaction 0\n"), "\(run.stdout)")
+    }
 }

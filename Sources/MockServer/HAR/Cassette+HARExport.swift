@@ -4,9 +4,9 @@ extension Cassette {
     /// The cassette as a HAR 1.2 archive, one entry per interaction in order.
     ///
     /// Each entry's URL is ``upstream`` followed by the request's target; headers keep their order and
-    /// repeats; bodies go to `postData.text` and `content.text` (base64 with `encoding` for binary bodies);
-    /// `recordedAt` becomes `startedDateTime` (when unknown: the cassette's date or the Unix epoch, since HAR
-    /// requires one, marked `_undated`) and `durationMs` becomes `time` (-1 when unknown). A transport failure is an entry
+    /// repeats; bodies go to `postData.text` and `content.text` (base64 with `encoding` for binary bodies),
+    /// and a stream's parts, offsets and ending to `content._stream` as well; `recordedAt` becomes
+    /// `startedDateTime` (when unknown: the cassette's date or the Unix epoch, since HAR requires one, marked `_undated`) and `durationMs` becomes `time` (-1 when unknown). A transport failure is an entry
     /// with status 0, the comment `failure: KIND` and the message in `_error`, as browsers write failed
     /// requests. What HAR has no place for (name, origin, match rules, error templates, the upstream's path)
     /// goes to the log's `_servicereplay` object and the note to its comment, so that
@@ -79,6 +79,7 @@ extension HARResponse {
     init(_ response: RecordedResponse) {
         let (text, encoding) = HARBody.text(of: response.body)
         let reason = HTTPResponse.reasonPhrase(for: response.status)
+        let stream: RecordedStream? = if case .stream(let stream) = response.body.form { stream } else { nil }
         self.init(
             status: response.status,
             statusText: reason == "Status" ? "" : reason,
@@ -86,7 +87,7 @@ extension HARResponse {
             headers: response.headers.lines.map { HARNameValue(name: $0.name, value: $0.value) },
             content: HARContent(size: response.body.data.count,
                                 mimeType: HARBody.mimeType(for: response.body, contentType: response.headers["Content-Type"]),
-                                text: text, encoding: encoding),
+                                text: text, encoding: encoding, stream: stream.map(HARStream.init)),
             redirectURL: response.headers["Location"] ?? ""
         )
     }

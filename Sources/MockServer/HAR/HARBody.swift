@@ -13,7 +13,7 @@ enum HARBody {
         case .json: return "application/json"
         case .text: return "text/plain"
         case .binary: return "application/octet-stream"
-        case .stream: return "text/event-stream"
+        case .stream: return contentType ?? "application/octet-stream" // `_stream` keeps the kind
         }
     }
 

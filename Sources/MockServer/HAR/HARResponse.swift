@@ -56,13 +56,21 @@ package struct HARContent: Codable, Sendable, Hashable {
     var text: String?
     /// `"base64"` when ``text`` is base64.
     var encoding: String?
+    /// A stream body's parts (`_stream`), written by this package; ``text`` holds their bytes together.
+    var stream: HARStream?
+
+    enum CodingKeys: String, CodingKey {
+        case size, mimeType, text, encoding
+        case stream = "_stream"
+    }
 
     /// Creates a content record.
-    init(size: Int, mimeType: String, text: String?, encoding: String? = nil) {
+    init(size: Int, mimeType: String, text: String?, encoding: String? = nil, stream: HARStream? = nil) {
         self.size = size
         self.mimeType = mimeType
         self.text = text
         self.encoding = encoding
+        self.stream = stream
     }
 }
 

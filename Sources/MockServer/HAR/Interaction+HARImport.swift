@@ -48,8 +48,12 @@ extension RecordedResponse {
     init(_ response: HARResponse, entry: Int?, foreign: Bool) throws(MockServerError) {
         let data = try HARBody.bytes(text: response.content.text, encoding: response.content.encoding, entry: entry, field: "response.content")
         let headers = try HARBody.headers(response.headers, body: data, entry: entry ?? 0, field: "response", foreign: foreign)
-        self.init(status: response.status, headers: headers,
-                  body: HARBody.recordedBody(data, mimeType: response.content.mimeType, headers: headers))
+        let body = if let stream = response.content.stream {
+            RecordedBody.stream(try stream.recordedStream(body: data, entry: entry))
+        } else {
+            HARBody.recordedBody(data, mimeType: response.content.mimeType, headers: headers)
+        }
+        self.init(status: response.status, headers: headers, body: body)
     }
 }
 

@@ -51,7 +51,12 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     init(_ decision: ReplayDecision) {
         switch decision {
         case .matched(let match):
-            self.init(kind: .matched, interaction: match.interaction, status: decision.response?.status)
+            let status: Int? = switch match.reply {
+            case .response(let response): response.status
+            case .stream(let stream): stream.head.status
+            case .failure: nil
+            }
+            self.init(kind: .matched, interaction: match.interaction, status: status)
         case .unmatched(let nearMiss):
             self.init(kind: .unmatched, nearMiss: nearMiss, status: 404)
         }

@@ -138,7 +138,7 @@ enum CaptureLog {
 
         private mutating func assemble(_ id: Int, ending: RecordedStream.Ending, durationMs: Int?) -> Interaction? {
             guard var interaction = heads.removeValue(forKey: id), case .response(var response) = interaction.outcome else { return nil }
-            response.body = .stream(RecordedStream(parts.removeValue(forKey: id) ?? [], ending: ending))
+            response.body = RecordedStream(parts.removeValue(forKey: id) ?? [], ending: ending).recordedBody(contentType: response.headers["Content-Type"])
             interaction.outcome = .response(response)
             if let durationMs { interaction.durationMs = durationMs }
             return interaction

@@ -225,7 +225,7 @@ final class CassetteTape: Sendable {
     }
 
     /// Ends stream `id` as `ending` says, which makes it the next interaction of the cassette (its parts read
-    /// back from the log); returns the interaction, its index, and why it could not be logged, as ``append(_:)``.
+    /// back from the log, stored as ``RecordedStream/recordedBody(contentType:)`` decides); returns the interaction, its index, and why it could not be logged, as ``append(_:)``.
     func endStream(_ id: Int, ending: RecordedStream.Ending, durationMs: Int?) -> (interaction: Interaction, index: Int, saveError: MockServerError?)? {
         guard let (stream, logEnd) = state.withLock({ state in state.openStreams[id].map { ($0, state.logSize) } }) else { return nil }
         // Read outside the lock: only this stream's producer, which is ending it now, adds to its parts.
@@ -235,7 +235,7 @@ final class CassetteTape: Sendable {
         }
         var interaction = stream.head
         if case .response(var response) = interaction.outcome {
-            response.body = .stream(RecordedStream(parts + stream.held, ending: ending))
+            response.body = RecordedStream(parts + stream.held, ending: ending).recordedBody(contentType: response.headers["Content-Type"])
             interaction.outcome = .response(response)
         }
         interaction.durationMs = durationMs

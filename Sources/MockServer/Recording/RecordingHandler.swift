@@ -119,7 +119,7 @@ final class RecordingHandler: HTTPHandler {
 
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
     /// recorded as unfinished when ``cutStreams()`` stopped it or the client left (which cancels the upstream
-    /// exchange), else as broken.
+    /// exchange unless it ends within ``StreamRelay/clientGoneGrace``), else as broken.
     private func finish(_ relay: StreamRelay, outcome: UpstreamClient.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
                         recordedAt: Date, durationMs: Int) {
         var broken: TransportFailure?

@@ -137,3 +137,26 @@ final class StreamCapture: Sendable {
         return fields
     }
 }
+
+extension RecordedStream {
+    /// How far apart, at most, the first and last pieces of a chunked answer arrived for it to count as
+    /// arriving at once (see ``recordedBody(contentType:)``).
+    static let atOnceMs = 10
+
+    /// Media types whose bodies are streams by nature, recorded as streams however their pieces arrived.
+    private static let streamingTypes: Set<String> = [
+        "text/event-stream", "application/x-ndjson", "application/ndjson", "application/jsonl", "application/x-jsonlines",
+        "application/jsonlines", "application/json-seq", "multipart/x-mixed-replace",
+    ]
+
+    /// The body a recorded stream is stored as. Many servers chunk ordinary documents (HTML, CSV, text):
+    /// a stream that ended properly, whose last piece arrived at most ``atOnceMs`` ms after its first, and
+    /// whose `contentType` is not a streaming one (server-sent events, NDJSON, JSON lines, JSON text
+    /// sequences, `multipart/x-mixed-replace`), is such a document, and is stored as a plain body (see
+    /// ``RecordedBody/init(_:contentType:)``); any other stays a stream.
+    func recordedBody(contentType: String?) -> RecordedBody {
+        guard ending == .complete, !Self.streamingTypes.contains(MediaType(contentType).essence),
+              (parts.last?.offsetMs ?? 0) - (parts.first?.offsetMs ?? 0) <= Self.atOnceMs else { return .stream(self) }
+        return RecordedBody(data, contentType: contentType)
+    }
+}

@@ -8,7 +8,8 @@ import Locking
 ///
 /// Streamed are `text/event-stream` bodies (cut into events) and bodies whose length the upstream did not
 /// declare (chunked, or ended by closing), cut where their pieces arrived, except JSON documents: a client
-/// needs a document whole, so it is recorded whole, as before.
+/// needs a document whole, so it is recorded whole, as before. A chunked page whose pieces all arrived at
+/// once is relayed as it comes but joins the cassette as a plain body (see ``RecordedStream/recordedBody(contentType:)``).
 final class StreamRelay: Sendable {
     /// Where the parts are recorded.
     private struct Recording: Sendable {
@@ -24,6 +25,10 @@ final class StreamRelay: Sendable {
         }
     }
 
+    /// How long the upstream is still read after the client went away before it is cancelled: a stream that
+    /// ends within it is recorded as ended (see ``start(status:fields:request:recordedAt:tape:redaction:cancelUpstream:)``).
+    static let clientGoneGrace: Duration = .milliseconds(300)
+
     /// What the client is sent.
     let live: LiveStream
     private let recording: Recording?
@@ -32,7 +37,8 @@ final class StreamRelay: Sendable {
     /// The relay for a response with `status` and header `fields` from the upstream (to a request other than
     /// `HEAD`), or `nil` when its body is not streamed. With a `tape`, the stream is recorded there: `request` (as recorded, unredacted) at
     /// `recordedAt`, redacted with `redaction`.
-    /// When the client goes away, `cancelUpstream` is called: nobody wants the rest of the stream.
+    /// When the client goes away, `cancelUpstream` is called after ``clientGoneGrace``: nobody wants the rest
+    /// of the stream, but an upstream that ends it meanwhile has it recorded as ended.
     static func start(status: Int, fields: [(name: String, value: String)], request: RecordedRequest, recordedAt: Date,
                       tape: CassetteTape?, redaction: RedactionRules, cancelUpstream: @escaping @Sendable () -> Void) -> StreamRelay? {
         guard status >= 200, status != 204, status != 304 else { return nil } // answers without a body
@@ -47,7 +53,12 @@ final class StreamRelay: Sendable {
             return nil
         }
         let live = LiveStream(head: HTTPResponse(status: status, headers: headers))
-        live.onCancel(cancelUpstream)
+        live.onCancel {
+            // Clients often close right after the last event (OpenAI's after `data: [DONE]`), while the
+            // upstream's end is still on its way: how the stream is recorded must depend on the upstream,
+            // not on the client's timing, so the upstream keeps being read for a short while.
+            DispatchQueue.global().asyncAfter(deadline: .now() + DurationSpelling.seconds(clientGoneGrace), execute: cancelUpstream)
+        }
         guard let tape else { return StreamRelay(live: live, recording: nil) }
         var head = Interaction(request: request, outcome: .response(RecordedResponse(status: status, headers: headers, body: .stream(RecordedStream([])))),
                                recordedAt: recordedAt)

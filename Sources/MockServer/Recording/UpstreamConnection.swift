@@ -201,8 +201,11 @@ final class UpstreamConnection: @unchecked Sendable {
         }
     }
 
-    /// Cuts the exchange `id` if this connection still carries it (loop thread only).
+    /// Cuts the exchange `id` if this connection still carries it (loop thread only), after taking what the
+    /// upstream already sent: its end may be among it.
     func cancel(_ id: UInt64) {
+        guard exchange?.id == id else { return }
+        if connected, exchange.map({ $0.written >= $0.request.count }) == true { readResponse() }
         guard exchange?.id == id else { return }
         fail(.reset, "The exchange with \(client.upstreamDescription) was cancelled.")
     }

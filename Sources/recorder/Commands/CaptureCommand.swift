@@ -52,7 +52,9 @@ enum CaptureCommand: Command {
         let mode = try self.mode(parsed.single("mode"))
         let out = try parsed.single("out") ?? defaultOut(for: upstream)
         let redaction = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
-        let existed = FileManager.default.fileExists(atPath: out)
+        // A capture killed before its first save leaves only its log, which holds the cassette as much as a file.
+        let logOnly = !FileManager.default.fileExists(atPath: out) && FileManager.default.fileExists(atPath: out + ".log")
+        let existed = logOnly || FileManager.default.fileExists(atPath: out)
 
         let tally = Tally()
         var options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction)
@@ -79,9 +81,9 @@ enum CaptureCommand: Command {
         }
         // Caught from before the address is printed, so that a signal sent as soon as it appears stops cleanly.
         let shutdown = ShutdownSignal.Catcher()
-        let url = try await start(server, port: port, out: out)
+        let url = try await start(server, port: port, out: out, logOnly: logOnly)
         let existing = existed ? server.recordedCassette?.interactions.count : nil
-        console.print(CaptureLine.opening(upstream: upstream, out: out, existing: existing))
+        console.print(CaptureLine.opening(upstream: upstream, out: out, existing: existing, fromLog: logOnly))
         console.print("Listening on \(url.absoluteString); press Ctrl-C to stop.")
 
         let signal = await shutdown.wait()
@@ -121,11 +123,17 @@ enum CaptureCommand: Command {
         }
     }
 
-    private static func start(_ server: ReplayServer, port: Int, out: String) async throws(RecorderError) -> URL {
+    /// Starts `server`; `logOnly` says that `out` exists only as the capture log of an interrupted capture.
+    private static func start(_ server: ReplayServer, port: Int, out: String, logOnly: Bool) async throws(RecorderError) -> URL {
         do {
             return try await server.start()
         } catch let error as MockServerError where ![.invalidHost, .cannotListen, .stopped].contains(error.code) {
             await server.stop()
+            if error.code == .cassetteExists, logOnly {
+                let held = (try? Cassette.load(from: URL(fileURLWithPath: out, isDirectory: false))).map { ", which holds \(counted($0.interactions.count, "interaction"))" } ?? ""
+                throw .failure("\(out) exists as the capture log of an interrupted capture (\(out).log\(held)); "
+                    + "capture into it with --mode new-episodes (which keeps them and only appends), or choose another --out")
+            }
             if error.code == .cassetteExists {
                 throw .failure("\(out) already exists; capture into it with --mode new-episodes (which only appends), or choose another --out")
             }

@@ -12,9 +12,10 @@ enum LintCommand: Command {
             per finding: a file that does not load (naming the interaction and field), an interaction replay
             never needs (same request under the cassette's match rules and same response as an earlier one), and
             a value that looks like a credential that was not redacted (credential headers, tokens in queries
-            and JSON fields, JWTs, known token formats, long high-entropy strings). A file in an older format
-            version gets a line naming its version (not a finding). Ends with a summary line and exits with
-            status 1 when there is any finding.
+            and JSON fields, JWTs, known token formats, long high-entropy strings except in request and trace ID
+            headers such as X-Request-Id), and leftover *.recording-* files. A file in an older format version
+            gets a line naming its version (not a finding). Ends with a summary line and exits with status 1 when
+            there is any finding.
             """,
         arguments: [.init(spelling: "PATH", text: "Cassette files or folders (default: Recordings/).")],
         options: [
@@ -59,7 +60,37 @@ enum LintCommand: Command {
                 findings += found.count
             }
         }
+        for leftover in leftoverRecordings(in: paths) {
+            console.print(leftover)
+            findings += 1
+        }
         console.print("\(counted(cassettes, "cassette")), \(counted(interactions, "interaction")), \(counted(findings, "finding"))")
         return findings == 0 ? 0 : 1
+    }
+
+    /// One finding per `NAME.json.recording-*` file under the folders named (or beside the files named): a new
+    /// recording that `MOCKSERVER_RECORD=all` kept aside because its test failed or was stopped, which is
+    /// neither loaded nor replayed, and which someone has to settle.
+    static func leftoverRecordings(in paths: [String]) -> [String] {
+        var found: [String] = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
+            let folder = exists && isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
+            let only = exists && isFolder.boolValue ? nil : (path as NSString).lastPathComponent + ".recording-"
+            let names = (exists && isFolder.boolValue ? FileManager.default.subpaths(atPath: folder)
+                : try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+            for name in names.sorted() {
+                let file = (name as NSString).lastPathComponent
+                guard let marker = file.range(of: ".recording-"), only.map({ file.hasPrefix($0) }) ?? true else { continue }
+                let shown = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
+                let cassette = (shown as NSString).deletingLastPathComponent.isEmpty
+                    ? String(file[..<marker.lowerBound])
+                    : ((shown as NSString).deletingLastPathComponent as NSString).appendingPathComponent(String(file[..<marker.lowerBound]))
+                found.append("\(shown): a leftover recording of \(cassette), kept aside by MOCKSERVER_RECORD=all when its test failed or was "
+                    + "stopped; compare it with \(cassette), then move it over that file or delete it")
+            }
+        }
+        return found
     }
 }

@@ -10,7 +10,8 @@ enum RedactCommand: Command {
             Replaces secrets in the requests, responses and error templates of every cassette named (and every
             *.json file under the folders named) by <redacted>, the placeholder that still matches on replay.
             The defaults cover Authorization, Proxy-Authorization, Cookie, Set-Cookie and API-key headers, and
-            access_token, token, api_key, password, client_secret and similar query, form and JSON fields. A file
+            access_token, token, api_key, password, client_secret, presigned URLs' X-Amz-Signature and
+            similar query, form and JSON fields. A file
             is rewritten, atomically, only when something changed; each file gets a line saying what was
             replaced or that it was already clean. A file that does not load is reported and left untouched,
             and the exit status is then 1. Running it twice changes nothing the second time.

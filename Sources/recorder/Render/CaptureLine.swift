@@ -5,9 +5,12 @@ import MockServer
 /// CI log.
 enum CaptureLine {
     /// `Recording https://api.github.com into Recordings/api.github.com.json (a new cassette)`, or for new
-    /// episodes of an existing cassette `... (it holds 3 interactions; requests they match are replayed)`.
-    static func opening(upstream: Upstream, out: String, existing: Int?) -> String {
-        let state = existing.map { "it holds \(counted($0, "interaction")); requests they match are replayed" } ?? "a new cassette"
+    /// episodes of an existing cassette `... (it holds 3 interactions; requests they match are replayed)`;
+    /// `fromLog` when they come from the capture log an interrupted capture left
+    /// (`... (its capture log from an interrupted capture holds 3 interactions; ...)`).
+    static func opening(upstream: Upstream, out: String, existing: Int?, fromLog: Bool = false) -> String {
+        let holder = fromLog ? "its capture log from an interrupted capture holds" : "it holds"
+        let state = existing.map { "\(holder) \(counted($0, "interaction")); requests they match are replayed" } ?? "a new cassette"
         return "Recording \(upstream) into \(out) (\(state))"
     }
 

@@ -3,14 +3,15 @@ import Foundation
 import Testing
 
 @Suite struct HARRoundTripTests {
-    /// Every recording except streamed ones: HAR has no place for the timing of a stream's parts.
-    static let recordingFiles = ((try? Cassette.files(in: CassetteRecordingsTests.recordings)) ?? []).filter { file in
-        guard let cassette = try? Cassette.load(from: file) else { return true }
-        return !cassette.interactions.contains { if case .stream? = $0.response?.body.form { true } else { false } }
-    }
+    /// Every recording, streamed ones included (their parts ride in `content._stream`).
+    static let recordingFiles = (try? Cassette.files(in: CassetteRecordingsTests.recordings)) ?? []
 
-    @Test func recordingsExist() {
-        #expect(Self.recordingFiles.count >= 6)
+    @Test func recordingsExist_streamedOnesAmongThem() throws {
+        #expect(Self.recordingFiles.count >= 7)
+        let streamed = try Self.recordingFiles.filter { file in
+            try Cassette.load(from: file).interactions.contains { if case .stream? = $0.response?.body.form { true } else { false } }
+        }
+        #expect(!streamed.isEmpty)
     }
 
     @Test(arguments: recordingFiles)
@@ -93,5 +94,60 @@ import Testing
         let back = try Cassette(har: try HARFixtures.throughBytes(try cassette.har()))
         // Then it is the same cassette
         #expect(back == cassette)
+    }
+
+    /// A response body of every kind under its own content type: JSON, text, base64, an event stream (with
+    /// fields, exact text and binary parts, unfinished), and a raw chunked stream of HTML (broken).
+    static let everyBodyKind: [(contentType: String, body: RecordedBody)] = [
+        ("application/json", .json(["a": 1, "b": [true, .null]])),
+        ("text/plain; charset=utf-8", .text("plain words\n")),
+        ("image/png", .binary(Data([0x89, 0x50, 0x00, 0xFF]))),
+        ("text/event-stream", .stream(RecordedStream([
+            RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "delta", id: "1", retry: 500, data: "one\ntwo", comment: "c"))),
+            RecordedStream.Part(offsetMs: 40, .text("data:  odd spacing\n\n")),
+            RecordedStream.Part(offsetMs: 40, .binary(Data([0x64, 0x61, 0xFF, 0x0A, 0x0A]))),
+        ], ending: .unfinished))),
+        ("text/html; charset=utf-8", .stream(RecordedStream([
+            RecordedStream.Part(offsetMs: 3, .text("<html><body>")),
+            RecordedStream.Part(offsetMs: 250, .text("<p>late</p></body></html>")),
+        ], ending: .broken))),
+        ("application/x-ndjson", .stream(RecordedStream([RecordedStream.Part(offsetMs: 0, .text("{\"n\":1}\n"))]))),
+    ]
+
+    @Test func everyBodyKind_streamsIncluded_throughHAR_comesBackIdentical() throws {
+        // Given a cassette with one interaction per body kind, each under its own content type
+        let cassette = Cassette(name: "kinds", upstream: "http://127.0.0.1:9", interactions: Self.everyBodyKind.map { kind in
+            Interaction(request: RecordedRequest(method: "GET", target: "/x"),
+                        response: RecordedResponse(status: 200, headers: ["Content-Type": kind.contentType], body: kind.body),
+                        recordedAt: Date(timeIntervalSince1970: 1_800_000_000), durationMs: 300)
+        })
+        // When exported and imported
+        let har = try HARFixtures.throughBytes(try cassette.har())
+        let back = try Cassette(har: har)
+        // Then every body comes back the same kind with the same parts, offsets and ending, byte for byte
+        #expect(back.interactions == cassette.interactions)
+        #expect(back.encoded() == cassette.encoded())
+        // AND each entry's mimeType is the answer's own content type, streams included
+        #expect(har.log.entries.map(\.response.content.mimeType) == Self.everyBodyKind.map(\.contentType))
+    }
+
+    @Test func streamRecord_whosePartsDisagreeWithTheText_isRefused_namingTheEntry() throws {
+        // Given an exported stream whose content.text was edited afterwards
+        let cassette = Cassette(name: "edited", upstream: "http://127.0.0.1:9", interactions: [
+            Interaction(request: RecordedRequest(method: "GET", target: "/x"),
+                        response: RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
+                                                   body: .stream(RecordedStream([RecordedStream.Part(offsetMs: 0, .text("data: a\n\n"))])))),
+        ])
+        var har = try cassette.har()
+        har.log.entries[0].response.content.text = "data: b\n\n"
+        // When it is imported, THEN it is refused with one sentence naming the entry and the field
+        let edited = try HARFixtures.throughBytes(har)
+        do {
+            _ = try Cassette(har: edited)
+            Issue.record("an edited stream record was imported")
+        } catch {
+            #expect(error.code == .invalidField)
+            #expect(error.description.contains("response.content._stream parts do not add up to the bytes of content.text"), "\(error.description)")
+        }
     }
 }

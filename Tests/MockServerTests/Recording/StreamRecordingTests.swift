@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
+import Locking
 
 /// Record mode in front of an upstream that streams: relayed as it arrives, logged as it arrives, and
 /// recorded however the stream ends.
@@ -213,5 +214,146 @@ import Testing
             }
         }
         stream.finish(.complete)
+    }
+
+    /// Streams handed to an upstream's requests in order, one per request.
+    final class StreamQueue: Sendable {
+        private let streams = Lock<[LiveStream]>([])
+
+        func push(_ stream: LiveStream) { streams.withLock { $0.append(stream) } }
+
+        @Sendable func respond(_ request: HTTPRequest) -> HTTPReply {
+            streams.withLock { $0.isEmpty ? .response(status: 500) : .live($0.removeFirst()) }
+        }
+    }
+
+    /// Relays `rounds` streams whose client closes right after reading the last event, the upstream ending
+    /// each `endDelay` after that close (or together with the last event when `nil`); returns each ending.
+    static func closeRightAfterTheLastEvent(rounds: Int, endDelay: Duration?) async throws -> [RecordedStream] {
+        let queue = StreamQueue()
+        let (reported, report) = AsyncStream.makeStream(of: ForwardedExchange.self)
+        var recorded: [RecordedStream] = []
+        try await withUpstream(respond: queue.respond) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, onExchange: { report.yield($0) }) { _, base in
+                var exchanges = reported.makeAsyncIterator()
+                for _ in 0..<rounds {
+                    let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
+                    queue.push(stream)
+                    let client = try RawHTTPClient(base)
+                    try client.send(Self.request)
+                    stream.send(Data("data: one\n\n".utf8))
+                    stream.send(Data("data: [DONE]\n\n".utf8))
+                    if endDelay == nil { stream.finish(.complete) }
+                    _ = try await client.read(through: "data: [DONE]\n\n")
+                    client.close()
+                    if let endDelay {
+                        try await Task.sleep(for: endDelay)
+                        stream.finish(.complete)
+                    }
+                    let exchange = try #require(await exchanges.next())
+                    guard case .stream(let stream)? = exchange.interaction.response?.body.form else {
+                        Issue.record("expected a stream, found \(exchange.interaction)")
+                        continue
+                    }
+                    recorded.append(stream)
+                }
+            }
+        }
+        return recorded
+    }
+
+    @Test func clientClosingRightAfterTheLastEvent_withTheEndOnItsWay_isRecordedAsEnded_everyTime() async throws {
+        // GIVEN streams whose upstream ends them with the last event, and a client that closes as soon as it read it
+        // WHEN this happens 20 times in a row
+        let recorded = try await Self.closeRightAfterTheLastEvent(rounds: 20, endDelay: nil)
+        // THEN every stream is recorded whole and ended, whatever the client's timing
+        #expect(recorded.count == 20)
+        #expect(recorded.map(\.ending) == Array(repeating: .complete, count: 20))
+        #expect(recorded.allSatisfy { $0.parts.map(\.content) == [.event(ServerSentEventFields(data: "one")),
+                                                                   .event(ServerSentEventFields(data: "[DONE]"))] })
+    }
+
+    @Test func clientClosingBeforeTheUpstreamsEnd_thatComesWithinTheGrace_isRecordedAsEnded_everyTime() async throws {
+        // GIVEN streams whose upstream ends them 5 ms after the client closed (well within the grace)
+        #expect(StreamRelay.clientGoneGrace >= .milliseconds(300))
+        // WHEN this happens 20 times in a row
+        let recorded = try await Self.closeRightAfterTheLastEvent(rounds: 20, endDelay: .milliseconds(5))
+        // THEN every stream is recorded as ended: the label follows the upstream, not the client
+        #expect(recorded.map(\.ending) == Array(repeating: .complete, count: 20))
+        #expect(recorded.allSatisfy { $0.parts.count == 2 })
+    }
+
+    /// Records one answer from an upstream whose `stream` (of `contentType`) the test feeds through `feed`,
+    /// which gets the client after the request went out; returns the recorded body and what the client read.
+    static func recordChunked(_ contentType: String, feed: @escaping @Sendable (LiveStream, RawHTTPClient) async throws -> Void) async throws -> (RecordedBody, String) {
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": contentType]))
+        return try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream) { server, base in
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send(Self.request)
+                try await feed(stream, client)
+                let text = String(decoding: try await client.read(through: "0\r\n\r\n"), as: UTF8.self)
+                let body = try #require(server.recordedCassette?.interactions.first?.response?.body)
+                return (body, text)
+            }
+        }
+    }
+
+    @Test func chunkedPageArrivingAtOnce_isRecordedAsAPlainBody_underItsOwnType() async throws {
+        // GIVEN an upstream that chunks an HTML page, all its pieces written together, as datasette does
+        let (body, wire) = try await Self.recordChunked("text/html; charset=utf-8") { stream, _ in
+            stream.send(Data("<html><body>".utf8))
+            stream.send(Data("<p>hi</p></body></html>".utf8))
+            stream.finish(.complete)
+        }
+        // THEN the client got it chunked as the upstream sent it
+        #expect(wire.hasSuffix("</html>\r\n0\r\n\r\n"))
+        // AND the cassette holds it as plain text, not a one-moment stream
+        #expect(body == .text("<html><body><p>hi</p></body></html>"))
+    }
+
+    @Test func chunkedPageWhosePiecesArrivedApart_staysAStream() async throws {
+        // GIVEN an upstream whose second piece of a text page comes 30 ms after the client had the first
+        let (body, _) = try await Self.recordChunked("text/plain") { stream, client in
+            stream.send(Data("first\n".utf8))
+            _ = try await client.read(through: "first\n\r\n")
+            try await Task.sleep(for: .milliseconds(30))  // the gap under test, well over RecordedStream.atOnceMs
+            stream.send(Data("second\n".utf8))
+            stream.finish(.complete)
+        }
+        // THEN it is recorded as a stream of two timed parts
+        guard case .stream(let recorded) = body.form else {
+            Issue.record("expected a stream, found \(body)")
+            return
+        }
+        #expect(recorded.parts.map(\.content) == [.text("first\n"), .text("second\n")])
+        #expect(recorded.parts[1].offsetMs - recorded.parts[0].offsetMs > RecordedStream.atOnceMs)
+    }
+
+    @Test(arguments: ["application/x-ndjson", "text/event-stream"])
+    func streamingTypeArrivingAtOnce_staysAStream(contentType: String) async throws {
+        // GIVEN a streaming type whose pieces all arrive together
+        let (body, _) = try await Self.recordChunked(contentType) { stream, _ in
+            stream.send(Data("data: 1\n\n".utf8))
+            stream.send(Data("data: 2\n\n".utf8))
+            stream.finish(.complete)
+        }
+        // THEN it is still recorded as a stream: its type says it is one
+        guard case .stream(let recorded) = body.form else {
+            Issue.record("expected a stream, found \(body)")
+            return
+        }
+        #expect(recorded.data == Data("data: 1\n\ndata: 2\n\n".utf8))
+    }
+
+    @Test func atOnceRule_appliesOnlyToCompleteStreams_ofNonStreamingTypes_withinTheLimit() {
+        let parts = [RecordedStream.Part(offsetMs: 5, .text("a")), RecordedStream.Part(offsetMs: 5 + RecordedStream.atOnceMs, .text("b"))]
+        #expect(RecordedStream(parts).recordedBody(contentType: "text/csv") == .text("ab"))
+        #expect(RecordedStream(parts).recordedBody(contentType: nil) == .binary(Data("ab".utf8)))
+        #expect(RecordedStream(parts, ending: .broken).recordedBody(contentType: "text/csv") == .stream(RecordedStream(parts, ending: .broken)))
+        #expect(RecordedStream(parts).recordedBody(contentType: "application/x-ndjson") == .stream(RecordedStream(parts)))
+        let apart = [parts[0], RecordedStream.Part(offsetMs: 6 + RecordedStream.atOnceMs, .text("b"))]
+        #expect(RecordedStream(apart).recordedBody(contentType: "text/csv") == .stream(RecordedStream(apart)))
     }
 }

@@ -12,6 +12,8 @@ final class RunningRecorder: Sendable {
     private struct Streams {
         var output = Data()
         var errors = Data()
+        /// How many of the two pipes reached end-of-file: every byte the process wrote has been collected.
+        var ended = 0
     }
 
     /// Starts `recorder ARGUMENTS` in `directory`, within `limits`.
@@ -30,7 +32,10 @@ final class RunningRecorder: Sendable {
     private static func collect(_ handle: FileHandle, isOutput: Bool, into streams: Lock<Streams>) {
         while true {
             let chunk = handle.availableData
-            if chunk.isEmpty { return }
+            if chunk.isEmpty {
+                streams.withLock { $0.ended += 1 }
+                return
+            }
             streams.withLock { isOutput ? $0.output.append(chunk) : $0.errors.append(chunk) }
         }
     }
@@ -79,9 +84,12 @@ final class RunningRecorder: Sendable {
             }
             try await Task.sleep(for: .milliseconds(20))
         }
-        // Let the reader threads drain what the process wrote last.
-        for _ in 0..<50 where !stdout.hasSuffix("\n") && !stdout.isEmpty {
-            try await Task.sleep(for: .milliseconds(10))
+        // Wait for end-of-file on both pipes (bounded), so that what the process wrote last is collected.
+        while streams.withLock({ $0.ended < 2 }) {
+            guard ContinuousClock.now < deadline else {
+                throw RunFailure(description: "recorder's output did not end within \(timeout) of signal \(signal); stdout: \(stdout.debugDescription)")
+            }
+            try await Task.sleep(for: .milliseconds(10))  // polling the readers' state, not waiting for readiness
         }
         return RecorderRun(status: process.terminationStatus, stdout: stdout, stderr: stderr)
     }

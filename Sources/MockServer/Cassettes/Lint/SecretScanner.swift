@@ -45,13 +45,32 @@ struct SecretScanner: Sendable {
         ("AIza", "Google API key", 39), ("glpat-", "GitLab token", 24),
     ]
 
+    /// Headers that carry request and trace identifiers: random by design, and no secret.
+    static let identifierHeaders: Set<String> = [
+        "x-amzn-requestid", "x-amzn-request-id", "x-amz-request-id", "x-amz-id-2", "x-amz-cf-id", "x-amzn-trace-id",
+        "x-request-id", "x-correlation-id", "x-trace-id", "request-id", "traceparent", "tracestate", "x-cloud-trace-context",
+        "cf-ray", "x-github-request-id", "x-ms-request-id", "x-ms-client-request-id", "apigw-requestid", "x-b3-traceid",
+        "x-b3-spanid", "x-b3-parentspanid", "x-datadog-trace-id", "x-datadog-parent-id", "x-guploader-uploadid", "fly-request-id",
+    ]
+
+    /// Whether a header with this name carries a request or trace identifier: a name in
+    /// ``identifierHeaders``, or one ending in `-request-id`, `-requestid`, `-trace-id` or `-correlation-id`.
+    static func isIdentifierHeader(_ name: String) -> Bool {
+        let normalised = RedactionRules.normalisedHeader(name)
+        return identifierHeaders.contains(normalised)
+            || ["-request-id", "-requestid", "-trace-id", "-correlation-id"].contains { normalised.hasSuffix($0) }
+    }
+
     private func scan(_ headers: HTTPHeaders, side: String) -> [SecretFinding] {
         headers.lines.compactMap { line in
             let location = "\(side) header \(line.name)"
             if rules.redactsHeader(line.name) {
                 return line.value.contains(RedactionRules.placeholder) ? nil : SecretFinding(location: location, reason: "credential header")
             }
-            return Self.suspicion(of: line.value).map { SecretFinding(location: location, reason: $0) }
+            guard let reason = Self.suspicion(of: line.value) else { return nil }
+            // An identifier is random by design: only a precise credential format in one is a finding.
+            if reason == "high-entropy string", Self.isIdentifierHeader(line.name) { return nil }
+            return SecretFinding(location: location, reason: reason)
         }
     }
 

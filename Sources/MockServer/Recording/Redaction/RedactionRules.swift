@@ -16,10 +16,13 @@ public struct RedactionRules: Sendable, Hashable {
         "x-access-token", "x-amz-security-token", "x-csrf-token", "x-xsrf-token",
     ]
 
-    /// Field names redacted by default in queries, form bodies and JSON bodies.
+    /// Field names redacted by default in queries, form bodies and JSON bodies; among them the signature and
+    /// credential parameters of presigned URLs (AWS `X-Amz-Signature`, Google `X-Goog-Signature`, Azure `sig`,
+    /// CloudFront `Signature`).
     public static let defaultFields: Set<String> = [
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "password", "passwd",
         "client_secret", "client_assertion", "secret",
+        "x_amz_signature", "x_amz_credential", "x_goog_signature", "x_goog_credential", "signature", "sig",
     ]
 
     /// Header names to redact, normalised (lower case, `_` as `-`).

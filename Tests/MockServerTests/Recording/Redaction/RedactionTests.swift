@@ -54,6 +54,40 @@ import Testing
         #expect(rules.redact(body: binary, contentType: "image/jpeg") == binary)
     }
 
+    @Test func everyDefaultHeader_isRedacted_andThenLintsClean() {
+        // GIVEN a request and a response carrying every header of the default list, in its own spelling
+        for name in RedactionRules.defaultHeaders.sorted() {
+            let headers = HTTPHeaders(pairs: [(name, "k=live-value-4711"), ("Accept", "*/*")])
+            let request = rules.redact(HTTPRequest(method: "GET", target: "/", headers: headers))
+            let response = rules.redact(HTTPResponse(status: 200, headers: headers))
+            // THEN each is redacted (cookies keep their names), the other header is kept, and nothing is left to find
+            for redacted in [request.headers, response.headers] {
+                #expect(redacted.lines.first?.value.contains("live-value-4711") == false, "\(name)")
+                #expect(redacted.lines.first?.value.contains(RedactionRules.placeholder) == true, "\(name)")
+                #expect(redacted.lines.last?.value == "*/*", "\(name)")
+            }
+            #expect(SecretScanner().scan(request).isEmpty && SecretScanner().scan(response).isEmpty, "\(name)")
+        }
+        #expect(RedactionRules.defaultHeaders.count == 11)
+    }
+
+    @Test func presignedURLs_signatureAndCredentialParameters_areRedactedByDefault() {
+        // GIVEN presigned URLs of AWS, Google Cloud Storage, Azure and CloudFront
+        let targets = [
+            ("/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a",
+             "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=<redacted>&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=<redacted>"),
+            ("/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam&X-Goog-Signature=ab12",
+             "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=<redacted>&X-Goog-Signature=<redacted>"),
+            ("/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=Zm9vYmFy%3D", "/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=<redacted>"),
+            ("/v.mp4?Expires=1800000000&Signature=abc~def&Key-Pair-Id=K2JCJMDEHXQW5F", "/v.mp4?Expires=1800000000&Signature=<redacted>&Key-Pair-Id=K2JCJMDEHXQW5F"),
+        ]
+        for (target, expected) in targets {
+            // THEN the signature and credential are redacted, the rest kept as written, and nothing is left to find
+            #expect(rules.redact(target: target) == expected)
+            #expect(SecretScanner().scan(HTTPRequest(method: "GET", target: rules.redact(target: target))).isEmpty, "\(target)")
+        }
+    }
+
     @Test func addedRules_extendTheDefaults_noneRedactsNothing() {
         let extended = rules.adding(headers: ["X-Session"], fields: ["pin"])
         #expect(extended.redactsHeader("x-session") && extended.redactsField("PIN") && extended.redactsField("password"))
@@ -101,6 +135,33 @@ import Testing
     ])
     func ordinaryValues_areNotSuspicious(value: String) {
         #expect(SecretScanner.suspicion(of: value) == nil)
+    }
+
+    @Test func requestAndTraceIDHeaders_areNotSecrets_butACredentialInOneStillIs() {
+        // GIVEN a fresh answer of AWS, GitHub, Cloudflare and a traced service, with their random identifiers
+        let response = HTTPResponse(status: 200, headers: HTTPHeaders(pairs: [
+            ("x-amzn-RequestId", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+            ("x-amz-request-id", "Q2hlY2tzdW1YYnFBN2Y4ZzlIMGlKMWtMMm0zTjRvNXA2"),
+            ("x-amz-id-2", "Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg=="),
+            ("X-Request-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+            ("X-Correlation-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+            ("traceparent", "00-Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFi-Y2RlZkdISUpL-01"),
+            ("X-Cloud-Trace-Context", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw/1;o=1"),
+            ("CF-RAY", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw-AMS"),
+            ("X-GitHub-Request-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+            ("X-Vendor-Trace-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+        ]))
+        // THEN none of them is a finding
+        #expect(scanner.scan(response).isEmpty)
+        // AND the same random value in another header, or a real token in an identifier header, still is
+        let leaky = HTTPResponse(status: 200, headers: HTTPHeaders(pairs: [
+            ("X-Session-Blob", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+            ("X-Request-Id", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+        ]))
+        #expect(scanner.scan(leaky).map(\.description) == [
+            "response header X-Session-Blob: high-entropy string is not redacted",
+            "response header X-Request-Id: GitHub token is not redacted",
+        ])
     }
 
     @Test func textBodies_reportOnlyPreciseFormats() {

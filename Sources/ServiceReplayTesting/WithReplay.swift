@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import MockServer
+import MockServerTesting
 import ServiceKit
 import ServiceKitTesting
 
@@ -60,17 +61,19 @@ public func withReplay<Result>(
     function: String = #function,
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
-    let cassette = try TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                            filePath: filePath, function: function)
-    let start = now ?? cassette.recordedAt ?? Date()
-    return try await cassette.withServer({ server in
+    let run = try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+                                             filePath: filePath, function: function, { cassette, server -> (value: Result, failed: Bool?) in
         guard let baseURL = server.baseURL else {
             throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
         }
-        let clock = VirtualClock(now: start)
+        let clock = VirtualClock(now: now ?? cassette.recordedAt ?? Date())
         var settings = client
         settings.clock = clock
         let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())
-        return try await body(Replay(server: server, client: client, clock: clock))
-    }, passed: { _ in true })
+        let replay = Replay(server: server, client: client, clock: clock)
+        // In a Swift Testing test, a failed `#expect` that does not throw also counts as a failure.
+        let (result, failed) = await observingFailures { try await body(replay) }
+        return (try result.get(), failed)
+    }, passed: { run in run.failed.map { !$0 } })
+    return run.value
 }

@@ -51,28 +51,32 @@ public func withMockServer<Result>(
     function: String = #function,
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
-    let cassette = try TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                            filePath: filePath, function: function)
-    return try await cassette.withServer(body, passed: { _ in true })
+    // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
+    // throw: under `all` the new recording stays beside the old cassette (see TestCassette.finish).
+    try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+                                   filePath: filePath, function: function, { _, server in try await body(server) },
+                                   passed: { _ in nil })
 }
 
 extension TestCassette {
-    /// What ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` replays or records
-    /// for the test `function` in `filePath`, in the record mode of the environment: `folder`, or else the
-    /// nearest `Recordings/` above `filePath`. Age warnings are written to standard error.
+    /// Runs `body` as ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` does for the
+    /// test `function` in `filePath`, in the record mode of the environment (``TestEnvironment/current``):
+    /// `folder`, or else the nearest `Recordings/` above `filePath`. Age warnings are written to standard
+    /// error; `passed` judges the result as ``withServer(_:passed:)`` says.
     /// - Throws: ``MockServerError`` as that function documents.
-    package static func forTest(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
-                                filePath: String, function: String) throws -> TestCassette {
-        guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
-            throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
-        }
+    package static func forTest<Result>(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
+                                        filePath: String, function: String,
+                                        _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                        passed: (Result) -> Bool?) async throws -> Result {
+        let environment = TestEnvironment.current
+        let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
         let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
-        let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
-                                        configuration: configuration, test: test)
-        for warning in cassette.warnings {
-            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-        }
-        return cassette
+        return try await run(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
+                             configuration: configuration, test: test, environment: environment, warn: { warnings in
+            for warning in warnings {
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
+        }, body, passed: passed)
     }
 
     /// When the replayed cassettes were recorded: the first date one of them gives; `nil` when none does
@@ -89,5 +93,6 @@ public func withMockServer<Result>(
     configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
+    // Nothing is recorded, so whether the test passed changes nothing.
     try await TestCassette(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
 }

@@ -54,3 +54,20 @@ package func reportWarning(_ warning: String) {
     FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
     #endif
 }
+
+/// A runner for the rehearsal of a fault test in a mode that records (see the README's "Record from your
+/// tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
+/// the faults the test expects do not apply while recording; `nil` outside a Swift Testing test.
+package var rehearsal: ((() async throws -> Void) async -> Void)? {
+    guard Test.current != nil else { return nil }
+    return { body in
+        await withKnownIssue("the rehearsal that records the cassette, without faults; the run with faults follows",
+                             isIntermittent: true) {
+            do {
+                try await body()
+            } catch {
+                Issue.record(error)
+            }
+        } matching: { _ in true }
+    }
+}

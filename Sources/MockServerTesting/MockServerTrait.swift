@@ -13,7 +13,9 @@ import Testing
 /// API. In `all` mode the new cassette replaces the old one only when the test recorded no failure (a
 /// thrown error or any failing issue, such as an `#expect` that failed without throwing), and it keeps the
 /// old cassette's hand-written `note`, `matching` and `errorTemplates`. Tests sharing a cassette take turns
-/// on it while it is recorded (see the README's "Record from your tests").
+/// on it while it is recorded, and a test with faults in a mode that records runs twice: once to record, its
+/// failures shown as known issues, then against the recording with its faults (see the README's "Record from
+/// your tests").
 public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let cassette: String?
     let upstream: String?
@@ -44,7 +46,8 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
         let allowsUnusedInteractions = self.allowsUnusedInteractions
         _ = try await TestCassette.run(names: [cassette ?? Self.cassetteName(for: test)], folder: recordings, upstream: upstream,
                                        mode: try RecordMode.fromEnvironment(environment), configuration: configuration,
-                                       test: testName, environment: environment, warn: { $0.forEach(reportWarning) }) { _, server in
+                                       test: testName, environment: environment, warn: { $0.forEach(reportWarning) },
+                                       rehearse: rehearsal) { _, server in
             let (result, failed) = await observingFailures(function)
             if case .failure(let error) = result {
                 // Recorded as Swift Testing records a test's thrown error, so that the settling of the

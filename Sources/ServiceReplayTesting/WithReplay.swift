@@ -29,6 +29,13 @@ public struct Replay: Sendable {
 /// what a recorded answer says about time (a rate limit's reset, an HTTP-date `Retry-After`) reads as it did
 /// when it was recorded, and a retry's wait is recorded instead of slept.
 ///
+/// In a Swift Testing test, a failure `body` records without throwing (a failed `#expect`) counts as a failed
+/// test: under `MOCKSERVER_RECORD=all` the new recording then stays beside the old cassette, and the call
+/// throws naming it; a passing test replaces the cassette, keeping its hand-written `note`, `matching` and
+/// `errorTemplates`. A test with faults in a mode that records runs `body` twice: once to record, with its
+/// failures as known issues, then against the recording with the faults (the run that counts). In XCTest
+/// neither is visible, so there it behaves as `withMockServer(replaying:...)` documents.
+///
 /// ```swift
 /// @Test func octocat() async throws {
 ///     try await withReplay("github/users") { replay in
@@ -62,7 +69,8 @@ public func withReplay<Result>(
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
     let run = try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                             filePath: filePath, function: function, { cassette, server -> (value: Result, failed: Bool?) in
+                                             filePath: filePath, function: function, rehearse: rehearsal,
+                                             { cassette, server -> (value: Result, failed: Bool?) in
         guard let baseURL = server.baseURL else {
             throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
         }

@@ -196,10 +196,19 @@ package struct TestCassette: Sendable {
     /// Runs a test's body with its server, as the test helpers do: waits for the cassette's turn when the
     /// mode may write it (see ``CassetteTurns``), resolves the cassettes `names` (as ``init(names:folder:upstream:mode:configuration:test:environment:)``
     /// does), hands their age warnings to `warn`, then runs ``withServer(_:passed:)``.
+    ///
+    /// Faults never apply while recording, so that nothing injected is recorded. A test with faults in a
+    /// mode that records runs its body twice: first against the upstream, recording, through `rehearse`,
+    /// which runs it with its failures ignored (it expects the faults, which do not come); then against what
+    /// was recorded, in replay mode with the faults, which is the test that counts (and, under
+    /// ``RecordMode/all``, decides whether the new recording replaces the old cassette).
+    /// - Throws: ``MockServerError`` (`invalidConfiguration`) for a test with faults in a mode that records
+    ///   when there is no `rehearse` (the caller cannot ignore the failures of a first run).
     package static func run<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
                                     configuration: ReplayServer.Configuration, test: String?,
                                     environment: [String: String] = TestEnvironment.current,
                                     warn: ([String]) -> Void,
+                                    rehearse: ((() async throws -> Void) async -> Void)? = nil,
                                     _ body: (TestCassette, ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
         let turn = names.count == 1 ? await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
@@ -207,7 +216,54 @@ package struct TestCassette: Sendable {
         let cassette = try TestCassette(names: names, folder: folder, upstream: upstream, mode: mode,
                                         configuration: configuration, test: test, environment: environment)
         warn(cassette.warnings)
-        return try await cassette.withServer({ try await body(cassette, $0) }, passed: passed)
+        guard cassette.configuration.mode.records, let faults = try cassette.faultPlan() else {
+            return try await cassette.withServer({ try await body(cassette, $0) }, passed: passed)
+        }
+        guard let rehearse else {
+            throw MockServerError(.invalidConfiguration, "faults do not apply while \(RecordMode.recordVariable)=\(mode.rawValue) records \(names.joined(separator: ", ")), and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
+        }
+        return try await cassette.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
+    }
+
+    /// The fault plan the caller's configuration asks for, `nil` when none.
+    private func faultPlan() throws(MockServerError) -> FaultPlan? {
+        switch configuration.faults {
+        case .none: nil
+        case .plan(let plan): plan.rules.isEmpty ? nil : plan
+        case .environment: try FaultPlan.fromEnvironment().flatMap { $0.rules.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// Records through a rehearsal of `body`, then runs `body` for real against the recording with `faults`
+    /// (see ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)``).
+    private func rehearsed<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
+                                   _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                   passed: (Result) -> Bool?) async throws -> Result {
+        let recorder = try ReplayServer(cassettes: [], configuration: configuration)
+        try await recorder.start()
+        await ReplayServer.$current.withValue(recorder) {
+            await rehearse { _ = try await body(self, recorder) }
+        }
+        await recorder.stop()
+        var replaying = configuration
+        replaying.mode = .replay
+        replaying.recording = nil
+        replaying.faults = .plan(faults)
+        let replay = TestCassette(replaying: recorder.recordedCassette.map { [$0] } ?? [], configuration: replaying)
+        let result: Result
+        do {
+            // Nothing is recorded here; the verdict settles the rehearsal's recording below.
+            result = try await replay.withServer({ try await body(self, $0) }, passed: { _ in true })
+        } catch {
+            do {
+                try finish(recorder, passed: false)
+            } catch {
+                FileHandle.standardError.write(Data("note: \(error.description)\n".utf8))
+            }
+            throw error
+        }
+        try finish(recorder, passed: passed(result))
+        return result
     }
 
     private static func file(_ name: String, in folder: URL) -> URL {

@@ -94,4 +94,18 @@ import Testing
         let offline = URL(string: "http://127.0.0.1:\(try await closedPort())")!
         #expect(try await Self.runSharers(folder: folder, upstream: offline, environment: [:]) == expected)
     }
+
+    @Test func faultTest_inAModeThatRecords_failsSayingWhy_insteadOfRunningWithoutItsFaults() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plan = try FaultPlan.parse(specs: "status=503")
+        let error = await #expect(throws: MockServerError.self) {
+            try await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "once"]) {
+                try await withMockServer(replaying: "things", in: folder, upstream: "http://127.0.0.1:1",
+                                         configuration: .init(faults: .plan(plan))) { _ in }
+            }
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.description == "faults do not apply while MOCKSERVER_RECORD=once records things, and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
+    }
 }

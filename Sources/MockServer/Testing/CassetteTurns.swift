@@ -29,9 +29,14 @@ package final class CassetteTurns: Sendable {
 
     private let state = Lock(State())
 
+    /// The turns the current task holds, so that a helper nested in a test that records the same cassette
+    /// fails at once instead of waiting for a turn that test never gives back.
+    @TaskLocal static var held: Set<String> = []
+
     /// Waits for the turn on `file` when a test in `mode` may write it, and returns the key to ``give(_:)``
     /// back; `nil` when the test only reads `file`, so it needs no turn.
-    package func take(_ file: URL, mode: RecordMode) async -> String? {
+    /// - Throws: ``MockServerError`` (`invalidConfiguration`) when the current task holds that turn already.
+    package func take(_ file: URL, mode: RecordMode) async throws(MockServerError) -> String? {
         let key = file.standardizedFileURL.path
         let needsTurn: Bool = state.withLock { state in
             switch mode {
@@ -48,6 +53,9 @@ package final class CassetteTurns: Sendable {
             }
         }
         guard needsTurn else { return nil }
+        guard !Self.held.contains(key) else {
+            throw MockServerError(.invalidConfiguration, "this test is recording \(file.path) already, so a helper inside it cannot record the same cassette; give the inner one a cassette of its own")
+        }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state in
                 if state.busy.insert(key).inserted { return true }

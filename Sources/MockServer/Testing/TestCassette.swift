@@ -211,8 +211,20 @@ package struct TestCassette: Sendable {
                                     rehearse: ((() async throws -> Void) async -> Void)? = nil,
                                     _ body: (TestCassette, ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
-        let turn = names.count == 1 ? await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
+        let turn = names.count == 1 ? try await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
         defer { if let turn { CassetteTurns.shared.give(turn) } }
+        return try await CassetteTurns.$held.withValue(CassetteTurns.held.union(turn.map { [$0] } ?? [])) {
+            try await runTaken(names: names, folder: folder, upstream: upstream, mode: mode, configuration: configuration, test: test,
+                               environment: environment, warn: warn, rehearse: rehearse, body, passed: passed)
+        }
+    }
+
+    /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` once the turn is taken.
+    private static func runTaken<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
+                                         configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
+                                         warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
+                                         _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                         passed: (Result) -> Bool?) async throws -> Result {
         let cassette = try TestCassette(names: names, folder: folder, upstream: upstream, mode: mode,
                                         configuration: configuration, test: test, environment: environment)
         warn(cassette.warnings)

@@ -108,4 +108,19 @@ import Testing
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.description == "faults do not apply while MOCKSERVER_RECORD=once records things, and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
     }
+
+    @Test func nestedRecording_ofTheSameCassette_failsAtOnce_insteadOfWaitingForever() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("things.json")
+        let error = await #expect(throws: MockServerError.self) {
+            try await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "new-episodes"]) {
+                try await withMockServer(replaying: "things", in: folder, upstream: "http://127.0.0.1:1", configuration: .init(faults: .none)) { _ in
+                    try await withMockServer(replaying: "things", in: folder, upstream: "http://127.0.0.1:1", configuration: .init(faults: .none)) { _ in }
+                }
+            }
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.description == "this test is recording \(file.standardizedFileURL.path) already, so a helper inside it cannot record the same cassette; give the inner one a cassette of its own")
+    }
 }

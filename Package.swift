@@ -27,14 +27,14 @@ let package = Package(
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
         .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
         // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
-        .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer"], swiftSettings: strictSettings),
+        .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "MockServerTesting"], swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "Locking"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "Locking"], swiftSettings: strictSettings),
         // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .target(name: "TestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),

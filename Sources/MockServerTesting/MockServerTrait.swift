@@ -10,7 +10,12 @@ import Testing
 ///
 /// The record mode comes from the environment, as for `withMockServer(replaying:upstream:)`: replay by
 /// default, `MOCKSERVER_RECORD=once|new-episodes|all` to record, `MOCKSERVER_LIVE=1` to talk to the real
-/// API. In `all` mode the new cassette replaces the old one only when the test recorded no failure.
+/// API. In `all` mode the new cassette replaces the old one only when the test recorded no failure (a
+/// thrown error or any failing issue, such as an `#expect` that failed without throwing), and it keeps the
+/// old cassette's hand-written `note`, `matching` and `errorTemplates`. Tests sharing a cassette take turns
+/// on it while it is recorded, and a test with faults in a mode that records runs twice: once to record, its
+/// failures shown as known issues, then against the recording with its faults (see the README's "Record from
+/// your tests").
 public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let cassette: String?
     let upstream: String?
@@ -18,8 +23,9 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let configuration: ReplayServer.Configuration
     let allowsUnusedInteractions: Bool
     let filePath: String
-    /// Where the record mode and the other `MOCKSERVER_` variables are read; the process's environment.
-    var environment: [String: String] = ProcessInfo.processInfo.environment
+    /// Where the record mode and the other `MOCKSERVER_` variables are read; `nil` for
+    /// ``MockServer/TestEnvironment/current`` (the process's environment).
+    var environment: [String: String]?
 
     /// `true`: on a suite, the trait applies to every test in it, nested suites included.
     public var isRecursive: Bool { true }
@@ -34,32 +40,26 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// allowed; and a missing cassette, a bad record mode or a missing upstream before the test runs.
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
-            throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
-        }
+        let environment = self.environment ?? TestEnvironment.current
+        let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
         let testName = test.name.split(separator: "(").first.map(String.init) ?? test.name
-        let cassette = try TestCassette(names: [self.cassette ?? Self.cassetteName(for: test)], folder: recordings,
-                                        upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
-                                        configuration: configuration, test: testName, environment: environment)
-        for warning in cassette.warnings {
-            Issue.record(Comment(rawValue: warning), severity: .warning)
-        }
         let allowsUnusedInteractions = self.allowsUnusedInteractions
-        _ = try await cassette.withServer({ server in
-            // Swift Testing tells no one whether a test failed; a known-issue matcher that never matches sees
-            // every issue the test records, and leaves each one a failure.
-            let failures = Lock(0)
-            try await withKnownIssue(isIntermittent: true) {
-                try await function()
-            } matching: { issue in
-                if issue.isFailure { failures.withLock { $0 += 1 } }
+        _ = try await TestCassette.run(names: [cassette ?? Self.cassetteName(for: test)], folder: recordings, upstream: upstream,
+                                       mode: try RecordMode.fromEnvironment(environment), configuration: configuration,
+                                       test: testName, environment: environment, warn: { $0.forEach(reportWarning) },
+                                       rehearse: rehearsal) { _, server in
+            let (result, failed) = await observingFailures(function)
+            if case .failure(let error) = result {
+                // Recorded as Swift Testing records a test's thrown error, so that the settling of the
+                // recording still runs and can say where a kept-aside recording went.
+                Issue.record(error)
                 return false
             }
             if !allowsUnusedInteractions {
                 try server.verifyEveryInteractionUsed()
             }
-            return failures.withLock { $0 } == 0
-        }, passed: { $0 })
+            return failed != true
+        } passed: { $0 }
     }
 
     /// The cassette of a test that names none: its suites and its name, such as `UsersTests/fetchesOctocat`

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import MockServer
+import MockServerTesting
 import ServiceKit
 import ServiceKitTesting
 
@@ -27,6 +28,13 @@ public struct Replay: Sendable {
 /// when the first replayed cassette was recorded (its `recordedAt`), or the current date when none says. So
 /// what a recorded answer says about time (a rate limit's reset, an HTTP-date `Retry-After`) reads as it did
 /// when it was recorded, and a retry's wait is recorded instead of slept.
+///
+/// In a Swift Testing test, a failure `body` records without throwing (a failed `#expect`) counts as a failed
+/// test: under `MOCKSERVER_RECORD=all` the new recording then stays beside the old cassette, and the call
+/// throws naming it; a passing test replaces the cassette, keeping its hand-written `note`, `matching` and
+/// `errorTemplates`. A test with faults in a mode that records runs `body` twice: once to record, with its
+/// failures as known issues, then against the recording with the faults (the run that counts). In XCTest
+/// neither is visible, so there it behaves as `withMockServer(replaying:...)` documents.
 ///
 /// ```swift
 /// @Test func octocat() async throws {
@@ -60,17 +68,20 @@ public func withReplay<Result>(
     function: String = #function,
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
-    let cassette = try TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                            filePath: filePath, function: function)
-    let start = now ?? cassette.recordedAt ?? Date()
-    return try await cassette.withServer({ server in
+    let run = try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+                                             filePath: filePath, function: function, rehearse: rehearsal,
+                                             { cassette, server -> (value: Result, failed: Bool?) in
         guard let baseURL = server.baseURL else {
             throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
         }
-        let clock = VirtualClock(now: start)
+        let clock = VirtualClock(now: now ?? cassette.recordedAt ?? Date())
         var settings = client
         settings.clock = clock
         let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())
-        return try await body(Replay(server: server, client: client, clock: clock))
-    }, passed: { _ in true })
+        let replay = Replay(server: server, client: client, clock: clock)
+        // In a Swift Testing test, a failed `#expect` that does not throw also counts as a failure.
+        let (result, failed) = await observingFailures { try await body(replay) }
+        return (try result.get(), failed)
+    }, passed: { run in run.failed.map { !$0 } })
+    return run.value
 }

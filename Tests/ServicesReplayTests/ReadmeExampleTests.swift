@@ -1,17 +1,29 @@
 import Foundation
 import MockServer
 import ServiceKit
+import ServiceReplayTesting
 import Testing
+import TestSupport
 
 /// The README's MockServer example, so the README stays true; pinned to no faults (the README leaves the
 /// default, the environment's plan), because CI reruns this target under random plans.
-@Suite struct ReadmeExampleTests {
+@Suite(.ownEnvironment) struct ReadmeExampleTests {
     @Test func octocat() async throws {
         try await withMockServer(replaying: "github/users", configuration: .init(faults: .none)) { server in
             let github = WebServiceClient(baseURL: server.baseURL!)
             let profile = try await github.send(GitHubUserService(login: "octocat"))
             #expect(profile.user.login == "octocat")
             try server.journal.verify(.get("/users/octocat"), calledTimes: 1)
+        }
+    }
+
+    /// The README's "In tests": a ServiceKit error's `reason`, read inside a `withReplay` body.
+    @Test func errorReason_insideTheClosure() async throws {
+        try await withReplay("github/users", configuration: .init(faults: .none)) { replay in
+            let error = await #expect(throws: WebServiceError.self) {
+                try await replay.client.send(GitHubUserService(login: "no-such-user-xyz"))
+            }
+            #expect(error?.reason == .service(.httpStatus(404, message: "Not Found")))
         }
     }
 }

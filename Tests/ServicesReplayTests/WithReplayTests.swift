@@ -3,11 +3,12 @@ import MockServer
 import ServiceKit
 import ServiceReplayTesting
 import Testing
+import TestSupport
 
 /// The `ServiceReplayTesting` product as an app's tests use it: cassettes found from the test's own file, a
 /// client pointed at the server, and a clock standing where the cassette was recorded. Pinned to no faults,
 /// because CI reruns this target under random plans.
-@Suite struct WithReplayTests {
+@Suite(.ownEnvironment) struct WithReplayTests {
     @Test func client_reachesTheReplay_withItsClockAtTheCassettesRecordingDate() async throws {
         // GIVEN github/users, recorded at 2026-11-21T10:04:31Z, found from this file's folder
         try await withReplay("github/users", configuration: .init(faults: .none)) { replay in

@@ -1,10 +1,11 @@
 import Foundation
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// `recorder capture` killed with SIGKILL after N answered exchanges: every reader sees all N with no manual
 /// step, the log is folded in exactly once, and a capture that cannot write says so and exits non-zero.
-@Suite struct CaptureKillTests {
+@Suite(.ownEnvironment) struct CaptureKillTests {
     static let count = 5
 
     /// An upstream answering `/item/I` with a JSON body of its own for each I.

@@ -2,11 +2,14 @@ import Foundation
 
 /// Finds cassettes by name in a project's `Recordings/` folder.
 package enum RecordingsFolder {
+    /// The variable that, when set, names the recordings folder instead of the nearest `Recordings/`.
+    static let variable = "MOCKSERVER_RECORDINGS"
+
     /// The nearest `Recordings` folder at or above the folder of `filePath` (pass `#filePath` from a test),
     /// or `nil` when no ancestor has one. The `MOCKSERVER_RECORDINGS` environment variable, when set,
     /// names the folder instead.
-    package static func nearest(to filePath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL? {
-        if let override = environment["MOCKSERVER_RECORDINGS"], !override.isEmpty {
+    package static func nearest(to filePath: String, environment: [String: String] = TestEnvironment.current) -> URL? {
+        if let override = environment[variable], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
         var folder = URL(fileURLWithPath: filePath).deletingLastPathComponent()
@@ -21,6 +24,14 @@ package enum RecordingsFolder {
             folder = parent
         }
         return nil
+    }
+
+    /// `folder` when given, else the folder ``nearest(to:environment:)`` finds for a test in `filePath`.
+    /// - Throws: ``MockServerError`` (`cassetteNotFound`) when there is none, saying how to make one.
+    package static func forTest(_ folder: URL?, filePath: String,
+                                environment: [String: String] = TestEnvironment.current) throws(MockServerError) -> URL {
+        if let folder = folder ?? nearest(to: filePath, environment: environment) { return folder }
+        throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); create one (such as Recordings/ next to Package.swift), set \(variable) to a folder, or pass the folder with `in:`")
     }
 
     /// The cassettes named `name` in `folder`: `NAME.json` (or `NAME` itself when it ends in `.json`) as one

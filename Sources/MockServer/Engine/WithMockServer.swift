@@ -19,11 +19,19 @@ import Foundation
 ///
 /// The environment chooses the record mode (`MOCKSERVER_RECORD`, as VCR names its modes): by default the
 /// cassettes are only replayed; `MOCKSERVER_RECORD=once` records a missing cassette, `new-episodes` appends
-/// what it does not match, `all` re-records it (replacing the old file only when `body` returns), and
+/// what it does not match, `all` re-records it (see below), and
 /// `MOCKSERVER_LIVE=1` forwards everything and records nothing. Recording forwards to
 /// `MOCKSERVER_UPSTREAM` when set, else to `upstream`, else to the cassette's own `upstream`; it redacts
 /// with ``RedactionRules/default``, as `recorder capture` does. The modes that record take one name.
 /// Replayed cassettes recorded more than `MOCKSERVER_MAX_AGE_DAYS` days ago earn a warning on standard error.
+/// Tests of one process recording the same cassette take turns on it (see the README's "Record from your tests").
+///
+/// MockServer links no test framework, so this function cannot see a failure that does not throw (a failed
+/// `#expect` or `XCTAssert`): under `all` the new recording, with the old cassette's hand-written parts, stays
+/// beside the old cassette, which it never replaces, and the call throws naming it and the `mv` that accepts
+/// it. (The `.mockServer` trait and `withReplay` in Swift Testing see such failures and replace it themselves.)
+/// For the same reason a test with faults cannot run in a mode that records (faults never apply while
+/// recording): it throws, saying so.
 ///
 /// - Parameters:
 ///   - names: cassette names relative to `folder`: `github/users` for `github/users.json`, or a folder
@@ -37,9 +45,10 @@ import Foundation
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
 /// - Throws: what `body` throws, or ``MockServerError``: `cassetteNotFound` when a cassette is missing in
-///   replay mode (naming the file and the command that records it); `invalidConfiguration`,
-///   `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid or missing;
-///   `cannotSave` when a recording cannot be saved; `unmatchedRequests` in strict mode, with each near miss;
+///   replay mode (naming the file and the command that records it), or no `Recordings/` folder is found;
+///   `invalidConfiguration`, `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid
+///   or missing, or faults are asked for in a mode that records; `cannotSave` when a recording cannot be
+///   saved, and under `all` when the new recording was kept aside; `unmatchedRequests` in strict mode, with each near miss;
 ///   a file code for an unreadable cassette; `invalidFaultPlan` for an invalid plan in the environment, or a
 ///   `service-error` or error-event rule naming a template no cassette holds (see ``ReplayServer/init(cassettes:configuration:)``);
 ///   `cannotListen` when the server cannot listen.
@@ -52,28 +61,34 @@ public func withMockServer<Result>(
     function: String = #function,
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
-    let cassette = try TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                            filePath: filePath, function: function)
-    return try await cassette.withServer(body, passed: { _ in true })
+    // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
+    // throw: under `all` the new recording stays beside the old cassette (see TestCassette.finish).
+    try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+                                   filePath: filePath, function: function, { _, server in try await body(server) },
+                                   passed: { _ in nil })
 }
 
 extension TestCassette {
-    /// What ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` replays or records
-    /// for the test `function` in `filePath`, in the record mode of the environment: `folder`, or else the
-    /// nearest `Recordings/` above `filePath`. Age warnings are written to standard error.
+    /// Runs `body` as ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` does for the
+    /// test `function` in `filePath`, in the record mode of the environment (``TestEnvironment/current``):
+    /// `folder`, or else the nearest `Recordings/` above `filePath`. Age warnings are written to standard
+    /// error; `passed` judges the result as ``withServer(_:passed:)`` says, and `rehearse` runs a fault test's
+    /// recording run as ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` says.
     /// - Throws: ``MockServerError`` as that function documents.
-    package static func forTest(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
-                                filePath: String, function: String) throws -> TestCassette {
-        guard let recordings = folder ?? RecordingsFolder.nearest(to: filePath) else {
-            throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); pass the folder with `in:`")
-        }
+    package static func forTest<Result>(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
+                                        filePath: String, function: String,
+                                        rehearse: ((() async throws -> Void) async -> Void)? = nil,
+                                        _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                        passed: (Result) -> Bool?) async throws -> Result {
+        let environment = TestEnvironment.current
+        let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
         let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
-        let cassette = try TestCassette(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(),
-                                        configuration: configuration, test: test)
-        for warning in cassette.warnings {
-            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-        }
-        return cassette
+        return try await run(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
+                             configuration: configuration, test: test, environment: environment, warn: { warnings in
+            for warning in warnings {
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
+        }, rehearse: rehearse, body, passed: passed)
     }
 
     /// When the replayed cassettes were recorded: the first date one of them gives; `nil` when none does
@@ -90,5 +105,6 @@ public func withMockServer<Result>(
     configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
+    // Nothing is recorded, so whether the test passed changes nothing.
     try await TestCassette(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
 }

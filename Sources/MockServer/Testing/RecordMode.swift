@@ -26,7 +26,7 @@ package enum RecordMode: String, Sendable, Hashable, CaseIterable {
     /// The mode the environment asks for: ``live`` when `MOCKSERVER_LIVE` is `1` (or `true`), else
     /// `MOCKSERVER_RECORD`'s value, else ``none``. Values are trimmed and compared without case.
     /// - Throws: ``MockServerError`` with a sentence naming the variable, its value and the allowed values.
-    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(MockServerError) -> RecordMode {
+    package static func fromEnvironment(_ environment: [String: String] = TestEnvironment.current) throws(MockServerError) -> RecordMode {
         if let text = environment[liveVariable]?.trimmingWhitespace().lowercased(), !text.isEmpty {
             switch text {
             case "1", "true", "yes": return .live

@@ -30,6 +30,9 @@ package struct TestCassette: Sendable {
     private let file: URL?
     /// In ``RecordMode/all`` mode, the file the new recording is written to until the test has passed.
     private let pending: URL?
+    /// In ``RecordMode/all`` mode, the cassette being re-recorded, whose hand-written parts (``Cassette/note``,
+    /// ``Cassette/matching``, ``Cassette/errorTemplates``) the new recording keeps.
+    private let old: Cassette?
 
     /// Resolves `names` (cassette names relative to `folder`, as in ``RecordingsFolder/cassettes(named:in:)``)
     /// for `mode`. `upstream` is the call site's; `test` names the test in the command that records a
@@ -38,16 +41,19 @@ package struct TestCassette: Sendable {
     ///   records one file, or no upstream when one is needed; ``MockServerError`` for an invalid upstream;
     ///   ``MockServerError`` for an unreadable cassette.
     package init(names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: ReplayServer.Configuration,
-                 test: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+                 test: String?, environment: [String: String] = TestEnvironment.current) throws {
         self.mode = mode
         var configuration = configuration
         let missing = names.filter { !Self.exists($0, in: folder) }
+        // A cassette an earlier test of this process recorded under `once` is appended to (see CassetteTurns).
+        let appendsOnce = mode == .once && names.count == 1 && missing.isEmpty
+            && CassetteTurns.shared.wasClaimed(Self.file(names[0], in: folder))
         let records = mode == .newEpisodes || mode == .all || (mode == .once && !missing.isEmpty)
         if records && names.count != 1 {
             throw MockServerError(.invalidConfiguration, "\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
         }
         switch mode {
-        case .once where missing.isEmpty, .none:
+        case .once where missing.isEmpty && !appendsOnce, .none:
             if let name = missing.first {
                 throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")`")
             }
@@ -56,11 +62,13 @@ package struct TestCassette: Sendable {
             cassettes = read.map(\.cassette)
             file = nil
             pending = nil
+            old = nil
         case .live:
             loaded = nil
             cassettes = []
             file = nil
             pending = nil
+            old = nil
             let existing = try Self.load(names.filter { !missing.contains($0) }, in: folder)
             let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.cassette.upstream).first,
                                              for: names.joined(separator: ", "), environment: environment)
@@ -71,13 +79,24 @@ package struct TestCassette: Sendable {
             let target = Self.file(name, in: folder)
             let old = Self.exists(name, in: folder) ? try Cassette.load(from: target) : nil
             let upstream = try Self.upstream(upstream, recorded: old?.upstream, for: name, environment: environment)
+            // Under `all`, a cassette an earlier test of this process re-recorded is copied and appended to.
+            let continues = mode == .all && old != nil && CassetteTurns.shared.wasReplaced(target)
             loaded = nil
             cassettes = []
             file = target
-            pending = mode == .all
+            let pending = mode == .all
                 ? target.deletingLastPathComponent().appendingPathComponent("\(target.lastPathComponent).recording-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
                 : nil
-            configuration.mode = mode == .newEpisodes ? .replayOrRecord : .record
+            self.pending = pending
+            self.old = mode == .all ? old : nil
+            if continues, let pending {
+                do {
+                    try FileManager.default.copyItem(at: target, to: pending)
+                } catch {
+                    throw MockServerError(.cannotSave, "cannot copy \(target.path) to \(pending.path) to go on re-recording it: \(error.localizedDescription)")
+                }
+            }
+            configuration.mode = mode == .newEpisodes || appendsOnce || continues ? .replayOrRecord : .record
             // Redaction as `recorder capture` applies it: the default rules.
             configuration.recording = RecordingOptions(upstream: upstream, file: pending ?? target,
                                                        name: old?.name ?? name.replacingOccurrences(of: "/", with: "-"))
@@ -95,15 +114,17 @@ package struct TestCassette: Sendable {
         warnings = []
         file = nil
         pending = nil
+        old = nil
     }
 
     /// Settles the recording once the server has stopped: saves what a failed save left in memory and, in
-    /// ``RecordMode/all`` mode, moves the new recording over the old cassette when `passed`. A failed test
-    /// leaves the old cassette untouched and the new recording beside it; a test that recorded nothing leaves
-    /// the old cassette as it is.
+    /// ``RecordMode/all`` mode, gives the new recording the old cassette's hand-written parts and moves it
+    /// over the old cassette when `passed` is `true`. A test that failed (`false`), or whose outcome the
+    /// caller cannot see (`nil`), leaves the old cassette untouched and the new recording beside it; a test
+    /// that recorded nothing leaves the old cassette as it is.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
-    ///   test failed, naming both files.
-    package func finish(_ server: ReplayServer, passed: Bool) throws(MockServerError) {
+    ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it.
+    package func finish(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
         guard let file else { return }
         do {
             try server.saveRecording()
@@ -111,21 +132,39 @@ package struct TestCassette: Sendable {
             throw MockServerError(.cannotSave, "the recording of \(file.path) was not saved: \(error.description)")
         }
         guard let pending, FileManager.default.fileExists(atPath: pending.path) else { return }
-        guard passed else {
+        if let old {
+            do {
+                var recorded = try Cassette.load(from: pending)
+                recorded.note = old.note
+                recorded.matching = old.matching
+                recorded.errorTemplates = old.errorTemplates
+                try recorded.save(to: pending, overwrite: true)
+            } catch {
+                throw MockServerError(.cannotSave, "the new recording stays in \(pending.path) without the hand-written parts of \(file.path): \(error.description)")
+            }
+        }
+        switch passed {
+        case true?:
+            break
+        case false?:
             throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
+        case nil:
+            throw MockServerError(.cannotSave, "\(RecordMode.recordVariable)=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending.path): if the test passed, accept it with `mv '\(pending.path)' '\(file.path)'`")
         }
         do {
             try AtomicFile.move(pending, over: file)
         } catch {
             throw MockServerError(.cannotSave, "the new recording stays in \(pending.path): \(error.description)")
         }
+        CassetteTurns.shared.noteReplaced(file)
     }
 
     /// Starts a server, runs `body` with it (also reachable as ``ReplayServer/current``), stops it, settles
-    /// the recording with ``finish(_:passed:)`` (`passed` judges `body`'s result; a throwing `body` failed)
-    /// and, in strict mode, throws when a request went unmatched.
+    /// the recording with ``finish(_:passed:)`` (`passed` judges `body`'s result, `nil` when it cannot tell;
+    /// a throwing `body` failed, and where its recording went is written to standard error) and, in strict
+    /// mode, throws when a request went unmatched.
     package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
-                                    passed: (Result) -> Bool) async throws -> Result {
+                                    passed: (Result) -> Bool?) async throws -> Result {
         let server: ReplayServer
         if let loaded {
             server = try ReplayServer(loaded: loaded, configuration: configuration)
@@ -138,7 +177,12 @@ package struct TestCassette: Sendable {
             result = try await ReplayServer.$current.withValue(server) { try await body(server) }
         } catch {
             await server.stop()
-            try? finish(server, passed: false)
+            do {
+                try finish(server, passed: false)
+            } catch {
+                // The test fails with its own error; this says where its recording went.
+                FileHandle.standardError.write(Data("note: \(error.description)\n".utf8))
+            }
             throw error
         }
         await server.stop()
@@ -146,6 +190,91 @@ package struct TestCassette: Sendable {
         if configuration.strict {
             try server.verifyNoUnmatchedRequests()
         }
+        return result
+    }
+
+    /// Runs a test's body with its server, as the test helpers do: waits for the cassette's turn when the
+    /// mode may write it (see ``CassetteTurns``), resolves the cassettes `names` (as ``init(names:folder:upstream:mode:configuration:test:environment:)``
+    /// does), hands their age warnings to `warn`, then runs ``withServer(_:passed:)``.
+    ///
+    /// Faults never apply while recording, so that nothing injected is recorded. A test with faults in a
+    /// mode that records runs its body twice: first against the upstream, recording, through `rehearse`,
+    /// which runs it with its failures ignored (it expects the faults, which do not come); then against what
+    /// was recorded, in replay mode with the faults, which is the test that counts (and, under
+    /// ``RecordMode/all``, decides whether the new recording replaces the old cassette).
+    /// - Throws: ``MockServerError`` (`invalidConfiguration`) for a test with faults in a mode that records
+    ///   when there is no `rehearse` (the caller cannot ignore the failures of a first run).
+    package static func run<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
+                                    configuration: ReplayServer.Configuration, test: String?,
+                                    environment: [String: String] = TestEnvironment.current,
+                                    warn: ([String]) -> Void,
+                                    rehearse: ((() async throws -> Void) async -> Void)? = nil,
+                                    _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                    passed: (Result) -> Bool?) async throws -> Result {
+        let turn = names.count == 1 ? try await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
+        defer { if let turn { CassetteTurns.shared.give(turn) } }
+        return try await CassetteTurns.$held.withValue(CassetteTurns.held.union(turn.map { [$0] } ?? [])) {
+            try await runTaken(names: names, folder: folder, upstream: upstream, mode: mode, configuration: configuration, test: test,
+                               environment: environment, warn: warn, rehearse: rehearse, body, passed: passed)
+        }
+    }
+
+    /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` once the turn is taken.
+    private static func runTaken<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
+                                         configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
+                                         warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
+                                         _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                         passed: (Result) -> Bool?) async throws -> Result {
+        let cassette = try TestCassette(names: names, folder: folder, upstream: upstream, mode: mode,
+                                        configuration: configuration, test: test, environment: environment)
+        warn(cassette.warnings)
+        guard cassette.configuration.mode.records, let faults = try cassette.faultPlan() else {
+            return try await cassette.withServer({ try await body(cassette, $0) }, passed: passed)
+        }
+        guard let rehearse else {
+            throw MockServerError(.invalidConfiguration, "faults do not apply while \(RecordMode.recordVariable)=\(mode.rawValue) records \(names.joined(separator: ", ")), and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
+        }
+        return try await cassette.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
+    }
+
+    /// The fault plan the caller's configuration asks for, `nil` when none.
+    private func faultPlan() throws(MockServerError) -> FaultPlan? {
+        switch configuration.faults {
+        case .none: nil
+        case .plan(let plan): plan.rules.isEmpty ? nil : plan
+        case .environment: try FaultPlan.fromEnvironment().flatMap { $0.rules.isEmpty ? nil : $0 }
+        }
+    }
+
+    /// Records through a rehearsal of `body`, then runs `body` for real against the recording with `faults`
+    /// (see ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)``).
+    private func rehearsed<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
+                                   _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                   passed: (Result) -> Bool?) async throws -> Result {
+        let recorder = try ReplayServer(cassettes: [], configuration: configuration)
+        try await recorder.start()
+        await ReplayServer.$current.withValue(recorder) {
+            await rehearse { _ = try await body(self, recorder) }
+        }
+        await recorder.stop()
+        var replaying = configuration
+        replaying.mode = .replay
+        replaying.recording = nil
+        replaying.faults = .plan(faults)
+        let replay = TestCassette(replaying: recorder.recordedCassette.map { [$0] } ?? [], configuration: replaying)
+        let result: Result
+        do {
+            // Nothing is recorded here; the verdict settles the rehearsal's recording below.
+            result = try await replay.withServer({ try await body(self, $0) }, passed: { _ in true })
+        } catch {
+            do {
+                try finish(recorder, passed: false)
+            } catch {
+                FileHandle.standardError.write(Data("note: \(error.description)\n".utf8))
+            }
+            throw error
+        }
+        try finish(recorder, passed: passed(result))
         return result
     }
 

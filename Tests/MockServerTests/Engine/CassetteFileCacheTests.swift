@@ -4,9 +4,10 @@ import FoundationNetworking
 #endif
 @testable import MockServer
 import Testing
+import TestSupport
 
 /// A cassette file is read once and shared while it is unchanged; any change to it is read again.
-@Suite struct CassetteFileCacheTests {
+@Suite(.ownEnvironment) struct CassetteFileCacheTests {
     private func sample(_ name: String, status: Int = 200) -> Cassette {
         Cassette(name: name, origin: .handWritten,
                  interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/\(name)"),

@@ -4,8 +4,9 @@ import FoundationNetworking
 #endif
 @testable import MockServer
 import Testing
+import TestSupport
 
-@Suite struct ReplayServerTests {
+@Suite(.ownEnvironment) struct ReplayServerTests {
     private func get(_ session: URLSession, _ base: URL, _ target: String) async throws -> (Data, HTTPURLResponse) {
         try await session.httpData(for: URLRequest(url: URL(string: target, relativeTo: base)!))
     }

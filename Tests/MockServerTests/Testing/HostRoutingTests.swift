@@ -112,7 +112,8 @@ import Testing
 
     @Test func stoppedServer_hasNoConfigurationToGive() async throws {
         let server = try ReplayServer(cassettes: [])
-        let error = #expect(throws: MockServerError.self) { try server.sessionConfiguration() }
-        #expect(error?.description == "the server is not running, so there is nothing to route requests to; start it first")
+        #expect(throws: MockServerError(.notRunning, "the server is not running, so there is nothing to route requests to; start it first")) {
+            try server.sessionConfiguration()
+        }
     }
 }

@@ -16,7 +16,7 @@ import Testing
         return try await session.httpData(for: URLRequest(url: URL(string: url)!))
     }
 
-    @Test(.mockServer("github/users"))
+    @Test(.ownMockServer("github/users"))
     func testBody_readsItsServer_andReachesItWithFixedURLs() async throws {
         let (_, response) = try await Self.get("https://api.github.com/users/octocat")
         #expect(response.statusCode == 200)
@@ -24,13 +24,13 @@ import Testing
     }
 
     /// Each case sees only its own request: every case has a server of its own.
-    @Test(.mockServer("github/users"), arguments: 0..<4)
+    @Test(.ownMockServer("github/users"), arguments: 0..<4)
     func parallelCases_eachGetTheirOwnServer(round: Int) async throws {
         _ = try await Self.get("https://api.github.com/users/octocat")
         #expect(ReplayServer.current?.journal.entries.count == 1)
     }
 
-    @Suite(.mockServer("github/users"))
+    @Suite(.ownMockServer("github/users"))
     struct OnASuite {
         @Test func everyTestHasAServer() throws {
             #expect(ReplayServer.current?.baseURL != nil)
@@ -79,9 +79,25 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try Cassette(name: "users", interactions: [.stub("GET", "/users/octocat", json: ["login": "octocat"])])
             .save(to: folder.appendingPathComponent("users.json"))
-        await #expect(throws: MockServerError.self) {
+        let error = await #expect(throws: MockServerError.self) {
             try await Self.scope(Self.trait("users", in: folder, allowUnused: false)) {}
         }
+        #expect(error?.code == .assertionFailed)
+        #expect(error?.description.hasPrefix("1 of 1 recorded interaction was never used:\n  ") == true)
+        #expect(error?.description.contains("GET /users/octocat") == true)
+    }
+
+    @Test func noRecordingsFolder_saysToCreateOneOrSetTheVariable() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("Tests/AppTests/UsersTests.swift").path
+        var trait = MockServerTrait.mockServer("users", filePath: file)
+        trait.environment = [:]
+        let error = await #expect(throws: MockServerError.self) {
+            try await Self.scope(trait) {}
+        }
+        #expect(error?.code == .cassetteNotFound)
+        #expect(error?.description == "no Recordings folder at or above \(file); create one (such as Recordings/ next to Package.swift), set MOCKSERVER_RECORDINGS to a folder, or pass the folder with `in:`")
     }
 
     @Test(arguments: [true, false])
@@ -111,5 +127,15 @@ import Testing
         } else {
             #expect(try Data(contentsOf: file) == old)
         }
+    }
+}
+
+extension Trait where Self == MockServerTrait {
+    /// `.mockServer(cassette)` reading the package's own environment (``TestEnvironment/ownSuite``) instead of
+    /// the caller's, so an exported `MOCKSERVER_RECORD` never re-records the bundled cassettes.
+    static func ownMockServer(_ cassette: String, filePath: String = #filePath) -> Self {
+        var trait = Self.mockServer(cassette, filePath: filePath)
+        trait.environment = TestEnvironment.ownSuite
+        return trait
     }
 }

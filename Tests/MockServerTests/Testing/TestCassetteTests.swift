@@ -102,6 +102,59 @@ import Testing
         }
     }
 
+    /// A cassette whose hand-written parts a re-recording must keep.
+    static func handWritten(_ interactions: [Interaction]) -> Cassette {
+        Cassette(name: "things", note: "error templates from the API's documentation",
+                 matching: MatchRules(ignoredQueryParameters: ["token"], headers: ["Accept"]),
+                 errorTemplates: ["rate_limit": RecordedResponse(status: 429, headers: ["Retry-After": "1"], body: .text("slow down"))],
+                 interactions: interactions)
+    }
+
+    @Test func all_keepsTheHandWrittenParts_ofTheOldCassette() async throws {
+        try await Self.withFolder { folder in
+            let file = folder.appendingPathComponent("api/things.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let old = Self.handWritten([.stub("GET", "/text", text: "old")])
+            try old.save(to: file)
+            try await withUpstream { upstream, _ in
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+            }
+            let new = try Cassette.load(from: file)
+            #expect(new.interactions.map(\.request.target) == ["/json"])
+            #expect(new.note == old.note)
+            #expect(new.matching == old.matching)
+            #expect(new.errorTemplates == old.errorTemplates)
+        }
+    }
+
+    @Test func all_whenTheOutcomeCannotBeSeen_keepsTheNewRecordingAside_andSaysHowToAcceptIt() async throws {
+        try await Self.withFolder { folder in
+            let file = folder.appendingPathComponent("things.json")
+            try Self.handWritten([.stub("GET", "/text", text: "old")]).save(to: file)
+            let old = try Data(contentsOf: file)
+            let error = try await withUpstream { upstream, _ in
+                let cassette = try TestCassette(names: ["things"], folder: folder, upstream: upstream.absoluteString, mode: .all,
+                                                configuration: .init(faults: .none), test: "things", environment: [:])
+                return await #expect(throws: MockServerError.self) {
+                    try await cassette.withServer({ server in
+                        _ = try await withURLSession(timeout: 30) { session in
+                            try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
+                        }
+                    }, passed: { _ in nil })
+                }
+            }
+            #expect(try Data(contentsOf: file) == old)
+            let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0 != "things.json" })
+            let pending = folder.appendingPathComponent(kept).path
+            #expect(error?.code == .cannotSave)
+            #expect(error?.description == "MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending): if the test passed, accept it with `mv '\(pending)' '\(file.path)'`")
+            // Accepted as the sentence says, it is the new recording with the hand-written parts kept.
+            let accepted = try Cassette.load(from: URL(fileURLWithPath: pending))
+            #expect(accepted.interactions.map(\.request.target) == ["/json"])
+            #expect(accepted.errorTemplates.keys.sorted() == ["rate_limit"])
+        }
+    }
+
     @Test func live_forwardsEverything_andWritesNothing() async throws {
         try await Self.withFolder { folder in
             try await withUpstream { upstream, log in

@@ -4,10 +4,10 @@ import Testing
 
 /// The project's `Recordings/` folder and the cassettes in it, read the way MockServer reads them.
 enum Recordings {
-    /// The nearest `Recordings/` above this file (or `MOCKSERVER_RECORDINGS`).
+    /// The nearest `Recordings/` above this file, whatever `MOCKSERVER_RECORDINGS` says: the suite tests these.
     static var folder: URL {
         get throws {
-            try #require(RecordingsFolder.nearest(to: #filePath), "no Recordings folder above \(#filePath)")
+            try #require(RecordingsFolder.nearest(to: #filePath, environment: TestEnvironment.ownSuite), "no Recordings folder above \(#filePath)")
         }
     }
 

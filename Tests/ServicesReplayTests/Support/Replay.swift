@@ -45,8 +45,11 @@ extension ReplayServer.FaultSource {
 /// for ``ReplayServer/FaultSource/environment``.
 func withReplay<T>(_ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
                    _ body: (Replay) async throws -> T) async throws -> T {
-    try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
-                                              client: options.configuration, now: options.now, body)
+    // The package's own environment: the caller's MOCKSERVER_RECORD and the like never reach the suite.
+    try await TestEnvironment.isolated {
+        try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
+                                                  client: options.configuration, now: options.now, body)
+    }
 }
 
 extension Optional {

@@ -40,7 +40,7 @@ import Testing
         let sentence = "rule 2 ('service-error=maintenance'): no cassette served has an error template named 'maintenance'; the templates there are: quota, rate_limit"
         #expect(error?.code == .invalidFaultPlan)
         #expect(error?.description == sentence)
-        #expect((direct as? MockServerError)?.description == sentence)
+        #expect(direct?.description == sentence)
     }
 
     @Test func errorEventNamingNoTemplate_failsTheStart_sayingThereAreNone() async throws {

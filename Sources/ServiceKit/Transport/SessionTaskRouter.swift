@@ -44,8 +44,10 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// the task fails with `URLError.timedOut` once that long passes without bytes sent or received.
     func run(_ task: URLSessionTask, timeout: Duration?, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
         let id = task.taskIdentifier
-        let timer = timeout.map { transferTimeout(for: task, limit: $0) }
-        tasks.withLock { $0.whole[id] = WholeTask(progress: uploadProgress, timeout: timer) }
+        // The timer starts under the lock, so that even an immediate expiry finds the task's state.
+        tasks.withLock { tasks in
+            tasks.whole[id] = WholeTask(progress: uploadProgress, timeout: timeout.map { transferTimeout(for: task, limit: $0) })
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // The task may already be finished (cancelled before it started): resume at once.
@@ -74,14 +76,15 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// with `URLError.timedOut` once that long passes without bytes received.
     func stream(_ task: URLSessionTask, timeout: Duration?) async throws -> StreamedResponse {
         let id = task.taskIdentifier
-        let timer = timeout.map { transferTimeout(for: task, limit: $0) }
         let (body, chunks) = AsyncThrowingStream<Data, any Error>.makeStream()
         chunks.onTermination = { termination in
             if case .cancelled = termination {
                 task.cancel()
             }
         }
-        tasks.withLock { $0.streamed[id] = StreamedTask(body: body, chunks: chunks, timeout: timer) }
+        tasks.withLock { tasks in
+            tasks.streamed[id] = StreamedTask(body: body, chunks: chunks, timeout: timeout.map { transferTimeout(for: task, limit: $0) })
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = tasks.withLock { tasks -> Result<StreamedResponse, any Error>? in

@@ -4,7 +4,8 @@ public struct RecordedResponse: Sendable, Hashable {
     public var status: Int
     /// Header lines in the order received; repeats (such as `Set-Cookie`) kept.
     public var headers: HTTPHeaders
-    /// The body, stored decoded (never compressed or chunked).
+    /// The body, never chunked, and decoded unless the headers still name its `Content-Encoding`: capture
+    /// keeps a body it cannot decode (brotli, zstd, a broken gzip) as it came, with that header.
     public var body: RecordedBody
 
     /// Creates a recorded response; headers and body default to empty.
@@ -23,14 +24,17 @@ public struct RecordedResponse: Sendable, Hashable {
         )
     }
 
-    /// The response to send on replay: the body's bytes (JSON serialized compactly with sorted keys),
-    /// `Content-Encoding` and `Transfer-Encoding` dropped because bodies are stored decoded, and
-    /// `Content-Length` set to the body's size. An empty body keeps a recorded `Content-Length`, so a
-    /// replayed `HEAD` answer still announces the size of the resource.
+    /// The response to send on replay: the body's bytes (JSON in its recorded layout), `Transfer-Encoding`
+    /// dropped because bodies are stored whole, and `Content-Length` set to the body's size. A recorded
+    /// `Content-Encoding` is sent with the bytes it describes, except beside inline JSON, which is decoded
+    /// by construction (coded bytes never parse as JSON). An empty body keeps a recorded `Content-Length`,
+    /// so a replayed `HEAD` answer still announces the size of the resource.
     var replayResponse: HTTPResponse {
         let bytes = body.data
         var headers = headers
-        headers.remove(name: "Content-Encoding")
+        if case .json = body.form {
+            headers.remove(name: "Content-Encoding")
+        }
         headers.remove(name: "Transfer-Encoding")
         if !bytes.isEmpty {
             headers.set(name: "Content-Length", value: String(bytes.count))

@@ -100,11 +100,18 @@ package final class ReplayEngine: Sendable {
 
     /// Decides the answer to `request`: the next recorded response (or transport failure) of the matching
     /// interactions, or an unmatched decision carrying the 404 and the near miss. Synchronous and thread-safe.
+    ///
+    /// A `HEAD` that matches no recorded `HEAD` is answered as HTTP defines it (RFC 9110 §9.3.2): by the
+    /// `GET` the same request would get, whose head the server sends without the body. It only looks: the
+    /// `GET`'s sequence does not advance, so a later `GET` gets the same answer.
     package func answer(_ request: HTTPRequest) -> ReplayDecision {
         let snapshot = state.withLock { $0.snapshot }
         let lookup = snapshot.index.lookup(request)
         let candidates = lookup.candidates
         guard !candidates.isEmpty else {
+            if request.method == "HEAD", let asGET = answerWithoutAdvancing(Self.getRequest(for: request), snapshot: snapshot) {
+                return asGET
+            }
             return .unmatched(snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query)))
         }
         let selection = state.withLock { state in
@@ -117,6 +124,27 @@ package final class ReplayEngine: Sendable {
             let references = members.map { snapshot.index.cassettes[cassette].reference($0) }
             return .unmatched(NearMiss(method: request.method, target: request.target, closest: nil, differences: [], usedUp: references))
         }
+    }
+
+    /// What ``answer(_:)`` would serve `request` from `snapshot`, leaving every sequence where it is; `nil`
+    /// when nothing matches.
+    private func answerWithoutAdvancing(_ request: HTTPRequest, snapshot: Snapshot) -> ReplayDecision? {
+        let candidates = snapshot.index.lookup(request).candidates
+        guard !candidates.isEmpty else { return nil }
+        var uses = state.withLock { $0.uses }
+        switch ReplayEngine.select(from: candidates, groups: snapshot.index.groups, uses: &uses, cassettes: snapshot.index.cassettes) {
+        case .serve(let cassette, let member, let isRepeat):
+            return .matched(ReplayMatch(snapshot.index.cassettes[cassette], member: member, isRepeat: isRepeat))
+        case .usedUp:
+            return nil
+        }
+    }
+
+    /// `request` as a `GET`: what a `HEAD` asks about.
+    private static func getRequest(for request: HTTPRequest) -> HTTPRequest {
+        var get = request
+        get.method = "GET"
+        return get
     }
 
     /// Adds a hand-written interaction (see ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``)

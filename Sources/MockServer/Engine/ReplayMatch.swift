@@ -3,7 +3,7 @@ package struct ReplayMatch: Sendable {
     /// What the interaction replays.
     package enum Reply: Sendable {
         /// Send this response. JSON bodies were serialized once when the engine was built; `Content-Length`
-        /// is set and recorded transfer and content encodings are removed.
+        /// is set and a recorded `Transfer-Encoding` removed (see ``RecordedResponse/replayResponse``).
         case response(HTTPResponse)
         /// Reproduce this recorded transport failure (refused, reset, timeout).
         case failure(TransportFailure)

@@ -12,7 +12,8 @@ extension WebServiceClient {
         /// parameter of the same name wins. Default: none.
         public var commonParameters: @Sendable () async -> Parameters
         /// The per-request timeout in seconds: how long to wait for data before failing with
-        /// `.network(.timedOut)`. Default 60.
+        /// `.network(.timedOut)`, fractions included (``URLSessionTransport`` keeps it to the millisecond on
+        /// every platform). Default 60.
         public var timeout: TimeInterval
         /// When to retry failed calls; `nil` (the default) never retries.
         public var retryPolicy: RetryPolicy?

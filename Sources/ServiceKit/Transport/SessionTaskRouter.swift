@@ -12,6 +12,7 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private struct WholeTask {
         var body = Data()
         var progress: UploadProgressHandler?
+        var timeout: TransferTimeout?
         var continuation: CheckedContinuation<TransportResponse, any Error>?
         /// The outcome when the task finished before its continuation was stored.
         var outcome: Result<TransportResponse, any Error>?
@@ -28,6 +29,7 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         /// The head's outcome when the task got that far before its continuation was stored.
         var headOutcome: Result<StreamedResponse, any Error>?
         var headDelivered = false
+        var timeout: TransferTimeout?
     }
 
     private struct Tasks {
@@ -38,10 +40,14 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private let tasks = Lock(Tasks())
 
     /// Starts `task` and returns its complete response, or throws the session's error. Cancelling the
-    /// calling Swift task cancels `task`, which then completes with `URLError.cancelled`.
-    func run(_ task: URLSessionTask, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
+    /// calling Swift task cancels `task`, which then completes with `URLError.cancelled`. With a `timeout`,
+    /// the task fails with `URLError.timedOut` once that long passes without bytes sent or received.
+    func run(_ task: URLSessionTask, timeout: Duration?, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
         let id = task.taskIdentifier
-        tasks.withLock { $0.whole[id] = WholeTask(progress: uploadProgress) }
+        // The timer starts under the lock, so that even an immediate expiry finds the task's state.
+        tasks.withLock { tasks in
+            tasks.whole[id] = WholeTask(progress: uploadProgress, timeout: timeout.map { transferTimeout(for: task, limit: $0) })
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // The task may already be finished (cancelled before it started): resume at once.
@@ -66,8 +72,9 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Starts `task` and returns its head once the first bytes of the body (or the end of the response)
     /// arrived; the body follows as it arrives. Cancelling the calling Swift task before that, or ending the
-    /// body's iteration after it, cancels `task`.
-    func stream(_ task: URLSessionTask) async throws -> StreamedResponse {
+    /// body's iteration after it, cancels `task`. With a `timeout`, the head, or the body after it, fails
+    /// with `URLError.timedOut` once that long passes without bytes received.
+    func stream(_ task: URLSessionTask, timeout: Duration?) async throws -> StreamedResponse {
         let id = task.taskIdentifier
         let (body, chunks) = AsyncThrowingStream<Data, any Error>.makeStream()
         chunks.onTermination = { termination in
@@ -75,7 +82,9 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
                 task.cancel()
             }
         }
-        tasks.withLock { $0.streamed[id] = StreamedTask(body: body, chunks: chunks) }
+        tasks.withLock { tasks in
+            tasks.streamed[id] = StreamedTask(body: body, chunks: chunks, timeout: timeout.map { transferTimeout(for: task, limit: $0) })
+        }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let ready = tasks.withLock { tasks -> Result<StreamedResponse, any Error>? in
@@ -103,9 +112,11 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         let streamed = tasks.withLock { tasks -> (AsyncThrowingStream<Data, any Error>.Continuation, HeadHandOver?)? in
             if tasks.whole[id] != nil {
                 tasks.whole[id]?.body.append(data)
+                tasks.whole[id]?.timeout?.noteProgress()
                 return nil
             }
             guard var state = tasks.streamed[id] else { return nil }
+            state.timeout?.noteProgress()
             let head = Self.handOverHead(of: dataTask, error: nil, in: &state)
             tasks.streamed[id] = state
             return (state.chunks, head)
@@ -118,15 +129,34 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
                     totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
-        let progress = tasks.withLock { $0.whole[task.taskIdentifier]?.progress }
+        let progress = tasks.withLock { tasks in
+            tasks.whole[task.taskIdentifier]?.timeout?.noteProgress()
+            return tasks.whole[task.taskIdentifier]?.progress
+        }
         progress?(UploadProgress(bytesSent: totalBytesSent, totalBytes: totalBytesExpectedToSend))
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        finish(task, error: error)
+    }
+
+    /// A timer that fails `task` as timed out after `limit` without progress: its outcome is settled at
+    /// once, then the task is cancelled (its own completion, coming later, finds it settled).
+    private func transferTimeout(for task: URLSessionTask, limit: Duration) -> TransferTimeout {
+        TransferTimeout(limit: limit, hasHead: { task.response != nil }, onExpiry: { [weak self] in
+            self?.finish(task, error: URLError(.timedOut))
+            task.cancel()
+        })
+    }
+
+    /// Settles `task` with `error` (`nil`: it completed): resumes whoever waits for it, or keeps the outcome
+    /// for them. Only the first call for a task counts.
+    private func finish(_ task: URLSessionTask, error: (any Error)?) {
         let id = task.taskIdentifier
         let finishedWhole = tasks.withLock { tasks -> (CheckedContinuation<TransportResponse, any Error>,
                                                        Result<TransportResponse, any Error>)? in
-            guard var state = tasks.whole[id] else { return nil }
+            guard var state = tasks.whole[id], state.outcome == nil else { return nil }
+            state.timeout?.cancel()
             let outcome = Self.outcome(of: task, body: state.body, error: error)
             guard let continuation = state.continuation else {
                 state.outcome = outcome
@@ -142,6 +172,7 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         }
         let finishedStream = tasks.withLock { tasks -> (AsyncThrowingStream<Data, any Error>.Continuation, HeadHandOver?)? in
             guard var state = tasks.streamed[id] else { return nil }
+            state.timeout?.cancel()
             let head = Self.handOverHead(of: task, error: error, in: &state)
             // A head not yet awaited keeps its outcome here until `stream` collects it.
             tasks.streamed[id] = state.headOutcome == nil ? nil : state

@@ -8,6 +8,11 @@ import FoundationNetworking
 /// The session lives as long as the transport: `deinit` calls `finishTasksAndInvalidate()`, because an
 /// unvalidated session keeps its delegate and (on Linux) its threads forever. Cancelling the calling task
 /// cancels the `URLSessionTask`, which ends the call with `URLError.cancelled`.
+///
+/// A request's `timeoutInterval` is the longest wait for progress (bytes sent or received), and the
+/// transport keeps it itself, to the millisecond: past it the call fails with `URLError.timedOut`.
+/// URLSession gets a looser timeout (twice as long, rounded up to whole seconds, plus one), because
+/// FoundationNetworking cuts its timeout to whole seconds: 0.5 s would fail at once, 1.5 s after 1 s.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     private let router: SessionTaskRouter
@@ -28,7 +33,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// reports. A body in `httpBody` is uploaded with progress: URLSession reports `didSendBodyData` for
     /// data tasks with a body on Darwin and on Linux alike (checked on Linux with a raw socket server).
     public func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
-        return try await router.run(session.dataTask(with: request), uploadProgress: uploadProgress)
+        let (loosened, timeout) = Self.timing(request)
+        return try await router.run(session.dataTask(with: loosened), timeout: timeout, uploadProgress: uploadProgress)
     }
 
     /// Sends `request` as a data task and returns once the first bytes of the body (or the end of a
@@ -36,6 +42,19 @@ public final class URLSessionTransport: HTTPTransport {
     /// it. Ending the body's iteration (cancelling its task, or dropping it) cancels the data task, which
     /// closes the connection.
     public func stream(_ request: URLRequest) async throws -> StreamedResponse {
-        try await router.stream(session.dataTask(with: request))
+        let (loosened, timeout) = Self.timing(request)
+        return try await router.stream(session.dataTask(with: loosened), timeout: timeout)
+    }
+
+    /// The transport's own timeout for `request` (`nil` when its `timeoutInterval` is not a positive
+    /// number), and the request with URLSession's timeout set well past it, so that only ours ever fires.
+    static func timing(_ request: URLRequest) -> (request: URLRequest, timeout: Duration?) {
+        let interval = request.timeoutInterval
+        guard interval > 0, interval.isFinite else { return (request, nil) }
+        // About 31 years: beyond it a timeout means "never", and stays in range of every clock.
+        let seconds = min(interval, 1e9)
+        var loosened = request
+        loosened.timeoutInterval = (seconds * 2).rounded(.up) + 1
+        return (loosened, .seconds(seconds))
     }
 }

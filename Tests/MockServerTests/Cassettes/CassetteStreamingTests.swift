@@ -75,17 +75,12 @@ import Testing
         let broken = CassetteFixtures.document(interactions: "[\(CassetteFixtures.interaction()), \(CassetteFixtures.interaction(response: #""response": {"status": "x"}"#))]")
         try Data(broken.utf8).write(to: file)
         let engine = ReplayEngine(cassettes: [])
-        #expect(throws: MockServerError.self) { try engine.appendCassette(contentsOf: file) }
-        do {
-            try engine.appendCassette(contentsOf: file)
-        } catch {
-            #expect(error.description == "broken.json: interaction 1: response.status: expected an integer, found a string")
-        }
-        do {
+        let badFile = #expect(throws: MockServerError.self) { try engine.appendCassette(contentsOf: file) }
+        #expect(badFile?.description == "broken.json: interaction 1: response.status: expected an integer, found a string")
+        let missing = #expect(throws: MockServerError.self) {
             try engine.appendCassette(contentsOf: URL(fileURLWithPath: "missing.json", relativeTo: folder))
-        } catch {
-            #expect(error.description == "missing.json: cannot read the file (No such file or directory)")
         }
+        #expect(missing?.description == "missing.json: cannot read the file (No such file or directory)")
         #expect(engine.cassettes.isEmpty)
     }
 }

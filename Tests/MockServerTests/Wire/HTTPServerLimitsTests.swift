@@ -62,6 +62,76 @@ import Testing
         }
     }
 
+    @Test func headTrickledInLineByLine_gets408OnceTheRequestTimeoutPassedSinceItsFirstByte() async throws {
+        // Given a 300 ms request timeout (and an idle timeout long enough never to matter here)
+        let configuration = HTTPServer.Configuration(requestTimeout: .milliseconds(300), idleTimeout: .seconds(300))
+        try await withServer(configuration) { _, url in
+            // When a client sends its head one line at a time, each line at least 100 ms after the one before
+            // (the pause is a bounded wait for the answer), so that every read makes progress
+            let client = try RawHTTPClient(url)
+            try client.send("GET / HTTP/1.1\r\n")
+            var answer: RawHTTPClient.Response?
+            var linesSent = 1
+            while answer == nil, linesSent < 50 {
+                do {
+                    answer = try await client.readResponse(timeout: .milliseconds(100))
+                } catch {
+                    // Nothing yet: send the next line. The server may close meanwhile; then read what it said.
+                    do {
+                        try client.send("X-Line-\(linesSent): slow\r\n")
+                        linesSent += 1
+                    } catch {
+                        answer = try await client.readResponse(timeout: .seconds(10))
+                    }
+                }
+            }
+            // Then the head as a whole timed out: 408 came before the 50th line (a timeout restarted by every
+            // read would let the client go on for ever), and the connection closes
+            let response = try #require(answer, "no answer after \(linesSent) lines")
+            #expect(response.status == 408)
+            #expect(response.bodyText == "The request did not arrive completely in time.\n")
+            #expect(linesSent < 50)
+            #expect(await client.readToEnd(timeout: .seconds(10)).ending == .closed)
+        }
+    }
+
+    /// The default limit on the request line plus header lines: 32 KiB.
+    private static let defaultHeadLimit = 32768
+
+    @Test(arguments: [(defaultHeadLimit, 200), (defaultHeadLimit + 1, 431)])
+    func defaultConfiguration_acceptsAHeadUpToItsHeaderLimit_and431sOneByteMore(headBytes: Int, status: Int) async throws {
+        // Given a server with the default configuration
+        try await withServer(HTTPServer.Configuration()) { _, url in
+            // When the request line and header lines (each with its CRLF) come to `headBytes` bytes
+            let requestLine = "GET / HTTP/1.1\r\n"
+            let filler = String(repeating: "a", count: headBytes - requestLine.utf8.count - "X: \r\n".utf8.count)
+            let client = try RawHTTPClient(url)
+            try client.send(requestLine + "X: \(filler)\r\n\r\n")
+            // Then it is served at the limit and refused one byte over it, with the limit named
+            let response = try await client.readResponse()
+            #expect(response.status == status)
+            if status == 431 {
+                #expect(response.bodyText == "The request line and headers exceed the limit of 32768 bytes.\n")
+            } else {
+                #expect(response.headers["X-Header-Count"] == "1")
+            }
+        }
+    }
+
+    @Test func chunkedBodyOverTheLimitInManySmallChunks_gets413BeforeItEnds() async throws {
+        try await withServer(Self.small) { _, url in
+            // Given a limit of 50 body bytes, when a chunked body arrives as 51 one-byte chunks (and no end)
+            let client = try RawHTTPClient(url)
+            try client.send("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                            + String(repeating: "1\r\na\r\n", count: 51))
+            // Then the sum of the chunks is what counts: 413, naming the limit, then the connection closes
+            let response = try await client.readResponse()
+            #expect(response.status == 413)
+            #expect(response.bodyText == "The request body exceeds the limit of 50 bytes.\n")
+            #expect(await client.readToEnd().ending == .closed)
+        }
+    }
+
     @Test func idleKeepAliveConnection_isClosedSilentlyAfterTheIdleTimeout() async throws {
         try await withServer(Self.small) { server, url in
             let client = try RawHTTPClient(url)

@@ -59,13 +59,20 @@ import Testing
 
     @Test(arguments: [0, 1, 10])
     func truncatedBody_sendsTheHeadAndExactlyNBodyBytes(kept: Int) async throws {
-        // Given the head of a response and only part of its body (Content-Length promises all of it)
-        let head = Self.json.serializedHead
-        let bytes = head + Self.json.body.prefix(kept)
-        let (received, ending) = try await exchange(.raw(bytes))
-        // Then exactly that many bytes arrive, then FIN
-        #expect(received.count == head.count + kept)
-        #expect(String(decoding: received, as: UTF8.self).contains("Content-Length: \(Self.json.body.count)\r\n"))
+        // Given a response that declares its whole body but carries only its first `kept` bytes (a deliberate
+        // truncation, which the server must write as given rather than fix)
+        var truncated = Self.json
+        truncated.headers.set(name: "Content-Length", value: String(Self.json.body.count))
+        truncated.body = Self.json.body.prefix(kept)
+        let (received, ending) = try await exchange(.response(truncated))
+        // Then the head the server wrote promises the whole body, exactly the kept bytes of the real body
+        // follow it, and the connection closes
+        let split = try #require(received.firstRange(of: Data("\r\n\r\n".utf8)))
+        let head = String(decoding: received[..<split.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        #expect(head.first == "HTTP/1.1 200 OK")
+        #expect(head.contains("Content-Length: \(Self.json.body.count)"))
+        #expect(head.contains("Content-Type: application/json"))
+        #expect(received[split.upperBound...] == Self.json.body.prefix(kept))
         #expect(ending == .closed)
     }
 

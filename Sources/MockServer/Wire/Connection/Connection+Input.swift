@@ -35,12 +35,14 @@ extension Connection {
                 continue
             }
             guard !input.isEmpty else { break parsing }
+            if headStartedAt == 0 { headStartedAt = loop.now }
             switch scanner.scan(input.unread, limits: server.limits) {
             case .incomplete:
                 break parsing
             case .rejected(let rejection):
                 reject(rejection)
             case .complete(let start, let end):
+                headStartedAt = 0
                 let head: RequestHead
                 do {
                     head = try RequestHeadParser.parse(UnsafeRawBufferPointer(rebasing: input.unread[start..<end]), limits: server.limits)
@@ -139,6 +141,7 @@ extension Connection {
     /// Answers a request the server cannot serve with its status and a one-line reason, then closes.
     func reject(_ rejection: RequestRejection) {
         pendingHead = nil
+        headStartedAt = 0
         bodyState = .none
         body = Data()
         scanner.reset()

@@ -2,9 +2,16 @@ extension Connection {
     /// When the current timeout expires, or 0 when none applies: the request timeout while a request
     /// is partly read or an answer cannot be written, the idle timeout between requests, the linger
     /// time while lingering. Deferred, delayed, throttled and stalled connections have none.
+    ///
+    /// A request head must arrive whole within the request timeout of its first byte, however steadily it
+    /// trickles in (as nginx's `client_header_timeout`, which is not re-armed by each read); a body, like
+    /// nginx's `client_body_timeout`, only must not stall for that long between reads.
     var timeoutDeadline: UInt64 {
         switch phase {
         case .reading:
+            if headStartedAt != 0 {
+                return headStartedAt + server.requestTimeout
+            }
             return lastActivity + (isMidRequest || !output.isEmpty ? server.requestTimeout : server.idleTimeout)
         case .closing:
             return lastActivity + server.requestTimeout

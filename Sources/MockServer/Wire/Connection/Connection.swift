@@ -105,6 +105,9 @@ final class Connection {
 
     /// When bytes last moved in either direction.
     @exclusivity(unchecked) var lastActivity: UInt64 = 0
+    /// When the server began reading the request head now in progress (its first byte, or the moment the
+    /// connection turned to pipelined bytes already buffered); 0 while no head is in progress.
+    @exclusivity(unchecked) var headStartedAt: UInt64 = 0
     @exclusivity(unchecked) var lingerUntil: UInt64 = 0
     /// When a delay ends or the next throttled slice is due; 0 when nothing is planned.
     @exclusivity(unchecked) var actionAt: UInt64 = 0

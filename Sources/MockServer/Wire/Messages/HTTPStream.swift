@@ -27,8 +27,8 @@ package struct HTTPStream: Sendable {
         case stall
     }
 
-    /// Status and headers; `Content-Length`, `Transfer-Encoding` and `Content-Encoding` are left out and the
-    /// server writes its own framing. Its body is ignored.
+    /// Status and headers; `Content-Length` and `Transfer-Encoding` are left out and the server writes its
+    /// own framing. A `Content-Encoding` stays: it describes the parts' bytes. Its body is ignored.
     var head: HTTPResponse
     /// The parts in order, offsets not decreasing.
     package var parts: [Part]
@@ -45,7 +45,6 @@ package struct HTTPStream: Sendable {
         var head = head
         head.headers.remove(name: "Content-Length")
         head.headers.remove(name: "Transfer-Encoding")
-        head.headers.remove(name: "Content-Encoding")
         head.body = Data()
         self.head = head
         self.parts = parts

@@ -103,13 +103,14 @@ package final class ReplayEngine: Sendable {
     ///
     /// A `HEAD` that matches no recorded `HEAD` is answered as HTTP defines it (RFC 9110 §9.3.2): by the
     /// `GET` the same request would get, whose head the server sends without the body. It only looks: the
-    /// `GET`'s sequence does not advance, so a later `GET` gets the same answer.
-    package func answer(_ request: HTTPRequest) -> ReplayDecision {
+    /// `GET`'s sequence does not advance, so a later `GET` gets the same answer. Recording modes pass
+    /// `headFromGET: false`, so that such a `HEAD` is forwarded and recorded as the upstream answers it.
+    package func answer(_ request: HTTPRequest, headFromGET: Bool = true) -> ReplayDecision {
         let snapshot = state.withLock { $0.snapshot }
         let lookup = snapshot.index.lookup(request)
         let candidates = lookup.candidates
         guard !candidates.isEmpty else {
-            if request.method == "HEAD", let asGET = answerWithoutAdvancing(Self.getRequest(for: request), snapshot: snapshot) {
+            if headFromGET, request.method == "HEAD", let asGET = answerWithoutAdvancing(Self.getRequest(for: request), snapshot: snapshot) {
                 return asGET
             }
             return .unmatched(snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query)))

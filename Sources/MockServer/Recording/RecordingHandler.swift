@@ -44,7 +44,7 @@ final class RecordingHandler: HTTPHandler {
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         if mode == .replayOrRecord {
-            let decision = engine.answer(request)
+            let decision = engine.answer(request, headFromGET: false)
             if case .matched = decision {
                 let entry = journal.record(request, decision: decision)
                 observer?(entry)

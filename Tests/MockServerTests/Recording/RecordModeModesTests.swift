@@ -35,6 +35,24 @@ import Testing
         }
     }
 
+    @Test func replayOrRecord_forwardsAHEADThatOnlyARecordedGETWouldAnswer() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("api.json")
+        try await withUpstream { upstream, log in
+            // Given a cassette file that holds GET /text?n=1 and no HEAD
+            try cassette(upstream: upstream, targets: ["/text?n=1"]).save(to: file)
+            try await withRecordingServer(upstream: upstream, mode: .replayOrRecord, file: file) { server, base in
+                // When a HEAD of it is sent
+                _ = try await rawExchange(base, "HEAD /text?n=1 HTTP/1.1\r\nHost: proxy")
+                // Then the upstream is asked, and the HEAD is recorded as it answered
+                #expect(log.all.map { "\($0.method) \($0.target)" } == ["HEAD /text?n=1"])
+                #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
+            }
+            #expect(try Cassette.load(from: file).interactions.map(\.request.method) == ["GET", "HEAD"])
+        }
+    }
+
     @Test func replayOrRecord_withoutAFile_startsANewCassette() async throws {
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

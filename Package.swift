@@ -8,7 +8,11 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ServiceReplay",
-    platforms: [.macOS(.v15)],
+    // One list for every target (SwiftPM has no per-target floors). These are ServiceKit's floors, the lowest
+    // that `Task.sleep(for:)`, `Duration`, `ContinuousClock` and `TimeZone.gmt` allow. MockServer needs nothing
+    // newer except task executors and `String(validating:as:)` (macOS 15 / iOS 18), which it uses behind
+    // `#available` with a fallback. `.ci/portability` lists the newer APIs it refuses without a guard.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),

@@ -142,7 +142,7 @@ package final class HTTPServer: Sendable {
     /// How many connections are open right now (0 when not running).
     var openConnectionCount: Int {
         lifecycle.withLock { state in
-            if case .running(let context, _) = state { return context.openConnections.load(ordering: .relaxed) }
+            if case .running(let context, _) = state { return context.openConnectionCount }
             return 0
         }
     }

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import Locking
 import MockServer
@@ -223,3 +224,4 @@ final class EventReader {
         close(fd)
     }
 }
+#endif

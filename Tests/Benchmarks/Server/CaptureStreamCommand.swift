@@ -108,6 +108,7 @@ enum CaptureStreamCommand {
 
     /// VmRSS of process `pid`, in kilobytes (Linux only).
     static func residentKilobytes(of pid: Int32) throws -> Int {
+        // portability-ok: where /proc is missing this throws the sentence below.
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else {

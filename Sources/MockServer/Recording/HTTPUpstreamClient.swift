@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// What an ``HTTPUpstreamClient`` exchange ended with.
 enum HTTPUpstreamOutcome: Sendable {

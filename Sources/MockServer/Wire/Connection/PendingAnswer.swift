@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// The state of one deferred answer, shared by the connection (which may cancel it) and the
 /// ``HTTPResponder`` the handler holds (which answers it). The connection does not keep the responder

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// One thread that owns a poller, the connections accepted on it, and their timers.
 ///

@@ -8,7 +8,11 @@ let strictSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "ServiceReplay",
-    platforms: [.macOS(.v15)],
+    // One list for every target (SwiftPM has no per-target floors). These are ServiceKit's floors, the lowest
+    // that `Task.sleep(for:)`, `Duration`, `ContinuousClock` and `TimeZone.gmt` allow. MockServer needs nothing
+    // newer except task executors and `String(validating:as:)` (macOS 15 / iOS 18), which it uses behind
+    // `#available` with a fallback. `.ci/portability` lists the newer APIs it refuses without a guard.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "ServiceKit", targets: ["ServiceKit"]),
         .library(name: "MockServer", targets: ["MockServer"]),
@@ -18,26 +22,27 @@ let package = Package(
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
-        // The package's one lock type, shared by the other modules without them depending on each other.
-        .target(name: "Locking", swiftSettings: strictSettings),
-        .target(name: "ServiceKit", dependencies: ["Locking"], swiftSettings: strictSettings),
-        .target(name: "MockServer", dependencies: ["Locking"], swiftSettings: strictSettings),
+        // The package's one lock type, shared by the other modules without them depending on each other. Module
+        // names that apps may well have too (Locking, TestSupport) carry the package's prefix.
+        .target(name: "ServiceReplayLocking", swiftSettings: strictSettings),
+        .target(name: "ServiceKit", dependencies: ["ServiceReplayLocking"], swiftSettings: strictSettings),
+        .target(name: "MockServer", dependencies: ["ServiceReplayLocking"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
-        .target(name: "MockServerTesting", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
+        .target(name: "MockServerTesting", dependencies: ["MockServer", "ServiceReplayLocking"], swiftSettings: strictSettings),
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
-        .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "Locking"], swiftSettings: strictSettings),
+        .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "ServiceReplayLocking"], swiftSettings: strictSettings),
         // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
         .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "MockServerTesting"], swiftSettings: strictSettings),
-        .executableTarget(name: "recorder", dependencies: ["MockServer", "Locking"], swiftSettings: strictSettings),
-        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "Locking"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
+        .executableTarget(name: "recorder", dependencies: ["MockServer", "ServiceReplayLocking"], swiftSettings: strictSettings),
+        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayLocking"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "Locking"], swiftSettings: strictSettings),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayLocking"], swiftSettings: strictSettings),
         // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
-        .target(name: "TestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "Locking", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "Locking", "TestSupport"], swiftSettings: strictSettings),
+        .target(name: "ServiceReplayTestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,7 +4,7 @@ import PackageDescription
 // An app's package adopting MockServer the way any other would: by path here, by URL elsewhere.
 let package = Package(
     name: "GitHubProfiles",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "GitHubProfiles", targets: ["GitHubProfiles"]),
     ],
@@ -12,7 +12,8 @@ let package = Package(
         .package(name: "ServiceReplay", path: ".."),
     ],
     targets: [
-        .target(name: "GitHubProfiles"),
+        // The app's own code links only ServiceKit; the testing products go to the test target alone.
+        .target(name: "GitHubProfiles", dependencies: [.product(name: "ServiceKit", package: "ServiceReplay")]),
         .testTarget(name: "GitHubProfilesTests", dependencies: [
             "GitHubProfiles",
             .product(name: "MockServerTesting", package: "ServiceReplay"),

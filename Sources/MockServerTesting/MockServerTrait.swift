@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 import MockServer
 import Testing
 

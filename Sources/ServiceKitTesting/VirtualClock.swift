@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 import ServiceKit
 
 /// A ``ServiceClock`` for tests: sleeping returns at once, advances ``now`` by the requested time and

@@ -59,8 +59,8 @@ quietly() {
 # The modules each library module needs, in link order.
 dependencies() {
     case $1 in
-        MockServer | ServiceKit) echo "Locking" ;;
-        recorder) echo "MockServer Locking" ;;
+        MockServer | ServiceKit) echo "ServiceReplayLocking" ;;
+        recorder) echo "MockServer ServiceReplayLocking" ;;
         *) echo "" ;;
     esac
 }

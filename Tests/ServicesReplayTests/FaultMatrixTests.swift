@@ -3,7 +3,7 @@ import Foundation
 import ServiceKit
 import ServiceKitTesting
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// Every service × every fault kind → the exact error family and case, through real loopback HTTP and
 /// URLSession. The network-level expectations are the Linux mapping (FoundationNetworking over libcurl);

@@ -1,7 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
-import Locking
+import ServiceReplayLocking
 import Testing
 
 /// `PhotoUploadService` against `Recordings/upload/photos.json` over loopback HTTP: a multipart POST whose

@@ -3,7 +3,7 @@ import MockServer
 import ServiceKit
 import ServiceReplayTesting
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// The README's MockServer example, so the README stays true; pinned to no faults (the README leaves the
 /// default, the environment's plan), because CI reruns this target under random plans.

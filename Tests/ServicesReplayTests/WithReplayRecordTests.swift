@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 @testable import MockServer
 import ServiceKit
 import ServiceReplayTesting

@@ -3,7 +3,7 @@ import MockServer
 import ServiceKit
 import ServiceReplayTesting
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// The `ServiceReplayTesting` product as an app's tests use it: cassettes found from the test's own file, a
 /// client pointed at the server, and a clock standing where the cassette was recorded. Pinned to no faults,

@@ -1,3 +1,5 @@
+// Only where the tests run: posix_spawn's chdir action does not exist on iOS, tvOS or watchOS.
+#if os(macOS) || os(Linux)
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,12 +27,14 @@ package final class ChildProcess: @unchecked Sendable {
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
-        let environment = environ
         #else
         var actions: posix_spawn_file_actions_t?
         var attributes: posix_spawnattr_t?
-        let environment = _NSGetEnviron().pointee
         #endif
+        // The environment from Foundation on every platform: Darwin exports neither `environ` nor
+        // `_NSGetEnviron()` to Swift.
+        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { environment.forEach { free($0) } }
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -122,4 +126,5 @@ private let addCloseFrom = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPatter
 private func addChangeDirectory(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t?>, _ path: UnsafePointer<CChar>) {
     posix_spawn_file_actions_addchdir_np(actions, path)
 }
+#endif
 #endif

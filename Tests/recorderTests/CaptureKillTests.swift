@@ -1,7 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// `recorder capture` killed with SIGKILL after N answered exchanges: every reader sees all N with no manual
 /// step, the log is folded in exactly once, and a capture that cannot write says so and exits non-zero.

@@ -1,8 +1,8 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// `recorder capture` in front of an upstream that streams server-sent events.
 @Suite struct StreamCaptureCommandTests {

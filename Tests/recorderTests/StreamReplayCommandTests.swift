@@ -1,7 +1,7 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// `recorder replay` serving a stream to curl.
 @Suite struct StreamReplayCommandTests {

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceKit
 
 /// A GitHub user's public profile.
 public struct Profile: Decodable, Sendable, Equatable {
@@ -15,7 +16,8 @@ public struct Profile: Decodable, Sendable, Equatable {
     }
 }
 
-/// Fetches profiles from the one GitHub there is: its URLs are fixed, only the session is the caller's.
+/// Fetches profiles from the one GitHub there is, through a ServiceKit client: its URLs are fixed, only the
+/// session configuration is the caller's.
 public struct ProfileService: Sendable {
     /// Why a profile could not be fetched.
     public enum Failure: Error, Equatable {
@@ -25,31 +27,36 @@ public struct ProfileService: Sendable {
         case status(Int)
     }
 
-    private let session: URLSession
+    private let client: WebServiceClient
 
     /// A service whose requests go through a session made from `configuration`.
-    public init(configuration: URLSessionConfiguration = .default) {
-        session = URLSession(configuration: configuration)
+    public init(configuration: URLSessionConfiguration = .ephemeral) {
+        client = WebServiceClient(baseURL: URL(string: "https://api.github.com")!,
+                                  transport: URLSessionTransport(configuration: configuration))
     }
 
     /// The profile of `login`.
-    /// - Throws: ``Failure`` for an answer other than 200, `URLError` when the request fails, `DecodingError`
-    ///   for a body that is not a profile.
+    /// - Throws: ``Failure`` for an answer with an error status, ServiceKit's `WebServiceError` otherwise.
     public func profile(login: String) async throws -> Profile {
-        let url = URL(string: "https://api.github.com/users")!.appendingPathComponent(login)
-        var request = URLRequest(url: url)
-        request.setValue("application/vnd.github+json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await session.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        switch status {
-        case 200: return try JSONDecoder().decode(Profile.self, from: data)
-        case 404: throw Failure.notFound(login)
-        default: throw Failure.status(status)
+        let status: Int
+        do throws(WebServiceError) {
+            return try await client.send(UserProfile(login: login))
+        } catch {
+            guard let code = error.statusCode else { throw error }
+            status = code
         }
+        throw status == 404 ? Failure.notFound(login) : Failure.status(status)
     }
+}
 
-    /// Lets the session's threads go; call it when done with the service.
-    public func close() {
-        session.finishTasksAndInvalidate()
+/// `GET /users/LOGIN`: the call itself; its `Decodable` response needs no mapping.
+struct UserProfile: WebService {
+    typealias Response = Profile
+    let login: String
+
+    var endpoint: String { "/users/\(login)" }
+
+    func configure(_ request: inout URLRequest) {
+        request.setValue("application/vnd.github+json", forHTTPHeaderField: "Accept")
     }
 }

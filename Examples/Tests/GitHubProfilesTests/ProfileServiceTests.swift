@@ -13,14 +13,12 @@ struct ProfileServiceTests {
     }
 
     @Test func octocat() async throws {
-        defer { service.close() }
         let profile = try await service.profile(login: "octocat")
         #expect(profile.login == "octocat")
         #expect(profile.name == "The Octocat")
     }
 
     @Test func unknownUser() async throws {
-        defer { service.close() }
         await #expect(throws: ProfileService.Failure.notFound("no-such-user-xyz")) {
             try await service.profile(login: "no-such-user-xyz")
         }

@@ -64,7 +64,7 @@ public struct RecordedBody: Sendable, Hashable {
         let mediaType = MediaType(contentType)
         if mediaType.isJSON, let (value, layout) = Self.inlineJSON(data) {
             self.init(.json(value, layout: layout))
-        } else if mediaType.isJSON || mediaType.isTextual, let text = String(validating: data, as: UTF8.self) {
+        } else if mediaType.isJSON || mediaType.isTextual, let text = String(validUTF8: data) {
             self.init(.text(text))
         } else {
             self.init(.binary(data))

@@ -1,4 +1,4 @@
-import Locking
+import ServiceReplayLocking
 
 /// The ``HTTPHandler`` behind a ``ReplayServer``: fault plan first, then the replay engine, and every
 /// request into the journal. Runs on event-loop threads, so it never blocks.

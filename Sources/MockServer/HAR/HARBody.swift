@@ -25,7 +25,7 @@ enum HARBody {
         case .binary(let data): (data.base64EncodedString(), "base64")
         // HAR has no timing per part: the stream's bytes as one body, text when they are UTF-8.
         case .stream(let stream):
-            String(validating: stream.data, as: UTF8.self).map { ($0, nil) } ?? (stream.data.base64EncodedString(), "base64")
+            String(validUTF8: stream.data).map { ($0, nil) } ?? (stream.data.base64EncodedString(), "base64")
         }
     }
 

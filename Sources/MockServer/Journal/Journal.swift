@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// Every request a server received, with its time and outcome, for tests to query and assert on.
 ///

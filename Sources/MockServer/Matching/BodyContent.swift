@@ -30,7 +30,7 @@ enum BodyContent: Sendable, Hashable {
             return
         }
         if mediaType.isFormURLEncoded || (contentType == nil && BodyContent.looksFormEncoded(data)),
-           let text = String(validating: data, as: UTF8.self) {
+           let text = String(validUTF8: data) {
             self = .form(FormField.parse(text))
             return
         }

@@ -54,7 +54,7 @@ enum PercentDecoding {
                 index += 1
             }
         }
-        return String(validating: output, as: UTF8.self)
+        return String(validUTF8: output)
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

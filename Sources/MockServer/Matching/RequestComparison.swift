@@ -168,7 +168,7 @@ enum RequestComparison {
 
     /// Text bodies quoted and shortened, anything else as a byte count.
     static func bytesSummary(_ data: Data) -> String {
-        if let text = String(validating: data, as: UTF8.self),
+        if let text = String(validUTF8: data),
            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }) {
             return shortened(JSONWriter.quoted(text))
         }

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Locking
+import ServiceReplayLocking
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ServiceReplayLocking
 
 /// What an ``HTTPUpstreamClient`` exchange ended with.
 enum HTTPUpstreamOutcome: Sendable {
@@ -20,10 +20,15 @@ final class HTTPUpstreamClient: Sendable {
     /// The upstream's base URL, for error messages.
     let upstreamDescription: String
     private let group: EventLoopGroup
-    private let nextLoop = Atomic<Int>(0)
-    private let nextExchange = Atomic<UInt64>(0)
-    private let cancelledStreams = Atomic<Bool>(false)
-    private let invalidated = Atomic<Bool>(false)
+    private let counters = Lock(Counters())
+    private let cancelledStreams = Lock(false)
+    private let invalidated = Lock(false)
+
+    /// Round-robin position over the loops, and the next exchange's id.
+    private struct Counters {
+        var nextLoop = 0
+        var nextExchange: UInt64 = 0
+    }
 
     /// A client for `upstream`, or `nil` when it is not `http://` with a numeric host or `localhost`.
     init?(upstream: Upstream, group: EventLoopGroup = .shared) {
@@ -35,10 +40,10 @@ final class HTTPUpstreamClient: Sendable {
     }
 
     /// Whether ``cancelStreams()`` was called.
-    var streamsCancelled: Bool { cancelledStreams.load(ordering: .acquiring) }
+    var streamsCancelled: Bool { cancelledStreams.withLock { $0 } }
 
     /// Whether ``invalidate()`` was called.
-    var isInvalidated: Bool { invalidated.load(ordering: .acquiring) }
+    var isInvalidated: Bool { invalidated.withLock { $0 } }
 
     /// Writes `request` (a whole HTTP/1.1 request) and reads the answer. `expectsBody` is false for `HEAD`.
     /// `timeout` bounds the whole exchange, unless `decision` takes the body as it arrives: then it bounds
@@ -47,8 +52,14 @@ final class HTTPUpstreamClient: Sendable {
         guard !isInvalidated else {
             return .failure(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))
         }
-        let loop = group.loops[nextLoop.add(1, ordering: .relaxed).oldValue % group.loops.count]
-        let id = nextExchange.add(1, ordering: .relaxed).oldValue
+        let (loopIndex, id) = counters.withLock { counters in
+            defer {
+                counters.nextLoop = (counters.nextLoop + 1) % group.loops.count
+                counters.nextExchange &+= 1
+            }
+            return (counters.nextLoop, counters.nextExchange)
+        }
+        let loop = group.loops[loopIndex]
         let nanos = UInt64(max(DurationSpelling.seconds(timeout), 0.001) * 1e9)
         return await withCheckedContinuation { continuation in
             loop.execute { [self] in
@@ -67,13 +78,13 @@ final class HTTPUpstreamClient: Sendable {
     /// Cuts every body streaming now or later: its ``send(_:expectsBody:timeout:decision:)`` returns a failure
     /// after the pieces already passed on.
     func cancelStreams() {
-        cancelledStreams.store(true, ordering: .releasing)
+        cancelledStreams.withLock { $0 = true }
         group.onEveryLoop({ $0.closeUpstreams(of: self, cuttingStreams: true) }, then: {})
     }
 
     /// Closes the idle connections; exchanges in flight finish, and later sends fail at once.
     func invalidate() {
-        invalidated.store(true, ordering: .releasing)
+        invalidated.withLock { $0 = true }
         group.onEveryLoop({ $0.closeUpstreams(of: self, cuttingStreams: false) }, then: {})
     }
 }

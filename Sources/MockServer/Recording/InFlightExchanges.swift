@@ -1,4 +1,4 @@
-import Locking
+import ServiceReplayLocking
 
 /// Counts the exchanges waiting on the upstream, so that stopping can let them finish (and be saved) first.
 final class InFlightExchanges: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// Cuts a forwarded streamed body into ``RecordedStream/Part``s as it passes, each with the time since the
 /// head arrived, and hands each part out as soon as it is complete, so that nothing accumulates here.
@@ -97,19 +97,19 @@ final class StreamCapture: Sendable {
         let byte = data[lead]
         let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
         let present = data.distance(from: lead, to: data.endIndex)
-        guard length > present, String(validating: data[data.startIndex..<lead], as: UTF8.self) != nil else { return 0 }
+        guard length > present, String(validUTF8: data[data.startIndex..<lead]) != nil else { return 0 }
         return present
     }
 
     /// The event as fields when they write back to exactly its bytes, else as raw bytes.
     private static func content(of event: Data) -> RecordedStream.Content {
-        guard let text = String(validating: event, as: UTF8.self) else { return .binary(event) }
+        guard let text = String(validUTF8: event) else { return .binary(event) }
         if let fields = fields(of: text), fields.wireText == text { return .event(fields) }
         return .text(text)
     }
 
     private static func raw(_ bytes: Data) -> RecordedStream.Content {
-        String(validating: bytes, as: UTF8.self).map(RecordedStream.Content.text) ?? .binary(bytes)
+        String(validUTF8: bytes).map(RecordedStream.Content.text) ?? .binary(bytes)
     }
 
     /// The fields of an LF-terminated event in the order ``ServerSentEventFields/wireText`` writes them;

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Locking
+import ServiceReplayLocking
 
 /// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 /// Decides, when the head of a response arrives, whether its body is passed on as it arrives: given the

@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// Tests of one process that record the same cassette take turns on it, so that parallel tests sharing a
 /// cassette never read it half-written, and each later test builds on what the earlier ones recorded.

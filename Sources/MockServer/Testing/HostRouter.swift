@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Locking
+import ServiceReplayLocking
 
 /// The sessions routed requests travel through, and their delegate: it hands each loopback task's events
 /// to the protocol instance that started it (per-task delegates are not called on Linux, so routing goes by

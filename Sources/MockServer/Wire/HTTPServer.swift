@@ -1,5 +1,5 @@
 import Foundation
-import Locking
+import ServiceReplayLocking
 
 /// An HTTP/1.1 server on POSIX sockets, for tests: loopback and an ephemeral port by default.
 ///
@@ -142,7 +142,7 @@ package final class HTTPServer: Sendable {
     /// How many connections are open right now (0 when not running).
     var openConnectionCount: Int {
         lifecycle.withLock { state in
-            if case .running(let context, _) = state { return context.openConnections.load(ordering: .relaxed) }
+            if case .running(let context, _) = state { return context.openConnectionCount }
             return 0
         }
     }

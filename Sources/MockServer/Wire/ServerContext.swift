@@ -1,4 +1,4 @@
-import Synchronization
+import ServiceReplayLocking
 
 /// What the event loops know about one running ``HTTPServer``: its listener, handler and limits
 /// (converted once to the units the loops use), and its connection counters.
@@ -15,11 +15,12 @@ final class ServerContext: Sendable {
     /// The most input a connection buffers: enough for the largest allowed head.
     let inputLimit: Int
 
-    let openConnections = Atomic<Int>(0)
-    private let lastConnectionID = Atomic<UInt64>(0)
+    // `Lock`, not `Atomic`: Atomic needs iOS 18 / macOS 15 (see Package.swift's platforms).
+    private let openConnections = Lock(0)
+    private let lastConnectionID = Lock<UInt64>(0)
     private let onDescriptorsExhausted: (@Sendable () -> Void)?
     /// Accepting failed for want of descriptors, and no connection was accepted since.
-    private let isExhausted = Atomic<Bool>(false)
+    private let isExhausted = Lock(false)
 
     init(listener: Int32, handler: any HTTPHandler, configuration: HTTPServer.Configuration,
          onDescriptorsExhausted: (@Sendable () -> Void)? = nil) {
@@ -41,28 +42,42 @@ final class ServerContext: Sendable {
     }
 
     func nextConnectionID() -> UInt64 {
-        lastConnectionID.add(1, ordering: .relaxed).newValue
+        lastConnectionID.withLock { id in
+            id &+= 1
+            return id
+        }
     }
 
     /// Counts a new connection; `false` (and nothing counted) when the cap is reached.
     func reserveConnectionSlot() -> Bool {
-        if openConnections.add(1, ordering: .relaxed).newValue <= maxConnections { return true }
-        openConnections.subtract(1, ordering: .relaxed)
-        return false
+        openConnections.withLock { count in
+            guard count < maxConnections else { return false }
+            count += 1
+            return true
+        }
     }
 
     func releaseConnectionSlot() {
-        openConnections.subtract(1, ordering: .relaxed)
+        openConnections.withLock { $0 -= 1 }
+    }
+
+    /// How many connections hold a slot now.
+    var openConnectionCount: Int {
+        openConnections.withLock { $0 }
     }
 
     /// Accepting failed because the process has no descriptor left: tells the observer once per shortage (the
     /// loops retry every ``EventLoop/exhaustionPause`` meanwhile, and connections wait in the backlog).
     func noteDescriptorsExhausted() {
-        if !isExhausted.exchange(true, ordering: .relaxed) { onDescriptorsExhausted?() }
+        let isNew = isExhausted.withLock { exhausted in
+            defer { exhausted = true }
+            return !exhausted
+        }
+        if isNew { onDescriptorsExhausted?() }
     }
 
     /// A connection was accepted: a later shortage is a new one.
     func noteAccepted() {
-        if isExhausted.load(ordering: .relaxed) { isExhausted.store(false, ordering: .relaxed) }
+        isExhausted.withLock { $0 = false }
     }
 }

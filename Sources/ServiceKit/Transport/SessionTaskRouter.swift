@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Locking
+import ServiceReplayLocking
 
 /// The one place that knows URLSession's delegate plumbing. Every task runs on the session delegate and is
 /// routed by task identifier, because per-task delegates are never called on Linux and completion-handler

@@ -1,5 +1,5 @@
 import Dispatch
-import Locking
+import ServiceReplayLocking
 
 /// ServiceKit's own timeout for one transfer: it fires once `limit` has passed without progress, never
 /// sooner as `ContinuousClock` measures it, to the millisecond on every platform.

@@ -1,6 +1,6 @@
 import Foundation
 import MockServer
-import Locking
+import ServiceReplayLocking
 
 /// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...`.
 enum CaptureCommand: Command {

@@ -1,4 +1,4 @@
-import Synchronization
+import ServiceReplayLocking
 
 /// What `recorder replay` and `recorder capture` print on standard error when the process has no file descriptor
 /// left for a new connection: once per run, however often the shortage comes back while connections open and
@@ -8,7 +8,13 @@ enum ExhaustionWarning {
 
     /// The server's shortage callback for `console`: prints ``sentence`` the first time only.
     static func printer(to console: Console) -> @Sendable () -> Void {
-        let printed = Atomic<Bool>(false)
-        return { if !printed.exchange(true, ordering: .relaxed) { console.error(sentence) } }
+        let printed = Lock(false)
+        return {
+            let first = printed.withLock { printed in
+                defer { printed = true }
+                return !printed
+            }
+            if first { console.error(sentence) }
+        }
     }
 }

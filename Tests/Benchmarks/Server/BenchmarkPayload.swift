@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 
@@ -13,3 +14,4 @@ enum BenchmarkPayload {
 
     static let response = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"], body: json)
 }
+#endif

@@ -1,5 +1,6 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
-import Locking
+import ServiceReplayLocking
 import MockServer
 #if canImport(Glibc)
 import Glibc
@@ -107,6 +108,7 @@ enum CaptureStreamCommand {
 
     /// VmRSS of process `pid`, in kilobytes (Linux only).
     static func residentKilobytes(of pid: Int32) throws -> Int {
+        // portability-ok: where /proc is missing this throws the sentence below.
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
               let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
               let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else {
@@ -223,3 +225,4 @@ final class EventReader {
         close(fd)
     }
 }
+#endif

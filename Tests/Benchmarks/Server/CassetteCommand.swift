@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 
@@ -38,3 +39,4 @@ enum CassetteCommand {
         return cassette
     }
 }
+#endif

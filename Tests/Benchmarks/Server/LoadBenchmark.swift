@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 
@@ -84,3 +85,4 @@ extension Duration {
         return Double(whole) + Double(attoseconds) / 1e18
     }
 }
+#endif

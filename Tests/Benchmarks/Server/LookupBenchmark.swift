@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 
@@ -70,3 +71,4 @@ public enum LookupBenchmark {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 
@@ -36,3 +37,4 @@ enum LoadCommand {
         print("reference \(String(format: "%.1f", reference * 1000))")
     }
 }
+#endif

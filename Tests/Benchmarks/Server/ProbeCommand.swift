@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 #if canImport(Glibc)
@@ -81,3 +82,4 @@ enum ProbeCommand {
         #endif
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 
@@ -60,3 +61,4 @@ private extension Duration {
         return Double(seconds) * 1e6 + Double(attoseconds) / 1e12
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import MockServer
 #if canImport(Glibc)
@@ -116,3 +117,4 @@ func connectedLoopbackSocket(port: Int) throws -> Int32 {
     }
     return fd
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 
 /// `mockserver-bench COMMAND ...`: the programs the benchmark script (Tests/Benchmarks/run.sh) drives.
@@ -35,3 +36,9 @@ do {
     FileHandle.standardError.write(Data("mockserver-bench: \(error)\n".utf8))
     exit(1)
 }
+#else
+import Foundation
+
+FileHandle.standardError.write(Data("mockserver-bench: unsupported on this platform; it runs on macOS and Linux.\n".utf8))
+exit(1)
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 
 /// The lines `servicekit-bench` prints: each figure, its ratio to the reference, and the target when it has one.
@@ -36,3 +37,4 @@ struct BenchmarkReport {
         lines.append(line)
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 
 /// The in-memory ways of turning the payload into `[User]` whose peak memory is compared.
@@ -37,3 +38,4 @@ enum DecodingPath: String {
         return try peakMemoryGrowth { withExtendedLifetime(try decode(payload)) {} }
     }
 }
+#endif

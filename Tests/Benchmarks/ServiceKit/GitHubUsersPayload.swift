@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 
 /// The benchmark's input: a JSON array of GitHub-style users (the shape of `GET /users`), 20 fields each,
@@ -35,3 +36,4 @@ enum GitHubUsersPayload {
             """
     }
 }
+#endif

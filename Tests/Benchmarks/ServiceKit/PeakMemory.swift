@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -41,4 +42,5 @@ private let mallocTrim: (@convention(c) (Int) -> Int32)? = {
     guard let process = dlopen(nil, RTLD_NOW), let symbol = dlsym(process, "malloc_trim") else { return nil }
     return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
 }()
+#endif
 #endif

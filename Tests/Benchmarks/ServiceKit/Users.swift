@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import ServiceKit
 
@@ -54,3 +55,4 @@ func decodeThroughService<Service: WebService>(_ service: Service, _ data: Data)
     }
     return try service.decodeResponse(reply)
 }
+#endif

@@ -1,3 +1,4 @@
+#if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
 import ServiceKit
 
@@ -28,3 +29,9 @@ if let memoryPath {
 let report = try await ResponsePathBenchmark(users: users).run()
 print(report.text)
 exit(report.allTargetsMet ? 0 : 1)
+#else
+import Foundation
+
+FileHandle.standardError.write(Data("servicekit-bench: unsupported on this platform; it runs on macOS and Linux.\n".utf8))
+exit(1)
+#endif

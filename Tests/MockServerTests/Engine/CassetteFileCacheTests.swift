@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// A cassette file is read once and shared while it is unchanged; any change to it is read again.
 @Suite(.ownEnvironment) struct CassetteFileCacheTests {

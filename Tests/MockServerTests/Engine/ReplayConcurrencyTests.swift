@@ -1,8 +1,7 @@
 import Dispatch
 import Foundation
 @testable import MockServer
-import Locking
-import Synchronization
+import ServiceReplayLocking
 import Testing
 
 /// Many threads hitting one engine: every recorded response is handed out exactly once, in order per request.
@@ -45,18 +44,18 @@ import Testing
     @Test func addingInCode_whileAnswering_isSafe() {
         // GIVEN an engine answering on several threads while another adds stubs
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [.stub("GET", "/base")])])
-        let misses = Atomic<Int>(0)
+        let misses = Lock(0)
         DispatchQueue.concurrentPerform(iterations: 4) { worker in
             for step in 0..<50 {
                 if worker == 0 {
                     engine.add(.stub("GET", "/added/\(step)", status: 201))
                 } else if engine.answer(HTTPRequest(method: "GET", target: "/base")).response?.status != 200 {
-                    misses.add(1, ordering: .relaxed)
+                    misses.withLock { $0 += 1 }
                 }
             }
         }
         // THEN the loaded cassette kept answering and every added stub answers afterwards
-        #expect(misses.load(ordering: .relaxed) == 0)
+        #expect(misses.withLock { $0 } == 0)
         for step in 0..<50 {
             #expect(engine.answer(HTTPRequest(method: "GET", target: "/added/\(step)")).response?.status == 201)
         }

@@ -1,7 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// A `HEAD` is answered as HTTP defines it: by the head of the `GET` recorded for the same request, with no
 /// body, unless a `HEAD` was recorded.

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 @Suite(.ownEnvironment) struct ReplayServerTests {
     private func get(_ session: URLSession, _ base: URL, _ target: String) async throws -> (Data, HTTPURLResponse) {

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// What real clients see for each network-level fault: URLSession's error code and curl's exit status.
 /// The README's fault table is this test's table.

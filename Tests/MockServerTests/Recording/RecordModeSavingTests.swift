@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockServer
-import Locking
+import ServiceReplayLocking
 import Testing
 
 /// What a recording server writes and reports, and what it refuses to forward.

@@ -1,7 +1,7 @@
 import Foundation
-import TestSupport
+import ServiceReplayTestSupport
 @testable import MockServer
-import Locking
+import ServiceReplayLocking
 
 /// The requests an upstream test server received, in arrival order.
 final class UpstreamLog: Sendable {

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Locking
+import ServiceReplayLocking
 @testable import MockServer
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
-import TestSupport
+import ServiceReplayTestSupport
 
 /// Starting, stopping, and many servers side by side.
 @Suite struct HTTPServerLifecycleTests {

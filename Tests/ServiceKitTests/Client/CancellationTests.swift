@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import ServiceKit
 import ServiceKitTesting
-import Locking
+import ServiceReplayLocking
 import Testing
 
 @Suite struct CancellationTests {

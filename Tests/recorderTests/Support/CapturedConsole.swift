@@ -1,5 +1,5 @@
 @testable import recorder
-import Locking
+import ServiceReplayLocking
 
 /// A console that keeps what commands print, for in-process runs.
 final class CapturedConsole: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
-import Locking
-import TestSupport
+import ServiceReplayLocking
+import ServiceReplayTestSupport
 
 /// What a run of the built `recorder` binary did.
 struct RecorderRun: Sendable {

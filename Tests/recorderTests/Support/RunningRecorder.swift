@@ -1,6 +1,6 @@
 import Foundation
-import Locking
-import TestSupport
+import ServiceReplayLocking
+import ServiceReplayTestSupport
 
 /// A `recorder` process that keeps running (replay, capture): its output is collected as it arrives, so a
 /// test can wait for a line (such as the address it serves on), talk to it, then stop it with a signal.

@@ -220,7 +220,7 @@ struct JSONParser {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
                 index += 1
                 if !sawNonASCII { return String(decoding: slice, as: UTF8.self) }
-                guard let string = String(validating: slice, as: UTF8.self) else {
+                guard let string = String(validUTF8: slice) else {
                     throw failure("invalid UTF-8 in a string", at: open)
                 }
                 return string
@@ -241,7 +241,7 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
-                guard let string = String(validating: buffer, as: UTF8.self) else {
+                guard let string = String(validUTF8: buffer) else {
                     throw failure("invalid UTF-8 in a string", at: open)
                 }
                 return string

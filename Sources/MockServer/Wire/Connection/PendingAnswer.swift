@@ -1,17 +1,16 @@
 import Foundation
-import Locking
-import Synchronization
+import ServiceReplayLocking
 
 /// The state of one deferred answer, shared by the connection (which may cancel it) and the
 /// ``HTTPResponder`` the handler holds (which answers it). The connection does not keep the responder
 /// itself, so a responder the handler drops is noticed and answered with 500.
 final class PendingAnswer: Sendable {
-    private enum State: UInt8 {
+    private enum State {
         case pending, answered, cancelled
     }
 
     private let delivery: DeferredDelivery
-    private let state = Atomic<UInt8>(State.pending.rawValue)
+    private let state = Lock(State.pending)
     private let cancelHandlers = Lock<[@Sendable () -> Void]>([])
 
     init(delivery: DeferredDelivery) {
@@ -19,7 +18,7 @@ final class PendingAnswer: Sendable {
     }
 
     var isCancelled: Bool {
-        state.load(ordering: .acquiring) == State.cancelled.rawValue
+        state.withLock { $0 } == .cancelled
     }
 
     /// Delivers `reply` if nothing was delivered or cancelled before.
@@ -38,13 +37,13 @@ final class PendingAnswer: Sendable {
 
     func onCancel(_ handler: @escaping @Sendable () -> Void) {
         let runNow = cancelHandlers.withLock { handlers in
-            switch State(rawValue: state.load(ordering: .acquiring)) {
+            switch state.withLock({ $0 }) {
             case .pending:
                 handlers.append(handler)
                 return false
             case .cancelled:
                 return true
-            default:
+            case .answered:
                 return false
             }
         }
@@ -62,6 +61,10 @@ final class PendingAnswer: Sendable {
     }
 
     private func transition(to target: State) -> Bool {
-        state.compareExchange(expected: State.pending.rawValue, desired: target.rawValue, ordering: .acquiringAndReleasing).exchanged
+        state.withLock { state in
+            guard state == .pending else { return false }
+            state = target
+            return true
+        }
     }
 }

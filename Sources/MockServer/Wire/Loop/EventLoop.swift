@@ -1,6 +1,5 @@
 import Foundation
-import Locking
-import Synchronization
+import ServiceReplayLocking
 
 /// One thread that owns a poller, the connections accepted on it, and their timers.
 ///
@@ -19,7 +18,7 @@ final class EventLoop: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let mailbox = Lock(Mailbox())
-    private let threadID = Atomic<UInt>(0)
+    private let threadID = Lock<UInt>(0)
 
     // Loop-confined state: touched only on the loop thread, never with overlapping accesses, so the
     // runtime exclusivity checks are turned off for it (see Connection).
@@ -59,7 +58,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     var isCurrentThread: Bool {
-        threadID.load(ordering: .relaxed) == Sys.currentThreadID()
+        threadID.withLock { $0 } == Sys.currentThreadID()
     }
 
     /// Runs `job` on the loop thread, after the current event when called from it.
@@ -77,7 +76,8 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func run() {
-        threadID.store(Sys.currentThreadID(), ordering: .relaxed)
+        let id = Sys.currentThreadID()
+        threadID.withLock { $0 = id }
         while true {
             poller.wait(timeoutMilliseconds: nextTimeout(), into: &events)
             now = Sys.monotonicNanos()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import ServiceReplayLocking
 
 /// The event loops that serve every ``HTTPServer`` in the process: started lazily on first use, one per
 /// core, and shared so that dozens of servers (one per parallel test) cost no extra threads.
@@ -35,7 +35,12 @@ final class EventLoopGroup: Sendable {
 
 /// A shared countdown for jobs finishing on several threads.
 private final class Countdown: Sendable {
-    private let value: Atomic<Int>
-    init(_ count: Int) { value = Atomic(count) }
-    func decrement() -> Int { value.subtract(1, ordering: .acquiringAndReleasing).newValue }
+    private let value: Lock<Int>
+    init(_ count: Int) { value = Lock(count) }
+    func decrement() -> Int {
+        value.withLock { count in
+            count -= 1
+            return count
+        }
+    }
 }

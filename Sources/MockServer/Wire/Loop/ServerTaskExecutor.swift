@@ -5,8 +5,25 @@ import Dispatch
 /// talking to the server share it: a test that blocks a pool thread, or a slow CPU-bound one (on a 2-core
 /// machine, under ThreadSanitizer, seconds), would otherwise delay the server's answer past the client's
 /// timeout.
-final class ServerTaskExecutor: TaskExecutor {
-    static let shared = ServerTaskExecutor()
+///
+/// Task executors need macOS 15 / iOS 18 (and the matching tvOS, watchOS, visionOS). Before those, the
+/// work runs on the cooperative pool: every answer still comes, but a test that blocks the pool can delay it.
+enum ServerTaskExecutor {
+    /// Starts `work` in an unstructured task, on Dispatch threads where the OS has task executors; its child
+    /// tasks run there too.
+    @discardableResult
+    static func task(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
+        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+            return Task(executorPreference: DispatchTaskExecutor.shared, operation: work)
+        }
+        return Task(operation: work)
+    }
+}
+
+/// The task executor behind ``ServerTaskExecutor``: a concurrent Dispatch queue.
+@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+private final class DispatchTaskExecutor: TaskExecutor {
+    static let shared = DispatchTaskExecutor()
 
     // Concurrent: jobs of one task never overlap anyway, and jobs of different tasks need not wait.
     private let queue = DispatchQueue(label: "MockServer.tasks", attributes: .concurrent)
@@ -14,11 +31,5 @@ final class ServerTaskExecutor: TaskExecutor {
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-
-    /// Starts `work` in an unstructured task on this executor; its child tasks run here too.
-    @discardableResult
-    static func task(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        Task(executorPreference: shared, operation: work)
     }
 }

@@ -68,14 +68,15 @@ final class RunningRecorder: Sendable {
         return URL(string: String(line[range]))!
     }
 
-    /// Sends `signal` (default SIGINT, as Ctrl-C does) and waits up to `timeout` for the process to exit.
-    func stop(with signal: Int32 = SIGINT, timeout: Duration = hangLimit) async throws -> RecorderRun {
-        kill(process.processIdentifier, signal)
+    /// Sends `signal` (default SIGINT, as Ctrl-C does; none when `nil`) and waits up to `timeout` for the
+    /// process to exit.
+    func stop(with signal: Int32? = SIGINT, timeout: Duration = hangLimit) async throws -> RecorderRun {
+        if let signal { kill(process.processIdentifier, signal) }
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw RunFailure(description: "recorder did not exit within \(timeout) of signal \(signal); stderr: \(stderr.debugDescription)")
+                throw RunFailure(description: "recorder did not exit within \(timeout) of signal \(signal.map(String.init) ?? "none"); stderr: \(stderr.debugDescription)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }

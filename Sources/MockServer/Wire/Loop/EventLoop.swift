@@ -47,15 +47,22 @@ final class EventLoop: @unchecked Sendable {
     /// How long a listener rests after the process ran out of descriptors.
     static let exhaustionPause: UInt64 = 100_000_000
 
-    init(backend: PollerBackend, name: String) {
+    /// Starts the loop's thread; `nil` with the `errno` of the failure when its wake-up pipe cannot be
+    /// made (the process is out of descriptors).
+    static func start(backend: PollerBackend, name: String) -> Result<EventLoop, SocketFailure> {
+        guard let pipe = Sys.makeWakePipe() else { return .failure(SocketFailure(call: "pipe", code: Sys.errorNumber)) }
+        return .success(EventLoop(backend: backend, name: name, wakePipe: pipe))
+    }
+
+    private init(backend: PollerBackend, name: String, wakePipe: (read: Int32, write: Int32)) {
         poller = backend.make()
-        guard let pipe = Sys.makeWakePipe() else { fatalError("MockServer: cannot create an event-loop wake-up pipe: \(Sys.describe(Sys.errorNumber))") }
-        (wakeRead, wakeWrite) = pipe
+        (wakeRead, wakeWrite) = wakePipe
         poller.add(wakeRead, interest: .read, shared: false)
-        Thread { [self] in
+        let thread = Thread { [self] in
             Sys.nameCurrentThread(name)
             run()
-        }.start()
+        }
+        thread.start()
     }
 
     var isCurrentThread: Bool {

@@ -3,6 +3,7 @@ import Foundation
 import ServiceKit
 import ServiceKitTesting
 import ServiceReplayTesting
+import TestSupport
 
 /// How a test's client is set up.
 struct ClientOptions: Sendable {
@@ -45,7 +46,8 @@ extension ReplayServer.FaultSource {
 /// for ``ReplayServer/FaultSource/environment``.
 func withReplay<T>(_ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
                    _ body: (Replay) async throws -> T) async throws -> T {
-    try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
+    DescriptorLimit.raise()
+    return try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
                                               client: options.configuration, now: options.now, body)
 }
 

@@ -23,8 +23,8 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
     /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
-    /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the session's (`sessionTimeout`), as
-    /// a direct request's would be.
+    /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
+    /// session's (`sessionTimeout`), as a direct request's would be.
     static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
               var target = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }

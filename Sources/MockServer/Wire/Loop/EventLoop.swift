@@ -50,8 +50,8 @@ final class EventLoop: @unchecked Sendable {
     /// How long a listener rests after the process ran out of descriptors.
     static let exhaustionPause: UInt64 = 100_000_000
 
-    /// Starts the loop's thread; `nil` with the `errno` of the failure when its wake-up pipe cannot be
-    /// made (the process is out of descriptors).
+    /// Makes a loop and starts its thread; fails with the call and its `errno` when the loop's wake-up pipe
+    /// cannot be made (the process is out of descriptors).
     static func start(backend: PollerBackend, name: String) -> Result<EventLoop, SocketFailure> {
         guard let pipe = Sys.makeWakePipe() else { return .failure(SocketFailure(call: "pipe", code: Sys.errorNumber)) }
         return .success(EventLoop(backend: backend, name: name, wakePipe: pipe))

@@ -33,10 +33,13 @@ final class EventLoopGroup: Sendable {
         }
         let reason = "\(failure.call) failed: \(Sys.describe(failure.code))"
         if loops.isEmpty {
-            startFailure = MockServerError(.cannotListen, "Cannot start an event loop to serve from: \(reason); raise the descriptor limit (ulimit -n).")
+            startFailure = MockServerError(.cannotListen,
+                                           "Cannot start an event loop to serve from: \(reason); raise the descriptor limit (ulimit -n).")
         } else {
             startFailure = nil
-            FileHandle.standardError.write(Data("warning: MockServer serves from \(loops.count) of \(count) event loops: \(reason); raise the descriptor limit (ulimit -n) for more.\n".utf8))
+            let warning = "warning: MockServer serves from \(loops.count) of \(count) event loops: \(reason); "
+                + "raise the descriptor limit (ulimit -n) for more.\n"
+            FileHandle.standardError.write(Data(warning.utf8))
         }
     }
 

@@ -75,7 +75,8 @@ public struct MockServerError: Error, Sendable, Hashable, CustomStringConvertibl
         // The server.
         /// The configured host is not a numeric IPv4 or IPv6 address or `localhost`.
         public static let invalidHost = Code(rawValue: "invalidHost")
-        /// The socket could not be created, bound or put into listening state (port in use, ...).
+        /// The socket could not be created, bound or put into listening state (port in use, ...), or not
+        /// even one event loop could start to serve from it (out of descriptors).
         public static let cannotListen = Code(rawValue: "cannotListen")
         /// The server is not running, so there is nothing to route requests to.
         public static let notRunning = Code(rawValue: "notRunning")

@@ -121,3 +121,44 @@ extension ResourceExhaustionTests {
         #expect(try workspace.contents("login.json") == truncated)
     }
 }
+
+extension ResourceExhaustionTests {
+    /// Descriptor limits from too few to start an event loop (each needs a wake-up pipe) to enough for every
+    /// loop, as a many-core Mac with a shell's limit of 256 would be. Below 7, Dispatch itself, which the
+    /// recorder's runtime needs, may trap on Linux before the recorder can say anything.
+    static let startingLimits = Array(7...20)
+
+    @Test func replay_underALowDescriptorLimit_servesWithFewerLoops_orSaysWhyItCannot_neverCrashes() async throws {
+        // Given a cassette
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try Self.upstreamCassette().save(to: workspace.url("sizes.json"))
+        var served: [Int] = [], refused: [Int] = []
+        for limit in Self.startingLimits {
+            // When `recorder replay` starts with that many descriptors allowed
+            let replay = try RunningRecorder(["replay", "sizes.json"], in: workspace.folder, limits: ProcessLimits(openFiles: limit))
+            if (try? await replay.address(after: "Replaying")) != nil {
+                // Then it either listens (warning when it runs fewer event loops than cores; a connection may
+                // then wait for a descriptor, as `replay_outOfDescriptors_...` shows)
+                // (SIGKILL: so short of descriptors, Dispatch may have no signalfd to deliver SIGINT with)
+                let run = try await replay.stop(with: SIGKILL)
+                #expect(run.stderr.isEmpty || run.stderr.hasPrefix("warning: MockServer serves from "), "limit \(limit): \(run.stderr)")
+                served.append(limit)
+            } else {
+                // Or it exits with status 1 and one sentence (after the warning, when a loop started), never by a signal
+                let run = try await replay.stop(with: nil)
+                #expect(run.status == 1, "limit \(limit): \(run.stderr)")
+                let lines = run.stderr.split(separator: "\n")
+                #expect(lines.last?.hasPrefix("recorder: ") == true, "limit \(limit): \(run.stderr)")
+                #expect(lines.dropLast().allSatisfy { $0.hasPrefix("warning: MockServer serves from ") }, "limit \(limit): \(run.stderr)")
+                if run.stderr.contains("Cannot start an event loop") {
+                    #expect(run.stderr.hasSuffix(": Cannot start an event loop to serve from: pipe failed: Too many open files; raise the descriptor limit (ulimit -n).\n"),
+                            "limit \(limit): \(run.stderr)")
+                }
+                refused.append(limit)
+            }
+        }
+        // And the range covers both outcomes
+        #expect(!served.isEmpty && !refused.isEmpty, "served under \(served), refused under \(refused)")
+    }
+}

@@ -42,10 +42,10 @@ enum AtomicFile {
             close(descriptor)
             throw failure("cannot write the cassette", written)
         }
-        guard fsync(descriptor) == 0 else {
-            let code = errno
+        let flushed = flushToDisk(descriptor)
+        guard flushed == 0 else {
             close(descriptor)
-            throw failure("cannot flush the cassette to disk", code)
+            throw failure("cannot flush the cassette to disk", flushed)
         }
         close(descriptor)
         if overwrite {
@@ -67,7 +67,7 @@ enum AtomicFile {
         // Flushing the folder makes the new name itself survive a power cut.
         let folderDescriptor = open(folder, O_RDONLY)
         if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
+            _ = flushToDisk(folderDescriptor)
             close(folderDescriptor)
         }
     }
@@ -82,9 +82,19 @@ enum AtomicFile {
         }
         let folderDescriptor = open(destination.deletingLastPathComponent().path, O_RDONLY)
         if folderDescriptor >= 0 {
-            fsync(folderDescriptor)
+            _ = flushToDisk(folderDescriptor)
             close(folderDescriptor)
         }
+    }
+
+    /// Flushes what was written to `descriptor` to stable storage; returns 0, or the `errno` of the failure.
+    /// On Darwin `fsync` only hands the data to the drive, whose cache a power cut empties; `F_FULLFSYNC`
+    /// flushes that cache too. File systems that do not support it get `fsync`, the best they offer.
+    static func flushToDisk(_ descriptor: Int32) -> Int32 {
+        #if canImport(Darwin)
+        if fcntl(descriptor, F_FULLFSYNC) != -1 { return 0 }
+        #endif
+        return fsync(descriptor) == 0 ? 0 : errno
     }
 
     private static func existing(_ display: String) -> MockServerError {

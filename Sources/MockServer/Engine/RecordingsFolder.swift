@@ -5,10 +5,12 @@ package enum RecordingsFolder {
     /// The variable that, when set, names the recordings folder instead of the nearest `Recordings/`.
     static let variable = "MOCKSERVER_RECORDINGS"
 
-    /// The nearest `Recordings` folder at or above the folder of `filePath` (pass `#filePath` from a test),
-    /// or `nil` when no ancestor has one. The `MOCKSERVER_RECORDINGS` environment variable, when set,
-    /// names the folder instead.
-    package static func nearest(to filePath: String, environment: [String: String] = TestEnvironment.current) -> URL? {
+    /// The nearest `Recordings` folder at or above the folder of `filePath` (pass `#filePath` from a test);
+    /// when no ancestor has one (the source tree is not on this device), the first shipped as a resource of
+    /// `bundles` (see ``inResources(of:)``); else `nil`. The `MOCKSERVER_RECORDINGS` environment variable,
+    /// when set, names the folder instead.
+    package static func nearest(to filePath: String, environment: [String: String] = TestEnvironment.current,
+                                bundles: [Bundle] = Bundle.allBundles) -> URL? {
         if let override = environment[variable], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
@@ -20,8 +22,27 @@ package enum RecordingsFolder {
                 return candidate
             }
             let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path { return nil }
+            if parent.path == folder.path { break }
             folder = parent
+        }
+        return inResources(of: bundles)
+    }
+
+    /// A `Recordings` folder shipped as a test resource, for a test running where its sources are not (an iOS
+    /// device): at the top of a bundle's resources, or of a resource bundle among them, where SwiftPM puts a
+    /// test target's `resources: [.copy("Recordings")]` (`PACKAGE_TARGET.bundle`). The first found, in order.
+    static func inResources(of bundles: [Bundle]) -> URL? {
+        for bundle in bundles {
+            guard let resources = bundle.resourceURL else { continue }
+            let nested = (try? FileManager.default.contentsOfDirectory(at: resources, includingPropertiesForKeys: nil)) ?? []
+            let places = [resources] + nested.filter { $0.pathExtension == "bundle" }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+            for place in places {
+                let candidate = place.appendingPathComponent("Recordings", isDirectory: true)
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue {
+                    return candidate
+                }
+            }
         }
         return nil
     }

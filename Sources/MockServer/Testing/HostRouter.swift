@@ -16,10 +16,15 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// they serve every routed session of the process, and tests use few distinct timeouts.
     private let sessions = Lock<[TimeInterval: URLSession]>([:])
 
+    /// The header that carries the authority the client asked for to the server, which puts it back as
+    /// `Host` (``HTTPRequest/restoreRoutedHost()``): Apple's URLSession reserves `Host` and may replace the
+    /// value set on a request with the loopback address, where libcurl sends it as set.
+    static let hostHeader = "X-MockServer-Host"
+
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
-    /// authority the client asked for, so that matching may use it) and body; `nil` when the URL cannot be
-    /// rebuilt. The timeout is the request's own when it set one, else the session's (`sessionTimeout`), as
-    /// a direct request's would be.
+    /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
+    /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
+    /// session's (`sessionTimeout`), as a direct request's would be.
     static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
               var target = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
@@ -36,6 +41,7 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
         routed.httpMethod = request.httpMethod
         routed.allHTTPHeaderFields = request.allHTTPHeaderFields
         routed.setValue(authority, forHTTPHeaderField: "Host")
+        routed.setValue(authority, forHTTPHeaderField: hostHeader)
         routed.httpBody = request.httpBody ?? request.httpBodyStream.map(readAll)
         routed.httpShouldHandleCookies = false
         return routed
@@ -96,14 +102,14 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
             let http = response as? HTTPURLResponse
             let shown = HTTPURLResponse(url: route.originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",
                                         headerFields: http?.allHeaderFields as? [String: String]) ?? response
-            route.routing.client?.urlProtocol(route.routing, didReceive: shown, cacheStoragePolicy: .notAllowed)
+            route.deliver { $0.urlProtocol($1, didReceive: shown, cacheStoragePolicy: .notAllowed) }
         }
         completionHandler(.allow)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let route = exchange(of: dataTask) else { return }
-        route.routing.client?.urlProtocol(route.routing, didLoad: data)
+        route.deliver { $0.urlProtocol($1, didLoad: data) }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
@@ -114,21 +120,21 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let route = exchanges.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
         // A cancelled exchange was stopped by URLSession itself, which wants no word from it afterwards.
-        guard !route.isCancelled, let client = route.routing.client else { return }
+        guard !route.isCancelled else { return }
         if let error {
             // The same code the client would get talking to the server directly, about the URL it asked for.
             let code = (error as? URLError)?.code ?? .unknown
             let shown = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: route.originalURL])
-            client.urlProtocol(route.routing, didFailWithError: shown)
+            route.deliver { $0.urlProtocol($1, didFailWithError: shown) }
         } else {
-            client.urlProtocolDidFinishLoading(route.routing)
+            route.deliver { $0.urlProtocolDidFinishLoading($1) }
         }
     }
 }
 
 /// One routed request: the protocol instance whose client hears of it, and the loopback task once made.
-/// Unchecked because `URLProtocol` is not `Sendable`: the router only hands the instance to its client, whose
-/// callbacks URLSession accepts from any thread.
+/// Unchecked because `URLProtocol` is not `Sendable`: the router only hands the instance to its client,
+/// through ``deliver(_:)``.
 final class LoopbackExchange: @unchecked Sendable {
     private enum State {
         case starting
@@ -140,9 +146,38 @@ final class LoopbackExchange: @unchecked Sendable {
     let originalURL: URL
     private let state = Lock<State>(.starting)
 
+    #if canImport(Darwin)
+    /// The run loop of the thread that called `startLoading`, and the modes it was running in.
+    private let clientRunLoop: CFRunLoop
+    private let clientModes: CFArray
+    #endif
+
+    /// Made in `startLoading`, on the thread whose run loop the client's callbacks must run on (Darwin).
     init(routing: URLProtocol, originalURL: URL) {
         self.routing = routing
         self.originalURL = originalURL
+        #if canImport(Darwin)
+        clientRunLoop = CFRunLoopGetCurrent()
+        // As Apple's CustomHTTPProtocol sample does: the default mode, and the one the loader runs in now.
+        var modes: [CFString] = [CFRunLoopMode.defaultMode.rawValue]
+        if let current = RunLoop.current.currentMode, current != .default { modes.append(current.rawValue as CFString) }
+        clientModes = modes as CFArray
+        #endif
+    }
+
+    /// Calls the protocol's client (`work(client, protocol)`), on the thread that may call it. Apple's
+    /// URLSession requires the thread that ran `startLoading`, so the call is performed on that thread's
+    /// run loop; FoundationNetworking accepts the call from any thread and queues it itself, so on Linux it
+    /// happens at once.
+    func deliver(_ work: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void) {
+        #if canImport(Darwin)
+        CFRunLoopPerformBlock(clientRunLoop, clientModes) { [self] in
+            if let client = routing.client { work(client, routing) }
+        }
+        CFRunLoopWakeUp(clientRunLoop)
+        #else
+        if let client = routing.client { work(client, routing) }
+        #endif
     }
 
     /// Records the loopback task; `false` when the exchange was cancelled first (the task must not start).
@@ -174,5 +209,16 @@ final class LoopbackExchange: @unchecked Sendable {
         if let task {
             DispatchQueue.global().async { task.cancel() }
         }
+    }
+}
+
+extension HTTPRequest {
+    /// Puts back as `Host` the authority a routed client asked for, which ``HostRouter`` carries in
+    /// ``HostRouter/hostHeader`` because Apple's URLSession may replace a `Host` set on a request; the
+    /// carrying header is removed, so replay, matching and recording see the request as the client sent it.
+    mutating func restoreRoutedHost() {
+        guard let authority = headers[HostRouter.hostHeader] else { return }
+        headers.remove(name: HostRouter.hostHeader)
+        headers.set(name: "Host", value: authority)
     }
 }

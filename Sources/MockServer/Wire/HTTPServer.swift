@@ -69,6 +69,7 @@ package final class HTTPServer: Sendable {
             case .stopping, .stopped:
                 throw MockServerError.stopped
             case .idle:
+                if let failure = group.startFailure { throw failure }
                 let (context, url) = try listen()
                 state = .running(context, url)
                 return (context, url, true)

@@ -17,12 +17,22 @@ extension WebServiceError.Network {
     /// | `secureConnectionFailed` | secureConnectionFailed, serverCertificateHasBadDate, serverCertificateUntrusted, serverCertificateHasUnknownRoot, serverCertificateNotYetValid, clientCertificateRejected, clientCertificateRequired, appTransportSecurityRequiresSecureConnection |
     /// | `cancelled` | cancelled |
     ///
+    /// On Darwin `fileOutsideSafeArea` is `cannotConnect` too, and a code newer than this table is
+    /// `connectionLost`.
+    ///
     /// Why `unknown` and `unsupportedURL` are `badResponse`: that is how FoundationNetworking (libcurl)
     /// reports a broken reply on Linux. A body cut short ("transfer closed with N bytes remaining") and a
     /// malformed chunk arrive as `unknown`; a reply that is not HTTP at all ("Received HTTP/0.9") arrives as
     /// `unsupportedURL`; a connection closed with no reply arrives as `badServerResponse`; a reset arrives
     /// as `networkConnectionLost`. ServiceKit only builds http and https URLs, so `unsupportedURL` cannot
     /// mean a bad scheme here.
+    ///
+    /// The same fault is always a network-level error on every platform, but a reply broken off (closed with
+    /// no reply, or a body cut short) may be `connectionLost` on Apple platforms where it is `badResponse`
+    /// on Linux: Apple documents `networkConnectionLost` (-1005) as a connection severed in the middle of a
+    /// load, which is what it reports for a reset too, so no mapping can tell the two apart there. A reply
+    /// that cannot be parsed is `cannotParseResponse` (-1017) or `badServerResponse` (-1011) there, and
+    /// `badResponse` everywhere. Code that retries should treat `connectionLost` and `badResponse` alike.
     public init(urlErrorCode code: URLError.Code) {
         switch code {
         case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed,
@@ -51,6 +61,8 @@ extension WebServiceError.Network {
         case .cancelled:
             self = .cancelled
         #if !canImport(FoundationNetworking)
+        case .fileOutsideSafeArea:
+            self = .cannotConnect
         default:
             // Darwin's URLError.Code is an open struct (Linux's is a closed enum, fully listed above): a
             // code newer than this table means the exchange broke off for a reason we cannot name better.

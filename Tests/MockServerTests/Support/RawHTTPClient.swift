@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+import ServiceReplayTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -60,7 +61,7 @@ final class RawHTTPClient: @unchecked Sendable {
         try bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
-                let sent = sendNoSignal(fd, raw.baseAddress! + offset, raw.count - offset)
+                let sent = TestSocket.send(fd, raw.baseAddress! + offset, raw.count - offset)
                 guard sent > 0 else { throw Failure(description: "send failed: errno \(errno)") }
                 offset += sent
             }
@@ -245,13 +246,7 @@ private func connectedSocket(port: Int) throws -> Int32 {
     address.sin_family = sa_family_t(AF_INET)
     address.sin_port = UInt16(port).bigEndian
     inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    #if canImport(Glibc)
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    #else
-    let fd = socket(AF_INET, SOCK_STREAM, 0)
-    var one: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-    #endif
+    let fd = TestSocket.makeTCP()
     guard fd >= 0 else { throw RawHTTPClient.Failure(description: "socket() failed: errno \(errno)") }
     let result = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -266,12 +261,4 @@ private func connectedSocket(port: Int) throws -> Int32 {
 
 private func closeSocket(_ fd: Int32) {
     close(fd)
-}
-
-private func sendNoSignal(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return send(fd, bytes, count, Int32(MSG_NOSIGNAL))
-    #else
-    return send(fd, bytes, count, 0)
-    #endif
 }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+import ServiceReplayTestSupport
 
 extension HTTPServer.Configuration {
     /// The defaults with request and idle timeouts of five minutes, a bound against a hang only: a test awaits
@@ -27,6 +28,7 @@ func withServer<T>(
     group: EventLoopGroup = .shared,
     _ body: (HTTPServer, URL) async throws -> T
 ) async throws -> T {
+    DescriptorLimit.raise()
     let server = HTTPServer(configuration: configuration, handler: handler, group: group)
     let url = try await server.start()
     do {

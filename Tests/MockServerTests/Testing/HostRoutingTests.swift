@@ -82,8 +82,8 @@ import Testing
         }
     }
 
-    #if os(Linux)
-    /// The same table as a direct client's (``FaultClientTests/urlSessionCodes``): routing adds no error of its own.
+    #if canImport(FoundationNetworking)
+    /// The same table as a direct client's (``FaultClientTests/urlSessionCodes``, libcurl's): routing adds no error of its own.
     @Test(arguments: FaultClientTests.urlSessionCodes)
     func networkFault_reachesTheClient_asTheSameURLError(spec: String, codes: Set<Int>) async throws {
         try await Self.withRoutedSession(faults: spec, timeout: TimeInterval(FaultClientTests.clientTimeout(for: spec))) { _, session in

@@ -1,12 +1,19 @@
 import Foundation
 @testable import MockServer
 import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The portable poll(2) backend (the one Darwin uses) runs the same scenarios on Linux, where the
 /// default backend is epoll.
 @Suite struct HTTPServerPollBackendTests {
     /// One shared pair of poll loops; event-loop threads live for the whole process.
     private static let pollGroup = EventLoopGroup(loopCount: 2, backend: .poll)
+    /// One poll loop that reports a peer's FIN as Darwin's poll does (POLLIN|POLLHUP).
+    private static let darwinHangupGroup = EventLoopGroup(loopCount: 1, backend: .pollWithDarwinHangup)
 
     private func withPollServer(
         _ configuration: HTTPServer.Configuration = .forTests,
@@ -58,6 +65,48 @@ import Testing
             let client = try RawHTTPClient(url)
             try client.send("GET / HTTP/1.1\r\n\r\n")
             #expect(await client.readToEnd().ending == .reset)
+        }
+    }
+
+    /// The switch really reports a FIN as Darwin does, so the test below exercises Darwin's reports.
+    @Test func darwinHangupSwitch_reportsAPeersFINAsReadableAndHangup() throws {
+        var pair: [Int32] = [-1, -1]
+        #if os(Linux)
+        let type = Int32(SOCK_STREAM.rawValue)
+        #else
+        let type = SOCK_STREAM
+        #endif
+        try #require(socketpair(AF_UNIX, type, 0, &pair) == 0)
+        defer { close(pair[0]); close(pair[1]) }
+        let poller = PollPoller(reportsPeerCloseAsHangup: true)
+        poller.add(pair[0], interest: .read, shared: false)
+        var events: [PollerEvent] = []
+        _ = "GET / HTTP/1.1\r\n\r\n".utf8CString.withUnsafeBytes { write(pair[1], $0.baseAddress, $0.count - 1) }
+        poller.wait(timeoutMilliseconds: 10_000, into: &events)
+        #expect(events.map { [$0.readable, $0.hangup] } == [[true, false]])
+        shutdown(pair[1], Int32(SHUT_WR))
+        poller.wait(timeoutMilliseconds: 10_000, into: &events)
+        #expect(events.map { [$0.readable, $0.hangup] } == [[true, true]])
+    }
+
+    @Test func clientHalfClose_afterACompleteRequest_stillGetsTheAnswer_withDarwinsHangup() async throws {
+        try await withServer(.forTests, handler: ClosureHandler { request, _ in EchoHandler.echo(request) }, group: Self.darwinHangupGroup) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send("GET /half HTTP/1.1\r\n\r\n")
+            client.shutdownWrite()
+            #expect(try await client.readResponse().headers["X-Target"] == "/half")
+            #expect(await client.readToEnd().ending == .closed)
+        }
+    }
+
+    @Test func clientHalfClose_withAPartialRequest_isClosedWithoutAnAnswer_withDarwinsHangup() async throws {
+        try await withServer(.forTests, handler: ClosureHandler { request, _ in EchoHandler.echo(request) }, group: Self.darwinHangupGroup) { _, url in
+            let client = try RawHTTPClient(url)
+            try client.send("GET /half HTTP/1.1\r\n")
+            client.shutdownWrite()
+            let end = await client.readToEnd()
+            #expect(end.bytes.isEmpty)
+            #expect(end.ending == .closed)
         }
     }
 }

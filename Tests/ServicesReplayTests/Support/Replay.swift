@@ -3,6 +3,7 @@ import Foundation
 import ServiceKit
 import ServiceKitTesting
 import ServiceReplayTesting
+import ServiceReplayTestSupport
 
 /// How a test's client is set up.
 struct ClientOptions: Sendable {
@@ -45,8 +46,9 @@ extension ReplayServer.FaultSource {
 /// for ``ReplayServer/FaultSource/environment``.
 func withReplay<T>(_ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
                    _ body: (Replay) async throws -> T) async throws -> T {
+    DescriptorLimit.raise()
     // The package's own environment: the caller's MOCKSERVER_RECORD and the like never reach the suite.
-    try await TestEnvironment.isolated {
+    return try await TestEnvironment.isolated {
         try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
                                                   client: options.configuration, now: options.now, body)
     }

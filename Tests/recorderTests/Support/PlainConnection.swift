@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayTestSupport
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,11 +17,7 @@ final class PlainConnection: @unchecked Sendable {
 
     /// Connects to `127.0.0.1:port`; the kernel completes the handshake even before the server accepts.
     init(port: Int) throws {
-        #if canImport(Glibc)
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
+        fd = TestSocket.makeTCP()
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -57,7 +54,7 @@ final class PlainConnection: @unchecked Sendable {
     /// per connection).
     func get(_ target: String) throws -> Int {
         let request = Array("GET \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-        let sent = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
+        let sent = request.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
         guard sent == request.count else { throw Failure(description: "send() failed: errno \(errno)") }
         var head: [UInt8] = []
         var byte: UInt8 = 0
@@ -73,7 +70,7 @@ final class PlainConnection: @unchecked Sendable {
     /// Sends `text` as it is: a whole request, as curl would write it.
     func write(_ text: String) throws {
         let bytes = Array(text.utf8)
-        let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, noSignal) }
+        let sent = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
         guard sent == bytes.count else { throw Failure(description: "send() failed: errno \(errno)") }
     }
 
@@ -105,12 +102,6 @@ final class PlainConnection: @unchecked Sendable {
         return String(decoding: received, as: UTF8.self)
     }
 }
-
-#if canImport(Glibc)
-private let noSignal = Int32(MSG_NOSIGNAL)
-#else
-private let noSignal: Int32 = 0
-#endif
 
 /// Runs blocking `work` on a thread of its own, so that it never holds a thread of the cooperative pool.
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {

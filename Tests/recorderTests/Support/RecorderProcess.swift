@@ -39,6 +39,7 @@ struct ProcessLimits: Sendable {
 /// Starts a `recorder` process for `arguments` in `directory` (default: this process's), with its standard
 /// output and error on pipes and an empty standard input; through `/bin/sh` when `limits` are given.
 func startRecorder(_ arguments: [String], in directory: URL?, limits: ProcessLimits? = nil) throws -> (process: ChildProcess, output: Pipe, errors: Pipe) {
+    DescriptorLimit.raise()
     let recorder = productsFolder().appendingPathComponent("recorder")
     let output = Pipe(), errors = Pipe()
     guard let limits else {

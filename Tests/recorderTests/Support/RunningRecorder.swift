@@ -73,21 +73,22 @@ final class RunningRecorder: Sendable {
         return URL(string: String(line[range]))!
     }
 
-    /// Sends `signal` (default SIGINT, as Ctrl-C does) and waits up to `timeout` for the process to exit.
-    func stop(with signal: Int32 = SIGINT, timeout: Duration = hangLimit) async throws -> RecorderRun {
-        kill(process.processIdentifier, signal)
+    /// Sends `signal` (default SIGINT, as Ctrl-C does; none when `nil`) and waits up to `timeout` for the
+    /// process to exit.
+    func stop(with signal: Int32? = SIGINT, timeout: Duration = hangLimit) async throws -> RecorderRun {
+        if let signal { kill(process.processIdentifier, signal) }
         let deadline = ContinuousClock.now + timeout
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw RunFailure(description: "recorder did not exit within \(timeout) of signal \(signal); stderr: \(stderr.debugDescription)")
+                throw RunFailure(description: "recorder did not exit within \(timeout) of signal \(signal.map(String.init) ?? "none"); stderr: \(stderr.debugDescription)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         // Wait for end-of-file on both pipes (bounded), so that what the process wrote last is collected.
         while streams.withLock({ $0.ended < 2 }) {
             guard ContinuousClock.now < deadline else {
-                throw RunFailure(description: "recorder's output did not end within \(timeout) of signal \(signal); stdout: \(stdout.debugDescription)")
+                throw RunFailure(description: "recorder's output did not end within \(timeout) of signal \(signal.map(String.init) ?? "none"); stdout: \(self.stdout.debugDescription)")
             }
             try await Task.sleep(for: .milliseconds(10))  // polling the readers' state, not waiting for readiness
         }

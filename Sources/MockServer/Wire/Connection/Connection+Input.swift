@@ -132,6 +132,7 @@ extension Connection {
     private func dispatch(_ head: RequestHead, body: Data) {
         var request = head.request
         request.body = body
+        request.restoreRoutedHost()
         let context = HTTPRequestContext(connection: info, requestIndex: requestCount)
         requestCount += 1
         let reply = server.handler.reply(to: request, context: context)

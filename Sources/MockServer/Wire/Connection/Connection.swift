@@ -130,7 +130,10 @@ final class Connection {
 
     /// Reacts to a readiness report.
     func handle(_ event: PollerEvent) {
-        if event.hangup {
+        // Darwin's poll reports a peer's FIN as readable and hangup: a client that half-closes after
+        // its request still gets the answer, so the input is read first. Reading tells a reset
+        // (an error) from a FIN (end of file); a hangup with nothing to read is a broken connection.
+        if event.hangup, !event.readable {
             closeNow()
             return
         }

@@ -43,18 +43,29 @@ final class EventLoop: @unchecked Sendable {
     /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes
     /// waiting loops first), which spreads a burst of connections evenly.
     static let acceptBatch = 1
+    /// The stack of a loop thread, the same on every platform: Darwin gives secondary threads 512 KiB and
+    /// Linux 8 MiB, and handlers run here (cassette and JSON parsing recurse up to 512 levels).
+    static let threadStackSize = 8 << 20
     /// How long a listener rests after the process ran out of descriptors.
     static let exhaustionPause: UInt64 = 100_000_000
 
-    init(backend: PollerBackend, name: String) {
+    /// Makes a loop and starts its thread; fails with the call and its `errno` when the loop's wake-up pipe
+    /// cannot be made (the process is out of descriptors).
+    static func start(backend: PollerBackend, name: String) -> Result<EventLoop, SocketFailure> {
+        guard let pipe = Sys.makeWakePipe() else { return .failure(SocketFailure(call: "pipe", code: Sys.errorNumber)) }
+        return .success(EventLoop(backend: backend, name: name, wakePipe: pipe))
+    }
+
+    private init(backend: PollerBackend, name: String, wakePipe: (read: Int32, write: Int32)) {
         poller = backend.make()
-        guard let pipe = Sys.makeWakePipe() else { fatalError("MockServer: cannot create an event-loop wake-up pipe: \(Sys.describe(Sys.errorNumber))") }
-        (wakeRead, wakeWrite) = pipe
+        (wakeRead, wakeWrite) = wakePipe
         poller.add(wakeRead, interest: .read, shared: false)
-        Thread { [self] in
+        let thread = Thread { [self] in
             Sys.nameCurrentThread(name)
             run()
-        }.start()
+        }
+        thread.stackSize = Self.threadStackSize
+        thread.start()
     }
 
     var isCurrentThread: Bool {

@@ -11,7 +11,8 @@ struct PollerEvent {
     var fd: Int32
     var readable: Bool
     var writable: Bool
-    /// The peer reset the connection, or both directions are shut down.
+    /// The peer reset the connection, or both directions are shut down; on Darwin's poll also when
+    /// the peer only sent FIN (then together with `readable`, and the input must still be read).
     var hangup: Bool
 }
 
@@ -21,12 +22,23 @@ enum PollerBackend: Sendable {
     case automatic
     /// poll(2) everywhere; slower with many connections but portable.
     case poll
+    /// poll(2) reporting a peer's FIN as readable and hangup, as Darwin's poll does. Test-only: it lets
+    /// Linux run the connection against Darwin's reports (Linux's poll reports POLLHUP only once both
+    /// directions are shut down).
+    case pollWithDarwinHangup
 
     func make() -> any Poller {
-        #if os(Linux)
-        if self == .automatic, let epoll = EpollPoller() { return epoll }
-        #endif
-        return PollPoller()
+        switch self {
+        case .automatic:
+            #if os(Linux)
+            if let epoll = EpollPoller() { return epoll }
+            #endif
+            return PollPoller()
+        case .poll:
+            return PollPoller()
+        case .pollWithDarwinHangup:
+            return PollPoller(reportsPeerCloseAsHangup: true)
+        }
     }
 }
 

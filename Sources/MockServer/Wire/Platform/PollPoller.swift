@@ -9,6 +9,23 @@ final class PollPoller: Poller {
     private var interests: [Int32: Interest] = [:]
     private var descriptors: [pollfd] = []
     private var isDirty = true
+    /// Extra events asked for and reported as hangup (see ``PollerBackend/pollWithDarwinHangup``).
+    private let peerCloseEvents: Int16
+
+    /// `reportsPeerCloseAsHangup` makes Linux report a peer's FIN as Darwin does (POLLIN|POLLHUP), via
+    /// POLLRDHUP; Darwin already does, so there it changes nothing.
+    init(reportsPeerCloseAsHangup: Bool = false) {
+        #if os(Linux)
+        peerCloseEvents = reportsPeerCloseAsHangup ? Self.pollRDHUP : 0
+        #else
+        peerCloseEvents = 0
+        #endif
+    }
+
+    #if os(Linux)
+    /// POLLRDHUP (<poll.h>, needs _GNU_SOURCE, so not imported): the peer shut down its writing side.
+    private static let pollRDHUP: Int16 = 0x2000
+    #endif
 
     func add(_ fd: Int32, interest: Interest, shared: Bool) {
         interests[fd] = interest
@@ -34,7 +51,7 @@ final class PollPoller: Poller {
         if isDirty {
             descriptors = interests.map { fd, interest in
                 var mask: Int16 = 0
-                if interest.contains(.read) { mask |= Int16(POLLIN) }
+                if interest.contains(.read) { mask |= Int16(POLLIN) | peerCloseEvents }
                 if interest.contains(.write) { mask |= Int16(POLLOUT) }
                 return pollfd(fd: fd, events: mask, revents: 0)
             }
@@ -49,7 +66,7 @@ final class PollPoller: Poller {
                 fd: descriptors[index].fd,
                 readable: flags & Int16(POLLIN) != 0,
                 writable: flags & Int16(POLLOUT) != 0,
-                hangup: flags & Int16(POLLERR | POLLHUP | POLLNVAL) != 0
+                hangup: flags & (Int16(POLLERR | POLLHUP | POLLNVAL) | peerCloseEvents) != 0
             ))
         }
     }

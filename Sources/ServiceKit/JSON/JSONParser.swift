@@ -9,8 +9,11 @@ import Foundation
 /// `Double`'s range, invalid UTF-8 and nesting deeper than ``maximumDepth`` are errors, and so are bodies
 /// over 4 GiB and strings over 256 MiB, which the tape cannot point into.
 struct JSONParser {
-    /// Containers nested deeper than this are refused, so hostile input cannot exhaust the stack.
-    static let maximumDepth = 512
+    /// Containers nested deeper than this are refused, so hostile input cannot exhaust the stack. 128 (as
+    /// serde_json) because a response is parsed, read and decoded on whatever thread awaits it, and Apple
+    /// platforms give secondary threads, Swift concurrency's among them, 512 KiB: a debug build needs about
+    /// 2 KiB a level to parse and more to encode, so 512 levels overflowed there while 128 leave room.
+    static let maximumDepth = 128
 
     /// The tape of `data`: empty when the whole document is `null`.
     static func tape(for data: Data) throws(JSONParseError) -> [JSONDocument.Entry] {

@@ -3,7 +3,7 @@ import Foundation
 extension JSONValue {
     /// Parses a UTF-8 JSON document (RFC 8259) in one pass, dropping every `null`. Returns `nil` when the
     /// whole document is `null`. Throws ``WebServiceError`` `.service(.undecodableBody)` when `data` is not
-    /// JSON, with a ``JSONParseError`` saying where as its `underlyingError`. Containers may nest 512 deep.
+    /// JSON, with a ``JSONParseError`` saying where as its `underlyingError`. Containers may nest 128 deep.
     public static func parse(_ data: Data) throws(WebServiceError) -> JSONValue? {
         do {
             return try JSONDocument.parse(data).map { $0.value(at: 0) }

@@ -55,7 +55,7 @@ package struct TestCassette: Sendable {
         switch mode {
         case .once where missing.isEmpty && !appendsOnce, .none:
             if let name = missing.first {
-                throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")`")
+                throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)")
             }
             let read = try Self.load(names, in: folder)
             loaded = read

@@ -122,7 +122,7 @@ import ServiceReplayTestSupport
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(replaying: "nope/missing") { _ in }
         }
-        #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt`")
+        #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
     }
 
     @Test func serverIsStopped_whenTheBodyThrows() async throws {

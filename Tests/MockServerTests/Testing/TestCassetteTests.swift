@@ -36,7 +36,7 @@ import Testing
             let error = await #expect(throws: MockServerError.self) {
                 try await Self.run(.none, in: folder, upstream: nil)
             }
-            #expect(error?.description == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things`")
+            #expect(error?.description == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
         }
     }
 

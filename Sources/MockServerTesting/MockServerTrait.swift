@@ -26,13 +26,20 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Where the record mode and the other `MOCKSERVER_` variables are read; `nil` for
     /// ``MockServer/TestEnvironment/current`` (the process's environment).
     var environment: [String: String]?
+    /// Tells this trait apart from another `.mockServer` on the same test (a copy keeps it).
+    private let identity = UUID()
 
     /// `true`: on a suite, the trait applies to every test in it, nested suites included.
     public var isRecursive: Bool { true }
 
-    /// A scope for each test case, none for a suite itself or a parameterized test as a whole.
+    /// A scope for each test case, none for a suite itself or a parameterized test as a whole. A test with
+    /// several `.mockServer` traits (its suite's and its own, say) runs with the innermost alone: the test's
+    /// own, else its nearest suite's, whose cassette and faults then replace the outer ones for that test.
     public func scopeProvider(for test: Test, testCase: Test.Case?) -> MockServerTrait? {
-        testCase == nil ? nil : self
+        guard testCase != nil else { return nil }
+        // Swift Testing puts inherited traits before a test's own, outer suites first.
+        let innermost = test.traits.last { $0 is MockServerTrait } as? MockServerTrait
+        return innermost.map { $0.identity == identity } ?? true ? self : nil
     }
 
     /// Runs the test case with its server, then settles the recording and reports, as failures of the test:

@@ -35,6 +35,20 @@ import Testing
         @Test func everyTestHasAServer() throws {
             #expect(ReplayServer.current?.baseURL != nil)
         }
+
+        /// The test's own trait replaces its suite's: one server, on the test's cassette.
+        @Test(.ownMockServer("feed/feeds"))
+        func aTestsOwnTrait_replacesItsSuitesForThatTest() async throws {
+            let (_, feeds) = try await MockServerTraitTests.get("https://api.nice.example/feeds?page=1&pageSize=3")
+            #expect(feeds.statusCode == 200)
+            #expect(ReplayServer.current?.journal.entries.map(\.outcome.kind) == [.matched])
+            // Swift Testing hands the test both traits, the suite's first; only the test's own gives a scope
+            let test = try #require(Test.current)
+            let traits = test.traits.compactMap { $0 as? MockServerTrait }
+            #expect(traits.map(\.cassette) == ["github/users", "feed/feeds"])
+            #expect(traits.first?.scopeProvider(for: test, testCase: Test.Case.current) == nil)
+            #expect(traits.last?.scopeProvider(for: test, testCase: Test.Case.current) != nil)
+        }
     }
 
     @Test func noServer_outsideTheTrait() {

@@ -11,7 +11,9 @@ import ServiceReplayLocking
 /// - `new-episodes`: one test at a time appends to the cassette.
 /// - `all`: the first test re-records the cassette from scratch; once its recording has replaced the old
 ///   cassette, later tests of the same run replay it and append what they add, into a new recording that
-///   again replaces the cassette only when they pass.
+///   again replaces the cassette only when they pass. When one of them fails, the cassette is put back as it
+///   was before the run (the earlier tests' recording dropped what the failed test had used), and no later
+///   test of the run replaces it.
 package final class CassetteTurns: Sendable {
     /// The turns of this process.
     package static let shared = CassetteTurns()
@@ -25,6 +27,11 @@ package final class CassetteTurns: Sendable {
         var claimed: Set<String> = []
         /// Files this process re-recorded and replaced under `all`.
         var replaced: Set<String> = []
+        /// Under `all`, each replaced file's bytes from before this process first replaced it, so that a later
+        /// failing test sharing it can put it back.
+        var originals: [String: Data] = [:]
+        /// Files a test failed on under `all`: no later test of this process replaces them.
+        var failed: Set<String> = []
     }
 
     private let state = Lock(State())
@@ -92,8 +99,27 @@ package final class CassetteTurns: Sendable {
         state.withLock { $0.replaced.contains(file.standardizedFileURL.path) }
     }
 
-    /// Notes that a re-recording replaced `file`.
-    func noteReplaced(_ file: URL) {
-        _ = state.withLock { $0.replaced.insert(file.standardizedFileURL.path) }
+    /// Notes that a re-recording replaced `file`, which held `original` before (`nil` when it did not exist);
+    /// only the first replacement's original is kept.
+    func noteReplaced(_ file: URL, original: Data?) {
+        let key = file.standardizedFileURL.path
+        state.withLock { state in
+            if state.replaced.insert(key).inserted { state.originals[key] = original }
+        }
+    }
+
+    /// Notes that a test re-recording `file` failed, and returns what `file` held before this process first
+    /// replaced it (`nil` when no test of this process replaced it, or it did not exist then).
+    func noteFailed(_ file: URL) -> Data? {
+        let key = file.standardizedFileURL.path
+        return state.withLock { state in
+            state.failed.insert(key)
+            return state.originals[key]
+        }
+    }
+
+    /// Whether a test re-recording `file` failed in this process.
+    func hasFailed(_ file: URL) -> Bool {
+        state.withLock { $0.failed.contains(file.standardizedFileURL.path) }
     }
 }

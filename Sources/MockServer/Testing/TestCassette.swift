@@ -144,19 +144,29 @@ package struct TestCassette: Sendable {
             }
         }
         switch passed {
+        case true? where CassetteTurns.shared.hasFailed(file):
+            // The run is failing already; this passing test only says where its recording went.
+            FileHandle.standardError.write(Data("note: a test sharing \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all leaves it as it was before the run; this test's new recording is in \(pending.path)\n".utf8))
+            return
         case true?:
             break
         case false?:
-            throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
+            guard let original = CassetteTurns.shared.noteFailed(file) else {
+                throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
+            }
+            // An earlier test sharing the cassette replaced it, dropping what this one used: put it back.
+            try AtomicFile.write(original, to: file, overwrite: true)
+            throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(pending.path)")
         case nil:
             throw MockServerError(.cannotSave, "\(RecordMode.recordVariable)=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending.path): if the test passed, accept it with `mv '\(pending.path)' '\(file.path)'`")
         }
+        let original = CassetteTurns.shared.wasReplaced(file) ? nil : try? Data(contentsOf: file)
         do {
             try AtomicFile.move(pending, over: file)
         } catch {
             throw MockServerError(.cannotSave, "the new recording stays in \(pending.path): \(error.description)")
         }
-        CassetteTurns.shared.noteReplaced(file)
+        CassetteTurns.shared.noteReplaced(file, original: original)
     }
 
     /// Starts a server, runs `body` with it (also reachable as ``ReplayServer/current``), stops it, settles

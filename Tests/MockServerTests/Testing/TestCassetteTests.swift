@@ -13,12 +13,12 @@ import Testing
     /// says whether the test counts as passed. The client's 30 s timeout is only a hang guard: a recorded
     /// exchange crosses two servers and two URLSessions, which a loaded machine can hold up for seconds.
     static func run(_ mode: RecordMode, _ name: String = "api/things", in folder: URL, upstream: URL?,
-                    environment: [String: String] = [:], passes: Bool = true) async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
+                    environment: [String: String] = [:], passes: Bool = true, path: String = "json") async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
         let cassette = try TestCassette(names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
                                         configuration: .init(faults: .none), test: "things", environment: environment)
         return try await cassette.withServer({ server in
             let (_, response) = try await withURLSession(timeout: 30) { session in
-                try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
+                try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
             }
             return (response.statusCode, server.journal.entries.map(\.outcome.kind))
         }, passed: { _ in passes })
@@ -124,6 +124,30 @@ import Testing
             #expect(new.note == old.note)
             #expect(new.matching == old.matching)
             #expect(new.errorTemplates == old.errorTemplates)
+        }
+    }
+
+    @Test func all_aFailingTestSharingACassetteAnEarlierTestReplaced_putsTheCassetteBackAsItWasBeforeTheRun() async throws {
+        try await Self.withFolder { folder in
+            // Given a cassette two tests share: one asks for /json, the other for /text
+            let file = folder.appendingPathComponent("api/things.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text")]).save(to: file)
+            let before = try Data(contentsOf: file)
+            try await withUpstream { upstream, _ in
+                // When, under `all`, the first passes (replacing it from scratch) and the second fails
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+                #expect(try Cassette.load(from: file).interactions.map(\.request.target) == ["/json"])
+                let error = await #expect(throws: MockServerError.self) {
+                    try await Self.run(.all, in: folder, upstream: upstream, passes: false, path: "text")
+                }
+                // Then the cassette is as it was before the run, /text included, and the sentence says so
+                #expect(try Data(contentsOf: file) == before)
+                #expect(error?.description.hasPrefix("the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-") == true)
+                // And a later passing test of the run leaves it so
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+                #expect(try Data(contentsOf: file) == before)
+            }
         }
     }
 

@@ -109,18 +109,18 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let id = dataTask.taskIdentifier
-        let streamed = tasks.withLock { tasks -> (AsyncThrowingStream<Data, any Error>.Continuation, HeadHandOver?)? in
+        // The timeout is told outside the lock: it has a lock of its own.
+        let (timeout, streamed) = tasks.withLock { tasks -> (TransferTimeout?, (AsyncThrowingStream<Data, any Error>.Continuation, HeadHandOver?)?) in
             if tasks.whole[id] != nil {
                 tasks.whole[id]?.body.append(data)
-                tasks.whole[id]?.timeout?.noteProgress()
-                return nil
+                return (tasks.whole[id]?.timeout, nil)
             }
-            guard var state = tasks.streamed[id] else { return nil }
-            state.timeout?.noteProgress()
+            guard var state = tasks.streamed[id] else { return (nil, nil) }
             let head = Self.handOverHead(of: dataTask, error: nil, in: &state)
             tasks.streamed[id] = state
-            return (state.chunks, head)
+            return (state.timeout, (state.chunks, head))
         }
+        timeout?.noteProgress()
         guard let (chunks, head) = streamed else { return }
         // Yielded before the head is handed over, so the body's first chunk is waiting when iteration starts.
         chunks.yield(data)
@@ -129,10 +129,10 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
                     totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
-        let progress = tasks.withLock { tasks in
-            tasks.whole[task.taskIdentifier]?.timeout?.noteProgress()
-            return tasks.whole[task.taskIdentifier]?.progress
+        let (timeout, progress) = tasks.withLock { tasks in
+            (tasks.whole[task.taskIdentifier]?.timeout, tasks.whole[task.taskIdentifier]?.progress)
         }
+        timeout?.noteProgress()
         progress?(UploadProgress(bytesSent: totalBytesSent, totalBytes: totalBytesExpectedToSend))
     }
 
@@ -153,31 +153,32 @@ final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     /// for them. Only the first call for a task counts.
     private func finish(_ task: URLSessionTask, error: (any Error)?) {
         let id = task.taskIdentifier
-        let finishedWhole = tasks.withLock { tasks -> (CheckedContinuation<TransportResponse, any Error>,
-                                                       Result<TransportResponse, any Error>)? in
-            guard var state = tasks.whole[id], state.outcome == nil else { return nil }
-            state.timeout?.cancel()
+        // Timeouts are cancelled outside the lock: they have a lock of their own.
+        let (wholeTimeout, finishedWhole) = tasks.withLock { tasks -> (TransferTimeout?, (CheckedContinuation<TransportResponse, any Error>,
+                                                                                         Result<TransportResponse, any Error>)?) in
+            guard var state = tasks.whole[id], state.outcome == nil else { return (nil, nil) }
             let outcome = Self.outcome(of: task, body: state.body, error: error)
             guard let continuation = state.continuation else {
                 state.outcome = outcome
                 tasks.whole[id] = state
-                return nil
+                return (state.timeout, nil)
             }
             tasks.whole[id] = nil
-            return (continuation, outcome)
+            return (state.timeout, (continuation, outcome))
         }
+        wholeTimeout?.cancel()
         if let (continuation, outcome) = finishedWhole {
             continuation.resume(with: outcome)
             return
         }
-        let finishedStream = tasks.withLock { tasks -> (AsyncThrowingStream<Data, any Error>.Continuation, HeadHandOver?)? in
-            guard var state = tasks.streamed[id] else { return nil }
-            state.timeout?.cancel()
+        let (streamTimeout, finishedStream) = tasks.withLock { tasks -> (TransferTimeout?, (AsyncThrowingStream<Data, any Error>.Continuation, HeadHandOver?)?) in
+            guard var state = tasks.streamed[id] else { return (nil, nil) }
             let head = Self.handOverHead(of: task, error: error, in: &state)
             // A head not yet awaited keeps its outcome here until `stream` collects it.
             tasks.streamed[id] = state.headOutcome == nil ? nil : state
-            return (state.chunks, head)
+            return (state.timeout, (state.chunks, head))
         }
+        streamTimeout?.cancel()
         guard let (chunks, head) = finishedStream else { return }
         if let error {
             chunks.finish(throwing: error)

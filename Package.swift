@@ -37,7 +37,7 @@ let package = Package(
         .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayLocking"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayLocking"], swiftSettings: strictSettings),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ServiceKitTesting", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
         // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
         .target(name: "ServiceReplayTestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),

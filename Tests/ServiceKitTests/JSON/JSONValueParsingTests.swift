@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import ServiceReplayTestSupport
 import Testing
 
 @Suite struct JSONValueParsingTests {
@@ -132,7 +133,7 @@ import Testing
         let pastLimit = "[" + atLimit + "]"
         // When the first is parsed, read and encoded on a thread with the 512 KiB stack Apple platforms give
         // secondary threads (a debug build uses the most stack)
-        let encoded = onThread(stackSize: 512 << 10) {
+        let encoded = runOnThread(stackSize: 512 << 10) {
             (try? JSONValue.parse(Data(atLimit.utf8))).map { String(decoding: $0?.encoded() ?? Data(), as: UTF8.self) }
         }
         // Then it reads back whole, and the second is refused at its innermost container
@@ -142,23 +143,5 @@ import Testing
         #expect(parseError?.problem == "objects and arrays nested deeper than 128 levels")
         #expect(parseError?.byteOffset == 128)
     }
-
-    /// Runs `work` on a new thread with a stack of `stackSize` bytes and waits for its result.
-    private func onThread<T: Sendable>(stackSize: Int, _ work: @escaping @Sendable () -> T) -> T {
-        let result = ThreadResult<T>()
-        let done = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            result.value = work()
-            done.signal()
-        }
-        thread.stackSize = stackSize
-        thread.start()
-        done.wait()
-        return result.value!
-    }
 }
 
-/// Written by the worker thread before the semaphore signals, read after the wait: ordered by it.
-private final class ThreadResult<T>: @unchecked Sendable {
-    var value: T?
-}

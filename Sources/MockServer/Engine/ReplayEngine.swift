@@ -127,6 +127,17 @@ package final class ReplayEngine: Sendable {
         }
     }
 
+    /// The near miss of `request` when no recorded interaction could answer it, as ``answer(_:headFromGET:)``
+    /// would report it, leaving every sequence where it is; `nil` when one could (used up or not). For a fault
+    /// that replaces the answer without replaying it, so that strict mode still sees an unrecorded request.
+    package func nearMissIfUnrecorded(_ request: HTTPRequest) -> NearMiss? {
+        let snapshot = state.withLock { $0.snapshot }
+        let lookup = snapshot.index.lookup(request)
+        guard lookup.candidates.isEmpty else { return nil }
+        if request.method == "HEAD", !snapshot.index.lookup(Self.getRequest(for: request)).candidates.isEmpty { return nil }
+        return snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query))
+    }
+
     /// What ``answer(_:)`` would serve `request` from `snapshot`, leaving every sequence where it is; `nil`
     /// when nothing matches.
     private func answerWithoutAdvancing(_ request: HTTPRequest, snapshot: Snapshot) -> ReplayDecision? {

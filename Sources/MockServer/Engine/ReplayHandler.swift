@@ -47,6 +47,8 @@ final class ReplayHandler: HTTPHandler {
         // Replayed before the fault is carried out, and only for faults that alter the normal answer: the
         // fault then works on values, with no call back into this handler.
         let replayed = fault.needsNormalAnswer ? replay(request) : nil
+        // A fault that replaces the answer must not hide a request the cassettes do not hold from strict mode.
+        if replayed == nil, let nearMiss = engine.nearMissIfUnrecorded(request) { unmatched.append(nearMiss) }
         let answer = fault.answer(normal: replayed.map { Self.normalAnswer($0, streamTiming: streamTiming) })
         let entry = journal.record(request, outcome: .faultInjected(rule: fault.description, seed: fault.seed,
                                                                      interaction: replayed?.interaction, status: answer.status))

@@ -62,6 +62,22 @@ import ServiceReplayTestSupport
         }
     }
 
+    @Test func strictMode_seesAnUnrecordedRequest_evenWhenAFaultReplacedItsAnswer() async throws {
+        // GIVEN a strict server whose every answer a fault replaces by a 503
+        let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
+        let error = await #expect(throws: MockServerError.self) {
+            try await withMockServer(replaying: "github/users", configuration: configuration) { server in
+                try await withURLSession { session in
+                    // WHEN a request no interaction holds is sent, THEN it gets the fault's 503
+                    let (_, response) = try await get(session, server.baseURL!, "/users/nobody-recorded")
+                    #expect(response.statusCode == 503)
+                }
+            }
+        }
+        // AND the test still fails, naming the request the cassette does not hold
+        #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches GET /users/nobody-recorded.") == true)
+    }
+
     @Test func nonStrictServer_answers404_butDoesNotThrow() async throws {
         let misses = try await withMockServer(cassettes: [], configuration: .init(faults: .none)) { server in
             try await withURLSession { session in

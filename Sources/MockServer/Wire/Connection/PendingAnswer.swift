@@ -9,22 +9,26 @@ final class PendingAnswer: Sendable {
         case pending, answered, cancelled
     }
 
+    /// The state and the handlers to run on cancellation, under one lock.
+    private struct Shared {
+        var state = State.pending
+        var cancelHandlers: [@Sendable () -> Void] = []
+    }
+
     private let delivery: DeferredDelivery
-    private let state = Lock(State.pending)
-    private let cancelHandlers = Lock<[@Sendable () -> Void]>([])
+    private let shared = Lock(Shared())
 
     init(delivery: DeferredDelivery) {
         self.delivery = delivery
     }
 
     var isCancelled: Bool {
-        state.withLock { $0 } == .cancelled
+        shared.withLock { $0.state } == .cancelled
     }
 
     /// Delivers `reply` if nothing was delivered or cancelled before.
     func send(_ reply: HTTPReply) -> Bool {
-        guard transition(to: .answered) else { return false }
-        cancelHandlers.withLock { $0.removeAll() }
+        guard transition(to: .answered) != nil else { return false }
         delivery.deliver(reply)
         return true
     }
@@ -36,10 +40,10 @@ final class PendingAnswer: Sendable {
     }
 
     func onCancel(_ handler: @escaping @Sendable () -> Void) {
-        let runNow = cancelHandlers.withLock { handlers in
-            switch state.withLock({ $0 }) {
+        let runNow = shared.withLock { shared in
+            switch shared.state {
             case .pending:
-                handlers.append(handler)
+                shared.cancelHandlers.append(handler)
                 return false
             case .cancelled:
                 return true
@@ -52,19 +56,18 @@ final class PendingAnswer: Sendable {
 
     /// Called by the connection when it closes while waiting for this answer.
     func cancel() {
-        guard transition(to: .cancelled) else { return }
-        let handlers = cancelHandlers.withLock { handlers in
-            defer { handlers.removeAll() }
-            return handlers
-        }
+        guard let handlers = transition(to: .cancelled) else { return }
         for handler in handlers { handler() }
     }
 
-    private func transition(to target: State) -> Bool {
-        state.withLock { state in
-            guard state == .pending else { return false }
-            state = target
-            return true
+    /// Leaves `pending` for `target` and hands back the cancel handlers, which are dropped from here; `nil`
+    /// when the answer was no longer pending.
+    private func transition(to target: State) -> [@Sendable () -> Void]? {
+        shared.withLock { shared in
+            guard shared.state == .pending else { return nil }
+            shared.state = target
+            defer { shared.cancelHandlers.removeAll() }
+            return shared.cancelHandlers
         }
     }
 }

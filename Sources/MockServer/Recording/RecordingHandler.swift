@@ -83,7 +83,8 @@ final class RecordingHandler: HTTPHandler {
         let outcome = await client.send(request, to: url, headers: headers) { [options] status, fields, cancel in
             guard request.method != "HEAD",
                   let relay = StreamRelay.start(status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
-                                                tape: tape, redaction: options.redaction, cancelUpstream: cancel) else { return nil }
+                                                tape: tape, redaction: options.redaction, clientGoneGrace: options.clientGoneGrace,
+                                                cancelUpstream: cancel) else { return nil }
             relayed.withLock { $0 = relay }
             if !responder.send(.live(relay.live)) {
                 relay.live.cancel() // the client left before the head: as when it leaves mid-stream
@@ -119,7 +120,7 @@ final class RecordingHandler: HTTPHandler {
 
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
     /// recorded as unfinished when ``cutStreams()`` stopped it or the client left (which cancels the upstream
-    /// exchange unless it ends within ``StreamRelay/clientGoneGrace``), else as broken.
+    /// exchange unless it ends within ``RecordingOptions/clientGoneGrace``), else as broken.
     private func finish(_ relay: StreamRelay, outcome: UpstreamClient.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
                         recordedAt: Date, durationMs: Int) {
         var broken: TransportFailure?

@@ -24,6 +24,10 @@ public struct RecordingOptions: Sendable {
     /// answer, on a background thread; it must be quick. Default `nil`. `recorder capture` prints its
     /// lines from here.
     package var onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil
+    /// How long a streamed answer's upstream is still read after its client went away, before it is cancelled:
+    /// a stream that ends within it is recorded as ended. 300 ms; tests that must not depend on the machine's
+    /// load set more.
+    package var clientGoneGrace: Duration = .milliseconds(300)
 
     /// Creates options; every parameter but the upstream has the default described on its property.
     public init(upstream: Upstream, file: URL? = nil, name: String? = nil, redaction: RedactionRules = .default,

@@ -25,10 +25,6 @@ final class StreamRelay: Sendable {
         }
     }
 
-    /// How long the upstream is still read after the client went away before it is cancelled: a stream that
-    /// ends within it is recorded as ended (see ``start(status:fields:request:recordedAt:tape:redaction:cancelUpstream:)``).
-    static let clientGoneGrace: Duration = .milliseconds(300)
-
     /// What the client is sent.
     let live: LiveStream
     private let recording: Recording?
@@ -37,10 +33,12 @@ final class StreamRelay: Sendable {
     /// The relay for a response with `status` and header `fields` from the upstream (to a request other than
     /// `HEAD`), or `nil` when its body is not streamed. With a `tape`, the stream is recorded there: `request` (as recorded, unredacted) at
     /// `recordedAt`, redacted with `redaction`.
-    /// When the client goes away, `cancelUpstream` is called after ``clientGoneGrace``: nobody wants the rest
-    /// of the stream, but an upstream that ends it meanwhile has it recorded as ended.
+    /// When the client goes away, `cancelUpstream` is called after `clientGoneGrace`
+    /// (``RecordingOptions/clientGoneGrace``): nobody wants the rest of the stream, but an upstream that ends
+    /// it meanwhile has it recorded as ended.
     static func start(status: Int, fields: [(name: String, value: String)], request: RecordedRequest, recordedAt: Date,
-                      tape: CassetteTape?, redaction: RedactionRules, cancelUpstream: @escaping @Sendable () -> Void) -> StreamRelay? {
+                      tape: CassetteTape?, redaction: RedactionRules, clientGoneGrace: Duration,
+                      cancelUpstream: @escaping @Sendable () -> Void) -> StreamRelay? {
         guard status >= 200, status != 204, status != 304 else { return nil } // answers without a body
         let headers = ProxyHeaders.response(fields, bodyIsEmpty: false)
         let mediaType = MediaType(headers["Content-Type"])

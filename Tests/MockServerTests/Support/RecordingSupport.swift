@@ -82,11 +82,13 @@ func withRecordingServer<T>(
     file: URL? = nil,
     cassettes: [Cassette] = [],
     timeout: Duration = .seconds(20),
+    clientGoneGrace: Duration? = nil,
     onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil,
     _ body: (ReplayServer, URL) async throws -> T
 ) async throws -> T {
     var options = RecordingOptions(upstream: try Upstream(upstream), file: file, timeout: timeout)
     options.onExchange = onExchange
+    if let clientGoneGrace { options.clientGoneGrace = clientGoneGrace }
     let configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
     let server = try ReplayServer(cassettes: cassettes, configuration: configuration)
     let base = try await server.start()

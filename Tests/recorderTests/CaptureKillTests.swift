@@ -67,7 +67,8 @@ import ServiceReplayTestSupport
             // recorder capture without a mode: refuses, saying what the log is and what to do
             let plain = try await workspace.run(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/api.json"])
             #expect(plain.status == 1)
-            #expect(plain.stderr == "recorder: Recordings/api.json exists as the capture log of an interrupted capture (Recordings/api.json.log, "
+            // (the same words whether or not the capture had saved Recordings/api.json before it was killed)
+            #expect(plain.stderr == "recorder: Recordings/api.json holds an interrupted capture (its capture log Recordings/api.json.log, "
                 + "which holds \(Self.count) interactions); capture into it with --mode new-episodes (which keeps them and only appends), "
                 + "or choose another --out\n")
             #expect(workspace.exists("Recordings/api.json.log"))

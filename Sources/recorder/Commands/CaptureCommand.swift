@@ -52,9 +52,11 @@ enum CaptureCommand: Command {
         let mode = try self.mode(parsed.single("mode"))
         let out = try parsed.single("out") ?? defaultOut(for: upstream)
         let redaction = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
-        // A capture killed before its first save leaves only its log, which holds the cassette as much as a file.
-        let logOnly = !FileManager.default.fileExists(atPath: out) && FileManager.default.fileExists(atPath: out + ".log")
-        let existed = logOnly || FileManager.default.fileExists(atPath: out)
+        // A killed capture leaves its log, which holds the cassette as much as the file does (the file, when
+        // there is one yet, may be behind it): the words then say it was interrupted, whether or not the file
+        // was written before the kill.
+        let interrupted = FileManager.default.fileExists(atPath: out + ".log")
+        let existed = interrupted || FileManager.default.fileExists(atPath: out)
 
         let tally = Tally()
         var options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction)
@@ -81,9 +83,9 @@ enum CaptureCommand: Command {
         }
         // Caught from before the address is printed, so that a signal sent as soon as it appears stops cleanly.
         let shutdown = ShutdownSignal.Catcher()
-        let url = try await start(server, port: port, out: out, logOnly: logOnly)
+        let url = try await start(server, port: port, out: out, interrupted: interrupted)
         let existing = existed ? server.recordedCassette?.interactions.count : nil
-        console.print(CaptureLine.opening(upstream: upstream, out: out, existing: existing, fromLog: logOnly))
+        console.print(CaptureLine.opening(upstream: upstream, out: out, existing: existing, fromLog: interrupted))
         console.print("Listening on \(url.absoluteString); press Ctrl-C to stop.")
 
         let signal = await shutdown.wait()
@@ -123,15 +125,15 @@ enum CaptureCommand: Command {
         }
     }
 
-    /// Starts `server`; `logOnly` says that `out` exists only as the capture log of an interrupted capture.
-    private static func start(_ server: ReplayServer, port: Int, out: String, logOnly: Bool) async throws(RecorderError) -> URL {
+    /// Starts `server`; `interrupted` says that `out` has the capture log of an interrupted capture.
+    private static func start(_ server: ReplayServer, port: Int, out: String, interrupted: Bool) async throws(RecorderError) -> URL {
         do {
             return try await server.start()
         } catch let error as MockServerError where ![.invalidHost, .cannotListen, .stopped].contains(error.code) {
             await server.stop()
-            if error.code == .cassetteExists, logOnly {
+            if error.code == .cassetteExists, interrupted {
                 let held = (try? Cassette.load(from: URL(fileURLWithPath: out, isDirectory: false))).map { ", which holds \(counted($0.interactions.count, "interaction"))" } ?? ""
-                throw .failure("\(out) exists as the capture log of an interrupted capture (\(out).log\(held)); "
+                throw .failure("\(out) holds an interrupted capture (its capture log \(out).log\(held)); "
                     + "capture into it with --mode new-episodes (which keeps them and only appends), or choose another --out")
             }
             if error.code == .cassetteExists {

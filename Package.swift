@@ -22,8 +22,9 @@ let package = Package(
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
-        // The package's one lock type, shared by the other modules without them depending on each other. Module
-        // names that apps may well have too (Locking, TestSupport) carry the package's prefix.
+        // The package's one lock type and one URLSession delegate, shared by the other modules without them
+        // depending on each other. Module names that apps may well have too (Locking, TestSupport) carry the
+        // package's prefix.
         .target(name: "ServiceReplayLocking", swiftSettings: strictSettings),
         .target(name: "ServiceKit", dependencies: ["ServiceReplayLocking"], swiftSettings: strictSettings),
         // Example services (GitHub, Stack Exchange, the Nice API, chat completions): documentation of ServiceKit

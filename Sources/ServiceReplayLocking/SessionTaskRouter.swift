@@ -19,6 +19,7 @@ package protocol SessionTaskHandler: AnyObject, Sendable {
     func task(_ task: URLSessionTask, completedWith error: (any Error)?)
 }
 
+/// The defaults: a handler hears only the events it implements.
 extension SessionTaskHandler {
     package func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {}
     package func task(_ task: URLSessionDataTask, received data: Data) {}

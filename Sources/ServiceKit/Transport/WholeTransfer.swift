@@ -73,7 +73,8 @@ final class WholeTransfer: SessionTaskHandler {
     }
 
     func task(_ task: URLSessionTask, sentBodyBytes totalBytesSent: Int64, of totalBytesExpected: Int64) {
-        let timeout = state.withLock { $0.isSettled ? nil : $0.timeout }
+        // A settled transfer reports nothing more: its caller may already have its outcome.
+        guard let timeout = state.withLock({ $0.isSettled ? nil : .some($0.timeout) }) else { return }
         timeout?.noteProgress()
         progress?(UploadProgress(bytesSent: totalBytesSent, totalBytes: totalBytesExpected))
     }

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import ExampleServices
 import ServiceKitTesting
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// ChatCompletionsService against the hand-written streaming cassette, through real loopback HTTP.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// `FeedService` against `Recordings/feed/feeds.json` over loopback HTTP: numbers, numeric strings, an

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// `FriendsService` against `Recordings/friends/friends.json` over loopback HTTP, with the token as the

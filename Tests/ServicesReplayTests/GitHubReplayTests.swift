@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// `GitHubUsersService` and `GitHubUserService` against `Recordings/github/users.json` over loopback HTTP.

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// What happens when a kept-alive connection dies under the second call of a client. URLSession on Linux

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// `LoginService` against `Recordings/login/login.json` over loopback HTTP.

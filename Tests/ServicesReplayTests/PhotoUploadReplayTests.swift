@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import ServiceReplayLocking
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MockServer
 import ServiceKit
+import ExampleServices
 import ServiceReplayTesting
 import Testing
 import ServiceReplayTestSupport

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// `StackExchangeQuestionsService` against `Recordings/stackexchange/questions.json` over loopback HTTP.

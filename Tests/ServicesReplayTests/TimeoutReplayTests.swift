@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// Fractional client timeouts against a real server over loopback: ServiceKit keeps its own deadline to the

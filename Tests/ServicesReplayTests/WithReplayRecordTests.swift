@@ -2,6 +2,7 @@ import Foundation
 import ServiceReplayLocking
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 import ServiceReplayTesting
 import Testing
 

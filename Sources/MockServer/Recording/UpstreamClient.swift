@@ -42,7 +42,7 @@ final class UpstreamClient: Sendable {
         configuration.timeoutIntervalForRequest = DurationSpelling.seconds(self.timeout)
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         router = UpstreamTaskRouter()
-        session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+        session = URLSession(configuration: configuration, delegate: router.sessionDelegate, delegateQueue: nil)
         own = HTTPUpstreamClient(upstream: upstream)
         basePath = URLComponents(url: upstream.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
     }

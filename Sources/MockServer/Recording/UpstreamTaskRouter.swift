@@ -4,13 +4,13 @@ import FoundationNetworking
 #endif
 import ServiceReplayLocking
 
-/// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 /// Decides, when the head of a response arrives, whether its body is passed on as it arrives: given the
 /// status and header fields, and a way to cancel the exchange (when nobody wants the rest of the body),
 /// returns where each piece of the body goes, or `nil` to collect it whole.
 typealias UpstreamStreamDecision = @Sendable (_ status: Int, _ fields: [(name: String, value: String)],
                                               _ cancel: @escaping @Sendable () -> Void) -> (@Sendable (Data) -> Void)?
 
+/// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 struct UpstreamCompletion: Sendable {
     /// The status and header fields, when a response arrived.
     var head: (status: Int, fields: [(name: String, value: String)])?
@@ -22,12 +22,47 @@ struct UpstreamCompletion: Sendable {
     var streamed = false
 }
 
-/// The session delegate of ``UpstreamClient``. Every task's callbacks arrive here and are routed by task
-/// identifier: per-task delegates are never called on Linux, and completion-handler tasks follow redirects
-/// there without asking. Redirects are refused, so the client gets the upstream's 3xx as it was.
-final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
-    private struct TaskState {
-        let task: URLSessionDataTask
+/// Runs the data tasks of ``UpstreamClient``'s session. Its ``sessionDelegate`` is the session's delegate,
+/// which routes every task's callbacks to that task's ``UpstreamTransfer``. Redirects are refused, so the
+/// client gets the upstream's 3xx as it was.
+final class UpstreamTaskRouter: Sendable {
+    /// The delegate to give the session whose tasks this router runs.
+    let sessionDelegate = SessionTaskRouter(followsRedirects: false)
+    /// Set by ``cancelStreams()``: a body that starts streaming from now on is cancelled at once.
+    private let streamsCancelled = Lock(false)
+
+    /// Starts `task` and returns how it ended. Never throws: failures come back in the completion. When
+    /// `decision` gives a sink for the body, the body goes there piece by piece instead of into the completion.
+    /// Unless its body streams, the task is cancelled and ends as timed out after `deadline`; a streamed body
+    /// may last as long as its pieces keep coming (URLSession's request timeout bounds the gaps between them).
+    func run(_ task: URLSessionDataTask, deadline: Duration, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
+        await withCheckedContinuation { continuation in
+            let transfer = UpstreamTransfer(task: task, continuation: continuation, decision: decision,
+                                            streamsCancelled: streamsCancelled)
+            sessionDelegate.route(task, to: transfer)
+            task.resume()
+            DispatchQueue.global().asyncAfter(deadline: .now() + DurationSpelling.seconds(deadline)) { [weak transfer] in
+                transfer?.expire()
+            }
+        }
+    }
+
+    /// Cancels every task whose body is streaming, and any whose body starts streaming later: they end
+    /// with URLSession's cancellation error, after the pieces already passed on.
+    func cancelStreams() {
+        // Set before looking at the tasks: a body that starts streaming meanwhile reads it after installing its
+        // sink, so each one is cancelled here or there.
+        streamsCancelled.withLock { $0 = true }
+        for case let transfer as UpstreamTransfer in sessionDelegate.handlers {
+            transfer.cancelIfStreaming()
+        }
+    }
+}
+
+/// One upstream data task: collects its body, or passes it on as it arrives, and hands over how it ended.
+/// Its state lives behind one lock; the decision, the sink and the continuation are called outside it.
+final class UpstreamTransfer: SessionTaskHandler {
+    private struct State {
         var body = Data()
         var continuation: CheckedContinuation<UpstreamCompletion, Never>?
         var decision: UpstreamStreamDecision?
@@ -36,74 +71,53 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         var timedOut = false
     }
 
-    private struct State {
-        var tasks: [Int: TaskState] = [:]
-        /// Set by ``cancelStreams()``: a body that starts streaming from now on is cancelled at once.
-        var streamsCancelled = false
+    private let task: URLSessionDataTask
+    private let state: Lock<State>
+    private let streamsCancelled: Lock<Bool>
+
+    init(task: URLSessionDataTask, continuation: CheckedContinuation<UpstreamCompletion, Never>,
+         decision: UpstreamStreamDecision?, streamsCancelled: Lock<Bool>) {
+        self.task = task
+        state = Lock(State(continuation: continuation, decision: decision))
+        self.streamsCancelled = streamsCancelled
     }
 
-    private let state = Lock(State())
-
-    /// Starts `task` and returns how it ended. Never throws: failures come back in the completion. When
-    /// `decision` gives a sink for the body, the body goes there piece by piece instead of into the completion.
-    /// Unless its body streams, the task is cancelled and ends as timed out after `deadline`; a streamed body
-    /// may last as long as its pieces keep coming (URLSession's request timeout bounds the gaps between them).
-    func run(_ task: URLSessionDataTask, deadline: Duration, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
-        let id = task.taskIdentifier
-        return await withCheckedContinuation { continuation in
-            state.withLock { $0.tasks[id] = TaskState(task: task, continuation: continuation, decision: decision) }
-            task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + DurationSpelling.seconds(deadline)) { [weak self] in
-                let expired = self?.state.withLock { state -> URLSessionDataTask? in
-                    guard var entry = state.tasks[id], entry.sink == nil else { return nil }
-                    entry.timedOut = true
-                    state.tasks[id] = entry
-                    return entry.task
-                }
-                expired?.cancel()
-            }
+    /// At the deadline: cancels the task, to end as timed out, unless it completed or its body streams.
+    func expire() {
+        let expired = state.withLock { state -> Bool in
+            guard state.continuation != nil, state.sink == nil else { return false }
+            state.timedOut = true
+            return true
         }
+        if expired { task.cancel() }
     }
 
-    /// Cancels every task whose body is streaming, and any whose body starts streaming later: they end
-    /// with URLSession's cancellation error, after the pieces already passed on.
-    func cancelStreams() {
-        let streaming = state.withLock { state in
-            state.streamsCancelled = true
-            return state.tasks.values.filter { $0.sink != nil }.map(\.task)
-        }
-        for task in streaming { task.cancel() }
+    /// Cancels the task if its body is streaming and it has not completed.
+    func cancelIfStreaming() {
+        if state.withLock({ $0.continuation != nil && $0.sink != nil }) { task.cancel() }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
         // Deciding when the head arrives lets a stream's head reach the client before its first event.
-        decide(dataTask)
-        completionHandler(.allow)
+        decide()
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let id = dataTask.taskIdentifier
+    func task(_ task: URLSessionDataTask, received data: Data) {
         let (sink, undecided) = state.withLock { state -> ((@Sendable (Data) -> Void)?, Bool) in
-            guard let entry = state.tasks[id] else { return (nil, false) }
-            if let sink = entry.sink { return (sink, false) }
-            if entry.decision != nil { return (nil, true) }
-            state.tasks[id]?.body.append(data) // in place: the body is not copied for each piece
+            guard state.continuation != nil else { return (nil, false) }
+            if let sink = state.sink { return (sink, false) }
+            if state.decision != nil { return (nil, true) }
+            state.body.append(data) // in place: the body is not copied for each piece
             return (nil, false)
         }
         if let sink {
             sink(data)
         } else if undecided {
             // The head's callback did not come: decide now, then route these bytes as decided.
-            decide(dataTask)
+            decide()
             let sink = state.withLock { state -> (@Sendable (Data) -> Void)? in
-                if let sink = state.tasks[id]?.sink { return sink }
-                state.tasks[id]?.body.append(data)
+                if let sink = state.sink { return sink }
+                state.body.append(data)
                 return nil
             }
             sink?(data)
@@ -112,25 +126,26 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     /// Asks the task's decision, once, whether its body streams, and installs the sink it gives. The delegate
     /// queue is serial: callbacks of one task never overlap, so deciding outside the lock is safe.
-    private func decide(_ dataTask: URLSessionDataTask) {
-        let id = dataTask.taskIdentifier
+    private func decide() {
         guard let decision = state.withLock({ state -> UpstreamStreamDecision? in
-            defer { state.tasks[id]?.decision = nil }
-            return state.tasks[id]?.decision
-        }), let response = dataTask.response as? HTTPURLResponse else { return }
+            defer { state.decision = nil }
+            return state.decision
+        }), let response = task.response as? HTTPURLResponse else { return }
         let fields = ProxyHeaders.urlSessionFields(response.allHeaderFields)
-        guard let sink = decision(response.statusCode, fields, { dataTask.cancel() }) else { return }
-        let cancelled = state.withLock { state in
-            state.tasks[id]?.sink = sink
-            return state.streamsCancelled
-        }
-        if cancelled { dataTask.cancel() }
+        guard let sink = decision(response.statusCode, fields, { [task] in task.cancel() }) else { return }
+        state.withLock { $0.sink = sink }
+        if streamsCancelled.withLock({ $0 }) { task.cancel() }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let entry = state.withLock({ $0.tasks.removeValue(forKey: task.taskIdentifier) }) else { return }
-        var completion = UpstreamCompletion(head: nil, body: entry.body, error: nil, streamed: entry.sink != nil)
-        if entry.timedOut {
+    func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
+        guard let (continuation, ended) = state.withLock({ state -> (CheckedContinuation<UpstreamCompletion, Never>, State)? in
+            guard let continuation = state.continuation else { return nil }
+            // What the completion needs moves out; the transfer keeps nothing once it completed.
+            defer { state = State() }
+            return (continuation, state)
+        }) else { return }
+        var completion = UpstreamCompletion(head: nil, body: ended.body, error: nil, streamed: ended.sink != nil)
+        if ended.timedOut {
             completion.error = (URLError.Code.timedOut.rawValue, "The upstream did not answer in time.")
         } else if let error {
             let error = error as NSError
@@ -141,6 +156,6 @@ final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         } else {
             completion.error = (URLError.Code.badServerResponse.rawValue, "The upstream's answer was not an HTTP response.")
         }
-        entry.continuation?.resume(returning: completion)
+        continuation.resume(returning: completion)
     }
 }

@@ -4,13 +4,14 @@ import FoundationNetworking
 #endif
 import ServiceReplayLocking
 
-/// The sessions routed requests travel through, and their delegate: it hands each loopback task's events
-/// to the protocol instance that started it (per-task delegates are not called on Linux, so routing goes by
-/// task). It follows no redirects: a 3xx reaches the client as the server sent it.
-final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
+/// The sessions routed requests travel through. Their delegate hands each loopback task's events to its
+/// ``LoopbackExchange``, which passes them to the protocol instance that started it. It follows no
+/// redirects: a 3xx reaches the client as the server sent it.
+final class HostRouter: Sendable {
     static let shared = HostRouter()
 
-    private let exchanges = Lock<[ObjectIdentifier: LoopbackExchange]>([:])
+    /// The delegate of every loopback session; one for all of them, since it routes by task.
+    private let tasks = SessionTaskRouter(followsRedirects: false)
     /// One session per request timeout, because FoundationNetworking times a request out after its session's
     /// `timeoutIntervalForRequest` whatever the request says. Made when first needed and never invalidated:
     /// they serve every routed session of the process, and tests use few distinct timeouts.
@@ -68,11 +69,11 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
         // making a task from there waits on the queue it runs on, which traps. So the task is made elsewhere.
         DispatchQueue.global().async { [self] in
             let task = loopbackSession(timeout: request.timeoutInterval).dataTask(with: request)
-            exchanges.withLock { $0[ObjectIdentifier(task)] = exchange }
+            tasks.route(task, to: exchange)
             if exchange.attach(task) {
                 task.resume()
             } else {
-                exchanges.withLock { _ = $0.removeValue(forKey: ObjectIdentifier(task)) }
+                tasks.unroute(task)
             }
         }
         return exchange
@@ -86,56 +87,18 @@ final class HostRouter: NSObject, URLSessionDataDelegate, Sendable {
             configuration.httpCookieStorage = nil
             configuration.timeoutIntervalForRequest = timeout
             configuration.timeoutIntervalForResource = 7 * 24 * 3600
-            let created = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
+            let created = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
             sessions[timeout] = created
             return created
         }
     }
-
-    private func exchange(of task: URLSessionTask) -> LoopbackExchange? {
-        exchanges.withLock { $0[ObjectIdentifier(task)] }
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
-        if let route = exchange(of: dataTask) {
-            let http = response as? HTTPURLResponse
-            let shown = HTTPURLResponse(url: route.originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",
-                                        headerFields: http?.allHeaderFields as? [String: String]) ?? response
-            route.deliver { $0.urlProtocol($1, didReceive: shown, cacheStoragePolicy: .notAllowed) }
-        }
-        completionHandler(.allow)
-    }
-
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        guard let route = exchange(of: dataTask) else { return }
-        route.deliver { $0.urlProtocol($1, didLoad: data) }
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
-        completionHandler(nil)
-    }
-
-    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
-        guard let route = exchanges.withLock({ $0.removeValue(forKey: ObjectIdentifier(task)) }) else { return }
-        // A cancelled exchange was stopped by URLSession itself, which wants no word from it afterwards.
-        guard !route.isCancelled else { return }
-        if let error {
-            // The same code the client would get talking to the server directly, about the URL it asked for.
-            let code = (error as? URLError)?.code ?? .unknown
-            let shown = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: route.originalURL])
-            route.deliver { $0.urlProtocol($1, didFailWithError: shown) }
-        } else {
-            route.deliver { $0.urlProtocolDidFinishLoading($1) }
-        }
-    }
 }
 
-/// One routed request: the protocol instance whose client hears of it, and the loopback task once made.
-/// Unchecked because `URLProtocol` is not `Sendable`: the router only hands the instance to its client,
+/// One routed request: the protocol instance whose client hears of it, and the loopback task once made. It
+/// handles the loopback task's events, passing them to that client as if about the URL the client asked for.
+/// Unchecked because `URLProtocol` is not `Sendable`: the exchange only hands the instance to its client,
 /// through ``deliver(_:)``.
-final class LoopbackExchange: @unchecked Sendable {
+final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     private enum State {
         case starting
         case running(URLSessionDataTask)
@@ -194,6 +157,30 @@ final class LoopbackExchange: @unchecked Sendable {
         state.withLock { state in
             if case .cancelled = state { return true }
             return false
+        }
+    }
+
+    func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
+        let http = response as? HTTPURLResponse
+        let shown = HTTPURLResponse(url: originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",
+                                    headerFields: http?.allHeaderFields as? [String: String]) ?? response
+        deliver { $0.urlProtocol($1, didReceive: shown, cacheStoragePolicy: .notAllowed) }
+    }
+
+    func task(_ task: URLSessionDataTask, received data: Data) {
+        deliver { $0.urlProtocol($1, didLoad: data) }
+    }
+
+    func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
+        // A cancelled exchange was stopped by URLSession itself, which wants no word from it afterwards.
+        guard !isCancelled else { return }
+        if let error {
+            // The same code the client would get talking to the server directly, about the URL it asked for.
+            let code = (error as? URLError)?.code ?? .unknown
+            let shown = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: originalURL])
+            deliver { $0.urlProtocol($1, didFailWithError: shown) }
+        } else {
+            deliver { $0.urlProtocolDidFinishLoading($1) }
         }
     }
 

@@ -1,4 +1,8 @@
 import Dispatch
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ServiceReplayLocking
 
 /// ServiceKit's own timeout for one transfer: it fires once `limit` has passed without progress, never
@@ -80,5 +84,17 @@ final class TransferTimeout: @unchecked Sendable {
         // Rounded up to whole microseconds so that the timer never fires before the deadline it was set for.
         let microseconds = min(seconds, 1 << 32) * 1_000_000 + (attoseconds + 999_999_999_999) / 1_000_000_000_000
         timer.schedule(deadline: .now() + .microseconds(Int(clamping: max(0, microseconds))), leeway: .milliseconds(1))
+    }
+}
+
+extension TransferTimeout {
+    /// A timer that fails `task` as timed out after `limit` without progress: `settle` decides its outcome
+    /// at once, then the task is cancelled (its own completion, coming later, finds it settled).
+    static func failing(_ task: URLSessionTask, after limit: Duration,
+                        settle: @escaping @Sendable (_ error: (any Error)?) -> Void) -> TransferTimeout {
+        TransferTimeout(limit: limit, hasHead: { task.response != nil }, onExpiry: {
+            settle(URLError(.timedOut))
+            task.cancel()
+        })
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceReplayLocking
 
 /// The default ``HTTPTransport``: one `URLSession` of its own, with ServiceKit's delegate.
 ///
@@ -20,7 +21,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// A transport over a new session made from `configuration` (ephemeral by default: no cookies, cache or
     /// credentials persist between runs). The configuration is copied; changing it later has no effect.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
-        let router = SessionTaskRouter()
+        // Redirects are followed, as URLSession does by default.
+        let router = SessionTaskRouter(followsRedirects: true)
         self.router = router
         self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
     }
@@ -34,7 +36,8 @@ public final class URLSessionTransport: HTTPTransport {
     /// data tasks with a body on Darwin and on Linux alike (checked on Linux with a raw socket server).
     public func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
         let (loosened, timeout) = Self.timing(request)
-        return try await router.run(session.dataTask(with: loosened), timeout: timeout, uploadProgress: uploadProgress)
+        return try await WholeTransfer.run(session.dataTask(with: loosened), through: router, timeout: timeout,
+                                          uploadProgress: uploadProgress)
     }
 
     /// Sends `request` as a data task and returns once the first bytes of the body (or the end of a
@@ -43,7 +46,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// closes the connection.
     public func stream(_ request: URLRequest) async throws -> StreamedResponse {
         let (loosened, timeout) = Self.timing(request)
-        return try await router.stream(session.dataTask(with: loosened), timeout: timeout)
+        return try await StreamedTransfer.start(session.dataTask(with: loosened), through: router, timeout: timeout)
     }
 
     /// The transport's own timeout for `request` (`nil` when its `timeoutInterval` is not a positive

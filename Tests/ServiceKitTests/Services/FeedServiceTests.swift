@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
+import ExampleServices
 import ServiceKitTesting
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import ServiceKit
+@testable import ExampleServices
 import Testing
 
 @Suite struct HTMLEntitiesTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import ServiceKit
+import ExampleServices
 
 /// The contract between `Recordings/` and ServiceKit: every recorded request is one a service sends, and
 /// that service's types read every recorded answer to it, errors included.

@@ -1,5 +1,6 @@
 import Foundation
 import ServiceKit
+import ExampleServices
 import Testing
 
 /// One service call that its cassette answers successfully, with the response type erased so that a table

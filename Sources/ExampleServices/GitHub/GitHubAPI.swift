@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceKit
 
 /// What every GitHub service shares: its request headers and its rate-limit signals.
 enum GitHubAPI {

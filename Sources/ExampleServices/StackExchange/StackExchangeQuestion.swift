@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// One Stack Exchange question.
 public struct StackExchangeQuestion: Hashable, Sendable {

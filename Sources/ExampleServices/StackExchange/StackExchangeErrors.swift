@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Stack Exchange's error payload, `{"error_id": 502, "error_name": "throttle_violation", "error_message":
 /// "too many requests from this IP, more requests available in 81732 seconds"}`, which the API sends under

@@ -1,3 +1,5 @@
+import ServiceKit
+
 /// One page of the Nice API's feed (`GET /feeds?page=...&pageSize=...`). Iterate every page with
 /// `client.pages(of: FeedService())`: the next page is `currentPage + 1` while it is below `pageCount`.
 public struct FeedService: PaginatedService {

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Lists questions on a Stack Exchange site (`GET /2.3/questions`). Iterate every page with
 /// `client.pages(of:)`: the next page is `page + 1` while `has_more` is true, waiting `backoff` seconds when

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Logs in to the Nice API (`POST /login`, form-encoded `username` and `password`).
 ///

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceKit
 
 /// A streamed chat completion from an OpenAI-compatible API: `POST {base}/chat/completions` with a JSON
 /// body holding `model`, `messages` and `"stream": true`, answered by `data:` events each carrying a

@@ -1,3 +1,5 @@
+import ServiceKit
+
 /// Lists a user's friends on the Nice API (`GET /friends?user_id=...`).
 ///
 /// The API also wants `token`: give it once to the client as a common parameter rather than to every

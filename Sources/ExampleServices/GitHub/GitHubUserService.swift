@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceKit
 
 /// Fetches one GitHub user's profile (`GET /users/{login}`).
 ///

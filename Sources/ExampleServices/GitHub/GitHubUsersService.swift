@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceKit
 
 /// Lists GitHub users in sign-up order (`GET /users?since=...&per_page=...`). Iterate every page with
 /// `client.pages(of:)`: the next page is the `Link` header's `rel="next"`.

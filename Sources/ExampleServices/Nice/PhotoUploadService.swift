@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// Uploads a photo to the Nice API (`POST /photos`, `multipart/form-data` with a `caption` text part and a
 /// `photo` part named `photo.jpg` of type `image/jpeg`). Follow the upload with

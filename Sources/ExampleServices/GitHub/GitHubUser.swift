@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// A GitHub user as the users list shows it.
 public struct GitHubUser: Hashable, Sendable {

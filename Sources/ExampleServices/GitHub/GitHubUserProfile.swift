@@ -1,4 +1,5 @@
 import Foundation
+import ServiceKit
 
 /// A GitHub user's full profile.
 public struct GitHubUserProfile: Hashable, Sendable {

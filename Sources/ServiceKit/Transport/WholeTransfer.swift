@@ -1,0 +1,119 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ServiceReplayLocking
+
+/// One data task whose response is handed over whole, fed by the session's ``SessionTaskRouter``. Its state
+/// lives behind one lock; the continuation is resumed, and the timeout told or cancelled, outside it (the
+/// timeout has a lock of its own).
+final class WholeTransfer: SessionTaskHandler {
+    private struct State {
+        var body = Data()
+        var timeout: TransferTimeout?
+        var continuation: CheckedContinuation<TransportResponse, any Error>?
+        /// The outcome when the task finished before its continuation was stored.
+        var outcome: Result<TransportResponse, any Error>?
+        /// Whether the outcome is decided: only the first ending (completion or timeout) counts.
+        var isSettled = false
+    }
+
+    private let task: URLSessionTask
+    private let progress: UploadProgressHandler?
+    private let state = Lock(State())
+
+    private init(task: URLSessionTask, progress: UploadProgressHandler?) {
+        self.task = task
+        self.progress = progress
+    }
+
+    /// Starts `task`, routed through `router`, and returns its complete response, or throws the session's
+    /// error. Cancelling the calling Swift task cancels `task`, which then completes with `URLError.cancelled`.
+    /// With a `timeout`, the task fails with `URLError.timedOut` once that long passes without bytes sent or
+    /// received.
+    static func run(_ task: URLSessionTask, through router: SessionTaskRouter, timeout: Duration?,
+                    uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
+        let transfer = WholeTransfer(task: task, progress: uploadProgress)
+        router.route(task, to: transfer)
+        if let timeout {
+            // The timer starts under the lock, so that even an immediate expiry finds it in the state.
+            transfer.state.withLock { state in
+                state.timeout = TransferTimeout.failing(task, after: timeout) { [weak transfer] in transfer?.finish(error: $0) }
+            }
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                // The task may already be finished (cancelled before it started): resume at once.
+                let finished = transfer.state.withLock { state -> Result<TransportResponse, any Error>? in
+                    if let outcome = state.outcome {
+                        state.outcome = nil
+                        return outcome
+                    }
+                    state.continuation = continuation
+                    return nil
+                }
+                if let finished {
+                    continuation.resume(with: finished)
+                } else {
+                    task.resume()
+                }
+            }
+        } onCancel: {
+            task.cancel()
+        }
+    }
+
+    func task(_ task: URLSessionDataTask, received data: Data) {
+        let timeout = state.withLock { state -> TransferTimeout? in
+            guard !state.isSettled else { return nil }
+            state.body.append(data)
+            return state.timeout
+        }
+        timeout?.noteProgress()
+    }
+
+    func task(_ task: URLSessionTask, sentBodyBytes totalBytesSent: Int64, of totalBytesExpected: Int64) {
+        // A settled transfer reports nothing more: its caller may already have its outcome.
+        guard let timeout = state.withLock({ $0.isSettled ? nil : .some($0.timeout) }) else { return }
+        timeout?.noteProgress()
+        progress?(UploadProgress(bytesSent: totalBytesSent, totalBytes: totalBytesExpected))
+    }
+
+    func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
+        finish(error: error)
+    }
+
+    /// Settles the transfer with `error` (`nil`: it completed): resumes whoever waits for it, or keeps the
+    /// outcome for them. Only the first call counts.
+    private func finish(error: (any Error)?) {
+        let (timeout, finished) = state.withLock { state -> (TransferTimeout?, (CheckedContinuation<TransportResponse, any Error>,
+                                                                               Result<TransportResponse, any Error>)?) in
+            guard !state.isSettled else { return (nil, nil) }
+            state.isSettled = true
+            let outcome = Self.outcome(of: task, body: state.body, error: error)
+            state.body = Data()
+            guard let continuation = state.continuation else {
+                state.outcome = outcome
+                return (state.timeout, nil)
+            }
+            state.continuation = nil
+            return (state.timeout, (continuation, outcome))
+        }
+        timeout?.cancel()
+        if let (continuation, outcome) = finished {
+            continuation.resume(with: outcome)
+        }
+    }
+
+    private static func outcome(of task: URLSessionTask, body: Data, error: (any Error)?)
+        -> Result<TransportResponse, any Error> {
+        if let error {
+            return .failure(error)
+        }
+        guard let response = task.response as? HTTPURLResponse else {
+            return .failure(URLError(.badServerResponse))
+        }
+        return .success(TransportResponse(statusCode: response.statusCode, headers: ResponseHeaders(of: response),
+                                          body: body, url: response.url))
+    }
+}

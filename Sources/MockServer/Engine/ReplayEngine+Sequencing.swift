@@ -7,8 +7,9 @@ extension ReplayEngine {
         case usedUp(cassette: Int, members: [Int])
     }
 
-    /// Picks the interaction to serve and advances its group. Runs under the engine's lock: no parsing, and
-    /// no allocation except for the rare used-up list.
+    /// Picks the interaction to serve and, when `advancing`, advances its group (otherwise it only looks, and
+    /// leaves `uses` as it was). Runs under the engine's lock: no parsing, and no allocation except for the rare
+    /// used-up list.
     ///
     /// `candidates` are grouped by cassette in precedence order. The first cassette with an unused matching
     /// interaction serves its earliest one. When all are used, the first matching cassette's policy decides:
@@ -20,7 +21,8 @@ extension ReplayEngine {
         from candidates: ReplayIndex.Candidates,
         groups: [ReplayIndex.Group],
         uses: inout [Int],
-        cassettes: [PreparedCassette]
+        cassettes: [PreparedCassette],
+        advancing: Bool = true
     ) -> Selection {
         var start = 0
         let shadowing = cassettes[candidates[0].cassette].rank < 0
@@ -42,7 +44,7 @@ extension ReplayEngine {
                 end += 1
             }
             if best >= 0 {
-                uses[best] += 1
+                if advancing { uses[best] += 1 }
                 return .serve(cassette: cassette, member: bestMember, isRepeat: false)
             }
             start = end
@@ -57,10 +59,10 @@ extension ReplayEngine {
         case .cycle:
             var best = first[first.startIndex].group
             for candidate in first {
-                uses[candidate.group] = 0
+                if advancing { uses[candidate.group] = 0 }
                 if groups[candidate.group].first < groups[best].first { best = candidate.group }
             }
-            uses[best] = 1
+            if advancing { uses[best] = 1 }
             return .serve(cassette: cassette, member: groups[best].first, isRepeat: true)
         case .fail:
             let members = first.flatMap { groups[$0.group].members }.sorted()

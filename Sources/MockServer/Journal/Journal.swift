@@ -5,7 +5,7 @@ import ServiceReplayLocking
 ///
 /// Thread-safe: servers append from several threads at once. Memory is bounded: beyond ``capacity`` entries,
 /// or ``bodyBudget`` bytes of request bodies, the oldest entries are dropped (``droppedCount`` says how many,
-/// and count assertions mention it); an entry costs about 150 bytes besides the request it keeps. Which
+/// and count assertions mention it); an entry costs about 200 bytes besides the request it keeps. Which
 /// interactions were used is kept apart and never dropped, so ``ReplayServer/verifyEveryInteractionUsed()`` stays exact.
 public final class Journal: Sendable {
     /// The default number of entries kept.

@@ -1,8 +1,9 @@
 import Foundation
 
 /// One journal entry as the journal stores it: plain values. A plain match keeps the interaction's reference
-/// and status inline, and other outcomes are boxed, so a record takes about a hundred and fifty bytes besides
-/// the request's own storage; the public ``JournalEntry`` is built only when asked for.
+/// (whose strings the engine's cassette shares) and status inline, and other outcomes are boxed, so a record
+/// takes about 170 bytes besides the request's own storage; the public ``JournalEntry`` is built only when
+/// asked for.
 struct JournalRecord: Sendable {
     enum Outcome: Sendable {
         case matched(InteractionReference, status: Int?)

@@ -1,10 +1,10 @@
 extension ReplayEngine {
     /// What sequencing decided.
-    enum Selection: Equatable {
+    enum Selection {
         /// Serve this member of this cassette.
-        case serve(cassette: Int, member: Int, isRepeat: Bool)
+        case serve(PreparedCassette, member: Int, isRepeat: Bool)
         /// Every match was used and the policy is `fail`; lists (at most ten of) the matched members.
-        case usedUp(cassette: Int, members: [Int])
+        case usedUp(PreparedCassette, members: [Int])
     }
 
     /// Picks the interaction to serve and, when `advancing`, advances its group (otherwise it only looks, and
@@ -45,7 +45,7 @@ extension ReplayEngine {
             }
             if best >= 0 {
                 if advancing { uses[best] += 1 }
-                return .serve(cassette: cassette, member: bestMember, isRepeat: false)
+                return .serve(cassettes[cassette], member: bestMember, isRepeat: false)
             }
             start = end
         }
@@ -55,7 +55,7 @@ extension ReplayEngine {
         case .repeat:
             var latest = -1
             for candidate in first { latest = max(latest, groups[candidate.group].last) }
-            return .serve(cassette: cassette, member: latest, isRepeat: true)
+            return .serve(cassettes[cassette], member: latest, isRepeat: true)
         case .cycle:
             var best = first[first.startIndex].group
             for candidate in first {
@@ -63,10 +63,10 @@ extension ReplayEngine {
                 if groups[candidate.group].first < groups[best].first { best = candidate.group }
             }
             if advancing { uses[best] = 1 }
-            return .serve(cassette: cassette, member: groups[best].first, isRepeat: true)
+            return .serve(cassettes[cassette], member: groups[best].first, isRepeat: true)
         case .fail:
             let members = first.flatMap { groups[$0.group].members }.sorted()
-            return .usedUp(cassette: cassette, members: Array(members.prefix(10)))
+            return .usedUp(cassettes[cassette], members: Array(members.prefix(10)))
         }
     }
 }

@@ -92,14 +92,6 @@ package final class ReplayEngine: Sendable {
         preparedCassettes.flatMap { cassette in (0..<cassette.count).map(cassette.reference) }
     }
 
-    /// What happened under the lock for one request.
-    private enum Found {
-        case serve(PreparedCassette, member: Int, isRepeat: Bool)
-        case usedUp(PreparedCassette, members: [Int])
-        /// Nothing matches; the index to explain why from.
-        case none(ReplayIndex)
-    }
-
     /// Answers `request` (parsed as `parts`): the next recorded response, stream (timed as `streamTiming` says)
     /// or transport failure of the matching interactions, or the near miss and its 404. Synchronous and
     /// thread-safe: takes the engine's lock once.
@@ -110,33 +102,31 @@ package final class ReplayEngine: Sendable {
     /// `headFromGET: false`, so that such a `HEAD` is forwarded and recorded as the upstream answers it.
     func answer(_ request: HTTPRequest, parts: RequestParts, headFromGET: Bool = true,
                 streamTiming: StreamTiming = .recorded) -> ReplayAnswer {
-        let found: Found = state.withLock { state in
+        // Under the lock: the selection, or (rarely) the index to explain from why nothing answers.
+        let (selection, unmatchedIn): (Selection?, ReplayIndex?) = state.withLock { state in
             var candidates = state.index.lookup(request, parts: parts)
             var advancing = true
             if candidates.isEmpty, headFromGET, parts.method == "HEAD" {
                 candidates = state.index.lookup(Self.getRequest(for: request), parts: parts.asGET)
                 advancing = false
             }
-            guard !candidates.isEmpty else { return .none(state.index) }
-            switch ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,
-                                       cassettes: state.index.cassettes, advancing: advancing) {
-            case .serve(let cassette, let member, let isRepeat):
-                return .serve(state.index.cassettes[cassette], member: member, isRepeat: isRepeat)
-            case .usedUp(let cassette, let members):
-                // A HEAD answered by a used-up GET is a request nothing answers, reported as its own.
-                return advancing ? .usedUp(state.index.cassettes[cassette], members: members) : .none(state.index)
-            }
+            guard !candidates.isEmpty else { return (nil, state.index) }
+            let selection = ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,
+                                                cassettes: state.index.cassettes, advancing: advancing)
+            // A HEAD answered by a used-up GET is a request nothing answers, reported as its own.
+            if !advancing, case .usedUp = selection { return (nil, state.index) }
+            return (selection, nil)
         }
-        switch found {
-        case .serve(let cassette, let member, let isRepeat):
+        switch selection {
+        case .serve(let cassette, let member, let isRepeat)?:
             let reply = cassette.replies[member]
             return ReplayAnswer(interaction: cassette.reference(member), isRepeat: isRepeat, reply: reply.reply(timing: streamTiming),
                                 status: reply.status)
-        case .usedUp(let cassette, let members):
+        case .usedUp(let cassette, let members)?:
             return ReplayAnswer(unmatched: NearMiss(method: request.method, target: request.target, closest: nil, differences: [],
                                                     usedUp: members.map(cassette.reference)))
-        case .none(let index):
-            return ReplayAnswer(unmatched: index.nearMiss(for: request, parts: parts))
+        case nil:
+            return ReplayAnswer(unmatched: (unmatchedIn ?? ReplayIndex()).nearMiss(for: request, parts: parts))
         }
     }
 

@@ -28,7 +28,7 @@ struct InteractionArchive: Sendable {
     var headers: HeaderForm
 
     /// The reply for `interaction` and the archive that rebuilds it from that reply.
-    static func prepare(_ interaction: Interaction, shared: inout SharedStrings) -> (ReplayMatch.Reply, InteractionArchive) {
+    static func prepare(_ interaction: Interaction, shared: inout SharedStrings) -> (PreparedReply, InteractionArchive) {
         switch interaction.outcome {
         case .failure(let failure):
             return (.failure(failure), InteractionArchive(recordedAt: interaction.recordedAt, durationMs: interaction.durationMs,
@@ -74,7 +74,7 @@ struct InteractionArchive: Sendable {
     }
 
     /// The recorded outcome, rebuilt from the reply it was prepared into.
-    func outcome(from reply: ReplayMatch.Reply) -> Interaction.Outcome {
+    func outcome(from reply: PreparedReply) -> Interaction.Outcome {
         switch reply {
         case .failure(let failure):
             return .failure(failure)

@@ -17,14 +17,14 @@ final class PreparedCassette: Sendable {
     /// cassette compares no headers and has no custom matcher.
     let plainLookup: Bool
     /// Per interaction: what it replays, its `Content-Length` set and JSON bodies serialized.
-    let replies: [ReplayMatch.Reply]
+    let replies: [PreparedReply]
     /// Per interaction: the recorded request, for custom matchers, near-miss reports and references.
     let requests: [RecordedRequest]
     /// Per interaction: the rest of it.
     let archives: [InteractionArchive]
 
     init(metadata: Cassette, ordinal: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
-         replies: [ReplayMatch.Reply], requests: [RecordedRequest], archives: [InteractionArchive]) {
+         replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]) {
         self.metadata = metadata
         self.ordinal = ordinal
         self.rank = rank
@@ -39,7 +39,7 @@ final class PreparedCassette: Sendable {
 
     /// The per-interaction arrays, in the same order.
     struct Interactions: Sendable {
-        var replies: [ReplayMatch.Reply] = []
+        var replies: [PreparedReply] = []
         var requests: [RecordedRequest] = []
         var archives: [InteractionArchive] = []
 

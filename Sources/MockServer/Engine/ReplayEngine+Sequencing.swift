@@ -1,14 +1,15 @@
 extension ReplayEngine {
     /// What sequencing decided.
-    enum Selection: Equatable {
+    enum Selection {
         /// Serve this member of this cassette.
-        case serve(cassette: Int, member: Int, isRepeat: Bool)
+        case serve(PreparedCassette, member: Int, isRepeat: Bool)
         /// Every match was used and the policy is `fail`; lists (at most ten of) the matched members.
-        case usedUp(cassette: Int, members: [Int])
+        case usedUp(PreparedCassette, members: [Int])
     }
 
-    /// Picks the interaction to serve and advances its group. Runs under the engine's lock: no parsing, and
-    /// no allocation except for the rare used-up list.
+    /// Picks the interaction to serve and, when `advancing`, advances its group (otherwise it only looks, and
+    /// leaves `uses` as it was). Runs under the engine's lock: no parsing, and no allocation except for the rare
+    /// used-up list.
     ///
     /// `candidates` are grouped by cassette in precedence order. The first cassette with an unused matching
     /// interaction serves its earliest one. When all are used, the first matching cassette's policy decides:
@@ -20,7 +21,8 @@ extension ReplayEngine {
         from candidates: ReplayIndex.Candidates,
         groups: [ReplayIndex.Group],
         uses: inout [Int],
-        cassettes: [PreparedCassette]
+        cassettes: [PreparedCassette],
+        advancing: Bool = true
     ) -> Selection {
         var start = 0
         let shadowing = cassettes[candidates[0].cassette].rank < 0
@@ -42,8 +44,8 @@ extension ReplayEngine {
                 end += 1
             }
             if best >= 0 {
-                uses[best] += 1
-                return .serve(cassette: cassette, member: bestMember, isRepeat: false)
+                if advancing { uses[best] += 1 }
+                return .serve(cassettes[cassette], member: bestMember, isRepeat: false)
             }
             start = end
         }
@@ -53,18 +55,18 @@ extension ReplayEngine {
         case .repeat:
             var latest = -1
             for candidate in first { latest = max(latest, groups[candidate.group].last) }
-            return .serve(cassette: cassette, member: latest, isRepeat: true)
+            return .serve(cassettes[cassette], member: latest, isRepeat: true)
         case .cycle:
             var best = first[first.startIndex].group
             for candidate in first {
-                uses[candidate.group] = 0
+                if advancing { uses[candidate.group] = 0 }
                 if groups[candidate.group].first < groups[best].first { best = candidate.group }
             }
-            uses[best] = 1
-            return .serve(cassette: cassette, member: groups[best].first, isRepeat: true)
+            if advancing { uses[best] = 1 }
+            return .serve(cassettes[cassette], member: groups[best].first, isRepeat: true)
         case .fail:
             let members = first.flatMap { groups[$0.group].members }.sorted()
-            return .usedUp(cassette: cassette, members: Array(members.prefix(10)))
+            return .usedUp(cassettes[cassette], members: Array(members.prefix(10)))
         }
     }
 }

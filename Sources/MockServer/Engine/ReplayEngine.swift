@@ -16,23 +16,12 @@ import ServiceReplayLocking
 /// Interactions added in code with ``add(_:)`` override the cassettes: a request they match is answered by
 /// them alone.
 ///
-/// Thread-safe: ``answer(_:)`` may be called from many threads at once; it holds a lock only to read the
-/// index and to advance a sequence, never while parsing or comparing.
+/// Thread-safe: ``answer(_:parts:headFromGET:streamTiming:)`` may be called from many threads at once; it takes
+/// the engine's one lock once per request, to look the request up in the index and advance its sequence. The
+/// request is parsed before, and the reply and any near-miss report are built after.
 package final class ReplayEngine: Sendable {
-    private final class Snapshot: Sendable {
-        let index: ReplayIndex
-        /// The cassettes in precedence order (the in-code cassette first), sorted once per snapshot so that
-        /// looking up an error template sorts nothing.
-        let byRank: [PreparedCassette]
-        init(_ index: ReplayIndex) {
-            self.index = index
-            byRank = index.cassettes.sorted { $0.rank < $1.rank }
-        }
-    }
-
     private struct State: Sendable {
         var index: ReplayIndex
-        var snapshot: Snapshot
         /// Per group: how many of its members have been served (the next one to serve).
         var uses: [Int]
         /// Position of the in-code cassette once ``add(_:)`` has been called.
@@ -76,7 +65,7 @@ package final class ReplayEngine: Sendable {
 
     private init(index: ReplayIndex, options: ReplayOptions) {
         self.options = options
-        state = Lock(State(index: index, snapshot: Snapshot(index), uses: Array(repeating: 0, count: index.groups.count)))
+        state = Lock(State(index: index, uses: Array(repeating: 0, count: index.groups.count)))
     }
 
     /// The cassettes served, in the order given, followed by the in-code cassette once something was added.
@@ -85,12 +74,12 @@ package final class ReplayEngine: Sendable {
     /// cassettes, so this rebuilds them on each call, parsing every JSON response body back: equal to the
     /// cassettes given, but as costly as decoding them. ``ReplayServer/verifyEveryInteractionUsed()`` does not need it.
     var cassettes: [Cassette] {
-        state.withLock { $0.snapshot }.index.cassettes.map(\.cassette)
+        state.withLock { $0.index.cassettes }.map(\.cassette)
     }
 
     /// The prepared cassettes, in the order of ``cassettes``.
     var preparedCassettes: [PreparedCassette] {
-        state.withLock { $0.snapshot }.index.cassettes
+        state.withLock { $0.index.cassettes }
     }
 
     /// How many interactions the cassettes served hold, the in-code cassette's included.
@@ -98,58 +87,65 @@ package final class ReplayEngine: Sendable {
         preparedCassettes.reduce(0) { $0 + $1.count }
     }
 
-    /// Decides the answer to `request`: the next recorded response (or transport failure) of the matching
-    /// interactions, or an unmatched decision carrying the 404 and the near miss. Synchronous and thread-safe.
+    /// Every interaction of the cassettes served, in cassette then interaction order, as the journal names them.
+    var interactions: [InteractionReference] {
+        preparedCassettes.flatMap { cassette in (0..<cassette.count).map(cassette.reference) }
+    }
+
+    /// Answers `request` (parsed as `parts`): the next recorded response, stream (timed as `streamTiming` says)
+    /// or transport failure of the matching interactions, or the near miss and its 404. Synchronous and
+    /// thread-safe: takes the engine's lock once.
     ///
     /// A `HEAD` that matches no recorded `HEAD` is answered as HTTP defines it (RFC 9110 §9.3.2): by the
     /// `GET` the same request would get, whose head the server sends without the body. It only looks: the
     /// `GET`'s sequence does not advance, so a later `GET` gets the same answer. Recording modes pass
     /// `headFromGET: false`, so that such a `HEAD` is forwarded and recorded as the upstream answers it.
-    package func answer(_ request: HTTPRequest, headFromGET: Bool = true) -> ReplayDecision {
-        let snapshot = state.withLock { $0.snapshot }
-        let lookup = snapshot.index.lookup(request)
-        let candidates = lookup.candidates
-        guard !candidates.isEmpty else {
-            if headFromGET, request.method == "HEAD", let asGET = answerWithoutAdvancing(Self.getRequest(for: request), snapshot: snapshot) {
-                return asGET
+    func answer(_ request: HTTPRequest, parts: RequestParts, headFromGET: Bool = true,
+                streamTiming: StreamTiming = .recorded) -> ReplayAnswer {
+        // Under the lock: the selection, or (rarely) the index to explain from why nothing answers.
+        let (selection, unmatchedIn): (Selection?, ReplayIndex?) = state.withLock { state in
+            var candidates = state.index.lookup(request, parts: parts)
+            var advancing = true
+            if candidates.isEmpty, headFromGET, parts.method == "HEAD" {
+                candidates = state.index.lookup(Self.getRequest(for: request), parts: parts.asGET)
+                advancing = false
             }
-            return .unmatched(snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query)))
-        }
-        let selection = state.withLock { state in
-            ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses, cassettes: snapshot.index.cassettes)
+            guard !candidates.isEmpty else { return (nil, state.index) }
+            let selection = ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,
+                                                cassettes: state.index.cassettes, advancing: advancing)
+            // A HEAD answered by a used-up GET is a request nothing answers, reported as its own.
+            if !advancing, case .usedUp = selection { return (nil, state.index) }
+            return (selection, nil)
         }
         switch selection {
-        case .serve(let cassette, let member, let isRepeat):
-            return .matched(ReplayMatch(snapshot.index.cassettes[cassette], member: member, isRepeat: isRepeat))
-        case .usedUp(let cassette, let members):
-            let references = members.map { snapshot.index.cassettes[cassette].reference($0) }
-            return .unmatched(NearMiss(method: request.method, target: request.target, closest: nil, differences: [], usedUp: references))
+        case .serve(let cassette, let member, let isRepeat)?:
+            let reply = cassette.replies[member]
+            return ReplayAnswer(interaction: cassette.reference(member), isRepeat: isRepeat, reply: reply.reply(timing: streamTiming),
+                                status: reply.status)
+        case .usedUp(let cassette, let members)?:
+            return ReplayAnswer(unmatched: NearMiss(method: request.method, target: request.target, closest: nil, differences: [],
+                                                    usedUp: members.map(cassette.reference)))
+        case nil:
+            return ReplayAnswer(unmatched: (unmatchedIn ?? ReplayIndex()).nearMiss(for: request, parts: parts))
         }
     }
 
-    /// The near miss of `request` when no recorded interaction could answer it, as ``answer(_:headFromGET:)``
-    /// would report it, leaving every sequence where it is; `nil` when one could (used up or not). For a fault
-    /// that replaces the answer without replaying it, so that strict mode still sees an unrecorded request.
-    package func nearMissIfUnrecorded(_ request: HTTPRequest) -> NearMiss? {
-        let snapshot = state.withLock { $0.snapshot }
-        let lookup = snapshot.index.lookup(request)
-        guard lookup.candidates.isEmpty else { return nil }
-        if request.method == "HEAD", !snapshot.index.lookup(Self.getRequest(for: request)).candidates.isEmpty { return nil }
-        return snapshot.index.nearMiss(for: request, parts: RequestParts(received: request, key: lookup.key, query: lookup.query))
+    /// ``answer(_:parts:headFromGET:streamTiming:)`` for a request not parsed yet.
+    package func answer(_ request: HTTPRequest, headFromGET: Bool = true) -> ReplayAnswer {
+        answer(request, parts: RequestParts(received: request), headFromGET: headFromGET)
     }
 
-    /// What ``answer(_:)`` would serve `request` from `snapshot`, leaving every sequence where it is; `nil`
-    /// when nothing matches.
-    private func answerWithoutAdvancing(_ request: HTTPRequest, snapshot: Snapshot) -> ReplayDecision? {
-        let candidates = snapshot.index.lookup(request).candidates
-        guard !candidates.isEmpty else { return nil }
-        var uses = state.withLock { $0.uses }
-        switch ReplayEngine.select(from: candidates, groups: snapshot.index.groups, uses: &uses, cassettes: snapshot.index.cassettes) {
-        case .serve(let cassette, let member, let isRepeat):
-            return .matched(ReplayMatch(snapshot.index.cassettes[cassette], member: member, isRepeat: isRepeat))
-        case .usedUp:
-            return nil
+    /// The near miss of `request` (parsed as `parts`) when no recorded interaction could answer it, as
+    /// ``answer(_:parts:headFromGET:streamTiming:)`` would report it, leaving every sequence where it is; `nil`
+    /// when one could (used up or not). For a fault that replaces the answer without replaying it, so that
+    /// strict mode still sees an unrecorded request. Takes the engine's lock once.
+    func nearMissIfUnrecorded(_ request: HTTPRequest, parts: RequestParts) -> NearMiss? {
+        let unrecorded: ReplayIndex? = state.withLock { state in
+            guard state.index.lookup(request, parts: parts).isEmpty else { return nil }
+            if parts.method == "HEAD", !state.index.lookup(Self.getRequest(for: request), parts: parts.asGET).isEmpty { return nil }
+            return state.index
         }
+        return unrecorded?.nearMiss(for: request, parts: parts)
     }
 
     /// `request` as a `GET`: what a `HEAD` asks about.
@@ -175,7 +171,6 @@ package final class ReplayEngine: Sendable {
             }
             state.index.append(interaction, toCassette: cassette)
             state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
-            state.snapshot = Snapshot(state.index)
         }
     }
 
@@ -208,7 +203,6 @@ package final class ReplayEngine: Sendable {
             let rank = max(0, (state.index.cassettes.map(\.rank).max() ?? -1) + 1)
             state.index.add(prepare(state.index.cassettes.count, rank))
             state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
-            state.snapshot = Snapshot(state.index)
         }
     }
 
@@ -237,8 +231,8 @@ package final class ReplayEngine: Sendable {
     /// The response of the service-level error template `name` (for `service-error=NAME` faults), ready to
     /// send: from the cassette named `cassette` when given, else from the first cassette that has one.
     func errorTemplate(named name: String, inCassette cassette: String? = nil) -> HTTPResponse? {
-        let snapshot = state.withLock { $0.snapshot }
-        for prepared in snapshot.byRank where cassette == nil || prepared.name == cassette {
+        let byRank = preparedCassettes.sorted { $0.rank < $1.rank }
+        for prepared in byRank where cassette == nil || prepared.name == cassette {
             if let template = prepared.metadata.errorTemplates[name] { return template.replayResponse }
         }
         return nil

@@ -189,6 +189,6 @@ public final class ReplayServer: Sendable {
 
     /// Throws ``MockServerError`` listing the interactions of the server's cassettes that no request used.
     public func verifyEveryInteractionUsed() throws {
-        try journal.verifyEveryInteractionUsed(in: engine.preparedCassettes)
+        try journal.verifyEveryInteractionUsed(among: engine.interactions)
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
 
 extension FaultDecision {
+    /// A reply and the status the client sees with it (`nil` when the connection breaks before a status line).
+    private typealias Normal = (reply: HTTPReply, status: Int?)
+
     /// Whether this fault delays or damages the answer the request would have had (latency, throttle,
     /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, and the stream faults), so the
-    /// caller must replay the request first. Faults that replace the answer (refuse, reset, empty, stall,
-    /// garbage, status, service-error) do not: they leave the cassette's sequence untouched, so that a
-    /// retried request still gets the recorded response.
-    var needsNormalAnswer: Bool {
+    /// request is replayed first. Faults that replace the answer (refuse, reset, empty, stall, garbage, status,
+    /// service-error) do not: they leave the cassette's sequence untouched, so that a retried request still
+    /// gets the recorded response.
+    var altersAnswer: Bool {
         switch fault.kind {
         case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError: false
         case .latency, .throttle, .truncate, .stallAfter, .eventLatency, .errorEvent, .malformedChunk, .corruptBody,
@@ -14,70 +17,69 @@ extension FaultDecision {
         }
     }
 
-    /// Carries out this fault for one request: a plain function of the decision and of `normal`, the answer
-    /// the request would have had, which the caller replays only when ``needsNormalAnswer`` says so (`nil`
-    /// otherwise; a fault that needs it and is given none answers as for a replayed transport failure, by
+    /// The answer sent when this fault fires for a request: a plain function of the decision and of `normal`,
+    /// the engine's answer to the request, replayed only when ``altersAnswer`` says so (`nil` otherwise; a
+    /// fault that alters the answer and is given none answers as for a replayed transport failure, by
     /// closing). Error templates come resolved with the decision. Faults that damage a response as a whole
-    /// treat a stream as one body.
-    func answer(normal given: NormalAnswer?) -> FaultAnswer {
-        let normal = given ?? NormalAnswer(reply: .close, response: nil)
+    /// treat a stream as one body. The result names the fault and the interaction whose answer it altered.
+    func apply(to normal: ReplayAnswer?) -> ReplayAnswer {
+        let (reply, status) = carriedOut(normal.map { ($0.reply, $0.status) } ?? (.close, nil))
+        return ReplayAnswer(interaction: normal?.interaction, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
+                            fault: self, reply: reply, status: status)
+    }
+
+    /// The reply (and the status the client sees) this fault sends instead of `normal`.
+    private func carriedOut(_ normal: Normal) -> Normal {
         switch fault.kind {
         case .refuse, .empty:
-            return FaultAnswer(reply: .close, status: nil)
+            return (.close, status: nil)
         case .reset:
-            return FaultAnswer(reply: .reset, status: nil)
+            return (.reset, status: nil)
         case .stall:
-            return FaultAnswer(reply: .stall, status: nil)
+            return (.stall, status: nil)
         case .garbage(let count):
-            return FaultAnswer(reply: .raw(garbage(count), then: .close), status: nil)
+            return (.raw(garbage(count), then: .close), status: nil)
         case .status(let code, let retryAfter, let headers, let body):
             return respond(FaultResponses.status(code, retryAfter: retryAfter, headers: headers, body: body))
         case .serviceError(let name):
             return respond(template ?? FaultResponses.missingTemplate(name))
         case .latency:
-            let answer = normal
-            return FaultAnswer(reply: .delayed(by: delay ?? .zero, answer.reply), status: answer.status)
+            return (.delayed(by: delay ?? .zero, normal.reply), status: normal.status)
         case .throttle(let rate):
-            let answer = normal
-            return FaultAnswer(reply: .throttled(bytesPerSecond: rate, answer.reply), status: answer.status)
+            return (.throttled(bytesPerSecond: rate, normal.reply), status: normal.status)
         case .truncate(.event(let count)):
-            let answer = normal
-            guard var stream = answer.stream else {
-                return damaging(answer) { response in
-                    FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: .body(bytes: 0)), then: .close), status: response.status)
+            guard var stream = normal.reply.stream else {
+                return damaging(normal) { response in
+                    (.raw(FaultResponses.truncated(response, at: .body(bytes: 0)), then: .close), status: response.status)
                 }
             }
             stream.parts = Array(stream.parts.prefix(count))
             stream.ending = .cut
-            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+            return (.stream(stream), status: stream.head.status)
         case .stallAfter(let count):
-            let answer = normal
-            guard var stream = answer.stream else { return FaultAnswer(reply: .stall, status: nil) }
+            guard var stream = normal.reply.stream else { return (.stall, status: nil) }
             stream.parts = Array(stream.parts.prefix(count))
             stream.ending = .stall
-            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+            return (.stream(stream), status: stream.head.status)
         case .eventLatency:
-            let answer = normal
-            guard var stream = answer.stream else { return FaultAnswer(reply: answer.reply, status: answer.status) }
+            guard var stream = normal.reply.stream else { return normal }
             stream.extraGap = (delay ?? .zero).clampedNanoseconds
-            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+            return (.stream(stream), status: stream.head.status)
         case .errorEvent(let name, let count):
-            let answer = normal
             let error = template ?? FaultResponses.missingTemplate(name)
-            guard var stream = answer.stream else { return respond(error) }
+            guard var stream = normal.reply.stream else { return respond(error) }
             let kept = stream.parts.prefix(count)
             let offset = count < stream.parts.count ? stream.parts[count].offset : (stream.parts.last?.offset ?? 0)
             stream.parts = Array(kept) + [HTTPStream.Part(offset: offset, bytes: FaultResponses.errorEvent(from: error))]
             stream.ending = .complete
-            return FaultAnswer(reply: .stream(stream), status: stream.head.status)
+            return (.stream(stream), status: stream.head.status)
         case .truncate(let point):
             return damaging(normal) { response in
-                FaultAnswer(reply: .raw(FaultResponses.truncated(response, at: point), then: .close),
-                            status: point == .statusLine ? nil : response.status)
+                (.raw(FaultResponses.truncated(response, at: point), then: .close), status: point == .statusLine ? nil : response.status)
             }
         case .malformedChunk:
             return damaging(normal) { response in
-                FaultAnswer(reply: .raw(FaultResponses.malformedChunked(response), then: .close), status: response.status)
+                (.raw(FaultResponses.malformedChunked(response), then: .close), status: response.status)
             }
         case .corruptBody:
             return damaging(normal) { respond(FaultResponses.corrupted($0)) }
@@ -92,14 +94,14 @@ extension FaultDecision {
         }
     }
 
-    private func respond(_ response: HTTPResponse) -> FaultAnswer {
-        FaultAnswer(reply: .response(response), status: response.status)
+    private func respond(_ response: HTTPResponse) -> Normal {
+        (.response(response), status: response.status)
     }
 
     /// Damages the normal response; when the normal answer is itself a replayed transport failure there
     /// is no response to damage, and that failure is carried out unchanged.
-    private func damaging(_ answer: NormalAnswer, _ damage: (HTTPResponse) -> FaultAnswer) -> FaultAnswer {
-        guard let response = answer.wholeResponse else { return FaultAnswer(reply: answer.reply, status: nil) }
+    private func damaging(_ normal: Normal, _ damage: (HTTPResponse) -> Normal) -> Normal {
+        guard let response = normal.reply.wholeResponse else { return (normal.reply, status: nil) }
         return damage(response)
     }
 
@@ -108,5 +110,23 @@ extension FaultDecision {
         var bytes = SeededDraw.bytes(count, seed: byteSeed)
         if let first = bytes.first, first < 0x80 { bytes[0] = first | 0x80 }
         return Data(bytes)
+    }
+}
+
+extension HTTPReply {
+    /// The stream this reply sends, when it is one.
+    fileprivate var stream: HTTPStream? {
+        guard case .stream(let stream) = action else { return nil }
+        return stream
+    }
+
+    /// The response a fault may damage as a whole: the response, or a stream as one body; `nil` for anything else
+    /// (a replayed transport failure).
+    fileprivate var wholeResponse: HTTPResponse? {
+        switch action {
+        case .response(let response): response
+        case .stream(let stream): stream.wholeResponse
+        default: nil
+        }
     }
 }

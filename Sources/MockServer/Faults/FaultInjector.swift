@@ -55,7 +55,7 @@ final class FaultInjector: Sendable {
         if let template = engine.errorTemplate(named: name) { return template }
         let cassettes = engine.preparedCassettes
         let selects = cassettes.contains { cassette in
-            cassette.requests.contains { rule.considers(method: $0.method, path: RequestParts.normalizedPath(of: $0.target)) }
+            cassette.requests.contains { rule.considers(method: RequestParts.normalizeMethod($0.method), path: RequestParts.normalizedPath(of: $0.target)) }
         }
         guard selects else { return nil }
         let names = Set(cassettes.flatMap(\.metadata.errorTemplates.keys)).sorted()
@@ -64,16 +64,11 @@ final class FaultInjector: Sendable {
         throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): no cassette served has an error template named '\(name)'; \(existing)")
     }
 
-    /// The decision for a request with `method` and normalized `path` (``RequestParts/normalizedPath(of:)``, the
-    /// path matching compares), or `nil` when no rule fires. Rules that act on accept (`refuse`) are not
-    /// considered here, nor rules aimed at another API; rules not considered do not count the request.
-    func decision(method: String, path: String) -> FaultDecision? {
-        decide { index, rule in applies[index] && !rule.fault.actsOnAccept && rule.considers(method: method, path: path) }
-    }
-
-    /// The decision for `request`, whose path is compared as matching compares it.
-    func decision(for request: HTTPRequest) -> FaultDecision? {
-        decision(method: request.method, path: RequestParts.normalizedPath(of: request.target))
+    /// The decision for a request parsed as `parts` (the method and path matching compares), or `nil` when no
+    /// rule fires. Rules that act on accept (`refuse`) are not considered here, nor rules aimed at another API;
+    /// rules not considered do not count the request.
+    func decision(for parts: RequestParts) -> FaultDecision? {
+        decide { index, rule in applies[index] && !rule.fault.actsOnAccept && rule.considers(method: parts.method, path: parts.path) }
     }
 
     /// The decision for a newly accepted connection: only `refuse` rules are considered.
@@ -83,13 +78,6 @@ final class FaultInjector: Sendable {
 
     /// Whether any rule acts on accept, so a server can skip asking for every connection.
     var hasAcceptRules: Bool { plan.rules.contains { $0.fault.actsOnAccept } }
-
-    /// Sets every rule's count back to zero, as for a fresh plan.
-    func resetCounts() {
-        counts.withLock { counts in
-            for index in counts.indices { counts[index] = 0 }
-        }
-    }
 
     private func decide(_ considers: (Int, FaultRule) -> Bool) -> FaultDecision? {
         guard !plan.rules.isEmpty else { return nil }

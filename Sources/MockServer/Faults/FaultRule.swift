@@ -20,10 +20,10 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
         self.method = method?.uppercased()
     }
 
-    /// Whether a request with `method` and normalized `path` (``RequestParts/normalizedPath(of:)``) passes
-    /// this rule's filters.
+    /// Whether a request with `method` and `path` as matching compares them (upper-case, normalized: see
+    /// ``RequestParts``) passes this rule's filters.
     func considers(method requestMethod: String, path requestPath: String) -> Bool {
-        if let method, method != requestMethod.uppercased() { return false }
+        if let method, method != requestMethod { return false }
         if let path, !path.matches(requestPath) { return false }
         return true
     }

@@ -26,19 +26,12 @@ extension Journal {
             + Journal.listing(nil, matching) + droppedNote())
     }
 
-    /// Throws if some interaction of `cassettes` (in the engine's order) was never used, listing each by
-    /// cassette, index, method and target.
-    public func verifyEveryInteractionUsed(in cassettes: [Cassette]) throws(MockServerError) {
-        try Journal.verify(unused: unusedInteractions(in: cassettes), total: cassettes.reduce(0) { $0 + $1.interactions.count })
-    }
-
-    /// ``verifyEveryInteractionUsed(in:)`` over an engine's prepared cassettes, without rebuilding them.
-    func verifyEveryInteractionUsed(in cassettes: [PreparedCassette]) throws(MockServerError) {
-        try Journal.verify(unused: unusedInteractions(in: cassettes), total: cassettes.reduce(0) { $0 + $1.count })
-    }
-
-    private static func verify(unused: [InteractionReference], total: Int) throws(MockServerError) {
+    /// Throws if some interaction among `interactions` (an engine's, ``ReplayEngine/interactions``) was never
+    /// used, listing each by cassette, index, method and target.
+    func verifyEveryInteractionUsed(among interactions: [InteractionReference]) throws(MockServerError) {
+        let unused = unusedInteractions(among: interactions)
         guard !unused.isEmpty else { return }
+        let total = interactions.count
         var lines = ["\(unused.count) of \(total) recorded interaction\(total == 1 ? " was" : "s were") never used:"]
         lines += unused.prefix(20).map { "  \($0)" }
         if unused.count > 20 { lines.append("  … and \(unused.count - 20) more") }

@@ -46,19 +46,16 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         self.status = status
     }
 
-    /// The outcome of a replay decision: matched (with the status, unless a transport failure was replayed)
-    /// or unmatched with its near miss and 404.
-    init(_ decision: ReplayDecision) {
-        switch decision {
-        case .matched(let match):
-            let status: Int? = switch match.reply {
-            case .response(let response): response.status
-            case .stream(let stream): stream.head.status
-            case .failure: nil
-            }
-            self.init(kind: .matched, interaction: match.interaction, status: status)
-        case .unmatched(let nearMiss):
-            self.init(kind: .unmatched, nearMiss: nearMiss, status: 404)
+    /// The outcome of a server's answer: a fault (with the rule, seed, the interaction whose answer it altered
+    /// and the status sent), matched (with the status, unless a transport failure was replayed), or unmatched
+    /// with its near miss and 404.
+    init(_ answer: ReplayAnswer) {
+        if let fault = answer.fault {
+            self = .faultInjected(rule: fault.description, seed: fault.seed, interaction: answer.interaction, status: answer.status)
+        } else if let interaction = answer.interaction {
+            self.init(kind: .matched, interaction: interaction, status: answer.status)
+        } else {
+            self.init(kind: .unmatched, nearMiss: answer.nearMiss, status: answer.status)
         }
     }
 

@@ -1,12 +1,12 @@
 import Foundation
 
-/// One journal entry as the journal stores it. A matched outcome keeps the engine's match (a reference to the
-/// prepared cassette and a position) instead of a copy of its interaction reference, and other outcomes are
-/// boxed, so a record takes about a hundred bytes besides the request's own storage; the public
-/// ``JournalEntry`` is built only when asked for.
+/// One journal entry as the journal stores it: plain values. A plain match keeps the interaction's reference
+/// (whose strings the engine's cassette shares) and status inline, and other outcomes are boxed, so a record
+/// takes about 170 bytes besides the request's own storage; the public ``JournalEntry`` is built only when
+/// asked for.
 struct JournalRecord: Sendable {
     enum Outcome: Sendable {
-        case matched(ReplayMatch)
+        case matched(InteractionReference, status: Int?)
         case other(Box)
     }
 
@@ -24,7 +24,7 @@ struct JournalRecord: Sendable {
     /// The outcome as ``JournalOutcome`` spells it.
     var journalOutcome: JournalOutcome {
         switch outcome {
-        case .matched(let match): .matched(match.interaction, status: match.status)
+        case .matched(let interaction, let status): .matched(interaction, status: status)
         case .other(let box): box.outcome
         }
     }

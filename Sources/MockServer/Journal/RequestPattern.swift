@@ -67,13 +67,12 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// Whether `request` fits every part of the pattern.
     public func matches(_ request: HTTPRequest) -> Bool {
-        if let method, RequestParts.normalizeMethod(method) != RequestParts.normalizeMethod(request.method) { return false }
-        if let path, !path.matches(RequestParts.normalizedPath(of: request.target)) { return false }
-        if !query.isEmpty {
-            let fields = RequestParts.split(request.target).query.map { FormField.parse($0) } ?? []
-            for condition in query where !fields.contains(where: { $0.name == condition.name && (condition.value == nil || $0.value == condition.value) }) {
-                return false
-            }
+        // Parsed as the server parses what it matches and what fault rules filter; the body is searched as bytes.
+        let parts = RequestParts(method: request.method, target: request.target, headers: request.headers, body: .empty)
+        if let method, RequestParts.normalizeMethod(method) != parts.method { return false }
+        if let path, !path.matches(parts.path) { return false }
+        for condition in query where !parts.query.contains(where: { $0.name == condition.name && (condition.value == nil || $0.value == condition.value) }) {
+            return false
         }
         if let bodyContains, !bodyContains.isEmpty, request.body.range(of: Data(bodyContains.utf8)) == nil { return false }
         return true

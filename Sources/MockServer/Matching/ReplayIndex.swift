@@ -142,25 +142,13 @@ struct ReplayIndex: Sendable {
         return groups.count - 1
     }
 
-    /// The groups matching a request, with what lookup learnt of the request on the way.
-    struct Lookup {
-        let candidates: Candidates
-        let key: BucketKey
-        let query: Substring?
-    }
-
-    /// The groups matching `request`, as the engine looks them up. Most requests of a typical API have no
-    /// query and no body: past their bucket they are not parsed, normalized or hashed at all. Others go
-    /// through ``candidates(in:for:parts:)``.
-    func lookup(_ request: HTTPRequest) -> Lookup {
-        let (path, query) = RequestParts.split(request.target)
-        let key = BucketKey(method: RequestParts.normalizeMethod(request.method), path: PercentDecoding.normalizePath(path))
-        guard let entries = buckets[key] else { return Lookup(candidates: Candidates(), key: key, query: query) }
-        if request.body.isEmpty, query?.isEmpty ?? true, let plain = plainCandidates(in: entries) {
-            return Lookup(candidates: plain, key: key, query: query)
-        }
-        return Lookup(candidates: candidates(in: entries, for: request, parts: RequestParts(received: request, key: key, query: query)),
-                      key: key, query: query)
+    /// The groups matching `request` (parsed as `parts`), as the engine looks them up. Most requests of a
+    /// typical API have no query and no body: past their bucket they are not normalized or hashed at all. Others
+    /// go through ``candidates(for:parts:)``.
+    func lookup(_ request: HTTPRequest, parts: RequestParts) -> Candidates {
+        guard let entries = buckets[parts.bucketKey] else { return Candidates() }
+        if parts.isPlain, let plain = plainCandidates(in: entries) { return plain }
+        return candidates(in: entries, for: request, parts: parts)
     }
 
     /// The groups matching `request`, cassettes in precedence order: one hash probe per shape for

@@ -12,11 +12,4 @@ package struct RequestMatcher: Sendable {
         self.matches = matches
     }
 
-    /// A condition given as a closure: `.custom { recorded, received in ... }`.
-    static func custom(_ matches: @escaping @Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool) -> RequestMatcher {
-        RequestMatcher(matches)
-    }
-
-    /// Method and path only: query, headers and body are ignored.
-    static let methodAndPath = RequestMatcher { _, _ in true }
 }

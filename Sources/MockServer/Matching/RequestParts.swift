@@ -1,7 +1,9 @@
 import Foundation
 
 /// A request broken into what matching compares, parsed once: upper-case method, normalized path,
-/// decoded query fields in arrival order, headers, and the body's content.
+/// decoded query fields in arrival order, headers, and the body's content. The one form a received request
+/// is compared in: the server parses it once and matching, fault filters and near-miss reports use the
+/// result; journal patterns parse the requests they look at the same way (without their bodies).
 struct RequestParts: Sendable {
     let method: String
     let path: String
@@ -14,15 +16,6 @@ struct RequestParts: Sendable {
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
     }
 
-    /// A received request whose target was already split and whose bucket key was already computed.
-    init(received request: HTTPRequest, key: BucketKey, query: Substring?) {
-        method = key.method
-        path = key.path
-        self.query = query.map { FormField.parse($0) } ?? []
-        headers = request.headers
-        body = request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"])
-    }
-
     init(recorded request: RecordedRequest) {
         self.init(method: request.method, target: request.target, headers: request.headers,
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
@@ -33,6 +26,25 @@ struct RequestParts: Sendable {
         self.method = RequestParts.normalizeMethod(method)
         self.path = PercentDecoding.normalizePath(path)
         self.query = query.map { FormField.parse($0) } ?? []
+        self.headers = headers
+        self.body = body
+    }
+
+    /// Whether there is no query and no body: past its bucket, such a request needs no normalizing or hashing.
+    var isPlain: Bool {
+        guard query.isEmpty, case .empty = body else { return false }
+        return true
+    }
+
+    /// The same request asked with `GET`: what a `HEAD` asks about.
+    var asGET: RequestParts {
+        RequestParts(method: "GET", path: path, query: query, headers: headers, body: body)
+    }
+
+    private init(method: String, path: String, query: [FormField], headers: HTTPHeaders, body: BodyContent) {
+        self.method = method
+        self.path = path
+        self.query = query
         self.headers = headers
         self.body = body
     }

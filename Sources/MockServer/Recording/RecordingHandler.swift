@@ -44,11 +44,12 @@ final class RecordingHandler: HTTPHandler {
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         if mode == .replayOrRecord {
-            let decision = engine.answer(request, headFromGET: false)
-            if case .matched = decision {
-                let entry = journal.record(request, decision: decision)
-                observer?(entry)
-                return ReplayHandler.normalAnswer(decision, streamTiming: .recorded).reply
+            let answer = engine.answer(request, headFromGET: false)
+            if answer.interaction != nil {
+                let time = Date()
+                let sequence = journal.append(request, answer: answer, at: time)
+                observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer)))
+                return answer.reply
             }
         }
         guard request.target.hasPrefix("/"), let url = client.upstream.url(for: request.target) else {
@@ -156,7 +157,7 @@ final class RecordingHandler: HTTPHandler {
         } else {
             journalOutcome = .passedThrough(status: status)
         }
-        let entry = journal.record(request, outcome: journalOutcome, at: date)
+        let entry = journal.append(request, outcome: journalOutcome, at: date)
         observer?(entry)
         options.onExchange?(ForwardedExchange(interaction: interaction, index: recorded?.index, status: status, bodyBytes: bodyBytes,
                                               saveError: recorded?.saveError, brokenStream: brokenStream))

@@ -9,8 +9,7 @@ import Glibc
 /// sockets, for profilers. Loads the wire benchmark's cassette of N interactions (default 10,000) from a file
 /// into a ``ReplayServer`` (never started) as `recorder replay` does, then runs M requests (default 100,000)
 /// shaped like wrk's (`GET /` with a `Host` header) through what the server does for each:
-/// ``ReplayEngine/answer(_:)``, then ``Journal/record(_:decision:at:)`` (which also builds the entry an observer
-/// would get). Prints the resident memory at each step, after handing freed heap back to the system (and
+/// ``ReplayEngine/answer(_:headFromGET:)``, then ``Journal/append(_:answer:at:)``. Prints the resident memory at each step, after handing freed heap back to the system (and
 /// glibc's `malloc_stats` when `PROBE_MALLOC_STATS` is set); under
 /// `valgrind --tool=callgrind --toggle-collect='*replayPathLoop*'` the instructions per request are the
 /// collected total divided by M.
@@ -58,9 +57,9 @@ enum ProbeCommand {
     static func replayPathLoop(_ server: ReplayServer, _ request: HTTPRequest, count: Int) -> Int {
         var matched = 0
         for _ in 0..<count {
-            let decision = server.engine.answer(request)
-            let entry = server.journal.record(request, decision: decision)
-            if entry.outcome.kind == .matched { matched += 1 }
+            let answer = server.engine.answer(request)
+            server.journal.append(request, answer: answer)
+            if answer.interaction != nil { matched += 1 }
         }
         return matched
     }

@@ -56,11 +56,13 @@ import Testing
             switch interaction.outcome {
             case .response(let recorded): #expect(decision.response == recorded.replayResponse)
             case .failure(let failure):
-                guard case .matched(let match) = decision, case .failure(let replayed) = match.reply else {
+                // The engine keeps the recorded failure and answers with the reply that reproduces it.
+                guard case .failure(let replayed) = engine.preparedCassettes[0].replies[position] else {
                     Issue.record("expected the recorded failure")
                     continue
                 }
                 #expect(replayed == failure)
+                #expect("\(decision.reply.action)" == "\(failure.reply.action)")
             }
         }
     }

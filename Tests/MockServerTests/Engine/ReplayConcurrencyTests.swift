@@ -60,4 +60,32 @@ import Testing
             #expect(engine.answer(HTTPRequest(method: "GET", target: "/added/\(step)")).response?.status == 201)
         }
     }
+
+    @Test func addingTheSameRequestInCode_whileAnsweringIt_servesOnlyWhatWasAdded() {
+        // GIVEN an engine answering GET /same on three threads while a fourth adds 300 stubs for that very request
+        // (each joins the sequence the answering threads are advancing)
+        let engine = ReplayEngine(cassettes: [])
+        let added = 300
+        let wrong = Lock<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            var last = -1
+            for step in 0..<added {
+                if worker == 0 {
+                    engine.add(.stub("GET", "/same", status: 200 + step % 100))
+                    continue
+                }
+                // WHEN each answer is looked up and its sequence advanced
+                let answer = engine.answer(HTTPRequest(method: "GET", target: "/same"))
+                guard let interaction = answer.interaction else { continue } // before the first stub
+                // THEN it is one of the stubs added, with that stub's own response, never one from another view
+                // of the index, and each thread sees the sequence move forward
+                if answer.status != 200 + interaction.index % 100 || interaction.index < last {
+                    wrong.withLock { $0.append("\(interaction) answered \(answer.status ?? -1) after \(last)") }
+                }
+                last = interaction.index
+            }
+        }
+        #expect(wrong.withLock { $0 } == [])
+        #expect(engine.interactions.count == added)
+    }
 }

@@ -23,7 +23,7 @@ import Testing
             HTTPRequest(method: "GET", target: "/missing"),
         ]
         for (second, request) in requests.enumerated() {
-            journal.record(request, decision: engine.answer(request), at: Date(timeIntervalSince1970: Double(second)))
+            journal.append(request, answer: engine.answer(request), at: Date(timeIntervalSince1970: Double(second)))
         }
         return (journal, engine)
     }
@@ -129,7 +129,7 @@ import Testing
     @Test func verifyEveryInteractionUsed_listsTheUnusedOnes() {
         let (journal, engine) = exercised()
         do {
-            try journal.verifyEveryInteractionUsed(in: engine.cassettes)
+            try journal.verifyEveryInteractionUsed(among: engine.interactions)
             Issue.record("expected a failure")
         } catch {
             #expect(error.description == """
@@ -140,9 +140,9 @@ import Testing
         }
         for target in ["/users?page=2", "/feeds"] {
             let request = HTTPRequest(method: "GET", target: target)
-            journal.record(request, decision: engine.answer(request))
+            journal.append(request, answer: engine.answer(request))
         }
-        #expect(throws: Never.self) { try journal.verifyEveryInteractionUsed(in: engine.cassettes) }
+        #expect(throws: Never.self) { try journal.verifyEveryInteractionUsed(among: engine.interactions) }
     }
 
     @Test func capacity_dropsTheOldest_butKeepsUsedInteractions() {
@@ -152,13 +152,13 @@ import Testing
         // WHEN ten requests are recorded
         for index in 0..<10 {
             let request = HTTPRequest(method: "GET", target: "/\(index)")
-            journal.record(request, decision: engine.answer(request))
+            journal.append(request, answer: engine.answer(request))
         }
         // THEN the newest three remain, the drop is counted and said, and used interactions are all known
         #expect(journal.entries.map(\.sequence) == [7, 8, 9])
         #expect(journal.recordedCount == 10)
         #expect(journal.droppedCount == 7)
-        #expect(journal.unusedInteractions(in: engine.cassettes).isEmpty)
+        #expect(journal.unusedInteractions(among: engine.interactions).isEmpty)
         do {
             try journal.verify(.get("/1"), calledTimes: 1)
             Issue.record("expected a failure: /1 was dropped from the journal")
@@ -170,10 +170,10 @@ import Testing
     @Test func bodyBudget_dropsTheOldestBodies_keepingTheNewest() {
         let journal = Journal(bodyBudget: 100)
         for index in 0..<5 {
-            journal.record(HTTPRequest(method: "POST", target: "/\(index)", body: Data(count: 60)), outcome: .passedThrough(status: 200))
+            journal.append(HTTPRequest(method: "POST", target: "/\(index)", body: Data(count: 60)), outcome: .passedThrough(status: 200))
         }
         #expect(journal.entries.map(\.sequence) == [4])
-        journal.record(HTTPRequest(method: "POST", target: "/big", body: Data(count: 1_000)), outcome: .passedThrough(status: 200))
+        journal.append(HTTPRequest(method: "POST", target: "/big", body: Data(count: 1_000)), outcome: .passedThrough(status: 200))
         #expect(journal.entries.map(\.request.target) == ["/big"])
     }
 
@@ -181,7 +181,7 @@ import Testing
         // GIVEN a journal of five entries whose body budget a large body exceeds
         let journal = Journal(capacity: 5, bodyBudget: 100)
         for (index, size) in [10, 10, 90, 0, 0, 0, 0].enumerated() {
-            journal.record(HTTPRequest(method: "POST", target: "/\(index)", body: Data(count: size)), outcome: .passedThrough(status: 200))
+            journal.append(HTTPRequest(method: "POST", target: "/\(index)", body: Data(count: size)), outcome: .passedThrough(status: 200))
         }
         // THEN the budget dropped the first entry, the capacity the second, and the rest stay in order
         #expect(journal.entries.map(\.sequence) == [2, 3, 4, 5, 6])
@@ -193,11 +193,11 @@ import Testing
         let cassette = Cassette(name: "c", interactions: (0..<5).map { .stub("GET", "/\($0)") })
         let journal = Journal()
         for (cassetteIndex, index) in [(0, 3), (-1, 5), (5_000, 1 << 40), (0, -2)] {
-            journal.record(HTTPRequest(method: "GET", target: "/"), outcome: .faultInjected(
+            journal.append(HTTPRequest(method: "GET", target: "/"), outcome: .faultInjected(
                 rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: cassetteIndex, index: index, method: "GET", target: "/")))
         }
         // THEN each is kept without trouble, and only the engine's own counts for its cassettes
-        #expect(journal.unusedInteractions(in: [cassette]).map(\.index) == [0, 1, 2, 4])
+        #expect(journal.unusedInteractions(among: ReplayEngine(cassettes: [cassette]).interactions).map(\.index) == [0, 1, 2, 4])
     }
 
     @Test func outcomes_describeEveryKind() {
@@ -211,16 +211,16 @@ import Testing
     @Test func faultOnAMatchedInteraction_countsAsUsed() {
         let cassette = Cassette(name: "c", interactions: [.stub("GET", "/x")])
         let journal = Journal()
-        journal.record(HTTPRequest(method: "GET", target: "/x"), outcome: .faultInjected(
+        journal.append(HTTPRequest(method: "GET", target: "/x"), outcome: .faultInjected(
             rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: 0, index: 0, method: "GET", target: "/x")))
-        #expect(journal.unusedInteractions(in: [cassette]).isEmpty)
+        #expect(journal.unusedInteractions(among: ReplayEngine(cassettes: [cassette]).interactions).isEmpty)
     }
 
     @Test func concurrentRecording_keepsEveryEntry() {
         let journal = Journal()
         DispatchQueue.concurrentPerform(iterations: 8) { thread in
             for index in 0..<200 {
-                journal.record(HTTPRequest(method: "GET", target: "/\(thread)/\(index)"), outcome: .passedThrough(status: 200))
+                journal.append(HTTPRequest(method: "GET", target: "/\(thread)/\(index)"), outcome: .passedThrough(status: 200))
             }
         }
         #expect(journal.recordedCount == 1_600)
@@ -233,6 +233,6 @@ import Testing
         journal.reset()
         #expect(journal.entries.isEmpty)
         #expect(journal.recordedCount == 0)
-        #expect(journal.unusedInteractions(in: engine.cassettes).count == 4)
+        #expect(journal.unusedInteractions(among: engine.interactions).count == 4)
     }
 }

@@ -93,7 +93,7 @@ extension TestCassette {
 
     /// When the replayed cassettes were recorded: the first date one of them gives; `nil` when none does
     /// (or when nothing is replayed).
-    package var recordedAt: Date? { cassettes.lazy.compactMap(\.recordedAt).first }
+    package var recordedAt: Date? { cassettes.lazy.compactMap(\.metadata.recordedAt).first }
 }
 
 /// Runs `body` with a started ``ReplayServer`` replaying `cassettes` (possibly none, for a server fed only

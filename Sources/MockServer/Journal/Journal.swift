@@ -109,7 +109,7 @@ public final class Journal: Sendable {
         entries.reduce(0) { $0 + (pattern.matches($1.request) ? 1 : 0) }
     }
 
-    /// The interactions of `cassettes` (given in the engine's order, ``ReplayEngine/cassettes``) that no
+    /// The interactions of `cassettes` (given in the engine's order, ``ReplayEngine/preparedCassettes``) that no
     /// recorded request matched, in cassette then interaction order.
     public func unusedInteractions(in cassettes: [Cassette]) -> [InteractionReference] {
         let used = storage.withLock { $0.used }

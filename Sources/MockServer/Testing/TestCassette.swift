@@ -17,13 +17,11 @@ package struct TestCassette: Sendable {
 
     /// The mode the cassette is used in.
     let mode: RecordMode
-    /// The cassettes the server replays (in ``RecordMode/newEpisodes`` mode the recording reads its file itself).
-    let cassettes: [Cassette]
+    /// The cassettes the server replays, files as read once per process (see ``CassetteFileCache``) and shared
+    /// with every other server on them (in ``RecordMode/newEpisodes`` mode the recording reads its file itself).
+    let cassettes: [LoadedCassette]
     /// The caller's configuration with the mode and recording options the record mode asks for.
     let configuration: ReplayServer.Configuration
-    /// The replayed cassettes as read from their files once per process (see ``CassetteFileCache``), shared
-    /// with every other server on them; `nil` for cassettes given in code.
-    private let loaded: [LoadedCassette]?
     /// Replayed cassettes older than `MOCKSERVER_MAX_AGE_DAYS`, one sentence each, for the caller to show.
     package let warnings: [String]
     /// The cassette file a recording settles into.
@@ -57,20 +55,17 @@ package struct TestCassette: Sendable {
             if let name = missing.first {
                 throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)")
             }
-            let read = try Self.load(names, in: folder)
-            loaded = read
-            cassettes = read.map(\.cassette)
+            cassettes = try Self.load(names, in: folder)
             file = nil
             pending = nil
             old = nil
         case .live:
-            loaded = nil
             cassettes = []
             file = nil
             pending = nil
             old = nil
             let existing = try Self.load(names.filter { !missing.contains($0) }, in: folder)
-            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.cassette.upstream).first,
+            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.metadata.upstream).first,
                                              for: names.joined(separator: ", "), environment: environment)
             configuration.mode = .passThrough
             configuration.recording = RecordingOptions(upstream: upstream)
@@ -81,7 +76,6 @@ package struct TestCassette: Sendable {
             let upstream = try Self.upstream(upstream, recorded: old?.upstream, for: name, environment: environment)
             // Under `all`, a cassette an earlier test of this process re-recorded is copied and appended to.
             let continues = mode == .all && old != nil && CassetteTurns.shared.wasReplaced(target)
-            loaded = nil
             cassettes = []
             file = target
             let pending = mode == .all
@@ -108,8 +102,7 @@ package struct TestCassette: Sendable {
     /// Replays `cassettes` as they are, whatever the environment's record mode.
     init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
         mode = .none
-        self.cassettes = cassettes
-        loaded = nil
+        self.cassettes = cassettes.map(LoadedCassette.init)
         self.configuration = configuration
         warnings = []
         file = nil
@@ -175,12 +168,7 @@ package struct TestCassette: Sendable {
     /// mode, throws when a request went unmatched.
     package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
-        let server: ReplayServer
-        if let loaded {
-            server = try ReplayServer(loaded: loaded, configuration: configuration)
-        } else {
-            server = try ReplayServer(cassettes: cassettes, configuration: configuration)
-        }
+        let server = try ReplayServer(loaded: cassettes, configuration: configuration)
         try await server.start()
         let result: Result
         do {
@@ -318,13 +306,13 @@ package struct TestCassette: Sendable {
         return try Upstream(text)
     }
 
-    private static func ageWarnings(_ cassettes: [Cassette], environment: [String: String]) throws(MockServerError) -> [String] {
+    private static func ageWarnings(_ cassettes: [LoadedCassette], environment: [String: String]) throws(MockServerError) -> [String] {
         guard let text = environment[maxAgeVariable], !text.isEmpty else { return [] }
         guard let days = Int(text), days >= 0 else {
             throw MockServerError(.invalidConfiguration, "\(maxAgeVariable)='\(text)' is not a whole number of days")
         }
         let now = Date()
-        return cassettes.compactMap { cassette in
+        return cassettes.map(\.metadata).compactMap { cassette in
             guard let recordedAt = cassette.recordedAt else { return nil }
             let age = Int(now.timeIntervalSince(recordedAt) / 86_400)
             guard age > days else { return nil }

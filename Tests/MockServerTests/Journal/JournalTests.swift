@@ -129,7 +129,7 @@ import Testing
     @Test func verifyEveryInteractionUsed_listsTheUnusedOnes() {
         let (journal, engine) = exercised()
         do {
-            try journal.verifyEveryInteractionUsed(in: engine.cassettes)
+            try journal.verifyEveryInteractionUsed(in: engine.preparedCassettes.map(\.cassette))
             Issue.record("expected a failure")
         } catch {
             #expect(error.description == """
@@ -142,7 +142,7 @@ import Testing
             let request = HTTPRequest(method: "GET", target: target)
             journal.record(request, decision: engine.answer(request))
         }
-        #expect(throws: Never.self) { try journal.verifyEveryInteractionUsed(in: engine.cassettes) }
+        #expect(throws: Never.self) { try journal.verifyEveryInteractionUsed(in: engine.preparedCassettes.map(\.cassette)) }
     }
 
     @Test func capacity_dropsTheOldest_butKeepsUsedInteractions() {
@@ -158,7 +158,7 @@ import Testing
         #expect(journal.entries.map(\.sequence) == [7, 8, 9])
         #expect(journal.recordedCount == 10)
         #expect(journal.droppedCount == 7)
-        #expect(journal.unusedInteractions(in: engine.cassettes).isEmpty)
+        #expect(journal.unusedInteractions(in: engine.preparedCassettes.map(\.cassette)).isEmpty)
         do {
             try journal.verify(.get("/1"), calledTimes: 1)
             Issue.record("expected a failure: /1 was dropped from the journal")
@@ -233,6 +233,6 @@ import Testing
         journal.reset()
         #expect(journal.entries.isEmpty)
         #expect(journal.recordedCount == 0)
-        #expect(journal.unusedInteractions(in: engine.cassettes).count == 4)
+        #expect(journal.unusedInteractions(in: engine.preparedCassettes.map(\.cassette)).count == 4)
     }
 }

@@ -70,7 +70,7 @@ package final class ReplayEngine: Sendable {
     /// A new engine serving this one's cassettes (the in-code one included), then `loaded` as if it had been
     /// given last, every sequence from its start: a recording server builds it, before it serves anything,
     /// when it opens the cassette file it appends to and replays.
-    func including(_ loaded: LoadedCassette) -> ReplayEngine {
+    func adding(_ loaded: LoadedCassette) -> ReplayEngine {
         var index = ReplayIndex()
         let cassettes = preparedCassettes
         cassettes.forEach { index.add($0) }

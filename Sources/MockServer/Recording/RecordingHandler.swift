@@ -10,7 +10,7 @@ final class RecordingHandler: HTTPHandler {
     let client: UpstreamClient
     let inFlight = InFlightExchanges()
     /// The engine replaying in replay-or-record mode: the server's, until ``prepare()`` opens a cassette file
-    /// to append to and swaps in one that replays it too (see ``ReplayEngine/including(_:)``).
+    /// to append to and swaps in one that replays it too (see ``ReplayEngine/adding(_:)``).
     private let replaying: Lock<ReplayEngine>
     private let journal: Journal
     private let observer: (@Sendable (JournalEntry) -> Void)?
@@ -36,7 +36,7 @@ final class RecordingHandler: HTTPHandler {
             let (opened, existing) = try CassetteTape.open(options, mode: mode)
             if let existing {
                 let loaded = LoadedCassette(existing)
-                replaying.withLock { $0 = $0.including(loaded) }
+                replaying.withLock { $0 = $0.adding(loaded) }
             }
             tape = opened
         }

@@ -50,15 +50,15 @@ import Testing
         #expect(engine.errorTemplate(named: "rate_limit") == reference.errorTemplate(named: "rate_limit"))
     }
 
-    @Test func includedCassette_comesAfterTheOthers_andInCodeInteractionsStillOverride() throws {
-        // GIVEN an engine with a cassette answering /x once, then a file answering /x too, included in a new engine
+    @Test func addedCassette_comesAfterTheOthers_andInCodeInteractionsStillOverride() throws {
+        // GIVEN an engine with a cassette answering /x once, then a file answering /x too, added in a new engine
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("later.json")
         try Cassette(name: "later", interactions: [.stub("GET", "/x", status: 202)]).save(to: file)
         let engine = ReplayEngine(cassettes: [Cassette(name: "first", interactions: [.stub("GET", "/x", status: 201)])])
-            .including(try LoadedCassette(contentsOf: file))
-        // WHEN /x is sent three times THEN the first cassette answers, the included one continues, then it repeats
+            .adding(try LoadedCassette(contentsOf: file))
+        // WHEN /x is sent three times THEN the first cassette answers, the added one continues, then it repeats
         let statuses = (0..<3).map { _ in engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status }
         #expect(statuses == [201, 202, 201])
         #expect(engine.preparedCassettes.map(\.name) == ["first", "later"])
@@ -67,11 +67,11 @@ import Testing
         #expect(engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status == 299)
     }
 
-    @Test func including_keepsTheInCodeCassetteFirst() throws {
-        // GIVEN an engine with an interaction added in code, then a cassette included
+    @Test func adding_keepsTheInCodeCassetteFirst() throws {
+        // GIVEN an engine with an interaction added in code, then a cassette added
         let base = ReplayEngine(cassettes: [Cassette(name: "first", interactions: [.stub("GET", "/y", status: 201)])])
         base.add(.stub("GET", "/x", status: 299))
-        let engine = base.including(LoadedCassette(Cassette(name: "later", interactions: [.stub("GET", "/x", status: 202)])))
+        let engine = base.adding(LoadedCassette(Cassette(name: "later", interactions: [.stub("GET", "/x", status: 202)])))
         // WHEN /x is sent and another stub is added THEN the in-code cassette still answers first, and is the one added to
         #expect(engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status == 299)
         engine.add(.stub("GET", "/z", status: 298))

@@ -48,7 +48,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let allowsUnusedInteractions = self.allowsUnusedInteractions
-        _ = try await TestCassette.forTest(names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
+        _ = try await CassetteSession.forTest(names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
                                            configuration: configuration, filePath: filePath, function: test.name,
                                            environment: environment ?? TestEnvironment.current, warn: { $0.forEach(reportWarning) },
                                            rehearse: rehearsal) { _, server in
@@ -69,7 +69,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette of a test that names none: its suites and its name, such as `UsersTests/fetchesOctocat`
     /// for `UsersTests.fetchesOctocat()`.
     static func cassetteName(for test: Test) -> String {
-        test.id.nameComponents.map(TestCassette.testName).joined(separator: "/")
+        test.id.nameComponents.map(CassetteSession.testName).joined(separator: "/")
     }
 }
 

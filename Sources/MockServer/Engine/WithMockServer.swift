@@ -62,13 +62,13 @@ public func withMockServer<Result>(
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
     // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
-    // throw: under `all` the new recording stays beside the old cassette (see TestCassette.finish).
-    try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+    // throw: under `all` the new recording stays beside the old cassette (see CassetteSession.finish).
+    try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
                                    filePath: filePath, function: function, { _, server in try await body(server) },
                                    passed: { _ in nil })
 }
 
-extension TestCassette {
+extension CassetteSession {
     /// Runs `body` as ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` does for the
     /// test `function` in `filePath`, in the record mode of `environment`: `folder`, or else the nearest
     /// `Recordings/` above `filePath`. The one way every test helper (the closures, the trait, `withReplay`)
@@ -79,9 +79,9 @@ extension TestCassette {
     package static func forTest<Result>(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
                                         filePath: String, function: String,
                                         environment: [String: String] = TestEnvironment.current,
-                                        warn: ([String]) -> Void = TestCassette.printWarnings,
+                                        warn: ([String]) -> Void = CassetteSession.printWarnings,
                                         rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                        _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                        _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                         passed: (Result) -> Bool?) async throws -> Result {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
         return try await run(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
@@ -117,5 +117,5 @@ public func withMockServer<Result>(
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
     // Nothing is recorded, so whether the test passed changes nothing.
-    try await TestCassette(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
+    try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
 }

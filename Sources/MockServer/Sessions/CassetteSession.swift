@@ -5,10 +5,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The cassettes one test replays or records, resolved from its ``RecordMode``: what the server loads, how
-/// it is configured, and what becomes of the recorded file once the test is over. Shared by
+/// One test's session with its cassettes (not a cassette itself): the cassettes it replays or records,
+/// resolved from its ``RecordMode``, what the server loads, how it is configured, and what becomes of the
+/// recorded file once the test is over. Shared by
 /// ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` and the Swift Testing trait.
-package struct TestCassette: Sendable {
+package struct CassetteSession: Sendable {
     /// The variable that, when set, names the upstream every recording forwards to instead of the one the
     /// test or the cassette gives: a staging server, or a local one in CI.
     static let upstreamVariable = "MOCKSERVER_UPSTREAM"
@@ -207,7 +208,7 @@ package struct TestCassette: Sendable {
                                     environment: [String: String] = TestEnvironment.current,
                                     warn: ([String]) -> Void,
                                     rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                    _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                    _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
         let turn = names.count == 1 ? try await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
         defer { if let turn { CassetteTurns.shared.give(turn) } }
@@ -221,18 +222,18 @@ package struct TestCassette: Sendable {
     private static func runTaken<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
                                          configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
                                          warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
-                                         _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                         _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                          passed: (Result) -> Bool?) async throws -> Result {
-        let cassette = try TestCassette(names: names, folder: folder, upstream: upstream, mode: mode,
-                                        configuration: configuration, test: test, environment: environment)
-        warn(cassette.warnings)
-        guard cassette.configuration.mode.records, let faults = try cassette.faultPlan() else {
-            return try await cassette.withServer({ try await body(cassette, $0) }, passed: passed)
+        let session = try CassetteSession(names: names, folder: folder, upstream: upstream, mode: mode,
+                                          configuration: configuration, test: test, environment: environment)
+        warn(session.warnings)
+        guard session.configuration.mode.records, let faults = try session.faultPlan() else {
+            return try await session.withServer({ try await body(session, $0) }, passed: passed)
         }
         guard let rehearse else {
             throw MockServerError(.invalidConfiguration, "faults do not apply while \(RecordMode.recordVariable)=\(mode.rawValue) records \(names.joined(separator: ", ")), and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
         }
-        return try await cassette.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
+        return try await session.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
     }
 
     /// The fault plan the caller's configuration asks for, `nil` when none.
@@ -247,7 +248,7 @@ package struct TestCassette: Sendable {
     /// Records through a rehearsal of `body`, then runs `body` for real against the recording with `faults`
     /// (see ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)``).
     private func rehearsed<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
-                                   _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                   _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                    passed: (Result) -> Bool?) async throws -> Result {
         let recorder = try ReplayServer(cassettes: [], configuration: configuration)
         try await recorder.start()
@@ -259,7 +260,7 @@ package struct TestCassette: Sendable {
         replaying.mode = .replay
         replaying.recording = nil
         replaying.faults = .plan(faults)
-        let replay = TestCassette(replaying: recorder.recordedCassette.map { [$0] } ?? [], configuration: replaying)
+        let replay = CassetteSession(replaying: recorder.recordedCassette.map { [$0] } ?? [], configuration: replaying)
         let result: Result
         do {
             // Nothing is recorded here; the verdict settles the rehearsal's recording below.

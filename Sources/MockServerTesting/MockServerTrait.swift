@@ -47,14 +47,11 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// allowed; and a missing cassette, a bad record mode or a missing upstream before the test runs.
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
-        let environment = self.environment ?? TestEnvironment.current
-        let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
-        let testName = test.name.split(separator: "(").first.map(String.init) ?? test.name
         let allowsUnusedInteractions = self.allowsUnusedInteractions
-        _ = try await TestCassette.run(names: [cassette ?? Self.cassetteName(for: test)], folder: recordings, upstream: upstream,
-                                       mode: try RecordMode.fromEnvironment(environment), configuration: configuration,
-                                       test: testName, environment: environment, warn: { $0.forEach(reportWarning) },
-                                       rehearse: rehearsal) { _, server in
+        _ = try await CassetteSession.forTest(names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
+                                           configuration: configuration, filePath: filePath, function: test.name,
+                                           environment: environment ?? TestEnvironment.current, warn: { $0.forEach(reportWarning) },
+                                           rehearse: rehearsal) { _, server in
             let (result, failed) = await observingFailures(function)
             if case .failure(let error) = result {
                 // Recorded as Swift Testing records a test's thrown error, so that the settling of the
@@ -72,9 +69,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// The cassette of a test that names none: its suites and its name, such as `UsersTests/fetchesOctocat`
     /// for `UsersTests.fetchesOctocat()`.
     static func cassetteName(for test: Test) -> String {
-        test.id.nameComponents.map { component in
-            component.split(separator: "(").first.map(String.init) ?? component
-        }.joined(separator: "/")
+        test.id.nameComponents.map(CassetteSession.testName).joined(separator: "/")
     }
 }
 

@@ -68,13 +68,13 @@ public func withReplay<Result>(
     function: String = #function,
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
-    let run = try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+    let run = try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
                                              filePath: filePath, function: function, rehearse: rehearsal,
-                                             { cassette, server -> (value: Result, failed: Bool?) in
+                                             { session, server -> (value: Result, failed: Bool?) in
         guard let baseURL = server.baseURL else {
             throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
         }
-        let clock = VirtualClock(now: now ?? cassette.recordedAt ?? Date())
+        let clock = VirtualClock(now: now ?? session.recordedAt ?? Date())
         var settings = client
         settings.clock = clock
         let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())

@@ -1,19 +1,15 @@
 /// The entry point: picks the command, answers `--help`, and turns errors into `recorder: <sentence>` on
 /// standard error and an exit status (2 for usage errors, 1 for failures).
 enum Recorder {
-    /// The command named `name`. Each command is one case here.
+    /// Every command, in the order `recorder --help` lists them: the one list of commands.
+    static var commands: [any Command.Type] {
+        [CaptureCommand.self, ReplayCommand.self, ListCommand.self, ShowCommand.self,
+         LintCommand.self, RedactCommand.self, ImportCommand.self, ExportCommand.self]
+    }
+
+    /// The command named `name`.
     static func command(named name: String) -> (any Command.Type)? {
-        switch name {
-        case "capture": CaptureCommand.self
-        case "replay": ReplayCommand.self
-        case "list": ListCommand.self
-        case "show": ShowCommand.self
-        case "lint": LintCommand.self
-        case "redact": RedactCommand.self
-        case "import": ImportCommand.self
-        case "export": ExportCommand.self
-        default: nil
-        }
+        commands.first { $0.help.name == name }
     }
 
     /// A line of `recorder --help`.
@@ -23,16 +19,9 @@ enum Recorder {
     }
 
     /// What `recorder --help` lists, in this order.
-    static let summaries: [Summary] = [
-        Summary(name: "capture", summary: CaptureCommand.help.summary),
-        Summary(name: "replay", summary: ReplayCommand.help.summary),
-        Summary(name: "list", summary: ListCommand.help.summary),
-        Summary(name: "show", summary: ShowCommand.help.summary),
-        Summary(name: "lint", summary: LintCommand.help.summary),
-        Summary(name: "redact", summary: RedactCommand.help.summary),
-        Summary(name: "import", summary: ImportCommand.help.summary),
-        Summary(name: "export", summary: ExportCommand.help.summary),
-    ]
+    static var summaries: [Summary] {
+        commands.map { Summary(name: $0.help.name, summary: $0.help.summary) }
+    }
 
     /// The text of `recorder --help`.
     static var help: String {

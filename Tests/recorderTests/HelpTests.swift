@@ -26,6 +26,15 @@ import Testing
         ])
     }
 
+    @Test func everyListedCommand_runsUnderTheNameItIsListedBy() {
+        // The list `recorder --help` prints is the list of commands that run: one list, so they cannot drift apart
+        #expect(Recorder.summaries.map(\.name) == ["capture", "replay"] + Self.commands.dropFirst())
+        for summary in Recorder.summaries {
+            #expect(Recorder.command(named: summary.name)?.help.summary == summary.summary)
+        }
+        #expect(Recorder.command(named: "help") == nil)
+    }
+
     @Test(arguments: [[], ["-h"], ["help"]])
     func otherSpellings_printTheSameGlobalHelp(arguments: [String]) async throws {
         let result = try await runRecorder(arguments)

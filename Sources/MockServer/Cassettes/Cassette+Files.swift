@@ -13,6 +13,48 @@ extension Cassette {
         try loadApplyingLog(from: url).cassette
     }
 
+    /// The cassette ``load(from:)`` gives, and the pending capture log's contents when there is one (a
+    /// recording that appends to the file retires that log).
+    static func loadApplyingLog(from url: URL) throws(MockServerError) -> (cassette: Cassette, log: CaptureLog.Contents?) {
+        var interactions: [Interaction] = []
+        let loaded = try read(from: url) { interactions.append($0) }
+        var cassette = loaded.fields
+        cassette.interactions = interactions
+        return (cassette, loaded.log)
+    }
+
+    /// The one way a cassette file is read, whoever reads it (``load(from:)``, the servers' ``LoadedCassette``,
+    /// a recording appending to the file): its fields decoded and checked, and each interaction handed to `body`
+    /// in order as soon as it is decoded, followed by those a pending capture log beside the file adds when the
+    /// log belongs to this very file (see ``CaptureLog``). Without a file, a log extending no file gives a
+    /// cassette of its own. Returns the cassette's fields (no interactions) and the log's contents when there is a log.
+    /// - Throws: ``MockServerError`` as ``load(from:)`` documents; `body` may have been given some interactions then.
+    static func read(from url: URL, eachInteraction body: (Interaction) -> Void) throws(MockServerError)
+        -> (fields: Cassette, log: CaptureLog.Contents?) {
+        let source = url.relativePath
+        let logURL = CaptureLog.url(for: url)
+        // Nearly always there is no log: the file streams straight to `body`.
+        guard FileManager.default.fileExists(atPath: logURL.path), let log = CaptureLog.read(logURL) else {
+            return (try decode(contents(of: url), source: source, eachInteraction: body), nil)
+        }
+        let data = FileManager.default.fileExists(atPath: url.path) ? try contents(of: url) : nil
+        var fields: Cassette
+        if let data {
+            fields = try decode(data, source: source, eachInteraction: body)
+        } else {
+            fields = log.cassette
+            fields.interactions.forEach(body)
+            fields.interactions = []
+        }
+        guard let missing = log.missing(fromFileWithDigest: CaptureLog.digest(data)) else {
+            // Not this file's log: nothing from it applies.
+            if data == nil { _ = try contents(of: url) } // throws the missing file's error
+            return (fields, log)
+        }
+        missing.forEach(body)
+        return (fields, log)
+    }
+
     /// The bytes of the file at `url`; throws `fileSystem` naming it as ``load(from:)`` does.
     static func contents(of url: URL) throws(MockServerError) -> Data {
         do {

@@ -5,7 +5,8 @@ import ServiceReplayLocking
 /// of a thousand tests decodes and prepares it once, not a thousand times.
 ///
 /// An entry is used only while the file is unchanged: same path, size, modification time and file number
-/// (an atomic save replaces the file, so its number changes even within the clock's resolution). Files
+/// (an atomic save replaces the file, so its number changes even within the clock's resolution), and never
+/// while a capture log lies beside it. Files
 /// over ``maximumFileSize`` are not kept, and past ``byteLimit`` of files in total the oldest entries go.
 /// Thread-safe; files are read outside the lock, so two first loads of one file may both read it.
 final class CassetteFileCache: Sendable {
@@ -43,8 +44,10 @@ final class CassetteFileCache: Sendable {
     /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.
     package func load(_ url: URL) throws(MockServerError) -> LoadedCassette {
         let path = url.standardizedFileURL.path
-        guard let identity = Self.identity(ofFileAt: path) else {
-            // Unreadable attributes: let the read report the problem.
+        // A killed recording's capture log applies (see Cassette.read), and the cache knows the file, not the
+        // log; unreadable attributes: let the read report the problem.
+        guard !FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path),
+              let identity = Self.identity(ofFileAt: path) else {
             return try LoadedCassette(contentsOf: url)
         }
         if let entry = state.withLock({ $0.entries[path] }), entry.identity == identity {

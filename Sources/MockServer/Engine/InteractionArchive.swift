@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a ``PreparedCassette`` keeps of an interaction besides its recorded request and its reply, so that
-/// ``ReplayEngine/cassettes`` can rebuild the interaction exactly without the engine holding the decoded
+/// ``ReplayEngine/preparedCassettes`` can rebuild the interaction exactly without the engine holding the decoded
 /// cassette (whose JSON bodies would take more memory than the replies serialized from them).
 struct InteractionArchive: Sendable {
     /// How the recorded response body was stored; the bytes are the reply's body.

@@ -1,31 +1,38 @@
 import Foundation
 
-/// A cassette file as read once: the decoded cassette, and its interactions in the form a ``ReplayEngine``
-/// keeps (replies built, bodies serialized). Immutable, so every server replaying the file shares it.
+/// A cassette as every server takes it: its fields, and its interactions in the form a ``ReplayEngine`` keeps
+/// (replies built, bodies serialized). The one way a cassette reaches an engine: a file is read with
+/// ``Cassette/read(from:eachInteraction:)`` (capture log applied, fields checked), a cassette made in code is
+/// prepared as it is. Immutable, so every server replaying the file shares it (see ``CassetteFileCache``).
 package final class LoadedCassette: Sendable {
-    /// The cassette as ``Cassette/load(from:)`` gives it.
-    package let cassette: Cassette
+    /// The cassette's own fields (name, origin, rules, error templates...), without its interactions.
+    let metadata: Cassette
     let interactions: PreparedCassette.Interactions
 
-    /// Reads and prepares the cassette at `url`.
+    /// Reads and prepares the cassette at `url`, keeping each interaction only in the form the engine keeps,
+    /// so that loading a large cassette takes little more memory than serving it.
     /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does.
     init(contentsOf url: URL) throws(MockServerError) {
         var builder = PreparedCassette.Builder()
-        if FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path) {
-            // An interrupted recording's log applies (rare): decoded whole, with the log's interactions.
-            let withLog = try Cassette.load(from: url)
-            withLog.interactions.forEach { builder.add($0) }
-            cassette = withLog
-            interactions = builder.interactions.shrunk
-            return
-        }
-        var decoded: [Interaction] = []
-        var cassette = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { interaction in
-            builder.add(interaction)
-            decoded.append(interaction)
-        }
-        cassette.interactions = decoded
-        self.cassette = cassette
+        metadata = try Cassette.read(from: url) { builder.add($0) }.fields
         interactions = builder.interactions.shrunk
+    }
+
+    /// Prepares `cassette`, made in code.
+    init(_ cassette: Cassette) {
+        var builder = PreparedCassette.Builder()
+        cassette.interactions.forEach { builder.add($0) }
+        var metadata = cassette
+        metadata.interactions = []
+        self.metadata = metadata
+        interactions = builder.interactions.shrunk
+    }
+
+    /// The cassette as ``Cassette/load(from:)`` gives it, rebuilt from the prepared interactions (parsing every
+    /// JSON body back): for callers that want the values, not for replay.
+    package var cassette: Cassette {
+        var rebuilt = metadata
+        rebuilt.interactions = interactions.all
+        return rebuilt
     }
 }

@@ -48,6 +48,16 @@ final class PreparedCassette: Sendable {
             Interactions(replies: Self.exactCopy(replies), requests: Self.exactCopy(requests), archives: Self.exactCopy(archives))
         }
 
+        /// Interaction `member` as it was given.
+        func interaction(_ member: Int) -> Interaction {
+            let archive = archives[member]
+            return Interaction(request: requests[member], outcome: archive.outcome(from: replies[member]),
+                               recordedAt: archive.recordedAt, durationMs: archive.durationMs)
+        }
+
+        /// Every interaction as it was given, in order.
+        var all: [Interaction] { requests.indices.map(interaction) }
+
         private static func exactCopy<Element>(_ elements: [Element]) -> [Element] {
             var copy: [Element] = []
             copy.reserveCapacity(elements.count)
@@ -70,22 +80,13 @@ final class PreparedCassette: Sendable {
         }
     }
 
-    /// The prepared cassette with `cassette`'s fields (its interactions are ignored) and `interactions`, at
-    /// `ordinal`, consulted by `rank`, under `options`.
-    convenience init(_ cassette: Cassette, interactions: Interactions, ordinal: Int, rank: Int, options: ReplayOptions) {
-        var metadata = cassette
-        metadata.interactions = []
-        let kept = interactions.shrunk
-        self.init(metadata: metadata, ordinal: ordinal, rank: rank, rules: PreparedRules(cassette.matching, adding: options.rules),
-                  policy: options.rules.afterLast ?? cassette.matching.afterLast ?? .repeat, matcher: options.matcher,
-                  replies: kept.replies, requests: kept.requests, archives: kept.archives)
-    }
-
-    /// Prepares `cassette` (at `ordinal`, consulted by `rank`) under `options`.
-    convenience init(_ cassette: Cassette, ordinal: Int, rank: Int, options: ReplayOptions) {
-        var builder = Builder()
-        for interaction in cassette.interactions { builder.add(interaction) }
-        self.init(cassette, interactions: builder.interactions, ordinal: ordinal, rank: rank, options: options)
+    /// `loaded` prepared at `ordinal`, consulted by `rank`, under `options`: its interactions are shared, not
+    /// prepared again.
+    convenience init(_ loaded: LoadedCassette, ordinal: Int, rank: Int, options: ReplayOptions) {
+        let interactions = loaded.interactions
+        self.init(metadata: loaded.metadata, ordinal: ordinal, rank: rank, rules: PreparedRules(loaded.metadata.matching, adding: options.rules),
+                  policy: options.rules.afterLast ?? loaded.metadata.matching.afterLast ?? .repeat, matcher: options.matcher,
+                  replies: interactions.replies, requests: interactions.requests, archives: interactions.archives)
     }
 
     /// This cassette with `interaction` appended.
@@ -110,9 +111,7 @@ final class PreparedCassette: Sendable {
 
     /// Interaction `member` as it was given.
     func interaction(_ member: Int) -> Interaction {
-        let archive = archives[member]
-        return Interaction(request: requests[member], outcome: archive.outcome(from: replies[member]),
-                           recordedAt: archive.recordedAt, durationMs: archive.durationMs)
+        Interactions(replies: replies, requests: requests, archives: archives).interaction(member)
     }
 
     /// The cassette as it was given, rebuilt.

@@ -67,12 +67,8 @@ package enum RecordingsFolder {
     static func loadedCassettes(named name: String, in folder: URL) throws -> [LoadedCassette] {
         let cache = CassetteFileCache.shared
         let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
-        // A killed recording may have left only its capture log; loading applies it (not cached: the
-        // cache knows the file, not the log).
-        if FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path) {
-            return [try LoadedCassette(contentsOf: file)]
-        }
-        if FileManager.default.fileExists(atPath: file.path) {
+        // A killed recording may have left only its capture log, which stands for the file.
+        if FileManager.default.fileExists(atPath: file.path) || FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path) {
             return [try cache.load(file)]
         }
         var isDirectory: ObjCBool = false

@@ -37,47 +37,38 @@ package final class ReplayEngine: Sendable {
 
     /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
     package convenience init(cassettes: [Cassette], options: ReplayOptions = ReplayOptions()) {
-        var index = ReplayIndex()
-        for (position, cassette) in cassettes.enumerated() {
-            index.add(cassette, rank: position, options: options)
-        }
-        self.init(index: index, options: options)
+        self.init(loaded: cassettes.map(LoadedCassette.init), options: options)
     }
 
-    /// Builds the index over cassettes already read and prepared (in precedence order), which are shared,
-    /// not prepared again.
+    /// The one way an engine is built: over cassettes loaded (in precedence order), whose prepared
+    /// interactions are shared, not prepared again. After this only the sequences (and ``add(_:)``) change.
     convenience init(loaded cassettes: [LoadedCassette], options: ReplayOptions = ReplayOptions()) {
         var index = ReplayIndex()
         for (position, loaded) in cassettes.enumerated() {
-            index.add(PreparedCassette(loaded.cassette, interactions: loaded.interactions, ordinal: position, rank: position,
-                                       options: options))
+            index.add(PreparedCassette(loaded, ordinal: position, rank: position, options: options))
         }
         self.init(index: index, options: options)
-    }
-
-    /// Builds the index over the cassette files `urls` (in precedence order), each decoded straight into the
-    /// form the engine keeps, as ``appendCassette(contentsOf:)`` decodes it: how `recorder replay` loads.
-    /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does, for the first file that cannot be read.
-    package convenience init(contentsOf urls: [URL], options: ReplayOptions = ReplayOptions()) throws(MockServerError) {
-        self.init(index: ReplayIndex(), options: options)
-        for url in urls { try appendCassette(contentsOf: url) }
     }
 
     private init(index: ReplayIndex, options: ReplayOptions) {
         self.options = options
-        state = Lock(State(index: index, uses: Array(repeating: 0, count: index.groups.count)))
+        state = Lock(State(index: index, uses: Array(repeating: 0, count: index.groups.count),
+                           inCodeCassette: index.cassettes.firstIndex { $0.name == ReplayEngine.inCodeCassetteName && $0.rank < 0 }))
     }
 
-    /// The cassettes served, in the order given, followed by the in-code cassette once something was added.
-    ///
-    /// The engine keeps each interaction in the form it replays (JSON bodies serialized), not the decoded
-    /// cassettes, so this rebuilds them on each call, parsing every JSON response body back: equal to the
-    /// cassettes given, but as costly as decoding them. ``ReplayServer/verifyEveryInteractionUsed()`` does not need it.
-    var cassettes: [Cassette] {
-        state.withLock { $0.index.cassettes }.map(\.cassette)
+    /// A new engine serving this one's cassettes (the in-code one included), then `loaded` as if it had been
+    /// given last, every sequence from its start: a recording server builds it, before it serves anything,
+    /// when it opens the cassette file it appends to and replays.
+    func adding(_ loaded: LoadedCassette) -> ReplayEngine {
+        var index = ReplayIndex()
+        let cassettes = preparedCassettes
+        cassettes.forEach { index.add($0) }
+        let rank = max(0, (cassettes.map(\.rank).max() ?? -1) + 1)
+        index.add(PreparedCassette(loaded, ordinal: cassettes.count, rank: rank, options: options))
+        return ReplayEngine(index: index, options: options)
     }
 
-    /// The prepared cassettes, in the order of ``cassettes``.
+    /// The prepared cassettes in the order given, followed by the in-code cassette once something was added.
     var preparedCassettes: [PreparedCassette] {
         state.withLock { $0.index.cassettes }
     }
@@ -171,60 +162,6 @@ package final class ReplayEngine: Sendable {
             }
             state.index.append(interaction, toCassette: cassette)
             state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
-        }
-    }
-
-    /// Adds `cassette` after the cassettes given at creation, as if it had been given last: the record
-    /// modes use it for the cassette file they append to, which is read only when the server starts.
-    /// Costs a copy of the index.
-    func include(_ cassette: Cassette) {
-        appendPrepared { PreparedCassette(cassette, ordinal: $0, rank: $1, options: options) }
-    }
-
-    /// Adds the cassette stored at `url` after the cassettes already served, as if it had been given last at
-    /// creation, and returns how many interactions it holds. A server resolves its fault plan's error templates
-    /// when it is built, so a server's cassettes are given to ``init(contentsOf:options:)`` rather than
-    /// appended to its engine. The file is decoded straight into the form the
-    /// engine keeps, one interaction at a time, so loading a large cassette takes little more memory than
-    /// serving it (``Cassette/load(from:)`` followed by ``init(cassettes:options:)`` holds the decoded cassette
-    /// as well), and the memory used while decoding is handed back to the system.
-    /// - Throws: ``MockServerError`` as ``Cassette/load(from:)`` does; nothing is added then.
-    @discardableResult
-    package func appendCassette(contentsOf url: URL) throws(MockServerError) -> Int {
-        let (metadata, interactions) = try Self.decode(url)
-        appendPrepared { PreparedCassette(metadata, interactions: interactions, ordinal: $0, rank: $1, options: options) }
-        Sys.releaseFreedMemory()
-        return interactions.requests.count
-    }
-
-    /// Indexes the cassette `prepare` builds for the next ordinal and a rank after every cassette's.
-    private func appendPrepared(_ prepare: (_ ordinal: Int, _ rank: Int) -> PreparedCassette) {
-        state.withLock { state in
-            let rank = max(0, (state.index.cassettes.map(\.rank).max() ?? -1) + 1)
-            state.index.add(prepare(state.index.cassettes.count, rank))
-            state.uses += Array(repeating: 0, count: state.index.groups.count - state.uses.count)
-        }
-    }
-
-    /// The cassette's fields and its prepared interactions; the file's bytes and the shared strings' table are
-    /// released on return, before anything is indexed.
-    private static func decode(_ url: URL) throws(MockServerError) -> (Cassette, PreparedCassette.Interactions) {
-        var builder = PreparedCassette.Builder()
-        if FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path) {
-            // An interrupted recording's log applies (rare): decoded whole, with the log's interactions.
-            var cassette = try Cassette.load(from: url)
-            cassette.interactions.forEach { builder.add($0) }
-            cassette.interactions = []
-            return (cassette, builder.interactions)
-        }
-        let metadata = try Cassette.decode(Cassette.contents(of: url), source: url.relativePath) { builder.add($0) }
-        return (metadata, builder.interactions)
-    }
-
-    /// Starts every sequence again from its first recorded response.
-    func reset() {
-        state.withLock { state in
-            state.uses = Array(repeating: 0, count: state.uses.count)
         }
     }
 

@@ -36,8 +36,11 @@ import Foundation
 public final class ReplayServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
-    /// The cassettes' interactions, matched and sequenced.
-    package let engine: ReplayEngine
+    /// The cassettes' interactions, matched and sequenced: in a recording mode, once ``start()`` has opened a
+    /// cassette file to append to, the recording's engine, which replays that file too.
+    package var engine: ReplayEngine { recorder?.engine ?? replayEngine }
+    /// The engine built with the server.
+    private let replayEngine: ReplayEngine
     /// Every request received, with what answered it.
     public let journal: Journal
     /// The fault plan in force, or `nil` when none (the configuration's source gave no plan, or the mode
@@ -55,24 +58,27 @@ public final class ReplayServer: Sendable {
     ///   requests: a suite-wide plan aims such a rule at another API); the sentence names the rule and the
     ///   templates there are.
     public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(MockServerError) {
-        try self.init(engine: ReplayEngine(cassettes: cassettes, options: configuration.replay), configuration: configuration)
+        try self.init(loaded: cassettes.map(LoadedCassette.init), configuration: configuration)
+    }
+
+    /// A server for the cassette files `urls`, read one after the other (see ``LoadedCassette``), the memory
+    /// used while decoding each handed back to the system before the next: how `recorder replay` serves files.
+    /// - Throws: ``MockServerError`` for the first file that cannot be read, or as ``init(cassettes:configuration:)``.
+    package convenience init(contentsOf urls: [URL], configuration: Configuration = Configuration()) throws(MockServerError) {
+        var loaded: [LoadedCassette] = []
+        for url in urls {
+            loaded.append(try LoadedCassette(contentsOf: url))
+            Sys.releaseFreedMemory()
+        }
+        try self.init(loaded: loaded, configuration: configuration)
     }
 
     /// A server for cassettes already read and prepared (see ``CassetteFileCache``), shared with other servers.
-    convenience init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(MockServerError) {
-        try self.init(engine: ReplayEngine(loaded: cassettes, options: configuration.replay), configuration: configuration)
-    }
-
-    /// A server for the cassette files `urls`, each decoded straight into the form the engine keeps (see
-    /// ``ReplayEngine/init(contentsOf:options:)``): how `recorder replay` serves files.
-    /// - Throws: ``MockServerError`` for the first file that cannot be read, or as ``init(cassettes:configuration:)``.
-    package convenience init(contentsOf urls: [URL], configuration: Configuration = Configuration()) throws(MockServerError) {
-        try self.init(engine: ReplayEngine(contentsOf: urls, options: configuration.replay), configuration: configuration)
-    }
-
-    /// Every initializer ends here, with the engine holding every cassette the server serves (bar the in-code
-    /// one, which has no error templates), so the fault plan's templates resolve against all of them at once.
-    private init(engine: ReplayEngine, configuration: Configuration) throws(MockServerError) {
+    /// Every initializer ends here, with the engine holding every cassette the server replays (bar the in-code
+    /// one, which has no error templates, and the file a recording appends to, read at ``start()``, when faults
+    /// do not apply), so the fault plan's templates resolve against all of them at once.
+    init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(MockServerError) {
+        let engine = ReplayEngine(loaded: cassettes, options: configuration.replay)
         self.configuration = configuration
         if configuration.mode.forwards {
             faultPlan = nil
@@ -83,7 +89,7 @@ public final class ReplayServer: Sendable {
             case .environment: faultPlan = try FaultPlan.fromEnvironment()
             }
         }
-        self.engine = engine
+        replayEngine = engine
         journal = Journal(capacity: configuration.journalCapacity)
         let injector: FaultInjector?
         if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine) } else { injector = nil }
@@ -161,7 +167,7 @@ public final class ReplayServer: Sendable {
     /// Adds a hand-written interaction for the odd case; it answers before any cassette does (see
     /// ``ReplayEngine/add(_:)``). Build one with ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``.
     public func add(_ interaction: Interaction) {
-        engine.add(interaction)
+        if let recorder { recorder.add(interaction) } else { replayEngine.add(interaction) }
     }
 
     /// The connections closed on accept by `refuse` faults, in order.

@@ -62,38 +62,49 @@ public func withMockServer<Result>(
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
     // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
-    // throw: under `all` the new recording stays beside the old cassette (see TestCassette.finish).
-    try await TestCassette.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
+    // throw: under `all` the new recording stays beside the old cassette (see CassetteSession.finish).
+    try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
                                    filePath: filePath, function: function, { _, server in try await body(server) },
                                    passed: { _ in nil })
 }
 
-extension TestCassette {
+extension CassetteSession {
     /// Runs `body` as ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` does for the
-    /// test `function` in `filePath`, in the record mode of the environment (``TestEnvironment/current``):
-    /// `folder`, or else the nearest `Recordings/` above `filePath`. Age warnings are written to standard
-    /// error; `passed` judges the result as ``withServer(_:passed:)`` says, and `rehearse` runs a fault test's
-    /// recording run as ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` says.
+    /// test `function` in `filePath`, in the record mode of `environment`: `folder`, or else the nearest
+    /// `Recordings/` above `filePath`. The one way every test helper (the closures, the trait, `withReplay`)
+    /// finds its folder and names its test. Age warnings go to `warn` (default: standard error); `passed` judges
+    /// the result as ``withServer(_:passed:)`` says, and `rehearse` runs a fault test's recording run as
+    /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` says.
     /// - Throws: ``MockServerError`` as that function documents.
     package static func forTest<Result>(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
                                         filePath: String, function: String,
+                                        environment: [String: String] = TestEnvironment.current,
+                                        warn: ([String]) -> Void = CassetteSession.printWarnings,
                                         rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                        _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                        _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                         passed: (Result) -> Bool?) async throws -> Result {
-        let environment = TestEnvironment.current
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
-        let test = function.hasSuffix("()") ? String(function.dropLast(2)) : function
         return try await run(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
-                             configuration: configuration, test: test, environment: environment, warn: { warnings in
-            for warning in warnings {
-                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
-            }
-        }, rehearse: rehearse, body, passed: passed)
+                             configuration: configuration, test: testName(function), environment: environment, warn: warn,
+                             rehearse: rehearse, body, passed: passed)
+    }
+
+    /// A test's name as `swift test --filter` takes it: `function` (`#function`, or a Swift Testing test's
+    /// name) without its parameter list, such as `octocat` for `octocat()` or `user(id:)`.
+    package static func testName(_ function: String) -> String {
+        function.split(separator: "(", maxSplits: 1).first.map(String.init) ?? function
+    }
+
+    /// Writes each warning to standard error.
+    package static func printWarnings(_ warnings: [String]) {
+        for warning in warnings {
+            FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+        }
     }
 
     /// When the replayed cassettes were recorded: the first date one of them gives; `nil` when none does
     /// (or when nothing is replayed).
-    package var recordedAt: Date? { cassettes.lazy.compactMap(\.recordedAt).first }
+    package var recordedAt: Date? { cassettes.lazy.compactMap(\.metadata.recordedAt).first }
 }
 
 /// Runs `body` with a started ``ReplayServer`` replaying `cassettes` (possibly none, for a server fed only
@@ -106,5 +117,5 @@ public func withMockServer<Result>(
     _ body: (ReplayServer) async throws -> Result
 ) async throws -> Result {
     // Nothing is recorded, so whether the test passed changes nothing.
-    try await TestCassette(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
+    try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })
 }

@@ -2,7 +2,7 @@
 public struct InteractionReference: Sendable, Hashable, CustomStringConvertible {
     /// The cassette's name.
     public let cassette: String
-    /// The cassette's position in ``ReplayEngine/cassettes``.
+    /// The cassette's position in ``ReplayEngine/preparedCassettes``.
     public let cassetteIndex: Int
     /// The interaction's index in the cassette's `interactions`.
     public let index: Int

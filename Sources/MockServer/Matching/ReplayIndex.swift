@@ -65,7 +65,7 @@ struct ReplayIndex: Sendable {
     /// Adds a cassette; lower `rank` is consulted first when several cassettes match. Returns its position.
     @discardableResult
     mutating func add(_ cassette: Cassette, rank: Int, options: ReplayOptions) -> Int {
-        add(PreparedCassette(cassette, ordinal: cassettes.count, rank: rank, options: options))
+        add(PreparedCassette(LoadedCassette(cassette), ordinal: cassettes.count, rank: rank, options: options))
     }
 
     /// Adds a prepared cassette, whose ordinal must be the number of cassettes already added. Returns it.

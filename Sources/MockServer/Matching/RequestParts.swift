@@ -123,10 +123,4 @@ struct BucketKey: Sendable, Hashable {
         self.method = method
         self.path = path
     }
-
-    /// The key of a received request without parsing its query or body.
-    init(request: HTTPRequest) {
-        method = RequestParts.normalizeMethod(request.method)
-        path = RequestParts.normalizedPath(of: request.target)
-    }
 }

@@ -223,23 +223,3 @@ enum CaptureLog {
         return "fnv1a64:" + String(hash, radix: 16) + ":\(data.count)"
     }
 }
-
-extension Cassette {
-    /// The cassette at `url` with what a pending capture log beside it adds (see ``CaptureLog``), and the log's
-    /// contents when there is one. Without a file, a log extending no file gives a cassette of its own.
-    static func loadApplyingLog(from url: URL) throws(MockServerError) -> (cassette: Cassette, log: CaptureLog.Contents?) {
-        let logURL = CaptureLog.url(for: url)
-        guard FileManager.default.fileExists(atPath: logURL.path), let log = CaptureLog.read(logURL) else {
-            return (try Cassette(jsonData: contents(of: url), source: url.relativePath), nil)
-        }
-        let data = FileManager.default.fileExists(atPath: url.path) ? try contents(of: url) : nil
-        var cassette = try data.map { bytes throws(MockServerError) in try Cassette(jsonData: bytes, source: url.relativePath) } ?? log.cassette
-        guard let missing = log.missing(fromFileWithDigest: CaptureLog.digest(data)) else {
-            // Not this file's log: nothing from it applies.
-            if data == nil { _ = try contents(of: url) } // throws the missing file's error
-            return (cassette, log)
-        }
-        cassette.interactions += missing
-        return (cassette, log)
-    }
-}

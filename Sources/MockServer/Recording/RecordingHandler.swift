@@ -9,7 +9,9 @@ final class RecordingHandler: HTTPHandler {
     let options: RecordingOptions
     let client: UpstreamClient
     let inFlight = InFlightExchanges()
-    private let engine: ReplayEngine
+    /// The engine replaying in replay-or-record mode: the server's, until ``prepare()`` opens a cassette file
+    /// to append to and swaps in one that replays it too (see ``ReplayEngine/adding(_:)``).
+    private let replaying: Lock<ReplayEngine>
     private let journal: Journal
     private let observer: (@Sendable (JournalEntry) -> Void)?
     private let tape = Lock<CassetteTape?>(nil)
@@ -20,21 +22,35 @@ final class RecordingHandler: HTTPHandler {
          observer: (@Sendable (JournalEntry) -> Void)?) {
         self.mode = mode
         self.options = options
-        self.engine = engine
+        replaying = Lock(engine)
         self.journal = journal
         self.observer = observer
         client = UpstreamClient(upstream: options.upstream, timeout: options.timeout)
     }
 
-    /// Opens the cassette to record into (once), and adds an existing cassette file to what is replayed.
+    /// Opens the cassette to record into (once); an existing cassette file is then replayed after the server's cassettes.
     func prepare() throws(MockServerError) {
         guard mode.records else { return }
         try tape.withLock { tape throws(MockServerError) in
             guard tape == nil else { return }
             let (opened, existing) = try CassetteTape.open(options, mode: mode)
-            if let existing { engine.include(existing) }
+            if let existing {
+                let loaded = LoadedCassette(existing)
+                replaying.withLock { $0 = $0.adding(loaded) }
+            }
             tape = opened
         }
+    }
+
+    /// The engine replaying now (see ``replaying``).
+    var engine: ReplayEngine {
+        replaying.withLock { $0 }
+    }
+
+    /// Adds a hand-written interaction to the engine replaying, under the lock the swap takes, so that an
+    /// addition is never lost to it.
+    func add(_ interaction: Interaction) {
+        replaying.withLock { $0.add(interaction) }
     }
 
     /// The tape, once ``prepare()`` opened it.

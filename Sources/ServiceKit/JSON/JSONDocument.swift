@@ -115,12 +115,6 @@ final class JSONDocument: Sendable {
 
     // MARK: Values
 
-    /// Whether the value at `index` is an object or an array.
-    func isContainer(at index: Int) -> Bool {
-        let kind = tape[index].kind
-        return kind == .object || kind == .array
-    }
-
     /// The value at `index` when it is a string, number or boolean; `nil` for a container.
     func scalar(at index: Int) -> JSONValue? {
         let entry = tape[index]

@@ -29,20 +29,19 @@ import Testing
         #expect(fields == whole)
     }
 
-    @Test func appendCassette_servesTheFileAsLoadingItWould() throws {
+    @Test func loadedCassette_servesTheFileAsLoadingItWould() throws {
         // GIVEN a cassette file
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("users.json")
         try Data(CassetteFixtures.githubUsers.utf8).write(to: file)
         let loaded = try Cassette.load(from: file)
-        // WHEN one engine loads it whole and another appends it from the file
+        // WHEN one engine loads it whole and another is built from the file read as a LoadedCassette
         let reference = ReplayEngine(cassettes: [loaded])
-        let engine = ReplayEngine(cassettes: [])
-        let count = try engine.appendCassette(contentsOf: file)
+        let engine = ReplayEngine(loaded: [try LoadedCassette(contentsOf: file)])
         // THEN both hold the same cassette and answer every recorded request alike
-        #expect(count == loaded.interactions.count)
-        #expect(engine.cassettes == [loaded])
+        #expect(engine.interactionCount == loaded.interactions.count)
+        #expect(engine.preparedCassettes.map(\.cassette) == [loaded])
         for interaction in loaded.interactions {
             let request = interaction.request.httpRequest
             #expect(engine.answer(request).response == reference.answer(request).response)
@@ -51,36 +50,46 @@ import Testing
         #expect(engine.errorTemplate(named: "rate_limit") == reference.errorTemplate(named: "rate_limit"))
     }
 
-    @Test func appendedCassette_comesAfterTheOthers_andInCodeInteractionsStillOverride() throws {
-        // GIVEN an engine with a cassette answering /x once, then a file answering /x too
+    @Test func addedCassette_comesAfterTheOthers_andInCodeInteractionsStillOverride() throws {
+        // GIVEN an engine with a cassette answering /x once, then a file answering /x too, added in a new engine
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("later.json")
         try Cassette(name: "later", interactions: [.stub("GET", "/x", status: 202)]).save(to: file)
         let engine = ReplayEngine(cassettes: [Cassette(name: "first", interactions: [.stub("GET", "/x", status: 201)])])
-        try engine.appendCassette(contentsOf: file)
-        // WHEN /x is sent three times THEN the first cassette answers, the appended one continues, then it repeats
+            .adding(try LoadedCassette(contentsOf: file))
+        // WHEN /x is sent three times THEN the first cassette answers, the added one continues, then it repeats
         let statuses = (0..<3).map { _ in engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status }
         #expect(statuses == [201, 202, 201])
-        #expect(engine.cassettes.map(\.name) == ["first", "later"])
+        #expect(engine.preparedCassettes.map(\.name) == ["first", "later"])
         // AND an interaction added in code answers before both
         engine.add(.stub("GET", "/x", status: 299))
         #expect(engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status == 299)
     }
 
-    @Test func appendingABadFile_throwsItsLoadError_andAddsNothing() throws {
+    @Test func adding_keepsTheInCodeCassetteFirst() throws {
+        // GIVEN an engine with an interaction added in code, then a cassette added
+        let base = ReplayEngine(cassettes: [Cassette(name: "first", interactions: [.stub("GET", "/y", status: 201)])])
+        base.add(.stub("GET", "/x", status: 299))
+        let engine = base.adding(LoadedCassette(Cassette(name: "later", interactions: [.stub("GET", "/x", status: 202)])))
+        // WHEN /x is sent and another stub is added THEN the in-code cassette still answers first, and is the one added to
+        #expect(engine.answer(HTTPRequest(method: "GET", target: "/x")).response?.status == 299)
+        engine.add(.stub("GET", "/z", status: 298))
+        #expect(engine.preparedCassettes.map(\.name) == ["first", ReplayEngine.inCodeCassetteName, "later"])
+        #expect(engine.answer(HTTPRequest(method: "GET", target: "/z")).response?.status == 298)
+    }
+
+    @Test func loadingABadFile_throwsItsLoadError() throws {
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = URL(fileURLWithPath: "broken.json", relativeTo: folder)
         let broken = CassetteFixtures.document(interactions: "[\(CassetteFixtures.interaction()), \(CassetteFixtures.interaction(response: #""response": {"status": "x"}"#))]")
         try Data(broken.utf8).write(to: file)
-        let engine = ReplayEngine(cassettes: [])
-        let badFile = #expect(throws: MockServerError.self) { try engine.appendCassette(contentsOf: file) }
+        let badFile = #expect(throws: MockServerError.self) { try LoadedCassette(contentsOf: file) }
         #expect(badFile?.description == "broken.json: interaction 1: response.status: expected an integer, found a string")
         let missing = #expect(throws: MockServerError.self) {
-            try engine.appendCassette(contentsOf: URL(fileURLWithPath: "missing.json", relativeTo: folder))
+            try LoadedCassette(contentsOf: URL(fileURLWithPath: "missing.json", relativeTo: folder))
         }
         #expect(missing?.description == "missing.json: cannot read the file (No such file or directory)")
-        #expect(engine.cassettes.isEmpty)
     }
 }

@@ -97,4 +97,33 @@ import ServiceReplayTestSupport
             #expect(status == 201)
         }
     }
+
+    @Test func withMockServer_onAFolder_appliesACaptureLogThatAppearsAfterACachedRead() async throws {
+        // GIVEN a recordings folder `api` holding one cassette, replayed once (so its file is cached)
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("api"), withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("api/things.json")
+        let base = Cassette(name: "things", upstream: "http://127.0.0.1:1", interactions: [.stub("GET", "/a", status: 201)])
+        try base.save(to: file)
+        #expect(try await Self.status(of: "b", replaying: "api", in: folder) == 404)
+        // WHEN a killed recording leaves a capture log beside the unchanged file, holding one more interaction
+        let lines = CaptureLog.headerLine(base: CaptureLog.digest(base.encoded()), cassette: base)
+            + CaptureLog.interactionLine(.stub("GET", "/b", status: 202))
+        try Data(lines).write(to: CaptureLog.url(for: file))
+        // THEN the next server replays the logged interaction too, as Cassette.load reads the file
+        #expect(try await Self.status(of: "b", replaying: "api", in: folder) == 202)
+        #expect(try RecordingsFolder.cassettes(named: "api", in: folder) == [try Cassette.load(from: file)])
+    }
+
+    /// The status a server replaying `name` from `folder` answers `GET /path` with.
+    private static func status(of path: String, replaying name: String, in folder: URL) async throws -> Int? {
+        try await withMockServer(replaying: name, in: folder, configuration: .init(faults: .none)) { server in
+            let url = try #require(server.baseURL).appendingPathComponent(path)
+            let session = URLSession(configuration: .ephemeral)
+            defer { session.finishTasksAndInvalidate() }
+            let (_, response) = try await session.data(from: url)
+            return (response as? HTTPURLResponse)?.statusCode
+        }
+    }
 }

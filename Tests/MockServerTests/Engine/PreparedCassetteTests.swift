@@ -35,12 +35,12 @@ import Testing
         // GIVEN an engine over a cassette with every body kind, header form and outcome
         let engine = ReplayEngine(cassettes: [Self.cassette])
         // WHEN the cassettes are asked for THEN they are rebuilt exactly, in-code additions included
-        #expect(engine.cassettes == [Self.cassette])
+        #expect(engine.preparedCassettes.map(\.cassette) == [Self.cassette])
         let stub = Interaction.stub("GET", "/added", status: 418, json: ["teapot": true])
         engine.add(stub)
-        #expect(engine.cassettes.count == 2)
-        #expect(engine.cassettes[0] == Self.cassette)
-        #expect(engine.cassettes[1].interactions == [stub])
+        #expect(engine.preparedCassettes.map(\.cassette).count == 2)
+        #expect(engine.preparedCassettes.map(\.cassette)[0] == Self.cassette)
+        #expect(engine.preparedCassettes.map(\.cassette)[1].interactions == [stub])
     }
 
     @Test func replies_areTheRecordedReplayResponses() {
@@ -75,7 +75,7 @@ import Testing
                                                    body: .json(["id": .number(JSONNumber(index))])))
         })
         let decoded = try Cassette(jsonData: written.encoded(), source: "repeats.json")
-        let prepared = PreparedCassette(decoded, ordinal: 0, rank: 0, options: ReplayOptions())
+        let prepared = PreparedCassette(LoadedCassette(decoded), ordinal: 0, rank: 0, options: ReplayOptions())
         // WHEN prepared THEN equal values share one storage, and requests sending the same headers one list
         let contentTypes = prepared.replies.compactMap { reply -> String? in
             guard case .response(let response) = reply else { return nil }

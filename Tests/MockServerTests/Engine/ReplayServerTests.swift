@@ -141,6 +141,16 @@ import ServiceReplayTestSupport
         #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
     }
 
+    @Test(arguments: [1]) func missingCassette_inATestWithParameters_namesTheTestAsFilterTakesIt(id: Int) async throws {
+        // GIVEN a parameterized test, whose #function is `missingCassette_..._namesTheTestAsFilterTakesIt(id:)`
+        let folder = try #require(RecordingsFolder.nearest(to: #filePath))
+        let error = await #expect(throws: MockServerError.self) {
+            try await withMockServer(replaying: "nope/missing") { _ in }
+        }
+        // THEN the command names the test without its parameter list, which `--filter` would read as a regex group
+        #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_inATestWithParameters_namesTheTestAsFilterTakesIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
+    }
+
     @Test func serverIsStopped_whenTheBodyThrows() async throws {
         struct Boom: Error {}
         var captured: ReplayServer?

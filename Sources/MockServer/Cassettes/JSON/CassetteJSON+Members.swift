@@ -85,15 +85,6 @@ extension CassetteJSON {
             return result
         }
 
-        /// The same members ordered by the UTF-8 bytes of their keys.
-        public func sortedByKey() -> Members {
-            var result = Members()
-            for entry in entries.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-                result.updateValue(entry.value, forKey: entry.key)
-            }
-            return result
-        }
-
         /// Iterates the members in order.
         public func makeIterator() -> IndexingIterator<[Element]> {
             entries.makeIterator()

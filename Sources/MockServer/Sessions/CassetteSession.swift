@@ -5,10 +5,11 @@ import Glibc
 import Darwin
 #endif
 
-/// The cassettes one test replays or records, resolved from its ``RecordMode``: what the server loads, how
-/// it is configured, and what becomes of the recorded file once the test is over. Shared by
+/// One test's session with its cassettes (not a cassette itself): the cassettes it replays or records,
+/// resolved from its ``RecordMode``, what the server loads, how it is configured, and what becomes of the
+/// recorded file once the test is over. Shared by
 /// ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` and the Swift Testing trait.
-package struct TestCassette: Sendable {
+package struct CassetteSession: Sendable {
     /// The variable that, when set, names the upstream every recording forwards to instead of the one the
     /// test or the cassette gives: a staging server, or a local one in CI.
     static let upstreamVariable = "MOCKSERVER_UPSTREAM"
@@ -17,13 +18,11 @@ package struct TestCassette: Sendable {
 
     /// The mode the cassette is used in.
     let mode: RecordMode
-    /// The cassettes the server replays (in ``RecordMode/newEpisodes`` mode the recording reads its file itself).
-    let cassettes: [Cassette]
+    /// The cassettes the server replays, files as read once per process (see ``CassetteFileCache``) and shared
+    /// with every other server on them (in ``RecordMode/newEpisodes`` mode the recording reads its file itself).
+    let cassettes: [LoadedCassette]
     /// The caller's configuration with the mode and recording options the record mode asks for.
     let configuration: ReplayServer.Configuration
-    /// The replayed cassettes as read from their files once per process (see ``CassetteFileCache``), shared
-    /// with every other server on them; `nil` for cassettes given in code.
-    private let loaded: [LoadedCassette]?
     /// Replayed cassettes older than `MOCKSERVER_MAX_AGE_DAYS`, one sentence each, for the caller to show.
     package let warnings: [String]
     /// The cassette file a recording settles into.
@@ -57,20 +56,17 @@ package struct TestCassette: Sendable {
             if let name = missing.first {
                 throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)")
             }
-            let read = try Self.load(names, in: folder)
-            loaded = read
-            cassettes = read.map(\.cassette)
+            cassettes = try Self.load(names, in: folder)
             file = nil
             pending = nil
             old = nil
         case .live:
-            loaded = nil
             cassettes = []
             file = nil
             pending = nil
             old = nil
             let existing = try Self.load(names.filter { !missing.contains($0) }, in: folder)
-            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.cassette.upstream).first,
+            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.metadata.upstream).first,
                                              for: names.joined(separator: ", "), environment: environment)
             configuration.mode = .passThrough
             configuration.recording = RecordingOptions(upstream: upstream)
@@ -81,7 +77,6 @@ package struct TestCassette: Sendable {
             let upstream = try Self.upstream(upstream, recorded: old?.upstream, for: name, environment: environment)
             // Under `all`, a cassette an earlier test of this process re-recorded is copied and appended to.
             let continues = mode == .all && old != nil && CassetteTurns.shared.wasReplaced(target)
-            loaded = nil
             cassettes = []
             file = target
             let pending = mode == .all
@@ -108,8 +103,7 @@ package struct TestCassette: Sendable {
     /// Replays `cassettes` as they are, whatever the environment's record mode.
     init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
         mode = .none
-        self.cassettes = cassettes
-        loaded = nil
+        self.cassettes = cassettes.map(LoadedCassette.init)
         self.configuration = configuration
         warnings = []
         file = nil
@@ -175,12 +169,7 @@ package struct TestCassette: Sendable {
     /// mode, throws when a request went unmatched.
     package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
-        let server: ReplayServer
-        if let loaded {
-            server = try ReplayServer(loaded: loaded, configuration: configuration)
-        } else {
-            server = try ReplayServer(cassettes: cassettes, configuration: configuration)
-        }
+        let server = try ReplayServer(loaded: cassettes, configuration: configuration)
         try await server.start()
         let result: Result
         do {
@@ -219,7 +208,7 @@ package struct TestCassette: Sendable {
                                     environment: [String: String] = TestEnvironment.current,
                                     warn: ([String]) -> Void,
                                     rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                    _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                    _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
         let turn = names.count == 1 ? try await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
         defer { if let turn { CassetteTurns.shared.give(turn) } }
@@ -233,18 +222,18 @@ package struct TestCassette: Sendable {
     private static func runTaken<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
                                          configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
                                          warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
-                                         _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                         _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                          passed: (Result) -> Bool?) async throws -> Result {
-        let cassette = try TestCassette(names: names, folder: folder, upstream: upstream, mode: mode,
-                                        configuration: configuration, test: test, environment: environment)
-        warn(cassette.warnings)
-        guard cassette.configuration.mode.records, let faults = try cassette.faultPlan() else {
-            return try await cassette.withServer({ try await body(cassette, $0) }, passed: passed)
+        let session = try CassetteSession(names: names, folder: folder, upstream: upstream, mode: mode,
+                                          configuration: configuration, test: test, environment: environment)
+        warn(session.warnings)
+        guard session.configuration.mode.records, let faults = try session.faultPlan() else {
+            return try await session.withServer({ try await body(session, $0) }, passed: passed)
         }
         guard let rehearse else {
             throw MockServerError(.invalidConfiguration, "faults do not apply while \(RecordMode.recordVariable)=\(mode.rawValue) records \(names.joined(separator: ", ")), and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
         }
-        return try await cassette.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
+        return try await session.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
     }
 
     /// The fault plan the caller's configuration asks for, `nil` when none.
@@ -259,7 +248,7 @@ package struct TestCassette: Sendable {
     /// Records through a rehearsal of `body`, then runs `body` for real against the recording with `faults`
     /// (see ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)``).
     private func rehearsed<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
-                                   _ body: (TestCassette, ReplayServer) async throws -> Result,
+                                   _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                    passed: (Result) -> Bool?) async throws -> Result {
         let recorder = try ReplayServer(cassettes: [], configuration: configuration)
         try await recorder.start()
@@ -271,7 +260,7 @@ package struct TestCassette: Sendable {
         replaying.mode = .replay
         replaying.recording = nil
         replaying.faults = .plan(faults)
-        let replay = TestCassette(replaying: recorder.recordedCassette.map { [$0] } ?? [], configuration: replaying)
+        let replay = CassetteSession(replaying: recorder.recordedCassette.map { [$0] } ?? [], configuration: replaying)
         let result: Result
         do {
             // Nothing is recorded here; the verdict settles the rehearsal's recording below.
@@ -318,13 +307,13 @@ package struct TestCassette: Sendable {
         return try Upstream(text)
     }
 
-    private static func ageWarnings(_ cassettes: [Cassette], environment: [String: String]) throws(MockServerError) -> [String] {
+    private static func ageWarnings(_ cassettes: [LoadedCassette], environment: [String: String]) throws(MockServerError) -> [String] {
         guard let text = environment[maxAgeVariable], !text.isEmpty else { return [] }
         guard let days = Int(text), days >= 0 else {
             throw MockServerError(.invalidConfiguration, "\(maxAgeVariable)='\(text)' is not a whole number of days")
         }
         let now = Date()
-        return cassettes.compactMap { cassette in
+        return cassettes.map(\.metadata).compactMap { cassette in
             guard let recordedAt = cassette.recordedAt else { return nil }
             let age = Int(now.timeIntervalSince(recordedAt) / 86_400)
             guard age > days else { return nil }

@@ -6,7 +6,7 @@ import FoundationNetworking
 import Testing
 
 /// What each record mode does with a test's cassette, against a real upstream on loopback.
-@Suite struct TestCassetteTests {
+@Suite struct CassetteSessionTests {
     struct TestFailed: Error {}
 
     /// Resolves `name` in `folder` for `mode` and runs one request for `/json` through the server; `passes`
@@ -14,7 +14,7 @@ import Testing
     /// exchange crosses two servers and two URLSessions, which a loaded machine can hold up for seconds.
     static func run(_ mode: RecordMode, _ name: String = "api/things", in folder: URL, upstream: URL?,
                     environment: [String: String] = [:], passes: Bool = true, path: String = "json") async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
-        let cassette = try TestCassette(names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
+        let cassette = try CassetteSession(names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
                                         configuration: .init(faults: .none), test: "things", environment: environment)
         return try await cassette.withServer({ server in
             let (_, response) = try await withURLSession(timeout: 30) { session in
@@ -157,7 +157,7 @@ import Testing
             try Self.handWritten([.stub("GET", "/text", text: "old")]).save(to: file)
             let old = try Data(contentsOf: file)
             let error = try await withUpstream { upstream, _ in
-                let cassette = try TestCassette(names: ["things"], folder: folder, upstream: upstream.absoluteString, mode: .all,
+                let cassette = try CassetteSession(names: ["things"], folder: folder, upstream: upstream.absoluteString, mode: .all,
                                                 configuration: .init(faults: .none), test: "things", environment: [:])
                 return await #expect(throws: MockServerError.self) {
                     try await cassette.withServer({ server in
@@ -213,7 +213,7 @@ import Testing
     @Test func recordingModes_takeOneCassette() async throws {
         try await Self.withFolder { folder in
             #expect(throws: MockServerError(.invalidConfiguration, "MOCKSERVER_RECORD=all records one cassette per test, not 2 (a, b)")) {
-                try TestCassette(names: ["a", "b"], folder: folder, upstream: "https://api.github.com", mode: .all,
+                try CassetteSession(names: ["a", "b"], folder: folder, upstream: "https://api.github.com", mode: .all,
                                  configuration: .init(), test: nil, environment: [:])
             }
         }
@@ -224,7 +224,7 @@ import Testing
             let recordedAt = Date(timeIntervalSinceNow: -40 * 86_400)
             try Cassette(name: "things", recordedAt: recordedAt).save(to: folder.appendingPathComponent("things.json"))
             let resolve = { (days: String) in
-                try TestCassette(names: ["things"], folder: folder, upstream: nil, mode: .none, configuration: .init(),
+                try CassetteSession(names: ["things"], folder: folder, upstream: nil, mode: .none, configuration: .init(),
                                  test: nil, environment: ["MOCKSERVER_MAX_AGE_DAYS": days]).warnings
             }
             #expect(try resolve("30") == ["cassette things was recorded 40 days ago, more than MOCKSERVER_MAX_AGE_DAYS=30; re-record it with `MOCKSERVER_RECORD=all swift test`"])

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// Sends requests to the upstream: to an `http://` upstream with a numeric address or `localhost`, over
-/// MockServer's own connections (see ``HTTPUpstreamClient``), decoding gzip and deflate bodies itself;
+/// MockServer's own connections (see ``LoopUpstreamClient``), decoding gzip and deflate bodies itself;
 /// to any other, through a `URLSession` of its own, the one place that knows URLSession.
 ///
 /// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
@@ -23,7 +23,7 @@ final class UpstreamClient: Sendable {
     let timeout: Duration
     private let session: URLSession
     private let router: UpstreamTaskRouter
-    private let own: HTTPUpstreamClient?
+    private let own: LoopUpstreamClient?
     /// The base URL's path as sent on the wire, which each request's target follows.
     private let basePath: String
 
@@ -43,7 +43,7 @@ final class UpstreamClient: Sendable {
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         router = UpstreamTaskRouter()
         session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
-        own = HTTPUpstreamClient(upstream: upstream)
+        own = LoopUpstreamClient(upstream: upstream)
         basePath = URLComponents(url: upstream.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
     }
 
@@ -83,7 +83,7 @@ final class UpstreamClient: Sendable {
     /// the body's length and `Accept-Encoding` limited to the codings decoded here, and the answer's header
     /// lines as they arrived. A body in another coding, or one that does not decode, is kept as it came, with
     /// its `Content-Encoding`.
-    private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: HTTPUpstreamClient,
+    private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: LoopUpstreamClient,
                       decision: UpstreamStreamDecision?) async -> Outcome {
         var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
         for line in headers where !line.name.caseInsensitiveEquals("content-length") {

@@ -12,9 +12,9 @@ enum LoopUpstreamOutcome: Sendable {
 /// Sends requests to an `http://` upstream with a numeric address (or `localhost`) over MockServer's own
 /// sockets, on its event loops (``UpstreamConnection``s, kept alive between exchanges in an ``UpstreamPool``
 /// per loop): no thread waits on the upstream, and the response head arrives as the upstream wrote it, in
-/// order, repeats kept. Any other upstream goes through URLSession (see ``UpstreamClient``).
+/// order, repeats kept. Any other upstream goes through URLSession (see ``UpstreamForwarder``).
 ///
-/// It writes the request it is given byte for byte and does no content decoding; ``UpstreamClient``
+/// It writes the request it is given byte for byte and does no content decoding; ``UpstreamForwarder``
 /// builds the requests and decodes the bodies.
 final class LoopUpstreamClient: Sendable {
     let address: SocketAddress

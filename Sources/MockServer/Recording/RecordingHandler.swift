@@ -7,7 +7,7 @@ import ServiceReplayLocking
 final class RecordingHandler: HTTPHandler {
     let mode: ReplayServer.Mode
     let options: RecordingOptions
-    let client: UpstreamClient
+    let client: UpstreamForwarder
     let inFlight = InFlightExchanges()
     private let engine: ReplayEngine
     private let journal: Journal
@@ -23,7 +23,7 @@ final class RecordingHandler: HTTPHandler {
         self.engine = engine
         self.journal = journal
         self.observer = observer
-        client = UpstreamClient(upstream: options.upstream, timeout: options.timeout)
+        client = UpstreamForwarder(upstream: options.upstream, timeout: options.timeout)
     }
 
     /// Opens the cassette to record into (once), and adds an existing cassette file to what is replayed.
@@ -121,7 +121,7 @@ final class RecordingHandler: HTTPHandler {
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
     /// recorded as unfinished when ``cutStreams()`` stopped it or the client left (which cancels the upstream
     /// exchange unless it ends within ``RecordingOptions/clientGoneGrace``), else as broken.
-    private func finish(_ relay: StreamRelay, outcome: UpstreamClient.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
+    private func finish(_ relay: StreamRelay, outcome: UpstreamForwarder.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
                         recordedAt: Date, durationMs: Int) {
         var broken: TransportFailure?
         var ending = RecordedStream.Ending.complete

@@ -22,7 +22,7 @@ struct UpstreamCompletion: Sendable {
     var streamed = false
 }
 
-/// The session delegate of ``UpstreamClient``. Every task's callbacks arrive here and are routed by task
+/// The session delegate of ``UpstreamForwarder``. Every task's callbacks arrive here and are routed by task
 /// identifier: per-task delegates are never called on Linux, and completion-handler tasks follow redirects
 /// there without asking. Redirects are refused, so the client gets the upstream's 3xx as it was.
 final class UpstreamTaskRouter: NSObject, URLSessionDataDelegate, Sendable {

@@ -3,14 +3,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends requests to the upstream: to an `http://` upstream with a numeric address or `localhost`, over
-/// MockServer's own connections (see ``LoopUpstreamClient``), decoding gzip and deflate bodies itself;
-/// to any other, through a `URLSession` of its own, the one place that knows URLSession.
+/// Forwards a recording server's requests to the upstream, by one of two roads: to an `http://` upstream
+/// with a numeric address or `localhost`, over MockServer's own sockets (``LoopUpstreamClient``), building
+/// the request and decoding gzip and deflate bodies itself; to any other, through a `URLSession` of its own,
+/// the one place that knows URLSession.
 ///
 /// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
 /// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``ReplayServer/stop()`` does it),
 /// because a session holds its delegate and, on Linux, threads until then.
-final class UpstreamClient: Sendable {
+final class UpstreamForwarder: Sendable {
     /// What the upstream did with one request.
     enum Outcome: Sendable {
         /// It answered; headers are those the client and the cassette get (see ``ProxyHeaders``).

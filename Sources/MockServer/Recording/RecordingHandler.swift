@@ -7,7 +7,7 @@ import ServiceReplayLocking
 final class RecordingHandler: HTTPHandler {
     let mode: ReplayServer.Mode
     let options: RecordingOptions
-    let client: UpstreamClient
+    let client: UpstreamForwarder
     let inFlight = InFlightExchanges()
     /// The engine replaying in replay-or-record mode: the server's, until ``prepare()`` opens a cassette file
     /// to append to and swaps in one that replays it too (see ``ReplayEngine/adding(_:)``).
@@ -25,7 +25,7 @@ final class RecordingHandler: HTTPHandler {
         replaying = Lock(engine)
         self.journal = journal
         self.observer = observer
-        client = UpstreamClient(upstream: options.upstream, timeout: options.timeout)
+        client = UpstreamForwarder(upstream: options.upstream, timeout: options.timeout)
     }
 
     /// Opens the cassette to record into (once); an existing cassette file is then replayed after the server's cassettes.
@@ -138,7 +138,7 @@ final class RecordingHandler: HTTPHandler {
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
     /// recorded as unfinished when ``cutStreams()`` stopped it or the client left (which cancels the upstream
     /// exchange unless it ends within ``RecordingOptions/clientGoneGrace``), else as broken.
-    private func finish(_ relay: StreamRelay, outcome: UpstreamClient.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
+    private func finish(_ relay: StreamRelay, outcome: UpstreamForwarder.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
                         recordedAt: Date, durationMs: Int) {
         var broken: TransportFailure?
         var ending = RecordedStream.Ending.complete

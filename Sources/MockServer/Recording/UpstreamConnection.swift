@@ -18,10 +18,10 @@ final class UpstreamExchange {
     var sink: (@Sendable (Data) -> Void)?
     /// Sent again on a new connection already, after a kept-alive one turned out closed.
     var retried = false
-    private var finish: ((HTTPUpstreamOutcome) -> Void)?
+    private var finish: ((LoopUpstreamOutcome) -> Void)?
 
     init(id: UInt64, request: [UInt8], expectsBody: Bool, timeout: UInt64, now: UInt64, decision: UpstreamStreamDecision?,
-         finish: @escaping (HTTPUpstreamOutcome) -> Void) {
+         finish: @escaping (LoopUpstreamOutcome) -> Void) {
         self.id = id
         self.request = request
         self.timeout = timeout
@@ -32,7 +32,7 @@ final class UpstreamExchange {
     }
 
     /// Reports the outcome, once.
-    func end(_ outcome: HTTPUpstreamOutcome) {
+    func end(_ outcome: LoopUpstreamOutcome) {
         finish?(outcome)
         finish = nil
     }
@@ -46,10 +46,11 @@ final class UpstreamExchange {
 }
 
 /// A TCP connection to an `http://` upstream, confined to one event loop. It carries one exchange at a
-/// time and, between exchanges, waits in the loop's pool for the next (HTTP keep-alive).
-final class UpstreamConnection: @unchecked Sendable {
-    let fd: Int32
-    let client: HTTPUpstreamClient
+/// time and, between exchanges, waits in its ``UpstreamPool`` for the next (HTTP keep-alive). The exchange's
+/// deadline is its timer on the loop.
+final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
+    let client: LoopUpstreamClient
+    private let pool: UpstreamPool
     private unowned let loop: EventLoop
     private(set) var exchange: UpstreamExchange?
     private var connected = false
@@ -58,19 +59,21 @@ final class UpstreamConnection: @unchecked Sendable {
     private var watchesWrite = true
     private var closed = false
 
-    init(fd: Int32, client: HTTPUpstreamClient, loop: EventLoop) {
-        self.fd = fd
+    init(fd: Int32, client: LoopUpstreamClient, pool: UpstreamPool) {
         self.client = client
-        self.loop = loop
+        self.pool = pool
+        loop = pool.loop
+        super.init(fd: fd)
     }
 
     /// Starts `exchange` (loop thread only): writes the request now when connected, else once connected.
     func begin(_ exchange: UpstreamExchange) {
         self.exchange = exchange
+        armTimer(exchange)
         if connected { writeRequest() }
     }
 
-    func handle(_ event: PollerEvent) {
+    override func handle(_ event: PollerEvent) {
         guard !closed else { return }
         if !connected {
             let code = Sys.pendingError(fd)
@@ -164,6 +167,7 @@ final class UpstreamConnection: @unchecked Sendable {
             case .body(let piece):
                 if let sink = exchange.sink {
                     exchange.deadline = loop.now &+ exchange.timeout
+                    armTimer(exchange)
                     sink(piece)
                 } else {
                     exchange.body.append(piece)
@@ -171,10 +175,11 @@ final class UpstreamConnection: @unchecked Sendable {
             case .end(let reusable):
                 guard let head = exchange.head else { return } // the reader ends only after a head
                 self.exchange = nil
+                loop.timers.remove(self)
                 exchange.end(.response(head, body: exchange.body, streamed: exchange.sink != nil))
                 if reusable, !client.isInvalidated {
                     reused = true
-                    loop.parkUpstream(self)
+                    pool.park(self)
                 } else {
                     close()
                 }
@@ -197,6 +202,7 @@ final class UpstreamConnection: @unchecked Sendable {
         }
         if exchange.sink != nil {
             exchange.deadline = loop.now &+ exchange.timeout
+            armTimer(exchange)
             if client.streamsCancelled { cancel(id) }
         }
     }
@@ -210,9 +216,21 @@ final class UpstreamConnection: @unchecked Sendable {
         fail(.reset, "The exchange with \(client.upstreamDescription) was cancelled.")
     }
 
-    /// Fails the exchange as timed out if its deadline passed (loop thread only).
-    func expireIfDue(now: UInt64) {
-        guard let exchange, exchange.deadline <= now else { return }
+    /// Makes sure the loop wakes the connection by `exchange`'s deadline. A later deadline (each piece of a
+    /// streamed body sets one) keeps the earlier wake-up, which then finds nothing due and waits again: a
+    /// streamed piece costs no heap operation.
+    private func armTimer(_ exchange: UpstreamExchange) {
+        guard timerSlot < 0 || exchange.deadline < scheduledWake else { return }
+        loop.timers.schedule(self, at: exchange.deadline)
+    }
+
+    /// Fails the exchange as timed out if its deadline passed, else waits for the deadline, which moved later.
+    override func timerFired() {
+        guard let exchange else { return }
+        guard exchange.deadline <= loop.now else {
+            armTimer(exchange)
+            return
+        }
         fail(.timeout, "The upstream \(client.upstreamDescription) did not answer in time.")
     }
 
@@ -226,7 +244,7 @@ final class UpstreamConnection: @unchecked Sendable {
         self.exchange = nil
         close()
         exchange.restart()
-        loop.startUpstream(exchange, for: client)
+        pool.start(exchange, for: client)
     }
 
     private func fail(_ kind: TransportFailure.Kind, _ message: String) {
@@ -251,7 +269,8 @@ final class UpstreamConnection: @unchecked Sendable {
         guard !closed else { return }
         closed = true
         exchange = nil
-        loop.forgetUpstream(self)
+        pool.forget(self)
+        loop.forgetClosing(self)
         Sys.close(fd)
     }
 }

@@ -22,7 +22,7 @@ struct UpstreamCompletion: Sendable {
     var streamed = false
 }
 
-/// Runs the data tasks of ``UpstreamClient``'s session. Its ``sessionDelegate`` is the session's delegate,
+/// Runs the data tasks of ``UpstreamForwarder``'s session. Its ``sessionDelegate`` is the session's delegate,
 /// which routes every task's callbacks to that task's ``UpstreamTransfer``. Redirects are refused, so the
 /// client gets the upstream's 3xx as it was.
 final class UpstreamTaskRouter: Sendable {

@@ -67,7 +67,7 @@ final class ServerContext: Sendable {
     }
 
     /// Accepting failed because the process has no descriptor left: tells the observer once per shortage (the
-    /// loops retry every ``EventLoop/exhaustionPause`` meanwhile, and connections wait in the backlog).
+    /// loops retry every ``Listener/exhaustionPause`` meanwhile, and connections wait in the backlog).
     func noteDescriptorsExhausted() {
         let isNew = isExhausted.withLock { exhausted in
             defer { exhausted = true }

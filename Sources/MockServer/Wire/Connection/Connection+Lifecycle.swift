@@ -98,7 +98,8 @@ extension Connection {
         phase = .closing(.graceful)
         pendingHead = nil
         body = .init()
-        loop.remove(self)
+        loop.forgetClosing(self)
+        server.releaseConnectionSlot()
         if reset { Sys.reset(fd) } else { Sys.close(fd) }
         if case .awaiting(let pending, _, _) = previous { pending.cancel() }
         if case .relaying(let relay, _) = previous { relay.stream.cancel() }

@@ -33,8 +33,8 @@ extension Connection {
         loop.timers.schedule(self, at: next)
     }
 
-    /// Called by the loop at ``scheduledWake``.
-    func timerFired() {
+    /// Carries out what is due at ``LoopDescriptor/scheduledWake``: a planned action, a timeout.
+    func wake() {
         let now = loop.now
         if actionAt != 0, actionAt <= now {
             actionAt = 0

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Requests are handled one at a time in arrival order: while an answer is pending (deferred, delayed,
 /// throttled), later pipelined requests stay buffered, so answers are always written in request order.
-final class Connection {
+final class Connection: LoopDescriptor {
     /// What the connection is doing.
     enum Phase {
         /// Reading and answering requests (idle when nothing is buffered).
@@ -82,7 +82,6 @@ final class Connection {
     /// How long a lingering close waits for the client to finish sending.
     static let lingerTime: UInt64 = 2_000_000_000
 
-    let fd: Int32
     let loop: EventLoop
     let server: ServerContext
     let info: HTTPConnectionInfo
@@ -111,15 +110,12 @@ final class Connection {
     @exclusivity(unchecked) var lingerUntil: UInt64 = 0
     /// When a delay ends or the next throttled slice is due; 0 when nothing is planned.
     @exclusivity(unchecked) var actionAt: UInt64 = 0
-    /// Maintained by ``TimerHeap``.
-    @exclusivity(unchecked) var scheduledWake: UInt64 = .max
-    @exclusivity(unchecked) var timerSlot = -1
 
     init(fd: Int32, loop: EventLoop, server: ServerContext, info: HTTPConnectionInfo) {
-        self.fd = fd
         self.loop = loop
         self.server = server
         self.info = info
+        super.init(fd: fd)
     }
 
     /// Arms the idle timeout of a freshly accepted connection.
@@ -129,7 +125,7 @@ final class Connection {
     }
 
     /// Reacts to a readiness report.
-    func handle(_ event: PollerEvent) {
+    override func handle(_ event: PollerEvent) {
         // Darwin's poll reports a peer's FIN as readable and hangup: a client that half-closes after
         // its request still gets the answer, so the input is read first. Reading tells a reset
         // (an error) from a FIN (end of file); a hangup with nothing to read is a broken connection.
@@ -142,6 +138,16 @@ final class Connection {
             if isClosed { return }
         }
         settle()
+    }
+
+    // Overrides live here: a class's extensions cannot override.
+    override func timerFired() {
+        wake()
+    }
+
+    /// Closes at once when `server` stops.
+    override func detach(from server: ServerContext) {
+        if server === self.server { closeNow() }
     }
 
     /// Whether part of a request has arrived.

@@ -1,7 +1,8 @@
 import Foundation
 import ServiceReplayLocking
 
-/// One thread that owns a poller, the connections accepted on it, and their timers.
+/// One thread that owns a poller, the descriptors it watches (see ``LoopDescriptor``: listeners, client
+/// connections, upstream connections, all alike to it) and their timers.
 ///
 /// Everything except ``execute(_:)`` is confined to the loop's own thread, which is why the class is
 /// `@unchecked Sendable`: other threads only ever enqueue jobs.
@@ -22,33 +23,18 @@ final class EventLoop: @unchecked Sendable {
 
     // Loop-confined state: touched only on the loop thread, never with overlapping accesses, so the
     // runtime exclusivity checks are turned off for it (see Connection).
-    /// Open connections, indexed by descriptor.
-    @exclusivity(unchecked) var connections: [Connection?] = []
-    /// The listening sockets of attached servers.
-    @exclusivity(unchecked) var listeners: [Int32: ServerContext] = [:]
-    /// Listeners resting after descriptor exhaustion, and until when.
-    @exclusivity(unchecked) var pausedListeners: [(fd: Int32, until: UInt64)] = []
+    /// What the loop watches, indexed by descriptor.
+    @exclusivity(unchecked) private var descriptors: [LoopDescriptor?] = []
     @exclusivity(unchecked) private var localJobs: [Job] = []
     @exclusivity(unchecked) private var events: [PollerEvent] = []
     @exclusivity(unchecked) var timers = TimerHeap()
     /// The monotonic time at which the current iteration began.
     @exclusivity(unchecked) private(set) var now: UInt64 = Sys.monotonicNanos()
     @exclusivity(unchecked) var dateCache = HTTPDateCache()
-    /// Connections to `http://` upstreams a recording server forwards to, indexed by descriptor.
-    @exclusivity(unchecked) var upstreams: [Int32: UpstreamConnection] = [:]
-    /// The kept-alive ones waiting for their next exchange, per client.
-    @exclusivity(unchecked) var idleUpstreams: [ObjectIdentifier: [UpstreamConnection]] = [:]
 
-    /// At most this many connections are accepted per readiness report. One, like nginx's default:
-    /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes
-    /// waiting loops first), which spreads a burst of connections evenly.
-    static let acceptBatch = 1
     /// The stack of a loop thread, the same on every platform: Darwin gives secondary threads 512 KiB and
     /// Linux 8 MiB, and handlers run here (cassette and JSON parsing recurse up to 512 levels).
     static let threadStackSize = 8 << 20
-    /// How long a listener rests after the process ran out of descriptors.
-    static let exhaustionPause: UInt64 = 100_000_000
-
     /// Makes a loop and starts its thread; fails with the call and its `errno` when the loop's wake-up pipe
     /// cannot be made (the process is out of descriptors).
     static func start(backend: PollerBackend, name: String) -> Result<EventLoop, SocketFailure> {
@@ -97,12 +83,8 @@ final class EventLoop: @unchecked Sendable {
                 if event.fd == wakeRead {
                     Sys.drain(wakeRead)
                     woken = true
-                } else if Int(event.fd) < connections.count, let connection = connections[Int(event.fd)] {
-                    connection.handle(event)
-                } else if let upstream = upstreams[event.fd] {
-                    upstream.handle(event)
-                } else if let server = listeners[event.fd] {
-                    acceptConnections(on: event.fd, for: server)
+                } else if Int(event.fd) < descriptors.count, let descriptor = descriptors[Int(event.fd)] {
+                    descriptor.handle(event)
                 }
             }
             if woken { takeMailbox() }
@@ -113,10 +95,7 @@ final class EventLoop: @unchecked Sendable {
 
     private func nextTimeout() -> Int32 {
         guard localJobs.isEmpty else { return 0 }
-        var next = timers.earliest ?? .max
-        if !upstreams.isEmpty { next = min(next, earliestUpstreamDeadline) }
-        for paused in pausedListeners { next = min(next, paused.until) }
-        guard next != .max else { return -1 }
+        guard let next = timers.earliest else { return -1 }
         let current = Sys.monotonicNanos()
         guard next > current else { return 0 }
         // Round up so the loop never wakes just before a deadline and spins.
@@ -142,11 +121,45 @@ final class EventLoop: @unchecked Sendable {
 
     private func fireTimers() {
         now = Sys.monotonicNanos()
-        while let connection = timers.popDue(now: now) {
-            connection.timerFired()
+        while let descriptor = timers.popDue(now: now) {
+            descriptor.timerFired()
         }
         runLocalJobs()
-        if !pausedListeners.isEmpty { resumeListeners() }
-        if !upstreams.isEmpty { expireUpstreams() }
+    }
+
+    /// Starts watching `descriptor` for `interest` and handing it the reports (loop thread only). `shared` marks
+    /// a listener every loop watches (see ``Poller/add(_:interest:shared:)``).
+    func watch(_ descriptor: LoopDescriptor, interest: Interest, shared: Bool = false) {
+        let index = Int(descriptor.fd)
+        if index >= descriptors.count {
+            descriptors.append(contentsOf: repeatElement(nil, count: index + 1 - descriptors.count))
+        }
+        descriptors[index] = descriptor
+        poller.add(descriptor.fd, interest: interest, shared: shared)
+    }
+
+    /// Forgets `descriptor` and its timer (loop thread only). Its watch is the caller's to end: a listener,
+    /// which stays open for the other loops, removes it from the poller if it is watched.
+    func forget(_ descriptor: LoopDescriptor) {
+        descriptors[Int(descriptor.fd)] = nil
+        timers.remove(descriptor)
+    }
+
+    /// Forgets `descriptor`, its timer and its watch, because it is about to be closed (loop thread only).
+    func forgetClosing(_ descriptor: LoopDescriptor) {
+        forget(descriptor)
+        poller.forgetClosing(descriptor.fd)
+    }
+
+    /// Starts accepting for `server` on this loop (loop thread only).
+    func attach(_ server: ServerContext) {
+        watch(Listener(server: server, loop: self), interest: .read, shared: true)
+    }
+
+    /// Stops accepting for `server` and closes its connections on this loop (loop thread only).
+    func detach(_ server: ServerContext) {
+        for case let descriptor? in descriptors {
+            descriptor.detach(from: server)
+        }
     }
 }

@@ -1,43 +1,43 @@
-/// A binary min-heap of connections keyed by their ``Connection/scheduledWake``. Each connection is in
-/// the heap at most once and knows its slot, so it can be moved or removed in O(log n) when it closes.
+/// A binary min-heap of an event loop's descriptors keyed by their ``LoopDescriptor/scheduledWake``. Each is
+/// in the heap at most once and knows its slot, so it can be moved or removed in O(log n) when it closes.
 struct TimerHeap {
-    private var entries: [Connection] = []
+    private var entries: [LoopDescriptor] = []
 
     /// The earliest scheduled wake, if any.
     var earliest: UInt64? { entries.first?.scheduledWake }
 
-    /// Schedules `connection` at `deadline`, moving it if it is already scheduled.
-    mutating func schedule(_ connection: Connection, at deadline: UInt64) {
-        if connection.timerSlot >= 0 {
-            let slot = connection.timerSlot
-            let earlier = deadline < connection.scheduledWake
-            connection.scheduledWake = deadline
+    /// Schedules `descriptor` at `deadline`, moving it if it is already scheduled.
+    mutating func schedule(_ descriptor: LoopDescriptor, at deadline: UInt64) {
+        if descriptor.timerSlot >= 0 {
+            let slot = descriptor.timerSlot
+            let earlier = deadline < descriptor.scheduledWake
+            descriptor.scheduledWake = deadline
             if earlier { siftUp(slot) } else { siftDown(slot) }
         } else {
-            connection.scheduledWake = deadline
-            connection.timerSlot = entries.count
-            entries.append(connection)
+            descriptor.scheduledWake = deadline
+            descriptor.timerSlot = entries.count
+            entries.append(descriptor)
             siftUp(entries.count - 1)
         }
     }
 
-    /// Removes `connection` if it is scheduled.
-    mutating func remove(_ connection: Connection) {
-        let slot = connection.timerSlot
+    /// Removes `descriptor` if it is scheduled.
+    mutating func remove(_ descriptor: LoopDescriptor) {
+        let slot = descriptor.timerSlot
         guard slot >= 0 else { return }
         let last = entries.count - 1
         if slot != last { swapAt(slot, last) }
         entries.removeLast()
-        connection.timerSlot = -1
-        connection.scheduledWake = .max
+        descriptor.timerSlot = -1
+        descriptor.scheduledWake = .max
         if slot < entries.count {
             siftDown(slot)
             siftUp(slot)
         }
     }
 
-    /// Removes and returns the earliest connection whose wake is at or before `now`.
-    mutating func popDue(now: UInt64) -> Connection? {
+    /// Removes and returns the earliest descriptor whose wake is at or before `now`.
+    mutating func popDue(now: UInt64) -> LoopDescriptor? {
         guard let first = entries.first, first.scheduledWake <= now else { return nil }
         remove(first)
         return first

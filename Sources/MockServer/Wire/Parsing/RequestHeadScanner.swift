@@ -24,9 +24,6 @@ struct RequestHeadScanner {
         self = RequestHeadScanner()
     }
 
-    /// Whether bytes of a new request have been seen (leading empty lines do not count).
-    var hasStarted: Bool { searchFrom > headStart }
-
     /// Scans `bytes` (the unread input, starting at the first byte of this request) for the end of the head.
     mutating func scan(_ bytes: UnsafeRawBufferPointer, limits: ParserLimits) -> Outcome {
         guard let base = bytes.baseAddress else { return .incomplete }

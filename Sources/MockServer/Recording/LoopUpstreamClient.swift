@@ -1,25 +1,27 @@
 import Foundation
 import ServiceReplayLocking
 
-/// What an ``HTTPUpstreamClient`` exchange ended with.
-enum HTTPUpstreamOutcome: Sendable {
+/// What a ``LoopUpstreamClient`` exchange ended with.
+enum LoopUpstreamOutcome: Sendable {
     /// The upstream answered: its head as it arrived and its body with the transfer framing removed (but not
     /// any content coding); empty when `streamed`, because the pieces went to the stream decision's sink.
     case response(UpstreamResponseHead, body: Data, streamed: Bool)
     case failure(TransportFailure)
 }
 
-/// Sends requests to an `http://` upstream with a numeric address (or `localhost`) over connections on
-/// MockServer's own event loops, kept alive between exchanges: no thread waits on the upstream, and the
-/// response head arrives as the upstream wrote it, in order, repeats kept.
+/// Sends requests to an `http://` upstream with a numeric address (or `localhost`) over MockServer's own
+/// sockets, on its event loops (``UpstreamConnection``s, kept alive between exchanges in an ``UpstreamPool``
+/// per loop): no thread waits on the upstream, and the response head arrives as the upstream wrote it, in
+/// order, repeats kept. Any other upstream goes through URLSession (see ``UpstreamForwarder``).
 ///
-/// It writes the request it is given byte for byte and does no content decoding; ``UpstreamClient`` builds
-/// the requests and decodes the bodies.
-final class HTTPUpstreamClient: Sendable {
+/// It writes the request it is given byte for byte and does no content decoding; ``UpstreamForwarder``
+/// builds the requests and decodes the bodies.
+final class LoopUpstreamClient: Sendable {
     let address: SocketAddress
     /// The upstream's base URL, for error messages.
     let upstreamDescription: String
-    private let group: EventLoopGroup
+    /// One pool per loop of the group, in the group's order.
+    private let pools: [UpstreamPool]
     private let counters = Lock(Counters())
     private let cancelledStreams = Lock(false)
     private let invalidated = Lock(false)
@@ -36,7 +38,7 @@ final class HTTPUpstreamClient: Sendable {
               let address = SocketAddress(host: host, port: UInt16(upstream.url.port ?? 80)) else { return nil }
         self.address = address
         upstreamDescription = upstream.description
-        self.group = group
+        pools = group.loops.map(UpstreamPool.init(loop:))
     }
 
     /// Whether ``cancelStreams()`` was called.
@@ -48,24 +50,24 @@ final class HTTPUpstreamClient: Sendable {
     /// Writes `request` (a whole HTTP/1.1 request) and reads the answer. `expectsBody` is false for `HEAD`.
     /// `timeout` bounds the whole exchange, unless `decision` takes the body as it arrives: then it bounds
     /// the wait for each piece.
-    func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> HTTPUpstreamOutcome {
+    func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> LoopUpstreamOutcome {
         guard !isInvalidated else {
             return .failure(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))
         }
-        let (loopIndex, id) = counters.withLock { counters in
+        let (poolIndex, id) = counters.withLock { counters in
             defer {
-                counters.nextLoop = (counters.nextLoop + 1) % group.loops.count
+                counters.nextLoop = (counters.nextLoop + 1) % pools.count
                 counters.nextExchange &+= 1
             }
             return (counters.nextLoop, counters.nextExchange)
         }
-        let loop = group.loops[loopIndex]
+        let pool = pools[poolIndex]
         let nanos = UInt64(max(DurationSpelling.seconds(timeout), 0.001) * 1e9)
         return await withCheckedContinuation { continuation in
-            loop.execute { [self] in
+            pool.loop.execute { [self] in
                 let exchange = UpstreamExchange(id: id, request: request, expectsBody: expectsBody, timeout: nanos, now: Sys.monotonicNanos(),
                                                 decision: decision) { continuation.resume(returning: $0) }
-                loop.startUpstream(exchange, for: self)
+                pool.start(exchange, for: self)
             }
         }
     }
@@ -79,12 +81,16 @@ final class HTTPUpstreamClient: Sendable {
     /// after the pieces already passed on.
     func cancelStreams() {
         cancelledStreams.withLock { $0 = true }
-        group.onEveryLoop({ $0.closeUpstreams(of: self, cuttingStreams: true) }, then: {})
+        for pool in pools {
+            pool.loop.execute { pool.close(cuttingStreams: true) }
+        }
     }
 
     /// Closes the idle connections; exchanges in flight finish, and later sends fail at once.
     func invalidate() {
         invalidated.withLock { $0 = true }
-        group.onEveryLoop({ $0.closeUpstreams(of: self, cuttingStreams: false) }, then: {})
+        for pool in pools {
+            pool.loop.execute { pool.close(cuttingStreams: false) }
+        }
     }
 }

@@ -5,7 +5,7 @@ import Testing
 
 /// Recording from an `http://` upstream over MockServer's own connections: the request goes out as the
 /// client sent it, the answer's head is recorded as it arrived, and connections are kept alive.
-@Suite struct HTTPUpstreamClientTests {
+@Suite struct LoopUpstreamClientTests {
     /// The requests an upstream received, each with its connection and its position on it.
     final class Arrivals: Sendable {
         private let arrivals = Lock<[(request: HTTPRequest, connection: UInt64, index: Int)]>([])

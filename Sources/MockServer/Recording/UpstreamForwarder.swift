@@ -3,14 +3,15 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// Sends requests to the upstream: to an `http://` upstream with a numeric address or `localhost`, over
-/// MockServer's own connections (see ``HTTPUpstreamClient``), decoding gzip and deflate bodies itself;
-/// to any other, through a `URLSession` of its own, the one place that knows URLSession.
+/// Forwards a recording server's requests to the upstream, by one of two roads: to an `http://` upstream
+/// with a numeric address or `localhost`, over MockServer's own sockets (``LoopUpstreamClient``), building
+/// the request and decoding gzip and deflate bodies itself; to any other, through a `URLSession` of its own,
+/// the one place that knows URLSession.
 ///
 /// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
 /// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``ReplayServer/stop()`` does it),
 /// because a session holds its delegate and, on Linux, threads until then.
-final class UpstreamClient: Sendable {
+final class UpstreamForwarder: Sendable {
     /// What the upstream did with one request.
     enum Outcome: Sendable {
         /// It answered; headers are those the client and the cassette get (see ``ProxyHeaders``).
@@ -23,7 +24,7 @@ final class UpstreamClient: Sendable {
     let timeout: Duration
     private let session: URLSession
     private let router: UpstreamTaskRouter
-    private let own: HTTPUpstreamClient?
+    private let own: LoopUpstreamClient?
     /// The base URL's path as sent on the wire, which each request's target follows.
     private let basePath: String
 
@@ -43,7 +44,7 @@ final class UpstreamClient: Sendable {
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         router = UpstreamTaskRouter()
         session = URLSession(configuration: configuration, delegate: router.sessionDelegate, delegateQueue: nil)
-        own = HTTPUpstreamClient(upstream: upstream)
+        own = LoopUpstreamClient(upstream: upstream)
         basePath = URLComponents(url: upstream.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
     }
 
@@ -83,7 +84,7 @@ final class UpstreamClient: Sendable {
     /// the body's length and `Accept-Encoding` limited to the codings decoded here, and the answer's header
     /// lines as they arrived. A body in another coding, or one that does not decode, is kept as it came, with
     /// its `Content-Encoding`.
-    private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: HTTPUpstreamClient,
+    private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: LoopUpstreamClient,
                       decision: UpstreamStreamDecision?) async -> Outcome {
         var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
         for line in headers where !line.name.caseInsensitiveEquals("content-length") {

@@ -1,0 +1,181 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import MockServer
+import ServiceKit
+import ServiceReplayTesting
+import Testing
+
+/// `FaultMatrix.run` through its users' surface: an app's service (a correct one, a broken one, a stream, one
+/// with retries) and an async call with fallbacks, against the repository's cassettes over real loopback HTTP.
+@Suite(.timeLimit(.minutes(2))) struct FaultMatrixRunTests {
+    /// A client as an app's test would build it: a short timeout, so that stalls end quickly.
+    static let client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) }
+
+    @Test func correctService_passesEveryRow() async throws {
+        // GIVEN GitHub's user service, whose error handling the bundled tests pin
+        // WHEN it runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client)
+        }
+
+        // THEN every row passes, the cassette's error templates among them, and the table says so
+        #expect(report.failures.isEmpty, "\(report)")
+        let faults = report.rows.map(\.case.fault)
+        #expect(faults.contains("service-error=rate_limit"))
+        #expect(faults.contains("stall"))
+        #expect(report.description.contains("status=503 | .service(.httpStatus(503)) | .service(.httpStatus(503)) after 0 retries | pass"),
+                "\(report)")
+        print("fault matrix, GitHubUserService with a 1 s timeout: \(report.rows.count) faults in \(report.elapsed)")
+    }
+
+    /// A service that swallows a body it cannot read: the user comes back `nil` instead of an error.
+    struct SwallowingProfileService: WebService {
+        let base = GitHubUserService(login: "octocat")
+        var endpoint: String { base.endpoint }
+        func configure(_ request: inout URLRequest) { base.configure(&request) }
+        func serviceError(in reply: RawResponse) -> WebServiceError.Service? { base.serviceError(in: reply) }
+        func response(from json: JSON) throws -> GitHubUserProfile? { try? base.response(from: json) }
+        func decodeResponse(_ reply: RawResponse) throws -> GitHubUserProfile? { try? base.decodeResponse(reply) }
+    }
+
+    @Test func serviceThatSwallowsAnUnreadableBody_isCaught_byTheSentenceNamingTheFault() async throws {
+        // GIVEN a service that turns an undecodable body into a nil profile
+        // WHEN it runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(SwallowingProfileService(), replaying: "github/users", client: Self.client)
+        }
+
+        // THEN the body faults fail, each in one sentence naming the fault, and nothing else does
+        #expect(report.failures == [
+            "corrupt-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries",
+            "empty-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries",
+        ] + Self.contentTypeFailure, "\(report)")
+        #expect(report.description.contains("corrupt-body | .service(.undecodableBody) or .service(.wrongContentType) | success after 0 retries | FAIL"))
+    }
+
+    /// Whether the swallowing service also swallows a wrong content type: only when ServiceKit reports it from
+    /// the decoding the service replaced.
+    static let contentTypeFailure = ["content-type=text/html: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries"]
+
+    /// A repository that shows a placeholder whatever goes wrong: the swallowed error the matrix exists for.
+    struct SwallowingRepository: Sendable {
+        func profileName(_ client: WebServiceClient) async -> String {
+            (try? await client.send(GitHubUserService(login: "octocat")).name) ?? "someone"
+        }
+    }
+
+    @Test func asyncCallThatSwallowsA503_isCaught() async throws {
+        // GIVEN a repository method that turns every error into a placeholder
+        // WHEN it runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("SwallowingRepository.profileName", replaying: "github/users", client: Self.client) { client in
+                await SwallowingRepository().profileName(client)
+            }
+        }
+
+        // THEN the 503 row fails with the sentence the README quotes
+        #expect(report.failures.contains("status=503: expected .service(.httpStatus(503)), got success after 0 retries"), "\(report)")
+        #expect(report.failures.contains("reset: expected .network(...), got success after 0 retries"), "\(report)")
+    }
+
+    @Test func asyncCallWithDeclaredFallbacks_passesEveryRow() async throws {
+        // GIVEN a repository method that shows a cached name offline, and rethrows service errors
+        let cached = "The Octocat (cached)"
+        // WHEN it runs with that fallback declared for the network family
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("CachingRepository.profileName", replaying: "github/users", client: Self.client,
+                                      overrides: [.expect(family: .network, .fallback(cached), because: "offline shows the cache")]) { client in
+                do {
+                    return try await client.send(GitHubUserService(login: "octocat")).name ?? ""
+                } catch let error as WebServiceError where error.family == .network {
+                    return cached
+                }
+            }
+        }
+
+        // THEN every row passes, the network rows with the reason printed
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(report.description.contains("reset | the fallback \(cached) | success after 0 retries | pass (offline shows the cache)"), "\(report)")
+    }
+
+    @Test func retryPolicy_overcomesAFaultThatFiresOnce_withARecordedSleep() async throws {
+        // GIVEN a client that retries once, without jitter
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 1, retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0)))
+        }
+        // WHEN the service runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: client)
+        }
+
+        // THEN a 503 that fires once ends in the baseline's value, after one retry that waited the Retry-After
+        #expect(report.failures.isEmpty, "\(report)")
+        let row = try #require(report.rows.first { $0.case.fault == "status=503,when=first:1" })
+        #expect(row.passed == true)
+        #expect(row.sleeps == [1])
+        #expect(row.got == "success after 1 retry (slept 1 s)")
+    }
+
+    @Test func stream_getsTheStreamRows() async throws {
+        // GIVEN the chat completions stream, whose client's base URL ends in /v1
+        let question = ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Say hello.")])
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0.appendingPathComponent("v1"), configuration: .init(timeout: 1))
+        }
+        // WHEN it runs through the matrix, faults after two events
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(question, replaying: "chat/completions", eventsBeforeFault: 2, client: client)
+        }
+
+        // THEN the stream rows ran and passed, each error after exactly two events
+        #expect(report.failures.isEmpty, "\(report)")
+        let faults = report.rows.map(\.case.fault)
+        #expect(faults.contains("truncate=event:2"))
+        #expect(faults.contains("stall=event:2"))
+        #expect(faults.contains("error-event=server_error,after=2"))
+        let stall = try #require(report.rows.first { $0.case.fault == "stall=event:2" })
+        #expect(stall.got == ".network(.timedOut) after 2 events, after 0 retries")
+    }
+
+    @Test func overridesAndSkips_printTheirReasons() async throws {
+        // GIVEN an exact expectation for 404s and a skipped stall
+        let overrides: [FaultMatrix.Override] = [
+            .expect("service-error=not_found", .error(.service(.httpStatus(404, message: "Not Found"))), because: "the profile screen says who is missing"),
+            .skip("stall", because: "the screen has its own deadline"),
+        ]
+        // WHEN the service runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, overrides: overrides)
+        }
+
+        // THEN both reasons are in the table, and the skipped row did not run
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(report.description.contains("| pass (the profile screen says who is missing)"), "\(report)")
+        #expect(report.description.contains("stall | .network(.timedOut) |  | skipped: the screen has its own deadline"), "\(report)")
+    }
+
+    @Test func overrideOfAnUnknownFault_throwsOneSentence() async throws {
+        // GIVEN an override whose fault is no spec
+        // WHEN the matrix is built, THEN it refuses, naming it
+        #expect(throws: FaultMatrixError.self) {
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users",
+                                  overrides: [.skip("stal", because: "typo")])
+        }
+        do {
+            _ = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", overrides: [.skip("stal", because: "typo")])
+        } catch {
+            #expect("\(error)" == "the override for 'stal' names no fault of the matrix and is not a fault spec: invalid fault spec 'stal': 'stal' is not a fault kind; use one of \(Fault.kindNames.joined(separator: ", "))")
+        }
+    }
+
+    @Test(arguments: try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client))
+    func eachFault_isATestCase(_ fault: FaultMatrix.Case) async throws {
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, only: fault)
+        }
+        #expect(report.rows.map(\.case.fault) == [fault.fault])
+        #expect(report.failures.isEmpty, "\(report)")
+    }
+}

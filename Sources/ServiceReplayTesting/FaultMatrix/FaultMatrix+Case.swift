@@ -76,9 +76,12 @@ extension FaultMatrix {
             rows.append(Case("status=\(code)", .httpStatus(code), family: .service))
         }
         rows.append(Case("status=429", .rateLimited, family: .service))
-        for fault in ["corrupt-body", "empty-body", "content-type=text/html"] {
-            rows.append(Case(fault, .unusableBody, family: .service))
+        // A stream's damaged body may also read as a stream broken off (no end of stream): either family.
+        let damagedBody: Expectation = shape.eventsBeforeFault == nil ? .unusableBody : .anyError
+        for fault in ["corrupt-body", "empty-body"] {
+            rows.append(Case(fault, damagedBody, family: .service))
         }
+        rows.append(Case("content-type=text/html", .unusableBody, family: .service))
         for template in shape.templates.sorted() {
             rows.append(Case("service-error=\(template)", .recognisedServiceError, family: .service))
         }

@@ -22,6 +22,8 @@ extension FaultMatrix {
             case recognisedServiceError
             /// The body could not be used: undecodable, or of the wrong content type.
             case unusableBody
+            /// Any error of either family (a stream whose body is damaged may end either way).
+            case anyError
         }
 
         let rule: Rule
@@ -53,6 +55,7 @@ extension FaultMatrix {
         static let timedOut = Expectation(.oneOf([.network(.timedOut)]))
         static let recognisedServiceError = Expectation(.recognisedServiceError)
         static let unusableBody = Expectation(.unusableBody)
+        static let anyError = Expectation(.anyError)
 
         /// The same expectation, reached only after exactly `events` stream events.
         func after(events: Int) -> Expectation { Expectation(rule, eventsBefore: events) }
@@ -81,6 +84,8 @@ extension FaultMatrix {
                 case .service(.undecodableBody), .service(.wrongContentType): return true
                 default: return false
                 }
+            case (.anyError, .error):
+                return true
             default:
                 return false
             }
@@ -98,6 +103,7 @@ extension FaultMatrix {
             case .rateLimited: ".service(.rateLimited)"
             case .recognisedServiceError: ".service(.httpStatus, .rateLimited or .errorPayload)"
             case .unusableBody: ".service(.undecodableBody) or .service(.wrongContentType)"
+            case .anyError: ".network(...) or .service(...)"
             }
             guard let eventsBefore else { return text }
             return text + " after \(eventsBefore) event" + (eventsBefore == 1 ? "" : "s")

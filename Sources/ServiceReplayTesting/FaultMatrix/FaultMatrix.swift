@@ -24,6 +24,7 @@ import ServiceKit
 /// | `status=429` (with `Retry-After`) | `.service(.rateLimited)` |
 /// | `service-error=NAME`, each error template of the cassette | `.service(.httpStatus, .rateLimited or .errorPayload)` |
 /// | `corrupt-body`, `empty-body`, `content-type=text/html` | `.service(.undecodableBody)` or `.service(.wrongContentType)` |
+/// | streams: `corrupt-body`, `empty-body` | `.network(...)` or `.service(...)` (a damaged stream may read as broken off) |
 /// | streams: `truncate=event:N`, `stall=event:N`, `error-event=NAME,after=N` | the error, after exactly N events |
 /// | with a retry policy: `reset`, `empty`, `truncate=body:10`, `status=503`, `status=429`, each `when=first:1` | the baseline value |
 ///

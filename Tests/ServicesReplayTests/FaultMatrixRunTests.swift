@@ -165,18 +165,58 @@ import Testing
         #expect(report.description.contains("skipped: the screen has its own deadline"))
     }
 
-    @Test func overrideOfAnUnknownFault_throwsOneSentence() async throws {
+    @Test func overrideOfAnUnknownFault_throwsOneSentence() throws {
         // GIVEN an override whose fault is no spec
         // WHEN the matrix is built, THEN it refuses, naming it
-        #expect(throws: FaultMatrixError.self) {
-            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users",
-                                  overrides: [.skip("stal", because: "typo")])
+        let error = #expect(throws: FaultMatrixError.self) {
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", overrides: [.skip("stal", because: "typo")])
         }
-        do {
-            _ = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", overrides: [.skip("stal", because: "typo")])
-        } catch {
-            #expect("\(error)" == "the override for 'stal' names no fault of the matrix and is not a fault spec: invalid fault spec 'stal': 'stal' is not a fault kind; use one of \(Fault.kindNames.joined(separator: ", "))")
+        #expect(error?.description == "the override for 'stal' names no fault of the matrix and is not a fault spec: invalid fault spec 'stal': 'stal' is not a fault kind; use one of \(Fault.kindNames.joined(separator: ", "))")
+    }
+
+    @Test func failingBaseline_throwsOneSentence() async throws {
+        // GIVEN a call the cassette answers with a 404
+        // WHEN it runs through the matrix, THEN nothing runs under faults, and the sentence says why
+        let error = await #expect(throws: FaultMatrixError.self) {
+            try await TestEnvironment.isolated {
+                try await FaultMatrix.run(GitHubUserService(login: "no-such-user-xyz"), replaying: "github/users", client: Self.client)
+            }
         }
+        #expect(error?.description == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries")
+    }
+
+    @Test func callThatOutlivesItsDeadline_isCancelled_andFailsItsRow() async throws {
+        // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
+        // client waits half a second, and a margin of one second
+        let client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5)) }
+        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+            .first { $0.fault == "stall" })
+        // WHEN it runs under the stall alone
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
+                                      margin: .seconds(1)) { given in
+                let own = WebServiceClient(baseURL: given.baseURL, configuration: .init(timeout: 30))
+                return try await own.send(GitHubUserService(login: "octocat")).user.login
+            }
+        }
+
+        // THEN the run is cancelled at its deadline and the row fails, saying so
+        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 1.5 s"])
+    }
+
+    @Test func faultThatNeverFires_failsItsRow() async throws {
+        // GIVEN an added row whose fault is aimed at a path the call never asks for
+        let overrides: [FaultMatrix.Override] = [.expect("status=503,path=/nowhere", .baselineValue, because: "aimed elsewhere")]
+        let row = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client,
+                                                     overrides: overrides).last)
+        // WHEN it runs
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client,
+                                      overrides: overrides, only: row)
+        }
+
+        // THEN the row fails: a fault that never fired proves nothing
+        #expect(report.failures == ["status=503,path=/nowhere: expected the baseline value, got the fault never fired"])
     }
 
     @Test(arguments: try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client))

@@ -35,7 +35,9 @@ extension FaultMatrix {
         /// The fault spec, as the test navigator shows the case.
         public var testDescription: String { fault }
 
+        /// Cases are equal when their faults are: a matrix has one row per fault.
         public static func == (lhs: Case, rhs: Case) -> Bool { lhs.fault == rhs.fault }
+        /// Hashes the fault, as ``==`` compares it.
         public func hash(into hasher: inout Hasher) { hasher.combine(fault) }
     }
 

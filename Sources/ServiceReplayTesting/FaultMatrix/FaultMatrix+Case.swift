@@ -6,7 +6,7 @@ import Testing
 extension FaultMatrix {
     /// One row of a matrix: a fault in the CLI spelling of ``MockServer/FaultRule`` (`status=503`,
     /// `reset,when=first:1`) and what the call must end in under it. Pass a list from
-    /// ``cases(for:replaying:in:client:overrides:filePath:)`` to `@Test(arguments:)` so that each fault is its
+    /// ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)`` to `@Test(arguments:)` so that each fault is its
     /// own test case, then run one with `run(..., only:)`.
     public struct Case: Sendable, Hashable, CustomStringConvertible, CustomTestStringConvertible {
         /// The fault spec the row's server runs under.

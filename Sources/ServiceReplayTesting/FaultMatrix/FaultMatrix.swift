@@ -45,7 +45,7 @@ public enum FaultMatrix {
     ///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
     ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
-    ///   - only: run this case alone (from ``cases(for:replaying:in:client:overrides:filePath:)``), after the baseline.
+    ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
     ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
     /// - Returns: the report; its ``Report/failures`` are empty when every row passed.
@@ -70,7 +70,7 @@ public enum FaultMatrix {
 
     /// Runs the streaming `service` through the matrix: the rows of a plain call, plus the stream faults
     /// after `eventsBeforeFault` events. The events received are compared with the baseline's by `==`.
-    /// Parameters and errors as for ``run(_:replaying:in:client:overrides:only:parallel:margin:filePath:)-(Service,_,_,_,_,_,_,_,_)``.
+    /// Parameters and errors as for the plain service's `run`.
     public static func run<Service: StreamingService>(
         _ service: Service, replaying cassette: String, in folder: URL? = nil, eventsBeforeFault: Int = 1,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
@@ -98,7 +98,7 @@ public enum FaultMatrix {
     ///   - name: the call's name in the report (`ProfileRepository.load`).
     ///   - idempotent: whether a retry policy may repeat the call (its requests are GETs); default `true`.
     ///   - call: the call, given the run's client; its value is compared with the baseline's by `==`.
-    ///   Other parameters and errors as for ``run(_:replaying:in:client:overrides:only:parallel:margin:filePath:)-(Service,_,_,_,_,_,_,_,_)``.
+    ///   Other parameters and errors as for the plain service's `run`.
     public static func run<Value: Equatable & Sendable>(
         _ name: String, replaying cassette: String, in folder: URL? = nil, idempotent: Bool = true,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
@@ -117,8 +117,8 @@ public enum FaultMatrix {
         return try await runner.run(try selected(runner, overrides, only), parallel: parallel)
     }
 
-    /// The rows ``run(_:replaying:in:client:overrides:only:parallel:margin:filePath:)-(Service,_,_,_,_,_,_,_,_)``
-    /// runs for `service`, for `@Test(arguments:)`: each fault its own test case.
+    /// The rows `run` runs for a service of type `kind` (the stream rows too for a `StreamingService`), for
+    /// `@Test(arguments:)`: each fault its own test case.
     ///
     /// ```swift
     /// @Test(arguments: try FaultMatrix.cases(for: ProfileService.self, replaying: "github/users", client: makeClient))

@@ -79,6 +79,17 @@ import Testing
         #expect(result.stderr == "recorder: the command fails under the plan, but no fault fired: the failure is not the plan's\n")
     }
 
+    @Test func runPastItsTimeout_isStopped_andCountsAsFailing() async throws {
+        // GIVEN a command that would take a minute (and may ignore SIGTERM, as children of a shell that ignores
+        // it do), and a one-second bound per run
+        let started = ContinuousClock.now
+        let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--timeout", "1", "--", "sleep", "60"])
+        // THEN the run is stopped and counts as failing, with no fault behind it, long before the command would end
+        #expect(result.status == 1)
+        #expect(result.stderr == "recorder: the command fails under the plan, but no fault fired: the failure is not the plan's\n")
+        #expect(ContinuousClock.now - started < .seconds(55))
+    }
+
     @Test func invalidPlan_isAUsageError() async throws {
         let result = try await runRecorder(["shrink", "--plan", "stal", "--", "true"])
         #expect(result.status == 2)

@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import MockServer
 
 /// `recorder shrink --plan PLAN [--seed N] -- COMMAND...`.
@@ -15,7 +20,7 @@ enum ShrinkCommand: Command {
             then rules are taken out one at a time, each removal kept when COMMAND still fails, until none can
             go. Prints the minimal plan as the MOCKSERVER_FAULTS=... COMMAND line that reproduces the failure.
             COMMAND's output goes to files in a temporary folder, named in the progress lines. A run that
-            outlives --timeout is stopped and counts as failing. The exit status is 1 when the first run passes,
+            outlives --timeout is stopped (SIGTERM, then SIGKILL after 5 s) and counts as failing. The exit status is 1 when the first run passes,
             when no fault fired, or when the deterministic plan does not fail.
             """,
         arguments: [.init(spelling: "COMMAND", text: "The failing test run, after --.")],
@@ -106,8 +111,13 @@ enum ChildRun {
             DispatchQueue.global().async {
                 let late = ended.wait(timeout: .now() + seconds) == .timedOut
                 if late {
+                    // SIGTERM first, so that a test runner can stop its own children; SIGKILL when it is
+                    // ignored (an ignored SIGTERM is inherited across exec) or not heeded within 5 s.
                     process.terminate()
-                    ended.wait()
+                    if ended.wait(timeout: .now() + 5) == .timedOut {
+                        kill(process.processIdentifier, SIGKILL)
+                        ended.wait()
+                    }
                 }
                 continuation.resume(returning: late)
             }

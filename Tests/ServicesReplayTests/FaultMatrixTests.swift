@@ -2,11 +2,13 @@ import Foundation
 @testable import MockServer
 import ServiceKit
 import ServiceKitTesting
+import ServiceReplayTesting
 import Testing
 import ServiceReplayTestSupport
 
 /// Every service × every fault kind → the exact error family and case, through real loopback HTTP and
-/// URLSession. The network-level expectations are exact for Linux (FoundationNetworking over libcurl), whose
+/// URLSession: the product's ``FaultMatrix`` run for each service, its family-level defaults pinned to exact
+/// cases by overrides. The network-level expectations are exact for Linux (FoundationNetworking over libcurl), whose
 /// URLError codes `Tests/MockServerTests/Faults/FaultClientTests.swift` pins; on Apple platforms a reply broken
 /// off may be a lost connection instead (see ``brokenReply(linux:)``), which was not observed here.
 @Suite(.timeLimit(.minutes(1))) struct FaultMatrixTests {
@@ -26,6 +28,15 @@ import ServiceReplayTestSupport
             case .either(let first, let second): "\(first.caseName) or \(second.caseName)"
             }
         }
+
+        /// The same expectation for ``FaultMatrix``.
+        var matrixExpectation: FaultMatrix.Expectation {
+            switch self {
+            case .sameValue: .baselineValue
+            case .error(let reason): .error(reason)
+            case .either(let first, let second): .oneOf([first, second])
+            }
+        }
     }
 
     /// One row: a call, the fault spec it runs under, and what it must end in.
@@ -35,8 +46,6 @@ import ServiceReplayTestSupport
         let expected: Expected
 
         var testDescription: String { "\(call.name) × \(fault) → \(expected)" }
-        /// Whether the server never answers, so the client must time out.
-        var stalls: Bool { fault.hasPrefix("stall") }
     }
 
     /// A reply broken off: `linux` exactly on Linux; on Apple platforms `connectionLost` or `badResponse`,
@@ -114,42 +123,41 @@ import ServiceReplayTestSupport
             expected: .error(.service(.httpStatus(413, message: "Photos must be under 10 MB.")))),
     ]
 
-    static let rows: [Row] = ServiceCall.everyService.flatMap { call in
-        everyAPI.map { Row(call: call, fault: $0.fault, expected: $0.expected) }
-    } + serviceLevel
+    /// The suite's exact expectations for `call`, as overrides of the matrix's family-level defaults: every
+    /// row of ``everyAPI``, and the call's rows of ``serviceLevel``.
+    static func overrides(for call: ServiceCall) -> [FaultMatrix.Override] {
+        let pinned = "pinned by the suite"
+        return everyAPI.map { FaultMatrix.Override.expect($0.fault, $0.expected.matrixExpectation, because: pinned) }
+            + serviceLevel.filter { $0.call.name == call.name }.map { .expect($0.fault, $0.expected.matrixExpectation, because: pinned) }
+    }
 
-    /// How long a call under a stall may take in all: the client's timeout plus ample room for a loaded
-    /// machine. Well below the suite's time limit, so a stall that does not end shows here first.
-    static let stallBound = Duration.seconds(60)
+    @Test(arguments: ServiceCall.everyService)
+    func call_underEveryFault_endsInTheExpectedCase(call: ServiceCall) async throws {
+        // Given the call's matrix with the suite's exact expectations, a client whose timeout is short (stalls
+        // end quickly as `.timedOut`) and the call's common parameters
+        let client: @Sendable (URL) -> WebServiceClient = { baseURL in
+            WebServiceClient(baseURL: baseURL, configuration: .init(commonParameters: call.commonParameters, timeout: ReplayTimeout.stall))
+        }
 
-    @Test(arguments: rows)
-    func call_underFault_endsInTheExpectedCase(row: Row) async throws {
-        // Given a server replaying the call's cassette under the row's fault, and a client whose timeout is
-        // short when the server will stall
-        let options = ClientOptions(timeout: row.stalls ? ReplayTimeout.stall : ReplayTimeout.answer,
-                                    commonParameters: row.call.commonParameters)
-        let started = ContinuousClock.now
-        let (outcome, injected) = try await withReplay(row.call.cassette, faults: try .specs(row.fault), client: options) { replay in
-            // When the call is sent
-            let outcome = await row.call.perform(replay.client)
-            return (outcome, FaultsSeen(replay.server))
+        // When the call runs once under each fault, each on a fresh server of its cassette
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(call.name, replaying: call.cassette, in: Recordings.folder, idempotent: call.method.isIdempotent,
+                                      client: client, overrides: Self.overrides(for: call), margin: .seconds(60)) { client in
+                switch await call.perform(client) {
+                case .value(let value): return ComparableValue(value)
+                case .failure(let error): throw error
+                }
+            }
         }
-        let elapsed = ContinuousClock.now - started
 
-        // Then the fault was injected and the call ended as the row says, within the bound
-        #expect(injected.rules == (try FaultPlan.parse(specs: row.fault)).rules.map(\.description))
-        switch row.expected {
-        case .sameValue:
-            let reference = try await row.call.faultFreeOutcome()
-            #expect(outcome.hasSameValue(as: reference), "\(outcome) differs from the fault-free \(reference)")
-        case .error(let reason):
-            #expect(outcome.reason == reason, "ended in \(outcome)")
-        case .either(let first, let second):
-            #expect(outcome.reason == first || outcome.reason == second, "ended in \(outcome)")
+        // Then every fault was injected and every call ended as its row says, within the client's timeout plus
+        // the margin; every pinned row ran
+        #expect(report.failures.isEmpty, "\(report)")
+        let ran = Set(report.rows.map(\.case.fault))
+        for override in Self.everyAPI.map(\.fault) + Self.serviceLevel.filter({ $0.call.name == call.name }).map(\.fault) {
+            #expect(ran.contains(override), "\(override) did not run for \(call.name)")
         }
-        if row.stalls {
-            #expect(elapsed < Self.stallBound)
-        }
+        print("fault matrix: \(call.name), \(report.rows.count) faults, \(report.failures.count) failed, in \(report.elapsed)")
     }
 
     @Test(arguments: ServiceCall.everyService)
@@ -164,5 +172,15 @@ import ServiceReplayTestSupport
 
         // Then the connection is refused: cannot connect
         #expect(outcome.reason == .network(.cannotConnect), "ended in \(outcome)")
+    }
+}
+
+/// A call's value as the matrix compares it: equal when the erased values are.
+struct ComparableValue: Equatable, @unchecked Sendable {
+    // Unchecked: built only from the `Hashable & Sendable` values of ``CallOutcome/value(_:)``.
+    let value: AnyHashable
+
+    init(_ value: any Hashable & Sendable) {
+        self.value = AnyHashable(value)
     }
 }

@@ -3,9 +3,9 @@ import Foundation
 import Testing
 
 @Suite struct HelpTests {
-    static let commands = ["capture", "list", "show", "lint", "redact", "import", "export"]
+    static let commands = ["capture", "list", "show", "lint", "redact", "import", "export", "shrink"]
 
-    @Test func globalHelp_listsAllEightCommands_withTheirSummaries() async throws {
+    @Test func globalHelp_listsEveryCommand_withItsSummary() async throws {
         // When asking for help
         let result = try await runRecorder(["--help"])
         // Then every command, capture and replay included, has its line
@@ -23,6 +23,7 @@ import Testing
             "  redact    apply the redaction rules to existing cassettes, in place",
             "  import    convert a HAR 1.2 archive (browsers, Charles, Proxyman, mitmproxy) into a cassette",
             "  export    convert a cassette into a HAR 1.2 archive",
+            "  shrink    reduce a failing run under a random fault plan to a one-line reproduction",
         ])
     }
 

@@ -133,6 +133,7 @@ public final class ReplayServer: Sendable {
     /// so every exchange a client was answered is recorded, then writes the recorded cassette file and removes its capture log; call
     /// ``saveRecording()`` afterwards to learn whether that succeeded.
     public func stop() async {
+        let wasRunning = baseURL != nil
         if let recorder {
             recorder.cutStreams()
             await recorder.inFlight.drain()
@@ -141,6 +142,7 @@ public final class ReplayServer: Sendable {
         recorder?.client.invalidate()
         // A failure here is reported by saveRecording(), which tries again.
         _ = await recorder?.recording?.flushed()
+        if wasRunning { FaultCoverage.record(self) }
     }
 
     /// The cassette recorded so far in ``Mode/record`` and ``Mode/replayOrRecord`` modes (including what an

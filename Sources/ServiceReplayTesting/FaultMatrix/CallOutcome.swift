@@ -1,0 +1,53 @@
+import Foundation
+import ServiceKit
+
+/// How one run of the matrix's call ended, with what the report shows beside it.
+struct CallOutcome: Sendable, CustomStringConvertible {
+    enum Result: Sendable {
+        /// The call returned a value.
+        case value(any Sendable)
+        /// The call threw a ``WebServiceError``.
+        case error(WebServiceError)
+        /// The call threw something else (an async call's own error type), described.
+        case foreignError(String)
+        /// The call was still running at its deadline and was cancelled.
+        case outlived(Duration)
+        /// The server never injected the row's fault (it does not apply to this call).
+        case notInjected
+    }
+
+    var result: Result
+    /// Stream events received before the end; `nil` for a plain call.
+    var events: Int?
+    /// The retries' waits the client's virtual clock recorded, in seconds.
+    var sleeps: [TimeInterval] = []
+    /// Whether the value equals the baseline's.
+    var equalsBaseline = false
+
+    /// `success after 0 retries`, `.service(.httpStatus(503)) after 2 retries (slept 1 s, 1 s)`,
+    /// `.network(.timedOut) after 2 events`.
+    var description: String {
+        var text = switch result {
+        case .value: "success"
+        case .error(let error): error.reason.matrixSpelling
+        case .foreignError(let description): "the error \(description)"
+        case .outlived(let deadline): "still running at its deadline of \(Self.seconds(deadline))"
+        case .notInjected: "the fault never fired"
+        }
+        switch result {
+        case .outlived, .notInjected: return text
+        default: break
+        }
+        if let events { text += " after \(events) event" + (events == 1 ? "" : "s") + "," }
+        text += " after \(sleeps.count) " + (sleeps.count == 1 ? "retry" : "retries")
+        if !sleeps.isEmpty { text += " (slept " + sleeps.map { Self.seconds(.milliseconds(Int(($0 * 1000).rounded()))) }.joined(separator: ", ") + ")" }
+        return text
+    }
+
+    /// `1 s`, `0.25 s`.
+    static func seconds(_ duration: Duration) -> String {
+        let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let rounded = (value * 100).rounded() / 100
+        return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " s"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+extension FaultMatrix {
+    /// What a matrix run found: one row per fault, the baseline first. ``description`` is the table,
+    /// ``failures`` one sentence per mismatch.
+    public struct Report: Sendable, CustomStringConvertible {
+        /// One run: its case, how it ended and the verdict.
+        public struct Row: Sendable, CustomStringConvertible {
+            /// The case that ran (or was skipped).
+            public let `case`: Case
+            /// How the call ended, as the table's `got` column says it; empty for a skipped row.
+            public let got: String
+            /// Whether the outcome met the expectation; `nil` for a skipped row.
+            public let passed: Bool?
+            /// The retries' waits the virtual clock recorded, in seconds.
+            public let sleeps: [TimeInterval]
+            /// How long the run took, server start and stop included.
+            public let elapsed: Duration
+            /// How it ended, for tests that look closer than the verdict.
+            let outcome: CallOutcome?
+
+            /// The verdict as the table shows it: `pass`, `FAIL`, `skipped: REASON`, `pass (REASON)`.
+            public var verdict: String {
+                guard let passed else { return "skipped: \(self.case.reason ?? "")" }
+                let word = passed ? "pass" : "FAIL"
+                return self.case.reason.map { "\(word) (\($0))" } ?? word
+            }
+
+            /// The failure sentence, `nil` when the row passed or was skipped:
+            /// `status=503: expected .service(.httpStatus(503)), got success after 0 retries`.
+            public var failure: String? {
+                passed == false ? "\(self.case.fault): expected \(self.case.expectation), got \(got)" : nil
+            }
+
+            /// `fault | expected | got | verdict`.
+            public var description: String { [self.case.fault, "\(self.case.expectation)", got, verdict].joined(separator: " | ") }
+        }
+
+        /// What ran: the service's type or the call's name, and the cassette.
+        public let subject: String
+        /// The rows, in the matrix's order.
+        public let rows: [Row]
+        /// How long the whole matrix took, runs in parallel.
+        public let elapsed: Duration
+
+        /// One sentence per row whose outcome did not meet its expectation; empty when every row passed.
+        public var failures: [String] { rows.compactMap(\.failure) }
+
+        /// The table: fault, expected, got, verdict, columns padded, headed by the subject and the time.
+        public var description: String {
+            let header = ["fault", "expected", "got", "verdict"]
+            let body = rows.map { [$0.case.fault, "\($0.case.expectation)", $0.got, $0.verdict] }
+            let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
+            func line(_ cells: [String]) -> String {
+                var text = cells.indices.map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
+                    .joined(separator: " | ")
+                while text.last == " " { text.removeLast() }
+                return text
+            }
+            let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-")
+            let summary = "\(subject): \(rows.count) faults, \(failures.count) failed, in \(CallOutcome.seconds(elapsed))"
+            return ([summary, line(header), rule] + body.map(line)).joined(separator: "\n")
+        }
+    }
+}

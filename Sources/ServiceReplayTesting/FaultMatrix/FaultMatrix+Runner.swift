@@ -1,0 +1,115 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import MockServer
+import ServiceKit
+import ServiceKitTesting
+
+extension FaultMatrix {
+    /// Everything a run needs besides its case: where the cassette is, how to build the client, the call.
+    struct Runner<Value: Equatable & Sendable>: Sendable {
+        let subject: String
+        let cassette: String
+        let folder: URL
+        let recordedAt: Date?
+        let shape: Shape
+        let margin: Duration
+        let makeClient: @Sendable (URL) -> WebServiceClient
+        /// Sends the call; a stream also says how many events arrived before it ended.
+        let call: @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
+
+        /// How long one run may take: every attempt timing out, plus the margin.
+        var deadline: Duration {
+            .milliseconds(Int((shape.timeout * Double(shape.attempts) * 1000).rounded())) + margin
+        }
+
+        /// The baseline, then every case not skipped, at most `parallel` at once; a failing baseline throws.
+        func run(_ cases: [Case], parallel: Int) async throws -> Report {
+            let started = ContinuousClock.now
+            let baseline = try await perform(nil, baseline: nil)
+            guard case .value = baseline.outcome.result, case .success(let value)? = baseline.value else {
+                throw FaultMatrixError("\(subject): the call must succeed without faults before faults can tell anything, but it ended in \(baseline.outcome)")
+            }
+            var rows = [Report.Row?](repeating: nil, count: cases.count)
+            try await withThrowingTaskGroup(of: (Int, Report.Row).self) { group in
+                var next = 0
+                func addNext() {
+                    guard next < cases.count else { return }
+                    let index = next
+                    next += 1
+                    group.addTask { (index, try await row(for: cases[index], baseline: value)) }
+                }
+                for _ in 0..<max(1, parallel) { addNext() }
+                while let (index, row) = try await group.next() {
+                    rows[index] = row
+                    addNext()
+                }
+            }
+            return Report(subject: subject, rows: rows.compactMap { $0 }, elapsed: ContinuousClock.now - started)
+        }
+
+        private func row(for row: Case, baseline: Value) async throws -> Report.Row {
+            guard !row.isSkipped else {
+                return Report.Row(case: row, got: "", passed: nil, sleeps: [], elapsed: .zero, outcome: nil)
+            }
+            let started = ContinuousClock.now
+            let performed = try await perform(row.fault, baseline: baseline)
+            let passed = row.expectation.isMet(by: performed.outcome)
+            return Report.Row(case: row, got: performed.outcome.description, passed: passed, sleeps: performed.outcome.sleeps,
+                              elapsed: ContinuousClock.now - started, outcome: performed.outcome)
+        }
+
+        /// One run on a fresh server: under `fault`, or without faults when `nil`.
+        private func perform(_ fault: String?, baseline: Value?) async throws -> (outcome: CallOutcome, value: Result<Value, any Error>?) {
+            let faults: ReplayServer.FaultSource = try fault.map { .plan(try FaultPlan.parse(specs: $0)) } ?? .none
+            let configuration = ReplayServer.Configuration(faults: faults)
+            return try await withMockServer(replaying: cassette, in: folder, configuration: configuration) { server in
+                guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
+                // The closure's client, on a virtual clock: retries are recorded, never slept.
+                let built = makeClient(baseURL)
+                let clock = VirtualClock(now: recordedAt ?? Date())
+                var settings = built.configuration
+                settings.clock = clock
+                let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
+                let ended = await Self.race(deadline) { await call(client) }
+                var outcome: CallOutcome
+                switch ended {
+                case nil:
+                    outcome = CallOutcome(result: .outlived(deadline))
+                case let (.success(value), events)?:
+                    outcome = CallOutcome(result: .value(value), events: events, equalsBaseline: baseline.map { $0 == value } ?? true)
+                case let (.failure(error as WebServiceError), events)?:
+                    outcome = CallOutcome(result: .error(error), events: events)
+                case let (.failure(error), events)?:
+                    outcome = CallOutcome(result: .foreignError("\(type(of: error)): \(error)"), events: events)
+                }
+                outcome.sleeps = clock.sleeps
+                if fault != nil, !Self.injected(server) { outcome.result = .notInjected }
+                return (outcome, ended?.result)
+            }
+        }
+
+        /// Whether the server injected a fault: a journal entry says so, or (for `refuse`, which acts before a
+        /// request is read) no request reached it at all.
+        private static func injected(_ server: ReplayServer) -> Bool {
+            let entries = server.journal.entries
+            if entries.contains(where: { $0.outcome.kind == .faultInjected }) { return true }
+            return entries.isEmpty && server.faultPlan?.rules.contains(where: { $0.fault.actsOnAccept }) == true
+        }
+
+        /// `work`'s result, or `nil` when `deadline` passes first (`work` is then cancelled and awaited).
+        private static func race<Result: Sendable>(_ deadline: Duration, _ work: @escaping @Sendable () async -> Result) async -> Result? {
+            await withTaskGroup(of: Result?.self) { group in
+                group.addTask { await work() }
+                group.addTask {
+                    try? await Task.sleep(for: deadline)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import Foundation
+import MockServer
+import ServiceKit
+
+/// Runs an app's own service (or any async call made through one) once without faults and then once under
+/// every fault that applies, each on a fresh replay server of its cassette, and checks that each run ends in
+/// the error family the fault stands for: the promise that a service handles both network-level and
+/// service-level failures, kept in one call.
+///
+/// ```swift
+/// let report = try await FaultMatrix.run(ProfileService(login: "octocat"), replaying: "github/users",
+///                                        client: { baseURL in WebServiceClient(baseURL: baseURL, configuration: .init(timeout: 1)) })
+/// #expect(report.failures.isEmpty, "\(report)")
+/// ```
+///
+/// The rows and what each expects:
+///
+/// | faults | expected |
+/// |---|---|
+/// | `refuse`, `reset`, `empty`, each `truncate=...`, `malformed-chunk`, `garbage` | `.network(...)` |
+/// | `stall`, `latency` beyond the client's timeout | `.network(.timedOut)` |
+/// | `latency` and `throttle` within the timeout | the baseline value |
+/// | `status=500`, `502`, `503`, `504` | `.service(.httpStatus(code))` |
+/// | `status=429` (with `Retry-After`) | `.service(.rateLimited)` |
+/// | `service-error=NAME`, each error template of the cassette | `.service(.httpStatus, .rateLimited or .errorPayload)` |
+/// | `corrupt-body`, `empty-body`, `content-type=text/html` | `.service(.undecodableBody)` or `.service(.wrongContentType)` |
+/// | streams: `corrupt-body`, `empty-body` | `.network(...)` or `.service(...)` (a damaged stream may read as broken off) |
+/// | streams: `truncate=event:N`, `stall=event:N`, `error-event=NAME,after=N` | the error, after exactly N events |
+/// | with a retry policy: `reset`, `empty`, `truncate=body:10`, `status=503`, `status=429`, each `when=first:1` | the baseline value |
+///
+/// Every run must end within the client's timeout times its attempts plus `margin`; one still running then is
+/// cancelled and fails its row. A row whose fault never fired fails too. The client is the one `client` builds
+/// for each run's base URL, with its clock replaced by a `VirtualClock` standing at the cassette's recording
+/// date: retries wait for nothing, and the report shows their waits. Cassettes are found as
+/// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:_:)`` finds them.
+public enum FaultMatrix {
+    /// How many runs go at once by default: each holds a server and a connection or two, and the machine is
+    /// usually running other tests too.
+    public static let defaultParallelRuns = 4
+
+    /// Runs `service` through the matrix against the cassette `cassette`.
+    /// - Parameters:
+    ///   - service: the call; its response is compared with the baseline's by `==`.
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
+    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
+    ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
+    ///   - parallel: runs at once; default ``defaultParallelRuns``.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    /// - Returns: the report; its ``Report/failures`` are empty when every row passed.
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServerError``
+    ///   when the cassette cannot be found or read.
+    public static func run<Service: WebService>(
+        _ service: Service, replaying cassette: String, in folder: URL? = nil,
+        client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
+        overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
+        margin: Duration = .seconds(5), filePath: String = #filePath
+    ) async throws -> Report where Service.Response: Equatable {
+        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, filePath: filePath,
+                                client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin) { client in
+            do throws(WebServiceError) {
+                return (.success(try await client.send(service)), nil)
+            } catch {
+                return (.failure(error), nil)
+            }
+        }
+        return try await runner.run(try selected(runner, overrides, only), parallel: parallel)
+    }
+
+    /// Runs the streaming `service` through the matrix: the rows of a plain call, plus the stream faults
+    /// after `eventsBeforeFault` events. The events received are compared with the baseline's by `==`.
+    /// Parameters and errors as for the plain service's `run`.
+    public static func run<Service: StreamingService>(
+        _ service: Service, replaying cassette: String, in folder: URL? = nil, eventsBeforeFault: Int = 1,
+        client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
+        overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
+        margin: Duration = .seconds(5), filePath: String = #filePath
+    ) async throws -> Report where Service.Event: Equatable {
+        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, filePath: filePath, client: client,
+                                idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin) { client in
+            var events: [Service.Event] = []
+            do throws(WebServiceError) {
+                for try await event in client.events(of: service) { events.append(event) }
+                return (.success(events), events.count)
+            } catch {
+                return (.failure(error), events.count)
+            }
+        }
+        return try await runner.run(try selected(runner, overrides, only), parallel: parallel)
+    }
+
+    /// Runs any async call the app makes through a client (a repository or view-model method) through the
+    /// matrix. Each run must throw the ``WebServiceError`` family its fault stands for, or return the fallback
+    /// an override declares for it (`.expect(family: .network, .fallback(cached), because: ...)`); a value
+    /// where an error was due is a swallowed error, a different value a stale one.
+    /// - Parameters:
+    ///   - name: the call's name in the report (`ProfileRepository.load`).
+    ///   - idempotent: whether a retry policy may repeat the call (its requests are GETs); default `true`.
+    ///   - call: the call, given the run's client; its value is compared with the baseline's by `==`.
+    ///   Other parameters and errors as for the plain service's `run`.
+    public static func run<Value: Equatable & Sendable>(
+        _ name: String, replaying cassette: String, in folder: URL? = nil, idempotent: Bool = true,
+        client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
+        overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
+        margin: Duration = .seconds(5), filePath: String = #filePath,
+        _ call: @escaping @Sendable (WebServiceClient) async throws -> Value
+    ) async throws -> Report {
+        let runner = try runner(subject: name, cassette: cassette, folder: folder, filePath: filePath, client: client,
+                                idempotent: idempotent, eventsBeforeFault: nil, margin: margin) { client in
+            do {
+                return (.success(try await call(client)), nil)
+            } catch {
+                return (.failure(error), nil)
+            }
+        }
+        return try await runner.run(try selected(runner, overrides, only), parallel: parallel)
+    }
+
+    /// The rows `run` runs for a service of type `kind` (the stream rows too for a `StreamingService`), for
+    /// `@Test(arguments:)`: each fault its own test case.
+    ///
+    /// ```swift
+    /// @Test(arguments: try FaultMatrix.cases(for: ProfileService.self, replaying: "github/users", client: makeClient))
+    /// func profile(_ fault: FaultMatrix.Case) async throws {
+    ///     let report = try await FaultMatrix.run(ProfileService(login: "octocat"), replaying: "github/users",
+    ///                                            client: makeClient, only: fault)
+    ///     #expect(report.failures.isEmpty, "\(report)")
+    /// }
+    /// ```
+    /// - Parameters:
+    ///   - kind: the service type; a `StreamingService` gets the stream rows.
+    ///   - method: the service's method (a POST is never retried); default GET.
+    ///   Other parameters as for `run`, which must be given the same.
+    public static func cases(for kind: Any.Type, method: HTTPMethod = .get, replaying cassette: String, in folder: URL? = nil,
+                             eventsBeforeFault: Int = 1,
+                             client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
+                             overrides: [Override] = [], filePath: String = #filePath) throws -> [Case] {
+        let (_, _, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, client: client, idempotent: method.isIdempotent,
+                                      eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
+        return try cases(for: shape, overrides: overrides)
+    }
+
+    private static func selected<Value>(_ runner: Runner<Value>, _ overrides: [Override], _ only: Case?) throws -> [Case] {
+        let all = try cases(for: runner.shape, overrides: overrides)
+        guard let only else { return all }
+        guard let row = all.first(where: { $0.fault == only.fault }) else {
+            throw FaultMatrixError("the case '\(only.fault)' is not a row of \(runner.subject)'s matrix; build the arguments with the same cassette, client and overrides as the run")
+        }
+        return [row]
+    }
+
+    private static func runner<Value>(subject: String, cassette: String, folder: URL?, filePath: String,
+                                      client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
+                                      eventsBeforeFault: Int?, margin: Duration,
+                                      call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?))
+        throws -> Runner<Value> {
+        let (recordings, recordedAt, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, client: client,
+                                                        idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
+        return Runner(subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, recordedAt: recordedAt, shape: shape,
+                      margin: margin, makeClient: client, call: call)
+    }
+
+    /// The recordings folder, the cassette's date and the matrix's shape: its error templates, and the
+    /// timeout and attempts of a client `client` builds.
+    private static func shape(cassette: String, folder: URL?, filePath: String, client: (URL) -> WebServiceClient,
+                              idempotent: Bool, eventsBeforeFault: Int?) throws -> (URL, Date?, Shape) {
+        let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
+        let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
+        let loaded = try Cassette.load(from: file)
+        // A client for a port nothing listens on, only to read its settings.
+        let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
+        let shape = Shape(eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
+                          attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: Array(loaded.errorTemplates.keys))
+        return (recordings, loaded.recordedAt, shape)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+@testable import MockServer
+import ServiceKit
+import Testing
+
+/// The endpoints × fault kinds report (`MOCKSERVER_FAULT_COVERAGE`), gathered from the services' servers as
+/// they stop.
+@Suite struct FaultCoverageTests {
+    @Test func servicesUnderFaults_listEachEndpointWithTheFaultsItMet_andFlagThoseNoNetworkFaultReached() async throws {
+        // GIVEN a report file, and the GitHub user call run under three faults of the three families, and the
+        // feed call under none, each server adding itself to the report as it stops
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("coverage.json")
+        let environment = [FaultCoverage.reportVariable: report.path]
+        for (call, fault) in [(ServiceCall.gitHubUser, "reset"), (.gitHubUser, "status=503"), (.gitHubUser, "service-error=not_found"),
+                              (.feed, "")] {
+            let server = try await withReplay(call.cassette, faults: try .specs(fault)) { replay in
+                _ = await call.perform(replay.client)
+                return replay.server
+            }
+            FaultCoverage.record(server, environment: environment)
+        }
+
+        // WHEN the report is read
+        let coverage = try CoverageReport.read(from: report)
+        let table = try String(contentsOf: folder.appendingPathComponent("coverage.txt"), encoding: .utf8)
+
+        // THEN the user endpoint met each fault once, with what the server sent, and the feed is flagged
+        let user = try #require(coverage.endpoints["GET /users/octocat"])
+        #expect(user.requests == 3)
+        #expect(user.faults["reset"] == CoverageReport.Met(family: "network", count: 1, outcomes: ["no response": 1]))
+        #expect(user.faults["status"] == CoverageReport.Met(family: "http", count: 1, outcomes: ["status 503": 1]))
+        #expect(user.faults["service-error"] == CoverageReport.Met(family: "service", count: 1, outcomes: ["status 404": 1]))
+        #expect(coverage.untestedAgainstNetworkFaults == ["GET /feeds"])
+        #expect(table.contains("GET /feeds  [no network fault] | 1        | (none)"), "\(table)")
+        #expect(table.contains("never tested against a network-level fault: GET /feeds"), "\(table)")
+    }
+
+    @Test func numericSegments_makeOneEndpoint() {
+        #expect(CoverageReport.pattern(of: "/users/42/repos") == "/users/{n}/repos")
+        #expect(CoverageReport.pattern(of: "/2.3/questions") == "/2.3/questions")
+    }
+}

@@ -1,0 +1,230 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import MockServer
+import ServiceKit
+import ServiceReplayTesting
+import Testing
+
+/// `FaultMatrix.run` through its users' surface: an app's service (a correct one, a broken one, a stream, one
+/// with retries) and an async call with fallbacks, against the repository's cassettes over real loopback HTTP.
+@Suite(.timeLimit(.minutes(2))) struct FaultMatrixRunTests {
+    /// A client as an app's test would build it: a short timeout, so that stalls end quickly.
+    static let client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) }
+
+    /// The row of `fault`.
+    static func row(_ fault: String, of report: FaultMatrix.Report) throws -> FaultMatrix.Report.Row {
+        try #require(report.rows.first { $0.case.fault == fault }, "no row \(fault) in\n\(report)")
+    }
+
+    @Test func correctService_passesEveryRow() async throws {
+        // GIVEN GitHub's user service, whose error handling the bundled tests pin
+        // WHEN it runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client)
+        }
+
+        // THEN every row passes, the cassette's error templates among them, and the table says so
+        #expect(report.failures.isEmpty, "\(report)")
+        let faults = report.rows.map(\.case.fault)
+        #expect(faults.contains("service-error=rate_limit"))
+        #expect(faults.contains("stall"))
+        #expect(try Self.row("status=503", of: report).description
+                == "status=503 | .service(.httpStatus(503)) | .service(.httpStatus(503)) after 0 retries | pass")
+        #expect(report.description.hasPrefix("GitHubUserService on github/users: \(report.rows.count) faults, 0 failed, in "))
+        print("fault matrix, GitHubUserService with a 1 s timeout: \(report.rows.count) faults in \(report.elapsed)")
+    }
+
+    /// A service that swallows a body it cannot read: the user comes back `nil` instead of an error.
+    struct SwallowingProfileService: WebService {
+        let base = GitHubUserService(login: "octocat")
+        var endpoint: String { base.endpoint }
+        func configure(_ request: inout URLRequest) { base.configure(&request) }
+        func serviceError(in reply: RawResponse) -> WebServiceError.Service? { base.serviceError(in: reply) }
+        func response(from json: JSON) throws -> GitHubUserProfile? { try? base.response(from: json) }
+        func decodeResponse(_ reply: RawResponse) throws -> GitHubUserProfile? { try? base.decodeResponse(reply) }
+    }
+
+    @Test func serviceThatSwallowsAnUnreadableBody_isCaught_byTheSentenceNamingTheFault() async throws {
+        // GIVEN a service that turns an undecodable body into a nil profile
+        // WHEN it runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(SwallowingProfileService(), replaying: "github/users", client: Self.client)
+        }
+
+        // THEN the body faults fail, each in one sentence naming the fault, and nothing else does
+        #expect(report.failures == [
+            "corrupt-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries",
+            "empty-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries",
+        ] + Self.contentTypeFailure, "\(report)")
+        #expect(try Self.row("corrupt-body", of: report).description
+                == "corrupt-body | .service(.undecodableBody) or .service(.wrongContentType) | success after 0 retries | FAIL")
+    }
+
+    /// Whether the swallowing service also swallows a wrong content type: only when ServiceKit reports it from
+    /// the decoding the service replaced.
+    static let contentTypeFailure = ["content-type=text/html: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries"]
+
+    /// A repository that shows a placeholder whatever goes wrong: the swallowed error the matrix exists for.
+    struct SwallowingRepository: Sendable {
+        func profileName(_ client: WebServiceClient) async -> String {
+            (try? await client.send(GitHubUserService(login: "octocat")).name) ?? "someone"
+        }
+    }
+
+    @Test func asyncCallThatSwallowsA503_isCaught() async throws {
+        // GIVEN a repository method that turns every error into a placeholder
+        // WHEN it runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("SwallowingRepository.profileName", replaying: "github/users", client: Self.client) { client in
+                await SwallowingRepository().profileName(client)
+            }
+        }
+
+        // THEN the 503 row fails with the sentence the README quotes
+        #expect(report.failures.contains("status=503: expected .service(.httpStatus(503)), got success after 0 retries"), "\(report)")
+        #expect(report.failures.contains("reset: expected .network(...), got success after 0 retries"), "\(report)")
+    }
+
+    @Test func asyncCallWithDeclaredFallbacks_passesEveryRow() async throws {
+        // GIVEN a repository method that shows a cached name offline, and rethrows service errors
+        let cached = "The Octocat (cached)"
+        // WHEN it runs with that fallback declared for the network family
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("CachingRepository.profileName", replaying: "github/users", client: Self.client,
+                                      overrides: [.expect(family: .network, .fallback(cached), because: "offline shows the cache")]) { client in
+                do {
+                    return try await client.send(GitHubUserService(login: "octocat")).name ?? ""
+                } catch let error as WebServiceError where error.family == .network {
+                    return cached
+                }
+            }
+        }
+
+        // THEN every row passes, the network rows with the reason printed
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(try Self.row("reset", of: report).description
+                == "reset | the fallback \(cached) | success after 0 retries | pass (offline shows the cache)")
+    }
+
+    @Test func retryPolicy_overcomesAFaultThatFiresOnce_withARecordedSleep() async throws {
+        // GIVEN a client that retries once, without jitter
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 1, retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0)))
+        }
+        // WHEN the service runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: client)
+        }
+
+        // THEN a 503 that fires once ends in the baseline's value, after one retry that waited the Retry-After
+        #expect(report.failures.isEmpty, "\(report)")
+        let row = try #require(report.rows.first { $0.case.fault == "status=503,when=first:1" })
+        #expect(row.passed == true)
+        #expect(row.sleeps == [1])
+        #expect(row.got == "success after 1 retry (slept 1 s)")
+    }
+
+    @Test func stream_getsTheStreamRows() async throws {
+        // GIVEN the chat completions stream, whose client's base URL ends in /v1
+        let question = ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Say hello.")])
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0.appendingPathComponent("v1"), configuration: .init(timeout: 1))
+        }
+        // WHEN it runs through the matrix, faults after two events
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(question, replaying: "chat/completions", eventsBeforeFault: 2, client: client)
+        }
+
+        // THEN the stream rows ran and passed, each error after exactly two events
+        #expect(report.failures.isEmpty, "\(report)")
+        let faults = report.rows.map(\.case.fault)
+        #expect(faults.contains("truncate=event:2"))
+        #expect(faults.contains("stall=event:2"))
+        #expect(faults.contains("error-event=server_error,after=2"))
+        let stall = try #require(report.rows.first { $0.case.fault == "stall=event:2" })
+        #expect(stall.got == ".network(.timedOut) after 2 events, after 0 retries")
+    }
+
+    @Test func overridesAndSkips_printTheirReasons() async throws {
+        // GIVEN an exact expectation for 404s and a skipped stall
+        let overrides: [FaultMatrix.Override] = [
+            .expect("service-error=not_found", .error(.service(.httpStatus(404, message: "Not Found"))), because: "the profile screen says who is missing"),
+            .skip("stall", because: "the screen has its own deadline"),
+        ]
+        // WHEN the service runs through the matrix
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, overrides: overrides)
+        }
+
+        // THEN both reasons are in the table, and the skipped row did not run
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(try Self.row("service-error=not_found", of: report).verdict == "pass (the profile screen says who is missing)")
+        #expect(try Self.row("stall", of: report).description == "stall | .network(.timedOut) |  | skipped: the screen has its own deadline")
+        #expect(report.description.contains("skipped: the screen has its own deadline"))
+    }
+
+    @Test func overrideOfAnUnknownFault_throwsOneSentence() throws {
+        // GIVEN an override whose fault is no spec
+        // WHEN the matrix is built, THEN it refuses, naming it
+        let error = #expect(throws: FaultMatrixError.self) {
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", overrides: [.skip("stal", because: "typo")])
+        }
+        #expect(error?.description == "the override for 'stal' names no fault of the matrix and is not a fault spec: invalid fault spec 'stal': 'stal' is not a fault kind; use one of \(Fault.kindNames.joined(separator: ", "))")
+    }
+
+    @Test func failingBaseline_throwsOneSentence() async throws {
+        // GIVEN a call the cassette answers with a 404
+        // WHEN it runs through the matrix, THEN nothing runs under faults, and the sentence says why
+        let error = await #expect(throws: FaultMatrixError.self) {
+            try await TestEnvironment.isolated {
+                try await FaultMatrix.run(GitHubUserService(login: "no-such-user-xyz"), replaying: "github/users", client: Self.client)
+            }
+        }
+        #expect(error?.description == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries")
+    }
+
+    @Test func callThatOutlivesItsDeadline_isCancelled_andFailsItsRow() async throws {
+        // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
+        // client waits half a second, and a margin of one second
+        let client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5)) }
+        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+            .first { $0.fault == "stall" })
+        // WHEN it runs under the stall alone
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
+                                      margin: .seconds(1)) { given in
+                let own = WebServiceClient(baseURL: given.baseURL, configuration: .init(timeout: 30))
+                return try await own.send(GitHubUserService(login: "octocat")).user.login
+            }
+        }
+
+        // THEN the run is cancelled at its deadline and the row fails, saying so
+        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 1.5 s"])
+    }
+
+    @Test func faultThatNeverFires_failsItsRow() async throws {
+        // GIVEN an added row whose fault is aimed at a path the call never asks for
+        let overrides: [FaultMatrix.Override] = [.expect("status=503,path=/nowhere", .baselineValue, because: "aimed elsewhere")]
+        let row = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client,
+                                                     overrides: overrides).last)
+        // WHEN it runs
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client,
+                                      overrides: overrides, only: row)
+        }
+
+        // THEN the row fails: a fault that never fired proves nothing
+        #expect(report.failures == ["status=503,path=/nowhere: expected the baseline value, got the fault never fired"])
+    }
+
+    @Test(arguments: try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client))
+    func eachFault_isATestCase(_ fault: FaultMatrix.Case) async throws {
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, only: fault)
+        }
+        #expect(report.rows.map(\.case.fault) == [fault.fault])
+        #expect(report.failures.isEmpty, "\(report)")
+    }
+}

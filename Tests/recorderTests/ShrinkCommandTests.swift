@@ -1,0 +1,98 @@
+@testable import recorder
+import Foundation
+@testable import MockServer
+import Testing
+
+/// `recorder shrink`: the reduction against real servers on loopback (in-process runs), and the command's
+/// sentences through the built `recorder`.
+@Suite(.timeLimit(.minutes(2))) struct ShrinkCommandTests {
+    /// Six rules at even odds: two aimed at /a and /b, four anywhere.
+    static let plan = """
+        status=503,when=p:0.5,path=/a; status=500,when=p:0.5,path=/b; status=502,when=p:0.3; \
+        status=504,when=p:0.3; latency=1ms,when=p:0.5; content-type=text/html,when=p:0.5
+        """
+
+    /// The "test": three rounds of GET /a, /b and /c against a server under the environment's plan. It fails
+    /// only when /a got a 503 and /b a 500, both.
+    static func test(_ environment: [String: String]) async throws -> (failed: Bool, decisions: [FaultLogLine]) {
+        let plan = try #require(try FaultPlan.fromEnvironment(environment))
+        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .plan(plan)))
+        for path in ["/a", "/b", "/c"] { server.add(.stub("GET", path, text: path)) }
+        let base = try await server.start()
+        let http = LoopbackHTTP()
+        var statuses: [String: Set<Int>] = [:]
+        for _ in 1...3 {
+            for path in ["/a", "/b", "/c"] {
+                statuses[path, default: []].insert(try await http.send("GET", path, to: base).status)
+            }
+        }
+        http.close()
+        await server.stop()
+        let failed = statuses["/a", default: []].contains(503) && statuses["/b", default: []].contains(500)
+        return (failed, FaultCoverage.decisions(in: server.journal.entries))
+    }
+
+    @Test func failingRandomPlan_shrinksToTheTwoFaultsThatMatter_andTheLineReproducesIt() async throws {
+        // GIVEN the first seed under which the six-rule plan makes the test fail (seeds tried in order, bounded)
+        var seed: UInt64?
+        for candidate in UInt64(1)...200 where try await Self.test([FaultPlan.faultsVariable: Self.plan,
+                                                                      FaultPlan.seedVariable: String(candidate)]).failed {
+            seed = candidate
+            break
+        }
+        let failingSeed = try #require(seed, "no seed from 1 to 200 makes the test fail")
+
+        // WHEN the run is shrunk
+        let shrinker = PlanShrinker(maxRuns: 40) { environment, _ in try await Self.test(environment) }
+        let outcome = try await shrinker.shrink(plan: Self.plan, seed: failingSeed)
+
+        // THEN exactly the two faults that matter are left, each aimed at one request
+        #expect(outcome.rules.count == 2, "\(outcome.rules)")
+        #expect(outcome.rules.first?.hasPrefix("status=503,when=nth:") == true)
+        #expect(outcome.rules.first?.hasSuffix(",path=/a,method=GET") == true)
+        #expect(outcome.rules.last?.hasPrefix("status=500,when=nth:") == true)
+        #expect(outcome.rules.last?.hasSuffix(",path=/b,method=GET") == true)
+        #expect(!outcome.budgetSpent)
+        // AND the plan it prints makes the test fail again, whatever the seed
+        #expect(try await Self.test([FaultPlan.faultsVariable: outcome.plan]).failed)
+    }
+
+    @Test func deterministicRules_countOnlyTheRequestsEarlierRulesLeft() throws {
+        // GIVEN faults that fired at the 2nd and 4th GET /a
+        let lines = [FaultLogLine(fault: "reset,when=p:0.5", method: "GET", path: "/a", nth: 4),
+                     FaultLogLine(fault: "status=503,when=p:0.2,path=/a*", method: "GET", path: "/a", nth: 2)]
+        // WHEN they become rules
+        let rules = PlanShrinker.Decision.rules(lines.compactMap(PlanShrinker.Decision.init))
+        // THEN the second counts one request fewer: the first took one
+        #expect(rules == ["status=503,when=nth:2,path=/a,method=GET", "reset,when=nth:3,path=/a,method=GET"])
+    }
+
+    @Test func commandThatPasses_hasNothingToShrink() async throws {
+        let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--seed", "3", "--", "true"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "recorder: the command passes under the plan with seed 3: there is no failure to shrink\n")
+    }
+
+    @Test func commandThatFailsWithoutAFault_isNotThePlans() async throws {
+        let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--", "false"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "recorder: the command fails under the plan, but no fault fired: the failure is not the plan's\n")
+    }
+
+    @Test func runPastItsTimeout_isStopped_andCountsAsFailing() async throws {
+        // GIVEN a command that would take a minute (and may ignore SIGTERM, as children of a shell that ignores
+        // it do), and a one-second bound per run
+        let started = ContinuousClock.now
+        let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--timeout", "1", "--", "sleep", "60"])
+        // THEN the run is stopped and counts as failing, with no fault behind it, long before the command would end
+        #expect(result.status == 1)
+        #expect(result.stderr == "recorder: the command fails under the plan, but no fault fired: the failure is not the plan's\n")
+        #expect(ContinuousClock.now - started < .seconds(55))
+    }
+
+    @Test func invalidPlan_isAUsageError() async throws {
+        let result = try await runRecorder(["shrink", "--plan", "stal", "--", "true"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("recorder: --plan: "))
+    }
+}

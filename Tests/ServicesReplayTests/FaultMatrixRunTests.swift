@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MockServer
+import ExampleServices
 import ServiceKit
 import ServiceReplayTesting
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+import ExampleServices
 import ServiceKit
 import Testing
 

@@ -12,6 +12,7 @@ enum Recorder {
         case "redact": RedactCommand.self
         case "import": ImportCommand.self
         case "export": ExportCommand.self
+        case "drift": DriftCommand.self
         default: nil
         }
     }
@@ -32,6 +33,7 @@ enum Recorder {
         Summary(name: "redact", summary: RedactCommand.help.summary),
         Summary(name: "import", summary: ImportCommand.help.summary),
         Summary(name: "export", summary: ExportCommand.help.summary),
+        Summary(name: "drift", summary: DriftCommand.help.summary),
     ]
 
     /// The text of `recorder --help`.

@@ -47,7 +47,7 @@ package final class CassetteTurns: Sendable {
         let key = file.standardizedFileURL.path
         let needsTurn: Bool = state.withLock { state in
             switch mode {
-            case .none, .live:
+            case .none, .live, .drift:
                 return false
             case .once:
                 // On disk before this process recorded it: replayed only. Checked under the lock, so a file

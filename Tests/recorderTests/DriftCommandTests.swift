@@ -1,5 +1,7 @@
 import Foundation
 @testable import MockServer
+@testable import recorder
+import ServiceReplayLocking
 import Testing
 import ServiceReplayTestSupport
 
@@ -183,5 +185,51 @@ import ServiceReplayTestSupport
         #expect(run.status == 2)
         #expect(run.stderr == message)
         #expect(run.stdout == "")
+    }
+
+    /// An upstream that answers 503 with `Retry-After: 1` to its first request, then 200.
+    final class BusyOnce: HTTPHandler {
+        let requests = Lock(0)
+        func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+            let count = requests.withLock { $0 += 1; return $0 }
+            guard count > 1 else { return .response(status: 503, headers: ["Retry-After": "1"], body: Data()) }
+            return .response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":1}"#.utf8))
+        }
+    }
+
+    @Test(arguments: [(["drift", "Recordings/busy.json"], Int32(0), 2, "No drift: 1 interaction checked."),
+                      (["drift", "Recordings/busy.json", "--max-wait", "0"], Int32(1), 1,
+                       "  breaking  status: 200 → 503 (class 2xx → 5xx)\n  breaking  Content-Type: application/json → none (content type changed)\n"
+                       + "Drift: 1 interaction checked, 2 breaking changes, 0 additive changes.")])
+    func retryAfter_isWaitedOut_upToMaxWait(arguments: [String], status: Int32, requests: Int, ending: String) async throws {
+        // GIVEN an upstream busy for its first request, and a cassette of its answer
+        let handler = BusyOnce()
+        let server = HTTPServer(configuration: .init(), handler: handler)
+        let base = try await server.start()
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try FileManager.default.createDirectory(at: workspace.url("Recordings"), withIntermediateDirectories: true)
+        let answer = RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 2]))
+        try Cassette(name: "busy", upstream: base.absoluteString, interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/item"), response: answer)])
+            .save(to: workspace.url("Recordings/busy.json"))
+        // WHEN drift runs THEN the 503 is waited out and the request sent again, unless its wait exceeds --max-wait
+        let run = try await workspace.run(arguments)
+        await server.stop()
+        #expect(run.status == status, "\(run.stderr)")
+        #expect(run.stdout.hasSuffix(ending + "\n"), "\(run.stdout)")
+        #expect(handler.requests.withLock { $0 } == requests)
+    }
+
+    @Test func redactedHeaders_areFilledFromTheEnvironment_whenNotGiven() throws {
+        // GIVEN requests holding a redacted Authorization and X-Api-Key
+        let request = RecordedRequest(method: "GET", target: "/me", headers: ["Authorization": "Bearer <redacted>", "X-Api-Key": "<redacted>"])
+        // WHEN values come from --header for one and the environment for both
+        let fills = DriftCommand.fillValues(["Authorization": "Bearer given"], for: [request],
+                                            environment: ["RECORDER_HEADER_AUTHORIZATION": "Bearer env", "RECORDER_HEADER_X_API_KEY": "key-9"])
+        // THEN --header wins, the environment fills the rest, and the request is sent with both
+        #expect(fills["Authorization"] == "Bearer given")
+        #expect(fills["X-Api-Key"] == "key-9")
+        let prepared = try DriftRequest.prepare(request, fills: fills).get()
+        #expect(prepared.headers.lines == [HTTPHeader(name: "Authorization", value: "Bearer given"), HTTPHeader(name: "X-Api-Key", value: "key-9")])
     }
 }

@@ -38,4 +38,9 @@ package struct DriftChange: Sendable, Hashable {
         let label = severity.rawValue
         return label + String(repeating: " ", count: 10 - label.count) + "\(place): \(recorded) → \(live) (\(kind))"
     }
+
+    /// The upstream failed below HTTP (refused, reset, timed out), as `message` says: breaking.
+    package static func unreachable(_ message: String) -> DriftChange {
+        DriftChange(.breaking, "upstream", recorded: "answered", live: "unreachable", kind: message)
+    }
 }

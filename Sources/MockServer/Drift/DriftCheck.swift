@@ -16,8 +16,8 @@ package final class DriftCheck: Sendable {
     private let cassettes: [Cassette]
     /// The test's match rules, so that the same interaction is found as replay would find it.
     private let matching: MatchRules
-    /// Each forwarded request (as recorded: secrets redacted) and the live answer, in order.
-    private let exchanges = Lock<[(request: RecordedRequest, live: RecordedResponse)]>([])
+    /// Each forwarded request (as recorded: secrets redacted) and what the upstream did, in order.
+    private let exchanges = Lock<[(request: RecordedRequest, live: Interaction.Outcome)]>([])
 
     /// A check of the live answers against `cassettes`, matched under `matching`.
     package init(cassettes: [Cassette], matching: MatchRules) {
@@ -27,8 +27,7 @@ package final class DriftCheck: Sendable {
 
     /// Keeps `exchange` for the comparison; set as the recording's ``RecordingOptions/onExchange``.
     package func keep(_ exchange: ForwardedExchange) {
-        guard let live = exchange.interaction.response else { return }
-        exchanges.withLock { $0.append((exchange.interaction.request, live)) }
+        exchanges.withLock { $0.append((exchange.interaction.request, exchange.interaction.outcome)) }
     }
 
     /// Compares every kept exchange with what the cassettes replay for its request. Returns the warnings
@@ -53,10 +52,15 @@ package final class DriftCheck: Sendable {
                     warnings.append("drift: \(title): no interaction of the cassettes answers this request, so nothing was compared")
                     continue
                 }
-                let recorded = RecordedResponse(status: replayed.status, headers: replayed.headers,
-                                                body: RecordedBody(replayed.body, contentType: replayed.headers["Content-Type"]))
-                let live = HTTPResponse(status: exchange.live.status, headers: exchange.live.headers, body: exchange.live.body.data)
-                let changes = DriftComparison.changes(recorded: recorded, live: live)
+                let changes: [DriftChange]
+                switch exchange.live {
+                case .failure(let failure):
+                    changes = [.unreachable(failure.driftReason)]
+                case .response(let answer):
+                    let recorded = RecordedResponse(status: replayed.status, headers: replayed.headers,
+                                                    body: RecordedBody(replayed.body, contentType: replayed.headers["Content-Type"]))
+                    changes = DriftComparison.changes(recorded: recorded, live: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.data))
+                }
                 breaking += changes.filter { $0.severity == .breaking }.map { "\(title): \($0.line)" }
                 warnings += changes.filter { $0.severity == .additive }.map { "drift: \(title): \($0.line)" }
             }

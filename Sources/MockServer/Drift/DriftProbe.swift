@@ -27,10 +27,6 @@ package final class DriftProbe: Sendable {
         client = UpstreamClient(upstream: upstream, timeout: timeout)
     }
 
-    deinit {
-        client.invalidate()
-    }
-
     /// Sends `request` (method, target, headers and body as recorded, `Host` set to the upstream's) and
     /// returns the answer. A 429 or 503 whose `Retry-After` gives at most ``longestWait`` in seconds is waited
     /// out and the request sent again, at most ``retries`` times; `onWait` is told each wait first.
@@ -60,5 +56,12 @@ package final class DriftProbe: Sendable {
     static func retryAfter(_ value: String?) -> Duration? {
         guard let value, let seconds = Int(value.trimmingHTTPWhitespace()), seconds >= 0 else { return nil }
         return .seconds(seconds)
+    }
+}
+
+extension TransportFailure {
+    /// The failure's message, or its kind when the upstream gave none, as a drift report names it.
+    package var driftReason: String {
+        message ?? "the upstream did not answer (\(kind.rawValue))"
     }
 }

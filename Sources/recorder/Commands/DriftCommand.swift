@@ -115,7 +115,7 @@ enum DriftCommand: Command {
                     let changes = DriftComparison.changes(recorded: recorded, live: live, headerFields: parsed.all("header-field"))
                     section.entries.append(entry(.checked(changes)))
                 case .failure(let failure):
-                    section.entries.append(entry(.unreachable(failure.message ?? "the upstream did not answer (\(failure.kind.rawValue))")))
+                    section.entries.append(entry(.unreachable(failure.driftReason)))
                 }
             }
             report.sections.append(section)

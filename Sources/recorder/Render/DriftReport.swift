@@ -25,7 +25,7 @@ struct DriftReport {
             switch outcome {
             case .checked(let changes): changes
             case .skipped: []
-            case .unreachable(let message): [DriftChange(.breaking, "upstream", recorded: "answered", live: "unreachable", kind: message)]
+            case .unreachable(let message): [.unreachable(message)]
             }
         }
 

@@ -23,30 +23,30 @@ let package = Package(
     ],
     targets: [
         // The package's one lock type and one URLSession delegate, shared by the other modules without them
-        // depending on each other. Module names that apps may well have too (Locking, TestSupport) carry the
+        // depending on each other. Module names that apps may well have too (Shared, TestSupport) carry the
         // package's prefix.
-        .target(name: "ServiceReplayLocking", swiftSettings: strictSettings),
-        .target(name: "ServiceKit", dependencies: ["ServiceReplayLocking"], swiftSettings: strictSettings),
+        .target(name: "ServiceReplayShared", swiftSettings: strictSettings),
+        .target(name: "ServiceKit", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
         // Example services (GitHub, Stack Exchange, the Nice API, chat completions): documentation of ServiceKit
         // and the fault matrix's subjects. Not a product: an app that links ServiceKit does not get them.
         .target(name: "ExampleServices", dependencies: ["ServiceKit"], swiftSettings: strictSettings),
-        .target(name: "MockServer", dependencies: ["ServiceReplayLocking"], swiftSettings: strictSettings),
+        .target(name: "MockServer", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
-        .target(name: "MockServerTesting", dependencies: ["MockServer", "ServiceReplayLocking"], swiftSettings: strictSettings),
+        .target(name: "MockServerTesting", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
-        .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "ServiceReplayLocking"], swiftSettings: strictSettings),
+        .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "ServiceReplayShared"], swiftSettings: strictSettings),
         // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
         .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "MockServerTesting"], swiftSettings: strictSettings),
-        .executableTarget(name: "recorder", dependencies: ["MockServer", "ServiceReplayLocking"], swiftSettings: strictSettings),
-        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayLocking"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
+        .executableTarget(name: "recorder", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
+        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayShared"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
         .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
                           path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
         // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
         .target(name: "ServiceReplayTestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "ServiceReplayLocking", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,13 +2,16 @@
 """A stand-in for api.github.com on loopback, for recording the example's cassettes in CI.
 
 Binds 127.0.0.1 on an ephemeral port, prints the port on one line once it accepts connections, and answers
-GET /users/octocat with a profile and any other /users/LOGIN with GitHub's 404, until killed.
+GET /users/octocat with a profile and any other /users/LOGIN with GitHub's 404, until killed. With `--version 2`
+it plays the same API after a change: the profile's public_repos is a string, for the drift mode's check.
 """
 import http.server
 import json
 import sys
 
 OCTOCAT = {"login": "octocat", "id": 583231, "name": "The Octocat", "public_repos": 8, "type": "User"}
+if sys.argv[1:] == ["--version", "2"]:
+    OCTOCAT["public_repos"] = "8"
 
 
 class FakeGitHub(http.server.BaseHTTPRequestHandler):

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// Runs `body` in the running Swift Testing test and returns what it returned or threw, and whether the test

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// A transport double for testing code that uses a ``WebServiceClient`` without a network or a server:
 /// answers each request with the next scripted step (the last step repeats forever), records every request,

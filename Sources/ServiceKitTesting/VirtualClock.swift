@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 import ServiceKit
 
 /// A ``ServiceClock`` for tests: sleeping returns at once, advances ``now`` by the requested time and

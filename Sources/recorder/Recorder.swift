@@ -4,7 +4,7 @@ enum Recorder {
     /// Every command, in the order `recorder --help` lists them: the one list of commands.
     static var commands: [any Command.Type] {
         [CaptureCommand.self, ReplayCommand.self, ListCommand.self, ShowCommand.self,
-         LintCommand.self, RedactCommand.self, ImportCommand.self, ExportCommand.self, ShrinkCommand.self]
+         LintCommand.self, RedactCommand.self, ImportCommand.self, ExportCommand.self, DriftCommand.self, ShrinkCommand.self]
     }
 
     /// The command named `name`.

@@ -59,8 +59,8 @@ quietly() {
 # The modules each library module needs, in link order.
 dependencies() {
     case $1 in
-        MockServer | ServiceKit) echo "ServiceReplayLocking" ;;
-        recorder) echo "MockServer ServiceReplayLocking" ;;
+        MockServer | ServiceKit) echo "ServiceReplayShared" ;;
+        recorder) echo "MockServer ServiceReplayShared" ;;
         *) echo "" ;;
     esac
 }

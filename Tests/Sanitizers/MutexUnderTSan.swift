@@ -1,4 +1,4 @@
-// Why the package locks with `Lock` (Sources/ServiceReplayLocking) and not `Synchronization.Mutex`: ThreadSanitizer on
+// Why the package locks with `Lock` (Sources/ServiceReplayShared) and not `Synchronization.Mutex`: ThreadSanitizer on
 // Linux reports the data a contended Mutex guards as raced, although the lock works (the count printed is
 // exact). Run it:
 //

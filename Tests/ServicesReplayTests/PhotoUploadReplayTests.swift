@@ -2,7 +2,7 @@ import Foundation
 @testable import MockServer
 import ServiceKit
 import ExampleServices
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// `PhotoUploadService` against `Recordings/upload/photos.json` over loopback HTTP: a multipart POST whose

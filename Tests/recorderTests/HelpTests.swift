@@ -3,7 +3,7 @@ import Foundation
 import Testing
 
 @Suite struct HelpTests {
-    static let commands = ["capture", "list", "show", "lint", "redact", "import", "export", "shrink"]
+    static let commands = ["capture", "list", "show", "lint", "redact", "import", "export", "drift", "shrink"]
 
     @Test func globalHelp_listsEveryCommand_withItsSummary() async throws {
         // When asking for help
@@ -23,6 +23,7 @@ import Testing
             "  redact    apply the redaction rules to existing cassettes, in place",
             "  import    convert a HAR 1.2 archive (browsers, Charles, Proxyman, mitmproxy) into a cassette",
             "  export    convert a cassette into a HAR 1.2 archive",
+            "  drift     re-send recorded requests to the live API and report changes of shape",
             "  shrink    reduce a failing run under a random fault plan to a one-line reproduction",
         ])
     }

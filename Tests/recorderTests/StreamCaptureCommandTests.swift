@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 @testable import MockServer
 import Testing
 import ServiceReplayTestSupport

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Cassette files read once per process: a test suite that starts a server on the same cassette for each
 /// of a thousand tests decodes and prepares it once, not a thousand times.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Answers requests from cassettes: the single entry point the server calls for every request.
 ///

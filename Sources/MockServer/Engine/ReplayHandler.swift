@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The ``HTTPHandler`` behind a ``ReplayServer``: fault plan first, then the replay engine, and every
 /// request into the journal (see ``reply(to:context:)``). Runs on event-loop threads, so it never blocks.

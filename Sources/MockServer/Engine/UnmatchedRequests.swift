@@ -1,4 +1,4 @@
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The near-miss reports of a server's unmatched requests, kept apart from the journal so that strict mode
 /// sees every unmatched request whatever the journal drops or keeps. Bounded: the first ``keptLimit``

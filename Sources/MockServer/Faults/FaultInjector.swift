@@ -1,4 +1,4 @@
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Applies a ``FaultPlan`` to live traffic: counts each rule's matches and decides, per request or per
 /// accepted connection, which fault (if any) fires. Safe to call from any thread; the only lock it takes

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Every request a server received, with its time and outcome, for tests to query and assert on.
 ///

@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

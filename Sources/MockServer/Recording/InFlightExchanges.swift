@@ -1,4 +1,4 @@
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Counts the exchanges waiting on the upstream, so that stopping can let them finish (and be saved) first.
 final class InFlightExchanges: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// What a ``LoopUpstreamClient`` exchange ended with.
 enum LoopUpstreamOutcome: Sendable {

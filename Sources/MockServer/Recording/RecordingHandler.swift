@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The ``HTTPHandler`` behind a ``ReplayServer`` in a forwarding mode: replays what matches (in
 /// replay-or-record mode), forwards the rest to the upstream, records each exchange and journals it.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Cuts a forwarded streamed body into ``RecordedStream/Part``s as it passes, each with the time since the
 /// head arrived, and hands each part out as soon as it is complete, so that nothing accumulates here.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// A response body the upstream streams, on its way to the cassette and the client at once: each piece is
 /// cut into parts (see ``StreamCapture``), redacted and appended to the capture log (see

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Decides, when the head of a response arrives, whether its body is passed on as it arrives: given the
 /// status and header fields, and a way to cancel the exchange (when nobody wants the rest of the body),

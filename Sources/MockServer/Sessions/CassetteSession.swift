@@ -29,6 +29,8 @@ package struct CassetteSession: Sendable {
     private let file: URL?
     /// In ``RecordMode/all`` mode, the file the new recording is written to until the test has passed.
     private let pending: URL?
+    /// In ``RecordMode/drift`` mode, the comparison of the live answers with the cassettes.
+    private let drift: DriftCheck?
     /// In ``RecordMode/all`` mode, the cassette being re-recorded, whose hand-written parts (``Cassette/note``,
     /// ``Cassette/matching``, ``Cassette/errorTemplates``) the new recording keeps.
     private let old: Cassette?
@@ -43,6 +45,7 @@ package struct CassetteSession: Sendable {
                  test: String?, environment: [String: String] = TestEnvironment.current) throws {
         self.mode = mode
         var configuration = configuration
+        var drift: DriftCheck?
         let missing = names.filter { !Self.exists($0, in: folder) }
         // A cassette an earlier test of this process recorded under `once` is appended to (see CassetteTurns).
         let appendsOnce = mode == .once && names.count == 1 && missing.isEmpty
@@ -60,7 +63,7 @@ package struct CassetteSession: Sendable {
             file = nil
             pending = nil
             old = nil
-        case .live:
+        case .live, .drift:
             cassettes = []
             file = nil
             pending = nil
@@ -70,6 +73,11 @@ package struct CassetteSession: Sendable {
                                              for: names.joined(separator: ", "), environment: environment)
             configuration.mode = .passThrough
             configuration.recording = RecordingOptions(upstream: upstream)
+            if mode == .drift {
+                let check = DriftCheck(cassettes: existing.map(\.cassette), matching: configuration.matching)
+                configuration.recording?.onExchange = { check.keep($0) }
+                drift = check
+            }
         case .once, .newEpisodes, .all:
             let name = names[0]
             let target = Self.file(name, in: folder)
@@ -97,6 +105,7 @@ package struct CassetteSession: Sendable {
                                                        name: old?.name ?? name.replacingOccurrences(of: "/", with: "-"))
         }
         self.configuration = configuration
+        self.drift = drift
         warnings = try Self.ageWarnings(cassettes, environment: environment)
     }
 
@@ -106,6 +115,7 @@ package struct CassetteSession: Sendable {
         self.cassettes = cassettes.map(LoadedCassette.init)
         self.configuration = configuration
         warnings = []
+        drift = nil
         file = nil
         pending = nil
         old = nil
@@ -186,6 +196,11 @@ package struct CassetteSession: Sendable {
         }
         await server.stop()
         try finish(server, passed: passed(result))
+        if let drift {
+            for warning in try await drift.verify() {
+                FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
+            }
+        }
         if configuration.strict {
             try server.verifyNoUnmatchedRequests()
         }

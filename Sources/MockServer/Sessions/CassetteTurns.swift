@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Tests of one process that record the same cassette take turns on it, so that parallel tests sharing a
 /// cassette never read it half-written, and each later test builds on what the earlier ones recorded.
@@ -47,7 +47,7 @@ package final class CassetteTurns: Sendable {
         let key = file.standardizedFileURL.path
         let needsTurn: Bool = state.withLock { state in
             switch mode {
-            case .none, .live:
+            case .none, .live, .drift:
                 return false
             case .once:
                 // On disk before this process recorded it: replayed only. Checked under the lock, so a file

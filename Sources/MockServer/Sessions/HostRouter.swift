@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The sessions routed requests travel through. Their delegate hands each loopback task's events to its
 /// ``LoopbackExchange``, which passes them to the protocol instance that started it. It follows no

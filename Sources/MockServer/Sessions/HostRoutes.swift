@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Which server and configuration each route slot belongs to. Every routed configuration gets a slot; a slot
 /// whose server stopped or went away is given to the next configuration, so the slots in use never outnumber

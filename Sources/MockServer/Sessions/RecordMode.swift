@@ -16,8 +16,12 @@ package enum RecordMode: String, Sendable, Hashable, CaseIterable {
     /// Forward everything to the upstream and record nothing (`MOCKSERVER_LIVE=1`), to check the tests
     /// against the real API.
     case live
+    /// Like ``live``, and then compare each live answer by shape with the interaction the cassette would have
+    /// replayed (`MOCKSERVER_RECORD=drift`): breaking changes fail the test, additive ones are warnings, both
+    /// worded as `recorder drift` words them. The cassette is never changed.
+    case drift
 
-    /// The variable holding the record mode: `none`, `once`, `new-episodes` or `all`.
+    /// The variable holding the record mode: `none`, `once`, `new-episodes`, `all` or `drift`.
     static let recordVariable = "MOCKSERVER_RECORD"
     /// The variable that, set to `1`, sends every request to the upstream (``live``), whatever
     /// `MOCKSERVER_RECORD` says.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// An HTTP/1.1 server on POSIX sockets, for tests: loopback and an ephemeral port by default.
 ///

@@ -1,4 +1,4 @@
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// What the event loops know about one running ``HTTPServer``: its listener, handler and limits
 /// (converted once to the units the loops use), and its connection counters.

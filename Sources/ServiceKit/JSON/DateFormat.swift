@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// How an API writes dates, used both ways: to read a date from a response and to write a date parameter
 /// into a request. An open set: the built-ins are static members, and ``init(parse:format:)`` makes any other.

@@ -4,7 +4,7 @@ extension WebService {
     /// Turns a whole response into the service's result or its service-level error, in order: the
     /// service's error detection, then the status, then the mapping. Whatever the mapping throws leaves
     /// as a ``WebServiceError``.
-    func interpret(_ reply: RawResponse) -> Result<Response, WebServiceError> {
+    package func interpret(_ reply: RawResponse) -> Result<Response, WebServiceError> {
         if let failure = serviceError(in: reply) {
             return .failure(.service(failure, statusCode: reply.statusCode))
         }

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// One data task whose body is handed over as it arrives, fed by the session's ``SessionTaskRouter``. The head
 /// is handed over with the first bytes of the body (or at the end of a response without one): that is the

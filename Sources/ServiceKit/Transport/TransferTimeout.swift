@@ -3,7 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// ServiceKit's own timeout for one transfer: it fires once `limit` has passed without progress, never
 /// sooner as `ContinuousClock` measures it, to the millisecond on every platform.

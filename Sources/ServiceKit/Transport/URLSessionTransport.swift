@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The default ``HTTPTransport``: one `URLSession` of its own, with ServiceKit's delegate.
 ///

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// One data task whose response is handed over whole, fed by the session's ``SessionTaskRouter``. Its state
 /// lives behind one lock; the continuation is resumed, and the timeout told or cancelled, outside it (the

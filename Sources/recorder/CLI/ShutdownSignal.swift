@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Waits for SIGINT (Ctrl-C) or SIGTERM, for commands that run until told to stop. The default handlers
 /// are replaced, so the process is not killed before the command has shut down cleanly.

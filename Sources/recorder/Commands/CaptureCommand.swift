@@ -1,6 +1,6 @@
 import Foundation
 import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...`.
 enum CaptureCommand: Command {

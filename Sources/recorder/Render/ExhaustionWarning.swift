@@ -1,4 +1,4 @@
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// What `recorder replay` and `recorder capture` print on standard error when the process has no file descriptor
 /// left for a new connection: once per run, however often the shortage comes back while connections open and

@@ -1,6 +1,6 @@
 #if os(macOS) || os(Linux)  // The benchmarks start child processes (Process), which iOS, tvOS and watchOS lack.
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 import MockServer
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 @testable import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// Many threads hitting one engine: every recorded response is handed out exactly once, in order per request.

@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// Recording from an `http://` upstream over MockServer's own connections: the request goes out as the

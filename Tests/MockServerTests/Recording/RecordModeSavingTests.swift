@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// What a recording server writes and reports, and what it refuses to forward.

@@ -1,7 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// Record mode in front of an upstream that streams: relayed as it arrives, logged as it arrives, and
 /// recorded however the stream ends.

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 @testable import MockServer
 import Testing
 

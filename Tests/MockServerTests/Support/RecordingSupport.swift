@@ -1,7 +1,7 @@
 import Foundation
 import ServiceReplayTestSupport
 @testable import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The requests an upstream test server received, in arrival order.
 final class UpstreamLog: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// HTTP/1.1 semantics at the wire: keep-alive, pipelining, HTTP/1.0, HEAD, bodies, 100-continue,

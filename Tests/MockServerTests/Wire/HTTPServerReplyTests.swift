@@ -1,6 +1,6 @@
 import Foundation
 @testable import MockServer
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// The wire-level replies fault injection builds on, observed byte for byte with a raw socket.

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import ServiceKit
 import ServiceKitTesting
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 @Suite struct CancellationTests {

@@ -5,7 +5,7 @@ import FoundationNetworking
 import ServiceKit
 import ExampleServices
 import ServiceKitTesting
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 @Suite struct WebServiceClientTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import ServiceKit
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
 /// A transport double for streams: answers `stream` with the given head and a body the test feeds chunk

@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// A URLProtocol that answers inside the process, so URLSessionTransport's delegate plumbing runs for
 /// real without a network. Each test registers a stub under its own host name (tests run in parallel).

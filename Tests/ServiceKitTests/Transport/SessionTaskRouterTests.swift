@@ -2,10 +2,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayLocking
+import ServiceReplayShared
 import Testing
 
-/// The package's one URLSession delegate (ServiceReplayLocking's `SessionTaskRouter`), over real sessions whose
+/// The package's one URLSession delegate (ServiceReplayShared's `SessionTaskRouter`), over real sessions whose
 /// protocol answers in-process. A task routed to the wrong handler leaves its own handler waiting for good: the
 /// time limit ends that as a failure.
 @Suite(.timeLimit(.minutes(1))) struct SessionTaskRouterTests {

@@ -1,5 +1,5 @@
 @testable import recorder
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// A console that keeps what commands print, for in-process runs.
 final class CapturedConsole: Sendable {

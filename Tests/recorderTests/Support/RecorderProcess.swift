@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 import ServiceReplayTestSupport
 
 /// What a run of the built `recorder` binary did.

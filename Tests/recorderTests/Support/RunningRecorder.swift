@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 import ServiceReplayTestSupport
 
 /// A `recorder` process that keeps running (replay, capture): its output is collected as it arrives, so a

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The state of one deferred answer, shared by the connection (which may cancel it) and the
 /// ``HTTPResponder`` the handler holds (which answers it). The connection does not keep the responder

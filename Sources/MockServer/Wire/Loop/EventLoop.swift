@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// One thread that owns a poller, the descriptors it watches (see ``LoopDescriptor``: listeners, client
 /// connections, upstream connections, all alike to it) and their timers.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// The event loops that serve every ``HTTPServer`` in the process: started lazily on first use, one per
 /// core, and shared so that dozens of servers (one per parallel test) cost no extra threads.

@@ -1,5 +1,5 @@
 import Foundation
-import ServiceReplayLocking
+import ServiceReplayShared
 
 /// A response body that is still arriving from elsewhere (a forwarded upstream stream): a producer on any
 /// thread hands over parts as they come and finally an ending; the connection sends each part as one chunk

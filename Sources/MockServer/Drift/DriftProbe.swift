@@ -1,0 +1,67 @@
+import Foundation
+
+/// Sends recorded requests again to the live upstream, one at a time, through the recording's own upstream
+/// client (so a request goes out as a recording would have forwarded it: header lines in order, `Host`
+/// naming the upstream, hop-by-hop fields dropped), and waits out a `Retry-After`.
+package final class DriftProbe: Sendable {
+    /// What the upstream did.
+    package enum Outcome: Sendable {
+        /// It answered (after any waits for `Retry-After`).
+        case response(HTTPResponse)
+        /// It failed below HTTP: refused, reset or timed out.
+        case failure(TransportFailure)
+    }
+
+    /// The upstream requests go to.
+    package let upstream: Upstream
+    /// The longest single `Retry-After` waited out; a longer one is not waited for, and its answer is compared.
+    package let longestWait: Duration
+    /// How many times one request is sent again after a 429 or 503 with `Retry-After`.
+    package static let retries = 3
+    private let client: UpstreamForwarder
+
+    /// A probe of `upstream` whose every wait for an answer is bounded by `timeout`.
+    package init(upstream: Upstream, timeout: Duration = .seconds(30), longestWait: Duration = .seconds(60)) {
+        self.upstream = upstream
+        self.longestWait = longestWait
+        client = UpstreamForwarder(upstream: upstream, timeout: timeout)
+    }
+
+    /// Sends `request` (method, target, headers and body as recorded, `Host` set to the upstream's) and
+    /// returns the answer. A 429 or 503 whose `Retry-After` gives at most ``longestWait`` in seconds is waited
+    /// out and the request sent again, at most ``retries`` times; `onWait` is told each wait first.
+    package func send(_ request: HTTPRequest, onWait: @Sendable (Duration) -> Void = { _ in }) async -> Outcome {
+        guard let url = upstream.url(for: request.target) else {
+            return .failure(TransportFailure(kind: .refused, message: "'\(upstream)\(request.target)' is not a URL."))
+        }
+        let headers = ProxyHeaders.recorded(request.headers, upstream: upstream)
+        var attempt = 0
+        while true {
+            switch await client.send(request, to: url, headers: headers) {
+            case .failure(let failure):
+                return .failure(failure)
+            case .response(let response):
+                guard attempt < Self.retries, [429, 503].contains(response.status),
+                      let wait = Self.retryAfter(response.headers["Retry-After"]), wait <= longestWait else {
+                    return .response(response)
+                }
+                attempt += 1
+                onWait(wait)
+                try? await Task.sleep(for: wait)
+            }
+        }
+    }
+
+    /// A `Retry-After` given in whole seconds, or `nil` (an HTTP date is not waited for).
+    static func retryAfter(_ value: String?) -> Duration? {
+        guard let value, let seconds = Int(value.trimmingHTTPWhitespace()), seconds >= 0 else { return nil }
+        return .seconds(seconds)
+    }
+}
+
+extension TransportFailure {
+    /// The failure's message, or its kind when the upstream gave none, as a drift report names it.
+    package var driftReason: String {
+        message ?? "the upstream did not answer (\(kind.rawValue))"
+    }
+}

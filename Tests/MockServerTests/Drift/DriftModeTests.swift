@@ -1,0 +1,70 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ServiceReplayShared
+@testable import MockServer
+import Testing
+
+/// The `swift test` drift mode (`MOCKSERVER_RECORD=drift`) as the test helpers run it: the test's requests go
+/// to a live upstream on loopback, and each answer is compared with what its cassette would have replayed.
+@Suite struct DriftModeTests {
+    /// An upstream whose answers move from version 1 (what the cassette holds) to version 2 while it runs.
+    final class Upstream: HTTPHandler {
+        let version = Lock(1)
+        func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+            let v2 = version.withLock { $0 } == 2
+            let body = switch request.path {
+            case "/user": v2 ? #"{"id":2}"# : #"{"id":1,"email":"ann@example.com"}"#
+            default: v2 ? #"{"id":3,"bio":"hi"}"# : #"{"id":3}"#
+            }
+            return .response(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+    }
+
+    /// Runs a test body that asks for GET /user and GET /profile, in drift mode, against `upstream`.
+    private func runTest(folder: URL) async throws {
+        try await CassetteSession.run(names: ["api"], folder: folder, upstream: nil, mode: .drift, configuration: .init(faults: .none),
+                                   test: nil, environment: [:], warn: { _ in }, { _, server in
+            try await withURLSession { session in
+                for path in ["/user", "/profile"] {
+                    let (_, response) = try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
+                    #expect(response.statusCode == 200)
+                }
+            }
+        }, passed: { _ in true })
+    }
+
+    @Test func driftMode_passesOnAnUnchangedAPI_failsNamingTheBreakingChange_andNeverTouchesTheCassette() async throws {
+        // GIVEN a cassette recorded from version 1, and the upstream it names
+        let handler = Upstream()
+        let server = HTTPServer(configuration: .init(), handler: handler)
+        let base = try await server.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let json = { (text: String) in RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: RecordedBody(Data(text.utf8), contentType: "application/json")) }
+        let cassette = Cassette(name: "api", upstream: base.absoluteString, interactions: [
+            Interaction(request: RecordedRequest(method: "GET", target: "/user"), response: json(#"{"id":1,"email":"ann@example.com"}"#)),
+            Interaction(request: RecordedRequest(method: "GET", target: "/profile"), response: json(#"{"id":3}"#)),
+        ])
+        let file = folder.appendingPathComponent("api.json")
+        try cassette.save(to: file)
+        let saved = try Data(contentsOf: file)
+
+        // WHEN the test runs against version 1 THEN it passes
+        try await runTest(folder: folder)
+
+        // WHEN the upstream moves to version 2 (email removed from /user, bio added to /profile)
+        handler.version.withLock { $0 = 2 }
+        // THEN the test fails naming the breaking change at its JSON path, worded as recorder drift words it
+        // (the added field is only a warning)
+        let error = await #expect(throws: MockServerError.self) { try await runTest(folder: folder) }
+        #expect(error?.code == .apiDrift)
+        #expect(error?.reason == "the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
+            + "  GET /user: breaking  $.email: string → missing (field removed)")
+        // AND the cassette is byte for byte as it was
+        #expect(try Data(contentsOf: file) == saved)
+        await server.stop()
+    }
+}

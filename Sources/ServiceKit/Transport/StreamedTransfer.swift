@@ -50,25 +50,16 @@ final class StreamedTransfer: SessionTaskHandler {
                 state.timeout = TransferTimeout.failing(task, after: timeout) { [weak transfer] in transfer?.finish(error: $0) }
             }
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let ready = transfer.state.withLock { state -> Result<StreamedResponse, any Error>? in
-                    // Only a task cancelled before it started can have an outcome already: it is complete.
-                    if let outcome = state.headOutcome {
-                        state.headOutcome = nil
-                        return outcome
-                    }
-                    state.head = continuation
-                    return nil
+        return try await task.resumeAwaiting { continuation in
+            transfer.state.withLock { state -> Result<StreamedResponse, any Error>? in
+                // Only a task cancelled before it started can have an outcome already: it is complete.
+                if let outcome = state.headOutcome {
+                    state.headOutcome = nil
+                    return outcome
                 }
-                if let ready {
-                    continuation.resume(with: ready)
-                } else {
-                    task.resume()
-                }
+                state.head = continuation
+                return nil
             }
-        } onCancel: {
-            task.cancel()
         }
     }
 

@@ -41,25 +41,15 @@ final class WholeTransfer: SessionTaskHandler {
                 state.timeout = TransferTimeout.failing(task, after: timeout) { [weak transfer] in transfer?.finish(error: $0) }
             }
         }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                // The task may already be finished (cancelled before it started): resume at once.
-                let finished = transfer.state.withLock { state -> Result<TransportResponse, any Error>? in
-                    if let outcome = state.outcome {
-                        state.outcome = nil
-                        return outcome
-                    }
-                    state.continuation = continuation
-                    return nil
+        return try await task.resumeAwaiting { continuation in
+            transfer.state.withLock { state -> Result<TransportResponse, any Error>? in
+                if let outcome = state.outcome {
+                    state.outcome = nil
+                    return outcome
                 }
-                if let finished {
-                    continuation.resume(with: finished)
-                } else {
-                    task.resume()
-                }
+                state.continuation = continuation
+                return nil
             }
-        } onCancel: {
-            task.cancel()
         }
     }
 

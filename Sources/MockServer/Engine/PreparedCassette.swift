@@ -22,6 +22,8 @@ final class PreparedCassette: Sendable {
     let requests: [RecordedRequest]
     /// Per interaction: the rest of it.
     let archives: [InteractionArchive]
+    /// Per interaction: its reference and status, as an answer carries them.
+    let matches: [MatchedInteraction]
 
     init(metadata: Cassette, ordinal: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
          replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]) {
@@ -35,6 +37,12 @@ final class PreparedCassette: Sendable {
         self.replies = replies
         self.requests = requests
         self.archives = archives
+        matches = zip(requests, replies).enumerated().map { member, interaction in
+            let (request, reply) = interaction
+            return MatchedInteraction(reference: InteractionReference(cassette: metadata.name, cassetteIndex: ordinal, index: member,
+                                                                      method: request.method, target: request.target),
+                                      status: reply.status)
+        }
     }
 
     /// The per-interaction arrays, in the same order.
@@ -105,8 +113,7 @@ final class PreparedCassette: Sendable {
 
     /// The reference naming interaction `member`.
     func reference(_ member: Int) -> InteractionReference {
-        InteractionReference(cassette: metadata.name, cassetteIndex: ordinal, index: member,
-                             method: requests[member].method, target: requests[member].target)
+        matches[member].reference
     }
 
     /// Interaction `member` as it was given.

@@ -1,27 +1,24 @@
 /// One request's answer, as it goes from the engine through a fault (if one fires) to the journal and the
 /// wire: what answered it and the reply sent. Plain values: reading it calls back into nothing.
 package struct ReplayAnswer: Sendable {
-    /// The interaction that answered, or whose answer a fault altered; `nil` when none did.
-    package let interaction: InteractionReference?
+    /// The interaction that answered, or whose answer a fault altered, with its recorded status; `nil` when none did.
+    let matched: MatchedInteraction?
     /// Whether ``interaction`` was served beyond its recorded sequence (the `repeat` or `cycle` policy at work).
     package let isRepeat: Bool
-    /// Why no interaction answered (its ``NearMiss/response`` is the 404 sent); `nil` when one did, or when a
-    /// fault answered without asking the cassettes.
-    package let nearMiss: NearMiss?
-    /// The fault that replaced or altered the answer, if one fired.
-    let fault: FaultDecision?
+    /// The near miss and the fault, out of line: both are rare and large, and an answer is copied a few times
+    /// on its way to the wire.
+    private let unusual: Unusual?
     /// What the server does.
     let reply: HTTPReply
     /// The status the client sees; `nil` when the connection breaks before a status line (a replayed
     /// transport failure, or a fault that breaks it).
     package let status: Int?
 
-    init(interaction: InteractionReference? = nil, isRepeat: Bool = false, nearMiss: NearMiss? = nil, fault: FaultDecision? = nil,
+    init(matched: MatchedInteraction? = nil, isRepeat: Bool = false, nearMiss: NearMiss? = nil, fault: FaultDecision? = nil,
          reply: HTTPReply, status: Int?) {
-        self.interaction = interaction
+        self.matched = matched
         self.isRepeat = isRepeat
-        self.nearMiss = nearMiss
-        self.fault = fault
+        unusual = nearMiss == nil && fault == nil ? nil : Unusual(nearMiss: nearMiss, fault: fault)
         self.reply = reply
         self.status = status
     }
@@ -32,10 +29,31 @@ package struct ReplayAnswer: Sendable {
         self.init(nearMiss: nearMiss, reply: .response(response), status: response.status)
     }
 
+    /// Why no interaction answered (its ``NearMiss/response`` is the 404 sent); `nil` when one did, or when a
+    /// fault answered without asking the cassettes.
+    package var nearMiss: NearMiss? { unusual?.nearMiss }
+
+    /// The fault that replaced or altered the answer, if one fired.
+    var fault: FaultDecision? { unusual?.fault }
+
+    /// The interaction that answered, or whose answer a fault altered; `nil` when none did.
+    package var interaction: InteractionReference? { matched?.reference }
+
     /// The response sent when the reply is an ordinary response (a recorded one, a fault's, or the unmatched
     /// 404); `nil` for a stream, a replayed transport failure or a fault acting on the wire.
     package var response: HTTPResponse? {
         guard case .response(let response) = reply.action else { return nil }
         return response
+    }
+}
+
+/// The parts of a ``ReplayAnswer`` a plain match does not have.
+private final class Unusual: Sendable {
+    let nearMiss: NearMiss?
+    let fault: FaultDecision?
+
+    init(nearMiss: NearMiss?, fault: FaultDecision?) {
+        self.nearMiss = nearMiss
+        self.fault = fault
     }
 }

@@ -110,9 +110,9 @@ package final class ReplayEngine: Sendable {
         }
         switch selection {
         case .serve(let cassette, let member, let isRepeat)?:
-            let reply = cassette.replies[member]
-            return ReplayAnswer(interaction: cassette.reference(member), isRepeat: isRepeat, reply: reply.reply(timing: streamTiming),
-                                status: reply.status)
+            let matched = cassette.matches[member]
+            return ReplayAnswer(matched: matched, isRepeat: isRepeat, reply: cassette.replies[member].reply(timing: streamTiming),
+                                status: matched.status)
         case .usedUp(let cassette, let members)?:
             return ReplayAnswer(unmatched: NearMiss(method: request.method, target: request.target, closest: nil, differences: [],
                                                     usedUp: members.map(cassette.reference)))

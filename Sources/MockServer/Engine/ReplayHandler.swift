@@ -44,7 +44,7 @@ final class ReplayHandler: HTTPHandler {
         } else {
             let normal = engine.answer(request, parts: parts, streamTiming: streamTiming)
             if let nearMiss = normal.nearMiss { unmatched.append(nearMiss) }
-            answer = fault?.apply(to: normal) ?? normal
+            answer = if let fault { fault.apply(to: normal) } else { normal }
         }
         let time = Date()
         let sequence = journal.append(request, answer: answer, at: time)

@@ -24,7 +24,7 @@ extension FaultDecision {
     /// treat a stream as one body. The result names the fault and the interaction whose answer it altered.
     func apply(to normal: ReplayAnswer?) -> ReplayAnswer {
         let (reply, status) = carriedOut(normal.map { ($0.reply, $0.status) } ?? (.close, nil))
-        return ReplayAnswer(interaction: normal?.interaction, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
+        return ReplayAnswer(matched: normal?.matched, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
                             fault: self, reply: reply, status: status)
     }
 

@@ -44,8 +44,8 @@ public final class Journal: Sendable {
     /// public entry, which is what a server does for every request; returns the entry's sequence number.
     @discardableResult
     package func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date = Date()) -> Int {
-        if answer.fault == nil, let interaction = answer.interaction {
-            return store(request, .matched(interaction, status: answer.status), used: interaction, at: time)
+        if answer.fault == nil, let matched = answer.matched, matched.status == answer.status {
+            return store(request, .matched(matched), used: matched.reference, at: time)
         }
         return store(request, .other(JournalRecord.Box(JournalOutcome(answer))), used: answer.fault == nil ? nil : answer.interaction,
                      at: time)
@@ -53,11 +53,12 @@ public final class Journal: Sendable {
 
     /// Keeps a record within the limits; returns its sequence number.
     private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Outcome, used: InteractionReference?, at time: Date) -> Int {
-        storage.withLock { storage in
+        let used = used.map { (cassette: $0.cassetteIndex, index: $0.index) }
+        return storage.withLock { storage in
             let sequence = storage.recorded
             storage.recorded += 1
             if let used {
-                storage.used.insert(cassette: used.cassetteIndex, index: used.index)
+                storage.used.insert(cassette: used.cassette, index: used.index)
             }
             storage.bodyBytes += request.body.count
             let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome)

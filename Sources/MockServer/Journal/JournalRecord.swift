@@ -1,12 +1,12 @@
 import Foundation
 
-/// One journal entry as the journal stores it: plain values. A plain match keeps the interaction's reference
-/// (whose strings the engine's cassette shares) and status inline, and other outcomes are boxed, so a record
-/// takes about 170 bytes besides the request's own storage; the public ``JournalEntry`` is built only when
-/// asked for.
+/// One journal entry as the journal stores it: plain values. A plain match keeps the engine's
+/// ``MatchedInteraction`` (one shared reference), and other outcomes are boxed, so a record takes about a
+/// hundred bytes besides the request's own storage: the newest records of a busy server stay in few cache lines.
+/// The public ``JournalEntry`` is built only when asked for.
 struct JournalRecord: Sendable {
     enum Outcome: Sendable {
-        case matched(InteractionReference, status: Int?)
+        case matched(MatchedInteraction)
         case other(Box)
     }
 
@@ -24,7 +24,7 @@ struct JournalRecord: Sendable {
     /// The outcome as ``JournalOutcome`` spells it.
     var journalOutcome: JournalOutcome {
         switch outcome {
-        case .matched(let interaction, let status): .matched(interaction, status: status)
+        case .matched(let matched): .matched(matched.reference, status: matched.status)
         case .other(let box): box.outcome
         }
     }

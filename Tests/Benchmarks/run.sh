@@ -42,7 +42,10 @@
 #
 # Environment: DURATION (seconds per run, default 5), ROUNDS (default 7), THREADS (wrk threads,
 # default 2), CONNECTIONS (default 64), CAPTURE_EXCHANGES (default 20000), CONFIGURATION (release, or
-# debug for a quick smoke run that only checks the figures are printed).
+# debug for a quick smoke run that only checks the figures are printed), BASELINE (a git revision: the
+# wire section then also measures that revision's `recorder replay`, built once into
+# .build/baseline/SHA, in the same rounds, taking turns with ours and nginx, and prints ours/baseline:
+# what a change costs, against nginx in one run; both replay servers restart before each round).
 #
 # Adding a section: write a function section_NAME below and add NAME to ALL_SECTIONS; use
 # $BENCH (mockserver-bench, Tests/Benchmarks/Server) and $RECORDER (release builds), start_replay, and the
@@ -75,7 +78,7 @@ ratio() { awk -v o="$1" -v n="$2" 'BEGIN { printf "%.2f", (n > 0 ? o / n : 0) }'
 start_replay() { # interactions, port: serves a generated cassette with recorder replay --quiet; sets REPLAY_PID
     local cassette="$WORK/cassette-$1.json"
     [ -f "$cassette" ] || "$BENCH" cassette --interactions "$1" --out "$cassette"
-    setsid "$RECORDER" replay "$cassette" --port "$2" --quiet > "$WORK/replay-$1.log" 2>&1 &
+    setsid "$RECORDER" replay "$cassette" --port "$2" --quiet > "$WORK/replay-$1-$2.log" 2>&1 &
     REPLAY_PID=$!
     PIDS+=("$REPLAY_PID")
     wait_ready "$2"
@@ -183,10 +186,46 @@ section_wire() {
     ensure_tools || return 0
     start_nginx
     OURS_PORT=$(free_port 28080)
-    start_replay 1 "$OURS_PORT"
-    OURS_PIDS=$REPLAY_PID
+    start_ours
+    if [ -n "${BASELINE:-}" ]; then
+        build_baseline "$BASELINE"
+        BASELINE_PORT=$(free_port $((OURS_PORT + 1)))
+        start_baseline
+    fi
     wire_header "recorder replay, 1 interaction"
     wire_all
+    if [ -n "${BASELINE_PIDS:-}" ]; then kill $BASELINE_PIDS 2>/dev/null || true; fi
+    BASELINE_PORT=""; BASELINE_PIDS=""
+}
+
+start_ours() { start_replay 1 "$OURS_PORT"; OURS_PIDS=$REPLAY_PID; }
+start_baseline() { RECORDER=$BASELINE_RECORDER start_replay 1 "$BASELINE_PORT"; BASELINE_PIDS=$REPLAY_PID; }
+
+# Before each round of a comparison with the baseline, both replay servers start afresh, in an order that
+# alternates by round: two copies of one binary, started one after the other and left running, differ by up to
+# 10% on this benchmark (where their threads land), which would hide what a change costs.
+restart_compared() { # round
+    kill $OURS_PIDS $BASELINE_PIDS 2>/dev/null || true
+    wait $OURS_PIDS $BASELINE_PIDS 2>/dev/null || true
+    if [ $(($1 % 2)) = 1 ]; then start_ours; start_baseline; else start_baseline; start_ours; fi
+}
+
+build_baseline() { # revision: a release build of its recorder in .build/baseline/SHA; sets BASELINE_RECORDER
+    local sha dir
+    sha=$(git rev-parse --verify --quiet "$1^{commit}") || { echo "benchmark failed: BASELINE=$1 is not a git revision here." >&2; exit 1; }
+    dir=".build/baseline/$sha"
+    if [ ! -x "$dir/.build/release/recorder" ]; then
+        echo "== building the baseline recorder ($1 = ${sha:0:10}) in $dir" >&2
+        rm -rf "$dir" && mkdir -p "$dir"
+        git archive "$sha" | tar -x -C "$dir"
+        if ! (cd "$dir" && swift build -c release --product recorder) > "$WORK/baseline-build.log" 2>&1; then
+            cat "$WORK/baseline-build.log" >&2
+            echo "benchmark failed: the release build of recorder at $1 did not succeed." >&2
+            exit 1
+        fi
+    fi
+    BASELINE_RECORDER="$PWD/$dir/.build/release/recorder"
+    BASELINE_NAME="$1 (${sha:0:10})"
 }
 
 section_raw() {
@@ -204,6 +243,7 @@ section_raw() {
 wire_header() { # what "ours" is
     echo "== wire ($1): ours on :$OURS_PORT ($(curl -s "http://127.0.0.1:$OURS_PORT/" | wc -c)-byte body, $CORES event loops);" \
          "nginx $("$(find_nginx)" -v 2>&1 | sed 's/.*\///') on :$NGINX_PORT ($(curl -s "http://127.0.0.1:$NGINX_PORT/" | wc -c)-byte body, $CORES workers)"
+    [ -n "${BASELINE_PORT:-}" ] && echo "== baseline: recorder replay built from $BASELINE_NAME on :$BASELINE_PORT, the same cassette"
     echo "== wrk: $THREADS threads, $DURATION s per run, $ROUNDS rounds alternating which server goes first" \
          "(latency: 1 thread, $(((DURATION + 1) / 2)) s per run, $((ROUNDS * 2)) rounds)"
     echo
@@ -452,21 +492,35 @@ to_microseconds() { # wrk prints 12.34us / 1.23ms / 1.00s
 }
 
 wire_measure() { # kind, label, unit, comparison (ge|le), target
-    local kind=$1 round ours theirs rounds=$ROUNDS seconds=$DURATION
+    local kind=$1 round rounds=$ROUNDS seconds=$DURATION
     if [ "$kind" = latency ]; then
         rounds=$((ROUNDS * 2))
         seconds=$(((DURATION + 1) / 2))
     fi
-    local ours_figures=() nginx_figures=() ratios=() ours_cpu=() nginx_cpu=()
+    # The servers take turns, each round starting from the next one, so that none always runs first.
+    local names=(ours nginx) ports=("$OURS_PORT" "$NGINX_PORT") pids=("$OURS_PIDS" "$NGINX_PIDS")
+    if [ -n "${BASELINE_PORT:-}" ]; then names+=(baseline); ports+=("$BASELINE_PORT"); pids+=("$BASELINE_PIDS"); fi
+    local count=${#names[@]} turn slot
+    declare -A figure=() cpu=()
+    local ours_figures=() nginx_figures=() baseline_figures=() ratios=() baseline_ratios=() ours_cpu=() nginx_cpu=() baseline_cpu=()
     for round in $(seq 1 "$rounds"); do
-        if [ $((round % 2)) = 1 ]; then
-            ours=$(wire_run "$OURS_PORT" "$kind" "$seconds" $OURS_PIDS); theirs=$(wire_run "$NGINX_PORT" "$kind" "$seconds" $NGINX_PIDS)
-        else
-            theirs=$(wire_run "$NGINX_PORT" "$kind" "$seconds" $NGINX_PIDS); ours=$(wire_run "$OURS_PORT" "$kind" "$seconds" $OURS_PIDS)
+        if [ "$count" = 3 ]; then
+            restart_compared "$round"
+            pids=("$OURS_PIDS" "$NGINX_PIDS" "$BASELINE_PIDS")
         fi
-        ours_figures+=("${ours% *}"); nginx_figures+=("${theirs% *}")
-        ours_cpu+=("${ours#* }"); nginx_cpu+=("${theirs#* }")
-        ratios+=("$(ratio "${ours% *}" "${theirs% *}")")
+        for turn in $(seq 0 $((count - 1))); do
+            slot=$(((round + turn) % count))
+            local out
+            out=$(wire_run "${ports[$slot]}" "$kind" "$seconds" ${pids[$slot]})
+            figure[${names[$slot]}]=${out% *}; cpu[${names[$slot]}]=${out#* }
+        done
+        ours_figures+=("${figure[ours]}"); nginx_figures+=("${figure[nginx]}")
+        ours_cpu+=("${cpu[ours]}"); nginx_cpu+=("${cpu[nginx]}")
+        ratios+=("$(ratio "${figure[ours]}" "${figure[nginx]}")")
+        if [ "$count" = 3 ]; then
+            baseline_figures+=("${figure[baseline]}"); baseline_cpu+=("${cpu[baseline]}")
+            baseline_ratios+=("$(ratio "${figure[ours]}" "${figure[baseline]}")")
+        fi
     done
     local o n r verdict oc nc
     o=$(printf '%s\n' "${ours_figures[@]}" | median)
@@ -478,6 +532,17 @@ wire_measure() { # kind, label, unit, comparison (ge|le), target
     printf '%-32s ours %9s %s  nginx %9s %s  ratio ours/nginx %s  (%s target %s %s)\n' \
         "$2" "$o" "$3" "$n" "$3" "$r" "$verdict" "$([ "$4" = ge ] && echo '>=' || echo '<=')" "$5"
     printf '%-32s server CPU per request: ours %s us, nginx %s us, ratio %s\n' "" "$oc" "$nc" "$(ratio "$oc" "$nc")"
+    if [ "$count" = 3 ]; then
+        local b bc br
+        b=$(printf '%s\n' "${baseline_figures[@]}" | median)
+        bc=$(printf '%s\n' "${baseline_cpu[@]}" | median)
+        br=$(printf '%s\n' "${baseline_ratios[@]}" | median)
+        printf '%-32s baseline %9s %s  ratio baseline/nginx %s  ratio ours/baseline %s (%s)\n' \
+            "" "$b" "$3" "$(ratio "$b" "$n")" "$br" "$([ "$4" = ge ] && echo 'higher is better' || echo 'lower is better')"
+        printf '%-32s server CPU per request: baseline %s us, ratio ours/baseline %s\n' "" "$bc" "$(ratio "$oc" "$bc")"
+        echo "    rounds baseline: ${baseline_figures[*]}"
+        echo "    per-round ratios ours/baseline: ${baseline_ratios[*]}"
+    fi
     echo "    rounds ours: ${ours_figures[*]}"
     echo "    rounds nginx: ${nginx_figures[*]}"
     echo "    per-round ratios: ${ratios[*]}"

@@ -37,6 +37,29 @@ import Testing
         #expect(table.contains("never tested against a network-level fault: GET /feeds"), "\(table)")
     }
 
+    @Test func aReportPathThatCannotBeWritten_isOneSentenceNamingTheFile() async throws {
+        // GIVEN a report path under a regular file, which no folder can be made at
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+        try Data().write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let report = file.appendingPathComponent("coverage.json")
+        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: try .specs("reset")) { replay in
+            _ = await ServiceCall.gitHubUser.perform(replay.client)
+            return replay.server
+        }
+
+        // WHEN the server's coverage is written there
+        let error = #expect(throws: MockServerError.self) {
+            try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
+        }
+
+        // THEN the error names the file and the system's reason in one line, not Foundation's error dump
+        #expect(error?.code == .fileSystem)
+        let text = error.map(String.init(describing:)) ?? ""
+        #expect(text.hasPrefix(report.path + ": cannot be written ("), "\(text)")
+        #expect(!text.contains("Error Domain") && !text.contains("\n"), "\(text)")
+    }
+
     @Test func numericSegments_makeOneEndpoint() {
         #expect(CoverageReport.pattern(of: "/users/42/repos") == "/users/{n}/repos")
         #expect(CoverageReport.pattern(of: "/2.3/questions") == "/2.3/questions")

@@ -13,28 +13,50 @@ package enum FaultCoverage {
     package static let logVariable = "MOCKSERVER_FAULT_LOG"
 
     /// Adds what `server` saw to the files the environment names; does nothing when it names none. A file
-    /// that cannot be written earns a warning on standard error: a test's outcome never depends on it.
+    /// that cannot be written earns a one-sentence warning on standard error, naming it and why: a test's
+    /// outcome never depends on it.
     static func record(_ server: ReplayServer, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        do {
+            try write(server, environment: environment)
+        } catch {
+            FileHandle.standardError.write(Data("warning: the fault coverage was not written: \(error).\n".utf8))
+        }
+    }
+
+    /// ``record(_:environment:)``'s work. Throws ``MockServerError`` `fileSystem`, naming the file and the
+    /// system's reason, when a file or its folder cannot be created or written.
+    static func write(_ server: ReplayServer, environment: [String: String]) throws(MockServerError) {
         let report = environment[reportVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
         let log = environment[logVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
         guard report != nil || log != nil else { return }
         let entries = server.journal.entries
         let refusals = server.refusedConnections.map { FaultLogLine(fault: $0.rule.description, connection: $0.count) }
-        do {
-            if let log {
+        if let log {
+            try writing(log) {
                 try FileLock.withLock(beside: log) {
                     try append(decisions(in: entries) + refusals, to: log)
                 }
             }
-            if let report {
+        }
+        if let report {
+            try writing(report) {
                 try FileLock.withLock(beside: report) {
                     var coverage = (try? CoverageReport.read(from: report)) ?? CoverageReport()
                     coverage.add(entries, refusedConnections: refusals.count)
                     try coverage.write(to: report)
                 }
             }
+        }
+    }
+
+    /// Runs `body`, which writes `file`, turning what Foundation throws into one sentence naming the file.
+    private static func writing(_ file: URL, _ body: () throws -> Void) throws(MockServerError) {
+        do {
+            try body()
+        } catch let error as MockServerError {
+            throw error
         } catch {
-            FileHandle.standardError.write(Data("warning: the fault coverage files could not be written: \(error)\n".utf8))
+            throw MockServerError(code: .fileSystem, file: file.path, reason: "cannot be written (\(Cassette.reason(of: error)))")
         }
     }
 

@@ -14,12 +14,12 @@ enum FileLock {
         let path = file.path + ".lock"
         let descriptor = open(path, O_RDWR | O_CREAT, 0o644)
         guard descriptor >= 0 else {
-            throw MockServerError(.cannotSave, "cannot open the lock file \(path): \(String(cString: strerror(errno)))")
+            throw MockServerError(code: .fileSystem, file: path, reason: "cannot open this lock file (\(String(cString: strerror(errno))))")
         }
         defer { close(descriptor) }
         while flock(descriptor, LOCK_EX) != 0 {
             guard errno == EINTR else {
-                throw MockServerError(.cannotSave, "cannot lock \(path): \(String(cString: strerror(errno)))")
+                throw MockServerError(code: .fileSystem, file: path, reason: "cannot lock this file (\(String(cString: strerror(errno))))")
             }
         }
         defer { flock(descriptor, LOCK_UN) }

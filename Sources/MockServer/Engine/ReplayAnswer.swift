@@ -14,8 +14,18 @@ package struct ReplayAnswer: Sendable {
     /// transport failure, or a fault that breaks it).
     package let status: Int?
 
-    init(matched: MatchedInteraction? = nil, isRepeat: Bool = false, nearMiss: NearMiss? = nil, fault: FaultDecision? = nil,
-         reply: HTTPReply, status: Int?) {
+    /// A recorded interaction's answer, with neither near miss nor fault: what nearly every request gets, so it
+    /// touches neither optional.
+    init(matched: MatchedInteraction, isRepeat: Bool, reply: HTTPReply, status: Int?) {
+        self.matched = matched
+        self.isRepeat = isRepeat
+        unusual = nil
+        self.reply = reply
+        self.status = status
+    }
+
+    /// Any answer: a fault's, an unmatched request's, or a plain one.
+    init(matched: MatchedInteraction?, isRepeat: Bool, nearMiss: NearMiss?, fault: FaultDecision?, reply: HTTPReply, status: Int?) {
         self.matched = matched
         self.isRepeat = isRepeat
         unusual = nearMiss == nil && fault == nil ? nil : Unusual(nearMiss: nearMiss, fault: fault)
@@ -26,7 +36,7 @@ package struct ReplayAnswer: Sendable {
     /// The answer of an unmatched request: its near miss and the 404 that carries it.
     init(unmatched nearMiss: NearMiss) {
         let response = nearMiss.response
-        self.init(nearMiss: nearMiss, reply: .response(response), status: response.status)
+        self.init(matched: nil, isRepeat: false, nearMiss: nearMiss, fault: nil, reply: .response(response), status: response.status)
     }
 
     /// Why no interaction answered (its ``NearMiss/response`` is the 404 sent); `nil` when one did, or when a
@@ -35,6 +45,9 @@ package struct ReplayAnswer: Sendable {
 
     /// The fault that replaced or altered the answer, if one fired.
     var fault: FaultDecision? { unusual?.fault }
+
+    /// Whether neither a near miss nor a fault is part of this answer: checked without copying either.
+    var isPlain: Bool { unusual == nil }
 
     /// The interaction that answered, or whose answer a fault altered; `nil` when none did.
     package var interaction: InteractionReference? { matched?.reference }

@@ -35,20 +35,30 @@ final class ReplayHandler: HTTPHandler {
     /// replaces its answer; the fault, if any, turns that answer into the one sent; the journal keeps it.
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         let parts = RequestParts(received: request)
-        let fault = injector?.decision(for: parts)
         let answer: ReplayAnswer
-        if let fault, !fault.altersAnswer {
-            // A fault that replaces the answer must not hide a request the cassettes do not hold from strict mode.
-            if let nearMiss = engine.nearMissIfUnrecorded(request, parts: parts) { unmatched.append(nearMiss) }
-            answer = fault.apply(to: nil)
+        // Without a plan no fault decision is made or copied: it is a large value, and this is every request.
+        if let injector, let fault = injector.decision(for: parts) {
+            answer = self.answer(request, parts: parts, under: fault)
         } else {
-            let normal = engine.answer(request, parts: parts, streamTiming: streamTiming)
-            if let nearMiss = normal.nearMiss { unmatched.append(nearMiss) }
-            answer = if let fault { fault.apply(to: normal) } else { normal }
+            answer = engine.answer(request, parts: parts, streamTiming: streamTiming)
+            if let nearMiss = answer.nearMiss { unmatched.append(nearMiss) }
         }
         let time = Date()
         let sequence = journal.append(request, answer: answer, at: time)
         observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer)))
         return answer.reply
+    }
+
+    /// The answer when `fault` fired for `request`: replayed first when the fault alters that answer, not asked
+    /// for when it replaces it.
+    private func answer(_ request: HTTPRequest, parts: RequestParts, under fault: FaultDecision) -> ReplayAnswer {
+        guard fault.altersAnswer else {
+            // A fault that replaces the answer must not hide a request the cassettes do not hold from strict mode.
+            if let nearMiss = engine.nearMissIfUnrecorded(request, parts: parts) { unmatched.append(nearMiss) }
+            return fault.apply(to: nil)
+        }
+        let normal = engine.answer(request, parts: parts, streamTiming: streamTiming)
+        if let nearMiss = normal.nearMiss { unmatched.append(nearMiss) }
+        return fault.apply(to: normal)
     }
 }

@@ -44,7 +44,7 @@ public final class Journal: Sendable {
     /// public entry, which is what a server does for every request; returns the entry's sequence number.
     @discardableResult
     package func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date = Date()) -> Int {
-        if answer.fault == nil, let matched = answer.matched, matched.status == answer.status {
+        if answer.isPlain, let matched = answer.matched, matched.status == answer.status {
             return store(request, .matched(matched), used: matched.reference, at: time)
         }
         return store(request, .other(JournalRecord.Box(JournalOutcome(answer))), used: answer.fault == nil ? nil : answer.interaction,

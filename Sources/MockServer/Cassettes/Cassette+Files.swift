@@ -124,7 +124,11 @@ extension Cassette {
         if let cocoa = error as? CocoaError {
             switch cocoa.code {
             case .fileReadNoSuchFile, .fileNoSuchFile: return "No such file or directory"
-            case .fileReadNoPermission: return "Permission denied"
+            case .fileReadNoPermission, .fileWriteNoPermission: return "Permission denied"
+            // Creating a folder where a file is: Foundation reports no POSIX error beneath.
+            case .fileWriteFileExists: return "File exists"
+            case .fileWriteVolumeReadOnly: return "Read-only file system"
+            case .fileWriteOutOfSpace: return "No space left on device"
             default: break
             }
         }

@@ -51,7 +51,8 @@ final class UpstreamExchange {
 final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
     let client: LoopUpstreamClient
     private let pool: UpstreamPool
-    private unowned let loop: EventLoop
+    /// Strong, like a client connection's (see ``Listener``).
+    private let loop: EventLoop
     private(set) var exchange: UpstreamExchange?
     private var connected = false
     /// Carried an exchange before: the upstream may have closed it meanwhile.

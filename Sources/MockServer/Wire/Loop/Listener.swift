@@ -9,7 +9,9 @@ final class Listener: LoopDescriptor {
     static let exhaustionPause: UInt64 = 100_000_000
 
     let server: ServerContext
-    private unowned let loop: EventLoop
+    /// Strong, like a connection's: loops live as long as the process, and an unowned reference would cost
+    /// a runtime check on every accept.
+    private let loop: EventLoop
     /// Resting after descriptor exhaustion: not watched until its timer fires.
     @exclusivity(unchecked) private var paused = false
 

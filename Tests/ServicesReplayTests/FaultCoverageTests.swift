@@ -61,6 +61,30 @@ import Testing
         #expect(!text.contains("Error Domain") && !text.contains("\n"), "\(text)")
     }
 
+    @Test func aTablePathThatCannotBeWritten_isNamedItself() async throws {
+        // GIVEN a report folder where the table's name is taken by a folder
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+        let report = folder.appendingPathComponent("coverage.json")
+        let table = CoverageReport.tableFile(beside: report)
+        try FileManager.default.createDirectory(at: table, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: try .specs("reset")) { replay in
+            _ = await ServiceCall.gitHubUser.perform(replay.client)
+            return replay.server
+        }
+
+        // WHEN the server's coverage is written there
+        let error = #expect(throws: MockServerError.self) {
+            try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
+        }
+
+        // THEN the error names the table, not the report written before it, and gives the system's reason
+        let text = error.map(String.init(describing:)) ?? ""
+        #expect(text.hasPrefix(table.path + ": cannot be written ("), "\(text)")
+        #expect(!text.contains("could not be completed"), "\(text)")
+        #expect(FileManager.default.fileExists(atPath: report.path))
+    }
+
     @Test func numericSegments_makeOneEndpoint() {
         #expect(CoverageReport.pattern(of: "/users/42/repos") == "/users/{n}/repos")
         #expect(CoverageReport.pattern(of: "/2.3/questions") == "/2.3/questions")

@@ -116,10 +116,15 @@ extension Cassette {
         try AtomicFile.write(encoded(), to: url, overwrite: overwrite)
     }
 
+    /// The system's words for a file error, as `strerror` gives them, rather than Foundation's generic sentence.
     static func reason(of error: any Error) -> String {
-        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(underlying.code)) {
-            return String(cString: strerror(code.rawValue))
+        // `as NSError`, not `as? NSError`: on Linux the underlying error is a `POSIXError` value, which only the
+        // unconditional bridge turns into an NSError.
+        if let cocoa = error as? CocoaError, let underlying = cocoa.userInfo[NSUnderlyingErrorKey] as? any Error {
+            let system = underlying as NSError
+            if system.domain == NSPOSIXErrorDomain, let code = POSIXErrorCode(rawValue: Int32(system.code)) {
+                return String(cString: strerror(code.rawValue))
+            }
         }
         if let cocoa = error as? CocoaError {
             switch cocoa.code {

@@ -93,11 +93,20 @@ struct CoverageReport: Codable, Sendable, Equatable {
         try JSONDecoder().decode(CoverageReport.self, from: Data(contentsOf: url))
     }
 
-    /// Writes the JSON to `url` and the table beside it (`.txt`), each atomically.
-    func write(to url: URL) throws {
+    /// Where the table of the report at `url` goes: beside it, with the extension `.txt`.
+    static func tableFile(beside url: URL) -> URL {
+        url.deletingPathExtension().appendingPathExtension("txt")
+    }
+
+    /// Writes the JSON to `url`, atomically.
+    func writeJSON(to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try encoder.encode(self).write(to: url, options: .atomic)
-        try Data((table + "\n").utf8).write(to: url.deletingPathExtension().appendingPathExtension("txt"), options: .atomic)
+    }
+
+    /// Writes the table to `url`, atomically.
+    func writeTable(to url: URL) throws {
+        try Data((table + "\n").utf8).write(to: url, options: .atomic)
     }
 }

@@ -39,11 +39,13 @@ package enum FaultCoverage {
             }
         }
         if let report {
+            let table = CoverageReport.tableFile(beside: report)
             try writing(report) {
                 try FileLock.withLock(beside: report) {
                     var coverage = (try? CoverageReport.read(from: report)) ?? CoverageReport()
                     coverage.add(entries, refusedConnections: refusals.count)
-                    try coverage.write(to: report)
+                    try coverage.writeJSON(to: report)
+                    try writing(table) { try coverage.writeTable(to: table) }
                 }
             }
         }

@@ -14,14 +14,14 @@ package struct ReplayAnswer: Sendable {
     /// transport failure, or a fault that breaks it).
     package let status: Int?
 
-    /// A recorded interaction's answer, with neither near miss nor fault: what nearly every request gets, so it
-    /// touches neither optional.
-    init(matched: MatchedInteraction, isRepeat: Bool, reply: HTTPReply, status: Int?) {
+    /// A recorded interaction's answer, with its recorded status and neither near miss nor fault: what nearly
+    /// every request gets, so it touches neither optional.
+    init(matched: MatchedInteraction, isRepeat: Bool, reply: HTTPReply) {
         self.matched = matched
         self.isRepeat = isRepeat
         unusual = nil
         self.reply = reply
-        self.status = status
+        status = matched.status
     }
 
     /// Any answer: a fault's, an unmatched request's, or a plain one.

@@ -110,9 +110,8 @@ package final class ReplayEngine: Sendable {
         }
         switch selection {
         case .serve(let cassette, let member, let isRepeat)?:
-            let matched = cassette.matches[member]
-            return ReplayAnswer(matched: matched, isRepeat: isRepeat, reply: cassette.replies[member].reply(timing: streamTiming),
-                                status: matched.status)
+            return ReplayAnswer(matched: cassette.matches[member], isRepeat: isRepeat,
+                                reply: cassette.replies[member].reply(timing: streamTiming))
         case .usedUp(let cassette, let members)?:
             return ReplayAnswer(unmatched: NearMiss(method: request.method, target: request.target, closest: nil, differences: [],
                                                     usedUp: members.map(cassette.reference)))

@@ -126,11 +126,11 @@ extension Cassette {
                 return String(cString: strerror(code.rawValue))
             }
         }
+        // Foundation does not promise a POSIX error beneath: then the code's usual cause.
         if let cocoa = error as? CocoaError {
             switch cocoa.code {
             case .fileReadNoSuchFile, .fileNoSuchFile: return "No such file or directory"
             case .fileReadNoPermission, .fileWriteNoPermission: return "Permission denied"
-            // Creating a folder where a file is: Foundation reports no POSIX error beneath.
             case .fileWriteFileExists: return "File exists"
             case .fileWriteVolumeReadOnly: return "Read-only file system"
             case .fileWriteOutOfSpace: return "No space left on device"

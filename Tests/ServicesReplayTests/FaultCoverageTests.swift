@@ -43,15 +43,9 @@ import Testing
         try Data().write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
         let report = file.appendingPathComponent("coverage.json")
-        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: try .specs("reset")) { replay in
-            _ = await ServiceCall.gitHubUser.perform(replay.client)
-            return replay.server
-        }
 
-        // WHEN the server's coverage is written there
-        let error = #expect(throws: MockServerError.self) {
-            try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
-        }
+        // WHEN a faulted server's coverage is written there
+        let error = try await coverageError(writingTo: report)
 
         // THEN the error names the file and the system's reason in one line, not Foundation's error dump
         #expect(error?.code == .fileSystem)
@@ -68,21 +62,26 @@ import Testing
         let table = CoverageReport.tableFile(beside: report)
         try FileManager.default.createDirectory(at: table, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: try .specs("reset")) { replay in
-            _ = await ServiceCall.gitHubUser.perform(replay.client)
-            return replay.server
-        }
 
-        // WHEN the server's coverage is written there
-        let error = #expect(throws: MockServerError.self) {
-            try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
-        }
+        // WHEN a faulted server's coverage is written there
+        let error = try await coverageError(writingTo: report)
 
         // THEN the error names the table, not the report written before it, and gives the system's reason
         let text = error.map(String.init(describing:)) ?? ""
         #expect(text.hasPrefix(table.path + ": cannot be written ("), "\(text)")
         #expect(!text.contains("could not be completed"), "\(text)")
         #expect(FileManager.default.fileExists(atPath: report.path))
+    }
+
+    /// What writing the coverage of a server that met a fault to `report` throws.
+    private func coverageError(writingTo report: URL) async throws -> MockServerError? {
+        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: try .specs("reset")) { replay in
+            _ = await ServiceCall.gitHubUser.perform(replay.client)
+            return replay.server
+        }
+        return #expect(throws: MockServerError.self) {
+            try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
+        }
     }
 
     @Test func numericSegments_makeOneEndpoint() {

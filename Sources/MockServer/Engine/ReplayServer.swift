@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// A MockServer replaying cassettes over real HTTP on loopback, with an optional fault plan and a journal
 /// of every request.
@@ -49,6 +50,8 @@ public final class ReplayServer: Sendable {
     private let handler: ReplayHandler
     private let recorder: RecordingHandler?
     private let http: HTTPServer
+    /// What ``whenStopped(_:)`` was given, run once by ``stop()``; `nil` once run.
+    private let stopActions = Lock<[@Sendable () -> Void]?>([])
 
     /// Creates a server for `cassettes` (replayed in ``Mode/replay`` and ``Mode/replayOrRecord`` modes);
     /// nothing is bound or read until ``start()``.
@@ -140,9 +143,26 @@ public final class ReplayServer: Sendable {
         }
         await http.stop()
         recorder?.client.invalidate()
+        let actions = stopActions.withLock { actions in
+            defer { actions = nil }
+            return actions ?? []
+        }
+        actions.forEach { $0() }
         // A failure here is reported by saveRecording(), which tries again.
         _ = await recorder?.recording?.flushed()
         if wasRunning { FaultCoverage.record(self) }
+    }
+
+    /// Runs `action` once ``stop()`` has closed the server's connections, or at once when the server already
+    /// stopped: how the parts that open something for this server alone (host routing's loopback sessions)
+    /// release it with the server. Actions run once, in the order given.
+    package func whenStopped(_ action: @escaping @Sendable () -> Void) {
+        let added = stopActions.withLock { actions -> Bool in
+            guard actions != nil else { return false }
+            actions?.append(action)
+            return true
+        }
+        if !added { action() }
     }
 
     /// The cassette recorded so far in ``Mode/record`` and ``Mode/replayOrRecord`` modes (including what an

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import ServiceReplayShared
 
-/// The sessions routed requests travel through. Their delegate hands each loopback task's events to its
+/// How routed requests travel: through loopback sessions whose delegate hands each task's events to its
 /// ``LoopbackExchange``, which passes them to the protocol instance that started it. It follows no
 /// redirects: a 3xx reaches the client as the server sent it.
 final class HostRouter: Sendable {
@@ -12,10 +12,6 @@ final class HostRouter: Sendable {
 
     /// The delegate of every loopback session; one for all of them, since it routes by task.
     private let tasks = SessionTaskRouter(followsRedirects: false)
-    /// One session per request timeout, because FoundationNetworking times a request out after its session's
-    /// `timeoutIntervalForRequest` whatever the request says. Made when first needed and never invalidated:
-    /// they serve every routed session of the process, and tests use few distinct timeouts.
-    private let sessions = Lock<[TimeInterval: URLSession]>([:])
 
     /// The header that carries the authority the client asked for to the server, which puts it back as
     /// `Host` (``HTTPRequest/restoreRoutedHost()``): Apple's URLSession reserves `Host` and may replace the
@@ -61,14 +57,14 @@ final class HostRouter: Sendable {
         return data
     }
 
-    /// Sends `request` (already addressed to the server) for `routing`, whose client gets the events as if
-    /// for `originalURL`. Returns at once; the exchange can be cancelled before the request left.
-    func start(_ request: URLRequest, for routing: URLProtocol, originalURL: URL) -> LoopbackExchange {
+    /// Sends `request` (already addressed to the server) through `session` for `routing`, whose client gets
+    /// the events as if for `originalURL`. Returns at once; the exchange can be cancelled before the request left.
+    func start(_ request: URLRequest, in session: URLSession, for routing: URLProtocol, originalURL: URL) -> LoopbackExchange {
         let exchange = LoopbackExchange(routing: routing, originalURL: originalURL)
         // On Linux every session's work queue has the same target, and `startLoading` runs on one of them:
         // making a task from there waits on the queue it runs on, which traps. So the task is made elsewhere.
         DispatchQueue.global().async { [self] in
-            let task = loopbackSession(timeout: request.timeoutInterval).dataTask(with: request)
+            let task = session.dataTask(with: request)
             tasks.route(task, to: exchange)
             if exchange.attach(task) {
                 task.resume()
@@ -79,18 +75,48 @@ final class HostRouter: Sendable {
         return exchange
     }
 
-    private func loopbackSession(timeout: TimeInterval) -> URLSession {
+    /// A loopback session whose requests time out after `timeout` seconds (FoundationNetworking times a
+    /// request out after its session's `timeoutIntervalForRequest`, whatever the request says).
+    func makeSession(timeout: TimeInterval) -> URLSession {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = nil
+        configuration.httpCookieStorage = nil
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = 7 * 24 * 3600
+        return URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
+    }
+}
+
+/// The loopback sessions of one routed configuration, one per request timeout, made when first needed. They
+/// belong to one server: ``invalidate()``, called when it stops, ends them, and with them every connection
+/// they opened to it, so a suite of thousands of routed tests holds no descriptor for a finished one.
+final class LoopbackSessions: Sendable {
+    /// `nil` once invalidated.
+    private let sessions = Lock<[TimeInterval: URLSession]?>([:])
+
+    /// The session for `timeout`; `nil` once ``invalidate()`` was called (the server stopped).
+    func session(timeout: TimeInterval) -> URLSession? {
         sessions.withLock { sessions in
-            if let session = sessions[timeout] { return session }
-            let configuration = URLSessionConfiguration.ephemeral
-            configuration.urlCache = nil
-            configuration.httpCookieStorage = nil
-            configuration.timeoutIntervalForRequest = timeout
-            configuration.timeoutIntervalForResource = 7 * 24 * 3600
-            let created = URLSession(configuration: configuration, delegate: tasks, delegateQueue: nil)
-            sessions[timeout] = created
+            guard sessions != nil else { return nil }
+            if let session = sessions?[timeout] { return session }
+            let created = HostRouter.shared.makeSession(timeout: timeout)
+            sessions?[timeout] = created
             return created
         }
+    }
+
+    /// Lets each session finish its tasks (they fail once the server has closed their connections), then
+    /// ends it; later requests get no session. Safe to call more than once.
+    func invalidate() {
+        let ended = sessions.withLock { sessions in
+            defer { sessions = nil }
+            return sessions.map { Array($0.values) } ?? []
+        }
+        ended.forEach { $0.finishTasksAndInvalidate() }
+    }
+
+    deinit {
+        invalidate()
     }
 }
 

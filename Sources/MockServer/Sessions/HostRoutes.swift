@@ -4,9 +4,9 @@ import FoundationNetworking
 #endif
 import ServiceReplayShared
 
-/// Which server and configuration each route slot belongs to. Every routed configuration gets a slot; a slot
-/// whose server stopped or went away is given to the next configuration, so the slots in use never outnumber
-/// the routed configurations of running servers.
+/// Which server and configuration each route slot belongs to, with the loopback sessions its requests travel
+/// through. Every routed configuration gets a slot; a slot whose server stopped or went away is given to the
+/// next configuration, so the slots in use never outnumber the routed configurations of running servers.
 final class HostRoutes: Sendable {
     static let shared = HostRoutes()
 
@@ -15,25 +15,30 @@ final class HostRoutes: Sendable {
     struct Route: @unchecked Sendable {
         weak var server: ReplayServer?
         let configuration: URLSessionConfiguration
+        /// Ended when the server stops, or when the slot is given to another configuration.
+        let sessions: LoopbackSessions
     }
 
     private let routes = Lock<[Route]>([])
 
     /// Gives `configuration`, routed to `server`, a slot and returns the routing protocol class of that slot.
     func protocolClass(for server: ReplayServer, configuration: URLSessionConfiguration) -> AnyClass {
-        let route = Route(server: server, configuration: configuration)
+        let route = Route(server: server, configuration: configuration, sessions: LoopbackSessions())
+        server.whenStopped { [sessions = route.sessions] in sessions.invalidate() }
         // Which slots look free is read outside the lock (a server's base URL takes its own lock); a slot is
         // claimed only if nobody claimed it meanwhile.
         let owners = routes.withLock { $0.map(\.server) }
         let free = owners.indices.filter { owners[$0]?.baseURL == nil }
-        let index = routes.withLock { routes in
+        let (index, replaced) = routes.withLock { routes -> (Int, Route?) in
             if let slot = free.first(where: { routes[$0].server === owners[$0] }) {
-                routes[slot] = route
-                return slot
+                defer { routes[slot] = route }
+                return (slot, routes[slot])
             }
             routes.append(route)
-            return routes.count - 1
+            return (routes.count - 1, nil)
         }
+        // A server that went away without stopping never ended its sessions.
+        replaced?.sessions.invalidate()
         func next<S: RouteSlot>(_: S.Type) -> any RouteSlot.Type { NextSlot<S>.self }
         func routingClass<S: RouteSlot>(_: S.Type) -> AnyClass { HostRoutingProtocol<S>.self }
         var slot: any RouteSlot.Type = FirstSlot.self
@@ -41,11 +46,11 @@ final class HostRoutes: Sendable {
         return routingClass(slot)
     }
 
-    /// The base URL of the running server in slot `index` and its configuration's request timeout, or `nil`
-    /// when the server stopped or went away.
-    func destination(ofSlot index: Int) -> (baseURL: URL, timeout: TimeInterval)? {
+    /// The base URL of the running server in slot `index`, its configuration's request timeout and the slot's
+    /// loopback sessions, or `nil` when the server stopped or went away.
+    func destination(ofSlot index: Int) -> (baseURL: URL, timeout: TimeInterval, sessions: LoopbackSessions)? {
         let route = routes.withLock { $0.indices.contains(index) ? $0[index] : nil }
         guard let route, let baseURL = route.server?.baseURL else { return nil }
-        return (baseURL, route.configuration.timeoutIntervalForRequest)
+        return (baseURL, route.configuration.timeoutIntervalForRequest, route.sessions)
     }
 }

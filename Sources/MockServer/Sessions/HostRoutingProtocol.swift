@@ -11,9 +11,15 @@ import FoundationNetworking
 /// Why a class per slot: on Linux a `URLProtocol` sees neither the session nor its configuration (not even
 /// its additional headers), only the request and its own class. So each routed configuration gets a slot, and the slot is a distinct specialisation of this class
 /// (`HostRoutingProtocol<NextSlot<FirstSlot>>` for slot 1), which finds its server in ``HostRoutes``.
-final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol {
+final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
+    /// The route slot whose server this class sends requests to.
+    static var slotIndex: Int { Slot.index }
+
     /// Set in `startLoading`, read in `stopLoading`: URLSession calls both on its work queue, one after the other.
-    private var exchange: LoopbackExchange?
+    /// Weak, because the exchange holds this instance to reach its client: the loopback session's task router
+    /// keeps the exchange until its task completes, and then both go. A strong reference here would keep
+    /// the pair, the client's task and its whole session (with its descriptors) for the life of the process.
+    private weak var exchange: LoopbackExchange?
 
     /// Every http and https request: one that found no server must fail, never reach the real network.
     override class func canInit(with request: URLRequest) -> Bool {
@@ -29,21 +35,38 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol {
         // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it; sending the
         // request without it would make a wrong recording or a baffling miss.
         if task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
-            client?.urlProtocol(self, didFailWithError: URLError(.unsupportedURL, userInfo: [
-                NSLocalizedDescriptionKey: "a routed session cannot read the body of an upload task on Linux; set the request's httpBody and use a data task",
-            ]))
+            fail(.unsupportedURL, "a routed session cannot read the body of an upload task on Linux; set the request's httpBody and use a data task")
             return
         }
-        guard let (server, timeout) = HostRoutes.shared.destination(ofSlot: Slot.index),
-              let routed = HostRouter.loopbackRequest(for: request, to: server, sessionTimeout: timeout) else {
-            let failingURL = request.url.map { [NSURLErrorFailingURLErrorKey: $0] } ?? [:]
-            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost, userInfo: failingURL))
+        // Without a descriptor for each end of the loopback connection, the request would wait in the
+        // server's backlog until it timed out, naming nothing.
+        guard Sys.descriptorsLeft(2) else {
+            fail(.cannotConnectToHost, "the process has no file descriptors left (its limit is \(Sys.descriptorLimit)), so the routed request was not sent; something keeps descriptors open, or the limit is too low (ulimit -n)")
             return
         }
-        exchange = HostRouter.shared.start(routed, for: self, originalURL: request.url ?? server)
+        guard let (server, timeout, sessions) = HostRoutes.shared.destination(ofSlot: Slot.index),
+              let routed = HostRouter.loopbackRequest(for: request, to: server, sessionTimeout: timeout),
+              let session = sessions.session(timeout: routed.timeoutInterval) else {
+            fail(.cannotConnectToHost)
+            return
+        }
+        exchange = HostRouter.shared.start(routed, in: session, for: self, originalURL: request.url ?? server)
+    }
+
+    /// Tells the client the request failed with `code`, and why when `reason` is given.
+    private func fail(_ code: URLError.Code, _ reason: String? = nil) {
+        var userInfo: [String: Any] = [:]
+        userInfo[NSURLErrorFailingURLErrorKey] = request.url
+        userInfo[NSLocalizedDescriptionKey] = reason
+        client?.urlProtocol(self, didFailWithError: URLError(code, userInfo: userInfo))
     }
 
     override func stopLoading() {
         exchange?.cancel()
     }
+}
+
+/// What a routed configuration's protocol class tells about itself without naming its slot type.
+protocol RoutingProtocol {
+    static var slotIndex: Int { get }
 }

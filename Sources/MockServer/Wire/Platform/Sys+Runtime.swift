@@ -66,3 +66,30 @@ extension Sys {
         #endif
     }
 }
+
+extension Sys {
+    /// Whether the process can open `count` more descriptors now: each is opened (on `/dev/null`) and closed
+    /// again. Only a shortage (`EMFILE`, `ENFILE`) counts as `false`.
+    static func descriptorsLeft(_ count: Int) -> Bool {
+        var opened: [Int32] = []
+        defer { opened.forEach { Sys.close($0) } }
+        for _ in 0..<count {
+            let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return errno != EMFILE && errno != ENFILE }
+            opened.append(fd)
+        }
+        return true
+    }
+
+    /// The process's soft limit on open descriptors (`ulimit -n`), or 0 when it cannot be read.
+    static var descriptorLimit: UInt64 {
+        var limits = rlimit()
+        #if canImport(Glibc)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limits) == 0 else { return 0 }
+        return UInt64(limits.rlim_cur)
+    }
+}

@@ -10,6 +10,95 @@ import ServiceReplayShared
 import ServiceReplayTestSupport
 import Testing
 
+#if os(Linux)
+/// Host routing in a child process whose descriptors are limited, as `swift test` runs from a macOS shell
+/// (a soft limit of 256): a suite of host-routed tests failed at its 117th test there, each test leaving its
+/// session and two descriptors behind, and then every request waited 60 s for a timeout that named nothing
+/// (issue 36). The soak it runs is `Tests/ServicesReplayTests/Soak/SoakTests.swift`, in the same test binary.
+/// Linux only: the child is this very binary, `/proc/self/exe`.
+@Suite(.timeLimit(.minutes(5))) struct RoutedTestsUnderADescriptorLimit {
+    /// Not in the children themselves.
+    static let isAvailable = ProcessInfo.processInfo.environment["MOCKSERVER_SOAK"] == nil
+        && ProcessInfo.processInfo.environment[exhaustVariable] == nil
+
+    /// Set in the child of ``routedRequest_withNoDescriptorsLeft_failsAtOnce_sayingSo()``.
+    static let exhaustVariable = "MOCKSERVER_SOAK_EXHAUST"
+
+    @Test(.enabled(if: isAvailable))
+    func threeHundredRoutedTests_passInOneProcessLimitedTo256Descriptors() async throws {
+        // GIVEN this test binary, limited to 256 descriptors, running 300 routed tests one after the other
+        // WHEN it runs to the end
+        let (status, printed) = try await Self.runChild(limit: 256, environment: "MOCKSERVER_SOAK=300",
+                                                       filter: #"SoakTests/routedSession\("#)
+        // THEN every test passed and the last checkpoint was reached, with the descriptors flat
+        #expect(status == 0, "\(printed)")
+        #expect(printed.contains("soak routed session: 300 tests, "), "\(printed)")
+    }
+
+    @Test(.enabled(if: isAvailable))
+    func routedRequest_withNoDescriptorsLeft_failsAtOnce_sayingSo() async throws {
+        // GIVEN a child that uses up its 64 descriptors, then sends a routed request with a 60 s timeout
+        // WHEN it runs
+        let (status, printed) = try await Self.runChild(limit: 64, environment: "\(Self.exhaustVariable)=1",
+                                                       filter: #"RoutedTestsUnderADescriptorLimit/exhaustedChild\("#)
+        // THEN the request failed without timing out, saying why
+        #expect(status == 0, "\(printed)")
+        #expect(printed.contains("exhausted child: \(URLError.Code.cannotConnectToHost.rawValue): the process has no file descriptors left (its limit is 64), so the routed request was not sent"), "\(printed)")
+    }
+
+    /// The child of the test above: it fails unless the routed request fails as `cannotConnectToHost`, and
+    /// prints the error's code and sentence; a timeout (after 60 s) fails it.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[exhaustVariable] != nil))
+    func exhaustedChild() async throws {
+        let server = try ReplayServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
+        try await server.start()
+        let configuration = try server.sessionConfiguration()
+        configuration.timeoutIntervalForRequest = 60
+        let session = URLSession(configuration: configuration)
+        // The session's own descriptors exist before the process runs out.
+        _ = try await session.data(from: try #require(URL(string: "https://api.github.com/users/octocat")))
+        var held: [Int32] = []
+        defer { held.forEach { close($0) } }
+        for _ in 0..<Int(DescriptorLimit.current.rlim_cur) {
+            let fd = open("/dev/null", O_RDONLY)
+            guard fd >= 0 else { break }
+            held.append(fd)
+        }
+        let error = await #expect(throws: URLError.self) {
+            _ = try await session.data(from: try #require(URL(string: "https://api.github.com/users/octocat")))
+        }
+        held.forEach { close($0) }
+        held = []
+        print("exhausted child: \(error.map { "\($0.code.rawValue): \($0.localizedDescription)" } ?? "no error")")
+        #expect(error?.code == .cannotConnectToHost)
+        session.invalidateAndCancel()
+        await server.stop()
+    }
+
+    /// Runs this test binary's Swift Testing tests matching `filter` in a child limited to `limit` descriptors,
+    /// with `environment` (`NAME=value`) added; returns its exit status and standard output.
+    static func runChild(limit: Int, environment: String, filter: String) async throws -> (status: Int32, output: String) {
+        let binary = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let script = "ulimit -n \(limit) && \(environment) exec \"$0\" --testing-library swift-testing --filter '\(filter)'"
+        let output = Pipe()
+        let child = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script, binary], output: output)
+        return try await offThePool {
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            child.waitUntilExit()
+            return (child.terminationStatus, String(decoding: data, as: UTF8.self))
+        }
+    }
+
+    /// Runs blocking `work` on a thread of its own, never on the cooperative pool that the servers of tests
+    /// running in parallel need.
+    static func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+#endif
+
 /// What a server releases when it stops: the actions given to `whenStopped`, and with them each routed
 /// configuration's loopback sessions.
 @Suite struct ServerStopReleasesTests {

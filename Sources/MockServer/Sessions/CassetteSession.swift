@@ -173,12 +173,17 @@ package struct CassetteSession: Sendable {
         CassetteTurns.shared.noteReplaced(file, original: original)
     }
 
-    /// Starts a server, runs `body` with it (also reachable as ``ReplayServer/current``), stops it, settles
+    /// Starts a server in a slot of ``ServerSlots``, runs `body` with it (also reachable as ``ReplayServer/current``), stops it, settles
     /// the recording with ``finish(_:passed:)`` (`passed` judges `body`'s result, `nil` when it cannot tell;
     /// a throwing `body` failed, and where its recording went is written to standard error) and, in strict
     /// mode, throws when a request went unmatched.
     package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
+        try await ServerSlots.shared.holding { try await withServerInSlot(body, passed: passed) }
+    }
+
+    private func withServerInSlot<Result>(_ body: (ReplayServer) async throws -> Result,
+                                          passed: (Result) -> Bool?) async throws -> Result {
         let server = try ReplayServer(loaded: cassettes, configuration: configuration)
         try await server.start()
         let result: Result
@@ -265,6 +270,12 @@ package struct CassetteSession: Sendable {
     private func rehearsed<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
                                    _ body: (CassetteSession, ReplayServer) async throws -> Result,
                                    passed: (Result) -> Bool?) async throws -> Result {
+        try await ServerSlots.shared.holding { try await rehearsedInSlot(faults: faults, rehearse: rehearse, body, passed: passed) }
+    }
+
+    private func rehearsedInSlot<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
+                                         _ body: (CassetteSession, ReplayServer) async throws -> Result,
+                                         passed: (Result) -> Bool?) async throws -> Result {
         let recorder = try ReplayServer(cassettes: [], configuration: configuration)
         try await recorder.start()
         await ReplayServer.$current.withValue(recorder) {

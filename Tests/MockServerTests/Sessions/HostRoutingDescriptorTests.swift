@@ -20,9 +20,12 @@ import Testing
     /// Not in the children themselves.
     static let isAvailable = ProcessInfo.processInfo.environment["MOCKSERVER_SOAK"] == nil
         && ProcessInfo.processInfo.environment[exhaustVariable] == nil
+        && ProcessInfo.processInfo.environment[parallelVariable] == nil
 
     /// Set in the child of ``routedRequest_withNoDescriptorsLeft_failsAtOnce_sayingSo()``.
     static let exhaustVariable = "MOCKSERVER_SOAK_EXHAUST"
+    /// Set in the child of ``thousandParallelTraitTests_passUnderALimitOf256()``.
+    static let parallelVariable = "MOCKSERVER_SOAK_PARALLEL"
 
     @Test(.enabled(if: isAvailable))
     func threeHundredRoutedTests_passInOneProcessLimitedTo256Descriptors() async throws {
@@ -33,6 +36,27 @@ import Testing
         // THEN every test passed and the last checkpoint was reached, with the descriptors flat
         #expect(status == 0, "\(printed)")
         #expect(printed.contains("soak routed session: 300 tests, "), "\(printed)")
+    }
+
+    @Test(.enabled(if: isAvailable))
+    func thousandParallelTraitTests_passUnderALimitOf256() async throws {
+        // GIVEN a child limited to 256 descriptors whose 1,000 routed trait tests Swift Testing starts at once
+        // WHEN it runs
+        let (status, printed) = try await Self.runChild(limit: 256, environment: "\(Self.parallelVariable)=1",
+                                                       filter: #"RoutedTestsUnderADescriptorLimit/parallelTraitChild\("#)
+        // THEN each test waited for a server slot instead of failing to listen, and all passed
+        #expect(status == 0, "\(printed.suffix(2_000))")
+    }
+
+    /// The child of the test above.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[parallelVariable] != nil), .ownMockServer("github/users"),
+          arguments: 0..<1_000)
+    func parallelTraitChild(test: Int) async throws {
+        let server = try #require(ReplayServer.current)
+        let session = URLSession(configuration: try server.sessionConfiguration())
+        defer { session.finishTasksAndInvalidate() }
+        let (_, response) = try await session.httpData(for: URLRequest(url: try #require(URL(string: "https://api.github.com/users/octocat"))))
+        #expect(response.statusCode == 200)
     }
 
     @Test(.enabled(if: isAvailable))

@@ -31,6 +31,9 @@
 # and restored after it, and on exit, Ctrl-C or kill. A run killed outright (kill -9, a crash of the machine)
 # leaves that copy behind; the next run restores it first and says so. Only one run at a time per tree.
 set -euo pipefail
+# All that follows is one block, which bash reads whole before running it: a checkout that changes this file
+# during a long run would otherwise change what the run executes next.
+{
 usage="usage: Tests/Mutation/run.sh [--base REV] [--seed N] [--max N] [--filter F] [--timeout SECONDS] [--min-score P] [--list] [PATH...]"
 
 fail() {
@@ -149,6 +152,7 @@ run_bounded() {
     child=$!
     wait "$child" || status=$?
     child=
+    echo "== exit status $status$([[ $status -ne 124 ]] || echo ": timed out after $seconds s")" >> "$log"
     return "$status"
 }
 
@@ -284,3 +288,4 @@ if [[ -n $min_score ]] && ((100 * killed < min_score * compiled)); then
 fi
 echo "mutation score: $killed of $compiled ($percent %)"
 exit "$status"
+}

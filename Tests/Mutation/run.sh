@@ -152,6 +152,7 @@ run_bounded() {
     child=$!
     wait "$child" || status=$?
     child=
+    [[ -z $(tail -c 1 "$log") ]] || echo >> "$log" # output cut off mid-line
     echo "== exit status $status$([[ $status -ne 124 ]] || echo ": timed out after $seconds s")" >> "$log"
     return "$status"
 }

@@ -838,7 +838,8 @@ def main(arguments):
         print(len(found), len(chosen))
     elif command == "list" and len(arguments) == 2:
         for mutant in load(arguments[1]):
-            print(f"{mutant.file}\t{mutant.line}\t{mutant.description}".replace("\n", " "))
+            description = " ".join(mutant.description.split())  # the fields are tab-separated
+            print(f"{mutant.file}\t{mutant.line}\t{description}")
     elif command == "write" and len(arguments) == 4:
         mutants = load(arguments[1])
         number = int(arguments[2])

@@ -15,7 +15,7 @@ final class HostRoutes: Sendable {
     struct Route: @unchecked Sendable {
         weak var server: ReplayServer?
         let configuration: URLSessionConfiguration
-        /// Ended when the server stops, or when the slot is given to another configuration.
+        /// Ended when the server stops, or when they go (the slot given to another configuration).
         let sessions: LoopbackSessions
     }
 
@@ -29,16 +29,16 @@ final class HostRoutes: Sendable {
         // claimed only if nobody claimed it meanwhile.
         let owners = routes.withLock { $0.map(\.server) }
         let free = owners.indices.filter { owners[$0]?.baseURL == nil }
-        let (index, replaced) = routes.withLock { routes -> (Int, Route?) in
+        // A slot given to another configuration drops its route, and with it the sessions of a server that
+        // went away without stopping (LoopbackSessions ends them when it goes).
+        let index = routes.withLock { routes in
             if let slot = free.first(where: { routes[$0].server === owners[$0] }) {
-                defer { routes[slot] = route }
-                return (slot, routes[slot])
+                routes[slot] = route
+                return slot
             }
             routes.append(route)
-            return (routes.count - 1, nil)
+            return routes.count - 1
         }
-        // A server that went away without stopping never ended its sessions.
-        replaced?.sessions.invalidate()
         func next<S: RouteSlot>(_: S.Type) -> any RouteSlot.Type { NextSlot<S>.self }
         func routingClass<S: RouteSlot>(_: S.Type) -> AnyClass { HostRoutingProtocol<S>.self }
         var slot: any RouteSlot.Type = FirstSlot.self

@@ -22,9 +22,17 @@ package final class ServerSlots: Sendable {
     /// runs in its slot rather than waiting for one the test never gives back while it waits.
     @TaskLocal private static var held = false
 
-    /// How many slots there are now: the descriptor limit may be raised while the process runs.
-    static var capacity: Int {
-        max(4, Int(min(Sys.descriptorLimit, 1 << 20)) / 16)
+    /// How many slots there are now; read at each test, since the descriptor limit may be raised meanwhile.
+    private let capacity: @Sendable () -> Int
+
+    /// Slots for `capacity()` servers at once; default ``capacity(forLimit:)`` of the process's limit.
+    init(capacity: @escaping @Sendable () -> Int = { ServerSlots.capacity(forLimit: Sys.descriptorLimit) }) {
+        self.capacity = capacity
+    }
+
+    /// A sixteenth of `limit` descriptors, at least 4; an unlimited process counts as 2^20 descriptors.
+    static func capacity(forLimit limit: UInt64) -> Int {
+        max(4, Int(min(limit, 1 << 20)) / 16)
     }
 
     /// Runs `body` in a slot, waiting for one first unless the current task holds one.
@@ -37,7 +45,7 @@ package final class ServerSlots: Sendable {
 
     private func take() async {
         await withCheckedContinuation { continuation in
-            let capacity = Self.capacity
+            let capacity = capacity()
             let granted = state.withLock { state -> Bool in
                 guard state.inUse < capacity else {
                     state.waiting.append(continuation)

@@ -173,10 +173,10 @@ package struct CassetteSession: Sendable {
         CassetteTurns.shared.noteReplaced(file, original: original)
     }
 
-    /// Starts a server in a slot of ``ServerSlots``, runs `body` with it (also reachable as ``ReplayServer/current``), stops it, settles
-    /// the recording with ``finish(_:passed:)`` (`passed` judges `body`'s result, `nil` when it cannot tell;
-    /// a throwing `body` failed, and where its recording went is written to standard error) and, in strict
-    /// mode, throws when a request went unmatched.
+    /// Starts a server in a slot of ``ServerSlots``, runs `body` with it (also reachable as
+    /// ``ReplayServer/current``), stops it, settles the recording with ``finish(_:passed:)`` (`passed` judges
+    /// `body`'s result, `nil` when it cannot tell; a throwing `body` failed, and where its recording went is
+    /// written to standard error) and, in strict mode, throws when a request went unmatched.
     package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
                                     passed: (Result) -> Bool?) async throws -> Result {
         try await ServerSlots.shared.holding { try await withServerInSlot(body, passed: passed) }

@@ -45,11 +45,12 @@ private func countsAsFailure(_ issue: Issue) -> Bool {
     #endif
 }
 
-/// Reports `warning` on the running test: as a warning issue where Swift Testing has them (6.3 and later),
-/// else on standard error, since an issue would fail the test.
-package func reportWarning(_ warning: String) {
+/// Reports `warning` on the running test, at `sourceLocation` (the test's, so that an IDE shows it there and
+/// not in this package): as a warning issue where Swift Testing has them (6.3 and later), else on standard
+/// error, since an issue would fail the test.
+package func reportWarning(_ warning: String, at sourceLocation: SourceLocation) {
     #if compiler(>=6.3)
-    Issue.record(Comment(rawValue: warning), severity: .warning)
+    Issue.record(Comment(rawValue: warning), severity: .warning, sourceLocation: sourceLocation)
     #else
     FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))
     #endif
@@ -57,16 +58,17 @@ package func reportWarning(_ warning: String) {
 
 /// A runner for the rehearsal of a fault test in a mode that records (see the README's "Record from your
 /// tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
-/// the faults the test expects do not apply while recording; `nil` outside a Swift Testing test.
-package var rehearsal: ((() async throws -> Void) async -> Void)? {
+/// the faults the test expects do not apply while recording; `nil` outside a Swift Testing test. Its issues
+/// are attributed to `sourceLocation`, the test's.
+package func rehearsal(at sourceLocation: SourceLocation) -> ((() async throws -> Void) async -> Void)? {
     guard Test.current != nil else { return nil }
     return { body in
         await withKnownIssue("the rehearsal that records the cassette, without faults; the run with faults follows",
-                             isIntermittent: true) {
+                             isIntermittent: true, sourceLocation: sourceLocation) {
             do {
                 try await body()
             } catch {
-                Issue.record(error)
+                Issue.record(error, sourceLocation: sourceLocation)
             }
         } matching: { _ in true }
     }

@@ -42,7 +42,8 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
         return innermost.map { $0.identity == identity } ?? true ? self : nil
     }
 
-    /// Runs the test case with its server, then settles the recording and reports, as failures of the test:
+    /// Runs the test case with its server, then settles the recording and reports, as failures of the test
+    /// at the test's source location:
     /// in strict mode each unmatched request with its near miss; unused interactions when they are not
     /// allowed; and a missing cassette, a bad record mode or a missing upstream before the test runs.
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
@@ -50,13 +51,14 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
         let allowsUnusedInteractions = self.allowsUnusedInteractions
         _ = try await CassetteSession.forTest(names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
                                            configuration: configuration, filePath: filePath, function: test.name,
-                                           environment: environment ?? TestEnvironment.current, warn: { $0.forEach(reportWarning) },
-                                           rehearse: rehearsal) { _, server in
+                                           environment: environment ?? TestEnvironment.current,
+                                           warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
+                                           rehearse: rehearsal(at: test.sourceLocation)) { _, server in
             let (result, failed) = await observingFailures(function)
             if case .failure(let error) = result {
-                // Recorded as Swift Testing records a test's thrown error, so that the settling of the
-                // recording still runs and can say where a kept-aside recording went.
-                Issue.record(error)
+                // Recorded as Swift Testing records a test's thrown error (at the test), so that the settling
+                // of the recording still runs and can say where a kept-aside recording went.
+                Issue.record(error, sourceLocation: test.sourceLocation)
                 return false
             }
             if !allowsUnusedInteractions {

@@ -6,8 +6,9 @@ import MockServer
 import MockServerTesting
 import ServiceKit
 import ServiceKitTesting
+import Testing
 
-/// What ``withReplay(_:in:upstream:configuration:client:now:filePath:function:_:)`` hands a test: a running
+/// What ``withReplay(_:in:upstream:configuration:client:now:filePath:function:fileID:line:column:_:)`` hands a test: a running
 /// replay server and a ServiceKit client pointed at it.
 public struct Replay: Sendable {
     /// The server replaying the cassettes; its journal shows what the client sent.
@@ -56,6 +57,9 @@ public struct Replay: Sendable {
 ///   - now: where the client's clock starts; default the replayed cassettes' recording date.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
+///   - fileID, line, column: with `filePath`, where the issues this function records for the test (a
+///     rehearsal's known issues) point; leave the defaults, the call. (Plain literals, not a `SourceLocation`,
+///     so that an XCTest file calling this need not import Testing.)
 /// - Throws: what `body` throws, or ``MockServerError`` as `withMockServer(replaying:...)` documents.
 public func withReplay<Result>(
     _ names: String...,
@@ -66,10 +70,13 @@ public func withReplay<Result>(
     now: Date? = nil,
     filePath: String = #filePath,
     function: String = #function,
+    fileID: String = #fileID,
+    line: Int = #line,
+    column: Int = #column,
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
     let run = try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                             filePath: filePath, function: function, rehearse: rehearsal,
+                                             filePath: filePath, function: function, rehearse: rehearsal(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)),
                                              { session, server -> (value: Result, failed: Bool?) in
         guard let baseURL = server.baseURL else {
             throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")

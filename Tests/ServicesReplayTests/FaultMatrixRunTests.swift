@@ -183,7 +183,7 @@ import Testing
                 try await FaultMatrix.run(GitHubUserService(login: "no-such-user-xyz"), replaying: "github/users", client: Self.client)
             }
         }
-        #expect(error?.description == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries")
+        #expect(error?.description == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries (The server could not complete the request (HTTP 404): Not Found.)")
     }
 
     @Test func callThatOutlivesItsDeadline_isCancelled_andFailsItsRow() async throws {

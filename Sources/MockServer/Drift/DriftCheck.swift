@@ -38,7 +38,9 @@ package final class DriftCheck: Sendable {
         guard !kept.isEmpty else { return [] }
         let server = try ReplayServer(cassettes: cassettes, configuration: ReplayServer.Configuration(matching: matching, faults: .none, streamTiming: .instant))
         let base = try await server.start()
-        var breaking: [String] = []
+        // Every change, additive ones too: beside a removed field, an added one may tell that it was renamed.
+        var lines: [String] = []
+        var isBreaking = false
         var warnings: [String] = []
         do {
             let probe = DriftProbe(upstream: try Upstream(base), longestWait: .zero)
@@ -61,18 +63,18 @@ package final class DriftCheck: Sendable {
                                                     body: RecordedBody(replayed.body, contentType: replayed.headers["Content-Type"]))
                     changes = DriftComparison.changes(recorded: recorded, live: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.data))
                 }
-                breaking += changes.filter { $0.severity == .breaking }.map { "\(title): \($0.line)" }
-                warnings += changes.filter { $0.severity == .additive }.map { "drift: \(title): \($0.line)" }
+                if changes.contains(where: { $0.severity == .breaking }) { isBreaking = true }
+                lines += changes.map { "\(title): \($0.line)" }
             }
         } catch {
             await server.stop()
             throw error
         }
         await server.stop()
-        guard breaking.isEmpty else {
+        guard !isBreaking else {
             throw MockServerError(.apiDrift, "the live API no longer answers as the cassette says (\(RecordMode.recordVariable)=drift):\n"
-                + breaking.map { "  " + $0 }.joined(separator: "\n"))
+                + (lines + warnings).map { "  " + $0 }.joined(separator: "\n"))
         }
-        return warnings
+        return lines.map { "drift: " + $0 } + warnings
     }
 }

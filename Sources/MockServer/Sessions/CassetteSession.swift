@@ -56,9 +56,7 @@ package struct CassetteSession: Sendable {
         }
         switch mode {
         case .once where missing.isEmpty && !appendsOnce, .none:
-            if let name = missing.first {
-                throw MockServerError(.cassetteNotFound, "no cassette \(name) at \(Self.file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)")
-            }
+            if let name = missing.first { throw Self.notFound(name, in: folder, test: test) }
             cassettes = try Self.load(names, in: folder)
             file = nil
             pending = nil
@@ -109,10 +107,21 @@ package struct CassetteSession: Sendable {
         warnings = try Self.ageWarnings(cassettes, environment: environment)
     }
 
+    /// The error for a cassette `name` missing from `folder` where it is only replayed: the file, and the
+    /// command that records it for the test `test`.
+    package static func notFound(_ name: String, in folder: URL, test: String?) -> MockServerError {
+        MockServerError(.cassetteNotFound, "no cassette \(name) at \(file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)")
+    }
+
     /// Replays `cassettes` as they are, whatever the environment's record mode.
     init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
+        self.init(replaying: cassettes.map(LoadedCassette.init), configuration: configuration)
+    }
+
+    /// Replays `cassettes`, read and prepared already, whatever the environment's record mode.
+    package init(replaying cassettes: [LoadedCassette], configuration: ReplayServer.Configuration) {
         mode = .none
-        self.cassettes = cassettes.map(LoadedCassette.init)
+        self.cassettes = cassettes
         self.configuration = configuration
         warnings = []
         drift = nil
@@ -171,6 +180,19 @@ package struct CassetteSession: Sendable {
             throw MockServerError(.cannotSave, "the new recording stays in \(pending.path): \(error.description)")
         }
         CassetteTurns.shared.noteReplaced(file, original: original)
+    }
+
+    /// What a replay of this session's cassettes serves once `server`, this session's, has stopped: what it
+    /// recorded (when it recorded), with the hand-written parts of the cassette it re-records, else the
+    /// cassettes it replayed. A fault matrix runs its rows against these, so that rows never record.
+    package func cassettes(after server: ReplayServer) -> [LoadedCassette] {
+        guard var recorded = server.recordedCassette else { return cassettes }
+        if let old {
+            recorded.note = old.note
+            recorded.matching = old.matching
+            recorded.errorTemplates = old.errorTemplates
+        }
+        return [LoadedCassette(recorded)]
     }
 
     /// Starts a server in a slot of ``ServerSlots``, runs `body` with it (also reachable as

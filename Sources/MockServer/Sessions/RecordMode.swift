@@ -22,10 +22,10 @@ package enum RecordMode: String, Sendable, Hashable, CaseIterable {
     case drift
 
     /// The variable holding the record mode: `none`, `once`, `new-episodes`, `all` or `drift`.
-    static let recordVariable = "MOCKSERVER_RECORD"
+    package static let recordVariable = "MOCKSERVER_RECORD"
     /// The variable that, set to `1`, sends every request to the upstream (``live``), whatever
     /// `MOCKSERVER_RECORD` says.
-    static let liveVariable = "MOCKSERVER_LIVE"
+    package static let liveVariable = "MOCKSERVER_LIVE"
 
     /// The mode the environment asks for: ``live`` when `MOCKSERVER_LIVE` is `1` (or `true`), else
     /// `MOCKSERVER_RECORD`'s value, else ``none``. Values are trimmed and compared without case.

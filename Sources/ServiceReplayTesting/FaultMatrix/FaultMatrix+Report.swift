@@ -42,6 +42,16 @@ extension FaultMatrix {
         public let rows: [Row]
         /// How long the whole matrix took, runs in parallel.
         public let elapsed: Duration
+        /// Why no row ran, when none did: the record mode sends every request to the upstream
+        /// (`MOCKSERVER_LIVE=1`, `MOCKSERVER_RECORD=drift`), where faults do not apply. `nil` otherwise.
+        public let notice: String?
+
+        init(subject: String, rows: [Row], elapsed: Duration, notice: String? = nil) {
+            self.subject = subject
+            self.rows = rows
+            self.elapsed = elapsed
+            self.notice = notice
+        }
 
         /// One sentence per row whose outcome did not meet its expectation; empty when every row passed.
         public var failures: [String] { rows.compactMap(\.failure) }
@@ -58,6 +68,7 @@ extension FaultMatrix {
                 return text
             }
             let rule = widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-")
+            if let notice { return "\(subject): \(notice)" }
             let summary = "\(subject): \(rows.count) faults, \(failures.count) failed, in \(CallOutcome.seconds(elapsed))"
             return ([summary, line(header), rule] + body.map(line)).joined(separator: "\n")
         }

@@ -12,6 +12,10 @@ extension FaultMatrix {
         let subject: String
         let cassette: String
         let folder: URL
+        /// The upstream a baseline that records forwards to; `nil` for the cassette's own.
+        let upstream: String?
+        /// The test's name, for the command that records a missing cassette.
+        let test: String?
         let recordedAt: Date?
         let shape: Shape
         let margin: Duration
@@ -24,70 +28,93 @@ extension FaultMatrix {
             .milliseconds(Int((shape.timeout * Double(shape.attempts) * 1000).rounded())) + margin
         }
 
-        /// The baseline, then every case not skipped, at most `parallel` at once; a failing baseline throws.
+        /// The baseline, in the environment's record mode, then every case not skipped against what the
+        /// baseline replayed or recorded, at most `parallel` at once; a failing baseline throws.
+        ///
+        /// The baseline takes the cassette's turn as a test would (see the README's "Record from your tests"):
+        /// under `once` it records a missing cassette, under `new-episodes` it appends, under `all` it
+        /// re-records, and the new recording replaces the old cassette only when every row passed. Rows only
+        /// replay, so they never record. Under `drift` and `MOCKSERVER_LIVE=1` the baseline talks to the
+        /// upstream and the rows do not run: faults apply only to replays.
         func run(_ cases: [Case], parallel: Int) async throws -> Report {
             let started = ContinuousClock.now
-            let baseline = try await perform(nil, baseline: nil)
-            guard case .value = baseline.outcome.result, case .success(let value)? = baseline.value else {
-                throw FaultMatrixError("\(subject): the call must succeed without faults before faults can tell anything, but it ended in \(baseline.outcome)")
-            }
-            var rows = [Report.Row?](repeating: nil, count: cases.count)
-            try await withThrowingTaskGroup(of: (Int, Report.Row).self) { group in
-                var next = 0
-                func addNext() {
-                    guard next < cases.count else { return }
-                    let index = next
-                    next += 1
-                    group.addTask { (index, try await row(for: cases[index], baseline: value)) }
+            let mode = try RecordMode.fromEnvironment()
+            return try await CassetteSession.run(names: [cassette], folder: folder, upstream: upstream, mode: mode,
+                                                 configuration: ReplayServer.Configuration(faults: .none), test: test,
+                                                 warn: CassetteSession.printWarnings, { session, server in
+                let baseline = try await perform(on: server, fault: nil, baseline: nil)
+                guard case .value = baseline.outcome.result, case .success(let value)? = baseline.value else {
+                    var said = ""
+                    if case .error(let error) = baseline.outcome.result, let message = error.errorDescription { said = " (\(message))" }
+                    throw FaultMatrixError("\(subject): the call must succeed without faults before faults can tell anything, but it ended in \(baseline.outcome)\(said)")
                 }
-                for _ in 0..<max(1, parallel) { addNext() }
-                while let (index, row) = try await group.next() {
-                    rows[index] = row
-                    addNext()
+                if mode == .live || mode == .drift {
+                    let variable = mode == .live ? "\(RecordMode.liveVariable)=1" : "\(RecordMode.recordVariable)=drift"
+                    let sentence = "faults apply only to replays, so under \(variable) the matrix ran its baseline against the upstream and none of its \(cases.count) rows"
+                    FileHandle.standardError.write(Data("note: \(subject): \(sentence)\n".utf8))
+                    return Report(subject: subject, rows: [], elapsed: ContinuousClock.now - started, notice: sentence)
                 }
-            }
-            return Report(subject: subject, rows: rows.compactMap { $0 }, elapsed: ContinuousClock.now - started)
+                // Stopped first, so that what it recorded is complete; the rows replay that.
+                await server.stop()
+                let replayed = session.cassettes(after: server)
+                var rows = [Report.Row?](repeating: nil, count: cases.count)
+                try await withThrowingTaskGroup(of: (Int, Report.Row).self) { group in
+                    var next = 0
+                    func addNext() {
+                        guard next < cases.count else { return }
+                        let index = next
+                        next += 1
+                        group.addTask { (index, try await row(for: cases[index], replaying: replayed, baseline: value)) }
+                    }
+                    for _ in 0..<max(1, parallel) { addNext() }
+                    while let (index, row) = try await group.next() {
+                        rows[index] = row
+                        addNext()
+                    }
+                }
+                return Report(subject: subject, rows: rows.compactMap { $0 }, elapsed: ContinuousClock.now - started)
+            }, passed: { $0.failures.isEmpty })
         }
 
-        private func row(for row: Case, baseline: Value) async throws -> Report.Row {
+        private func row(for row: Case, replaying cassettes: [LoadedCassette], baseline: Value) async throws -> Report.Row {
             guard !row.isSkipped else {
                 return Report.Row(case: row, got: "", passed: nil, sleeps: [], elapsed: .zero, outcome: nil)
             }
             let started = ContinuousClock.now
-            let performed = try await perform(row.fault, baseline: baseline)
+            let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
+            let performed = try await CassetteSession(replaying: cassettes, configuration: configuration).withServer({ server in
+                try await perform(on: server, fault: row.fault, baseline: baseline)
+            }, passed: { _ in true })
             let passed = row.expectation.isMet(by: performed.outcome)
             return Report.Row(case: row, got: performed.outcome.description, passed: passed, sleeps: performed.outcome.sleeps,
                               elapsed: ContinuousClock.now - started, outcome: performed.outcome)
         }
 
-        /// One run on a fresh server: under `fault`, or without faults when `nil`.
-        private func perform(_ fault: String?, baseline: Value?) async throws -> (outcome: CallOutcome, value: Result<Value, any Error>?) {
-            let faults: ReplayServer.FaultSource = try fault.map { .plan(try FaultPlan.parse(specs: $0)) } ?? .none
-            let configuration = ReplayServer.Configuration(faults: faults)
-            return try await withMockServer(replaying: cassette, in: folder, configuration: configuration) { server in
-                guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
-                // The closure's client, on a virtual clock: retries are recorded, never slept.
-                let built = makeClient(baseURL)
-                let clock = VirtualClock(now: recordedAt ?? Date())
-                var settings = built.configuration
-                settings.clock = clock
-                let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
-                let ended = await Self.race(deadline) { await call(client) }
-                var outcome: CallOutcome
-                switch ended {
-                case nil:
-                    outcome = CallOutcome(result: .outlived(deadline))
-                case let (.success(value), events)?:
-                    outcome = CallOutcome(result: .value(value), events: events, equalsBaseline: baseline.map { $0 == value } ?? true)
-                case let (.failure(error as WebServiceError), events)?:
-                    outcome = CallOutcome(result: .error(error), events: events)
-                case let (.failure(error), events)?:
-                    outcome = CallOutcome(result: .foreignError("\(type(of: error)): \(error)"), events: events)
-                }
-                outcome.sleeps = clock.sleeps
-                if fault != nil, !Self.injected(server) { outcome.result = .notInjected }
-                return (outcome, ended?.result)
+        /// One run against `server`: under `fault`, or without faults when `nil`.
+        private func perform(on server: ReplayServer, fault: String?, baseline: Value?) async throws
+            -> (outcome: CallOutcome, value: Result<Value, any Error>?) {
+            guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
+            // The closure's client, on a virtual clock: retries are recorded, never slept.
+            let built = makeClient(baseURL)
+            let clock = VirtualClock(now: recordedAt ?? Date())
+            var settings = built.configuration
+            settings.clock = clock
+            let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
+            let ended = await Self.race(deadline) { await call(client) }
+            var outcome: CallOutcome
+            switch ended {
+            case nil:
+                outcome = CallOutcome(result: .outlived(deadline))
+            case let (.success(value), events)?:
+                outcome = CallOutcome(result: .value(value), events: events, equalsBaseline: baseline.map { $0 == value } ?? true)
+            case let (.failure(error as WebServiceError), events)?:
+                outcome = CallOutcome(result: .error(error), events: events)
+            case let (.failure(error), events)?:
+                outcome = CallOutcome(result: .foreignError("\(type(of: error)): \(error)"), events: events)
             }
+            outcome.sleeps = clock.sleeps
+            if fault != nil, !Self.injected(server) { outcome.result = .notInjected }
+            return (outcome, ended?.result)
         }
 
         /// Whether the server injected a fault: a journal entry says so, or (for `refuse`, which acts before a

@@ -32,7 +32,13 @@ import ServiceKit
 /// cancelled and fails its row. A row whose fault never fired fails too. The client is the one `client` builds
 /// for each run's base URL, with its clock replaced by a `VirtualClock` standing at the cassette's recording
 /// date: retries wait for nothing, and the report shows their waits. Cassettes are found as
-/// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:_:)`` finds them.
+/// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:fileID:line:column:_:)`` finds them.
+///
+/// The record mode (`MOCKSERVER_RECORD`) applies to the baseline alone, which takes the cassette's turn as a
+/// test does: `once` records a missing cassette, `new-episodes` appends, `all` re-records once per process and
+/// replaces the cassette only when every row passed. The rows always replay what the baseline replayed or
+/// recorded, so they never record. Under `drift` and `MOCKSERVER_LIVE=1` only the baseline runs, against the
+/// upstream, and the report says so.
 public enum FaultMatrix {
     /// How many runs go at once by default: each holds a server and a connection or two, and the machine is
     /// usually running other tests too.
@@ -43,21 +49,28 @@ public enum FaultMatrix {
     ///   - service: the call; its response is compared with the baseline's by `==`.
     ///   - cassette: the cassette's name in `folder` (`github/users`).
     ///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
+    ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
+    ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
     ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
-    /// - Returns: the report; its ``Report/failures`` are empty when every row passed.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    ///   - function: the test's name, for the command that records a missing cassette; leave the default.
+    /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
+    ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
     /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServerError``
-    ///   when the cassette cannot be found or read.
+    ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
+    ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
+    ///   recording was kept aside.
     public static func run<Service: WebService>(
-        _ service: Service, replaying cassette: String, in folder: URL? = nil,
+        _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), filePath: String = #filePath
+        margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Response: Equatable {
-        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, filePath: filePath,
+        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
                                 client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin) { client in
             do throws(WebServiceError) {
                 return (.success(try await client.send(service)), nil)
@@ -72,12 +85,12 @@ public enum FaultMatrix {
     /// after `eventsBeforeFault` events. The events received are compared with the baseline's by `==`.
     /// Parameters and errors as for the plain service's `run`.
     public static func run<Service: StreamingService>(
-        _ service: Service, replaying cassette: String, in folder: URL? = nil, eventsBeforeFault: Int = 1,
+        _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, eventsBeforeFault: Int = 1,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), filePath: String = #filePath
+        margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Event: Equatable {
-        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, filePath: filePath, client: client,
+        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
                                 idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin) { client in
             var events: [Service.Event] = []
             do throws(WebServiceError) {
@@ -100,13 +113,13 @@ public enum FaultMatrix {
     ///   - call: the call, given the run's client; its value is compared with the baseline's by `==`.
     ///   Other parameters and errors as for the plain service's `run`.
     public static func run<Value: Equatable & Sendable>(
-        _ name: String, replaying cassette: String, in folder: URL? = nil, idempotent: Bool = true,
+        _ name: String, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, idempotent: Bool = true,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), filePath: String = #filePath,
+        margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function,
         _ call: @escaping @Sendable (WebServiceClient) async throws -> Value
     ) async throws -> Report {
-        let runner = try runner(subject: name, cassette: cassette, folder: folder, filePath: filePath, client: client,
+        let runner = try runner(subject: name, cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
                                 idempotent: idempotent, eventsBeforeFault: nil, margin: margin) { client in
             do {
                 return (.success(try await call(client)), nil)
@@ -136,7 +149,7 @@ public enum FaultMatrix {
                              eventsBeforeFault: Int = 1,
                              client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
                              overrides: [Override] = [], filePath: String = #filePath) throws -> [Case] {
-        let (_, _, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, client: client, idempotent: method.isIdempotent,
+        let (_, _, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
                                       eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
         return try cases(for: shape, overrides: overrides)
     }
@@ -150,28 +163,37 @@ public enum FaultMatrix {
         return [row]
     }
 
-    private static func runner<Value>(subject: String, cassette: String, folder: URL?, filePath: String,
+    private static func runner<Value>(subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
                                       client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
                                       eventsBeforeFault: Int?, margin: Duration,
                                       call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?))
         throws -> Runner<Value> {
-        let (recordings, recordedAt, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, client: client,
+        let test = CassetteSession.testName(function)
+        let (recordings, recordedAt, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
                                                         idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
-        return Runner(subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, recordedAt: recordedAt, shape: shape,
-                      margin: margin, makeClient: client, call: call)
+        return Runner(subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
+                      recordedAt: recordedAt, shape: shape, margin: margin, makeClient: client, call: call)
     }
 
     /// The recordings folder, the cassette's date and the matrix's shape: its error templates, and the
-    /// timeout and attempts of a client `client` builds.
-    private static func shape(cassette: String, folder: URL?, filePath: String, client: (URL) -> WebServiceClient,
+    /// timeout and attempts of a client `client` builds. A cassette the record mode will record (missing under
+    /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
+    private static func shape(cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
                               idempotent: Bool, eventsBeforeFault: Int?) throws -> (URL, Date?, Shape) {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
         let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
-        let loaded = try Cassette.load(from: file)
+        let loaded: Cassette?
+        if FileManager.default.fileExists(atPath: file.path) {
+            loaded = try Cassette.load(from: file)
+        } else if try RecordMode.fromEnvironment() == .none {
+            throw CassetteSession.notFound(cassette, in: recordings, test: test)
+        } else {
+            loaded = nil
+        }
         // A client for a port nothing listens on, only to read its settings.
         let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
         let shape = Shape(eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
-                          attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: Array(loaded.errorTemplates.keys))
-        return (recordings, loaded.recordedAt, shape)
+                          attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
+        return (recordings, loaded?.recordedAt, shape)
     }
 }

@@ -57,12 +57,14 @@ import Testing
 
         // WHEN the upstream moves to version 2 (email removed from /user, bio added to /profile)
         handler.version.withLock { $0 = 2 }
-        // THEN the test fails naming the breaking change at its JSON path, worded as recorder drift words it
-        // (the added field is only a warning)
+        // THEN the test fails naming the breaking change at its JSON path, worded as recorder drift words it,
+        // and lists the additive change beside it, as the CLI does (half of a rename is a removed field, the
+        // other half an added one)
         let error = await #expect(throws: MockServerError.self) { try await runTest(folder: folder) }
         #expect(error?.code == .apiDrift)
         #expect(error?.reason == "the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
-            + "  GET /user: breaking  $.email: string → missing (field removed)")
+            + "  GET /user: breaking  $.email: string → missing (field removed)\n"
+            + "  GET /profile: additive  $.bio: missing → string (field added)")
         // AND the cassette is byte for byte as it was
         #expect(try Data(contentsOf: file) == saved)
         await server.stop()

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import MockServer
+import ServiceReplayShared
 @testable import MockServerTesting
 import Testing
 
@@ -72,6 +73,39 @@ import Testing
     /// Runs `body` as the test case the trait scopes, inside this test.
     static func scope(_ trait: MockServerTrait, _ body: @escaping @Sendable () async throws -> Void) async throws {
         try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current, performing: body)
+    }
+
+    struct Thrown: Error {}
+
+    /// What the trait records for a test points at the test, not into this package: an IDE opens the test.
+    @Test func issuesTheTraitRecords_pointAtTheTest() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var cassette = Cassette(name: "old", interactions: [.stub("GET", "/text", text: "old")])
+        cassette.recordedAt = Date(timeIntervalSinceNow: -40 * 86_400)
+        try cassette.save(to: folder.appendingPathComponent("old.json"))
+        let test = try #require(Test.current)
+        // GIVEN a test that throws, on a cassette older than MOCKSERVER_MAX_AGE_DAYS allows
+        let trait = Self.trait("old", in: folder, environment: ["MOCKSERVER_MAX_AGE_DAYS": "30"])
+        let issues = Lock<[Issue]>([])
+        await withKnownIssue(isIntermittent: true) {
+            do {
+                try await Self.scope(trait) { throw Thrown() }
+            } catch {
+                Issue.record(error, "the trait records the test's error; it does not throw it")
+            }
+        } matching: { issue in
+            issues.withLock { $0.append(issue) }
+            return true
+        }
+        // THEN the thrown error and the age warning are both recorded at the test's own source location
+        let recorded = issues.withLock { $0 }
+        #expect(recorded.contains { $0.error is Thrown })
+        #if compiler(>=6.3)
+        #expect(recorded.contains { "\($0)".contains("recorded 40 days ago") })
+        #expect(recorded.count == 2)
+        #endif
+        #expect(recorded.allSatisfy { $0.sourceLocation == test.sourceLocation }, "\(recorded.map { "\($0.sourceLocation.map(String.init(describing:)) ?? "nowhere")" })")
     }
 
     @Test func strictServer_failsTheTest_withTheNearMiss() async throws {

@@ -56,16 +56,19 @@ import Testing
 
         // THEN the body faults fail, each in one sentence naming the fault, and nothing else does
         #expect(report.failures == [
-            "corrupt-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries",
-            "empty-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries",
+            "corrupt-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(Self.nilProfile) after 0 retries",
+            "empty-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(Self.nilProfile) after 0 retries",
         ] + Self.contentTypeFailure, "\(report)")
         #expect(try Self.row("corrupt-body", of: report).description
-                == "corrupt-body | .service(.undecodableBody) or .service(.wrongContentType) | success after 0 retries | FAIL")
+                == "corrupt-body | .service(.undecodableBody) or .service(.wrongContentType) | success: \(Self.nilProfile) after 0 retries | FAIL")
     }
+
+    /// A row's `got` for the swallowing service: its `nil` beside the baseline's profile, shortened.
+    static let nilProfile = #"nil (baseline: GitHubUserProfile(user: ExampleServices.GitHubUser(login: "…)"#
 
     /// Whether the swallowing service also swallows a wrong content type: only when ServiceKit reports it from
     /// the decoding the service replaced.
-    static let contentTypeFailure = ["content-type=text/html: expected .service(.undecodableBody) or .service(.wrongContentType), got success after 0 retries"]
+    static let contentTypeFailure = ["content-type=text/html: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(nilProfile) after 0 retries"]
 
     /// A repository that shows a placeholder whatever goes wrong: the swallowed error the matrix exists for.
     struct SwallowingRepository: Sendable {
@@ -83,9 +86,9 @@ import Testing
             }
         }
 
-        // THEN the 503 row fails with the sentence the README quotes
-        #expect(report.failures.contains("status=503: expected .service(.httpStatus(503)), got success after 0 retries"), "\(report)")
-        #expect(report.failures.contains("reset: expected .network(...), got success after 0 retries"), "\(report)")
+        // THEN the 503 row fails with the sentence the README quotes, showing the placeholder beside the baseline's
+        #expect(report.failures.contains(#"status=503: expected .service(.httpStatus(503)), got success: "someone" (baseline: "The Octocat") after 0 retries"#), "\(report)")
+        #expect(report.failures.contains(#"reset: expected .network(...), got success: "someone" (baseline: "The Octocat") after 0 retries"#), "\(report)")
     }
 
     @Test func asyncCallWithDeclaredFallbacks_passesEveryRow() async throws {
@@ -106,7 +109,7 @@ import Testing
         // THEN every row passes, the network rows with the reason printed
         #expect(report.failures.isEmpty, "\(report)")
         #expect(try Self.row("reset", of: report).description
-                == "reset | the fallback \(cached) | success after 0 retries | pass (offline shows the cache)")
+                == #"reset | the fallback The Octocat (cached) | success: "The Octocat (cached)" (baseline: "The Octocat") after 0 retries | pass (offline shows the cache)"#)
     }
 
     @Test func retryPolicy_overcomesAFaultThatFiresOnce_withARecordedSleep() async throws {

@@ -23,11 +23,15 @@ struct CallOutcome: Sendable, CustomStringConvertible {
     var sleeps: [TimeInterval] = []
     /// Whether the value equals the baseline's.
     var equalsBaseline = false
+    /// The baseline's value, shortened, when the call returned a different one; `nil` otherwise.
+    var baseline: String?
 
-    /// `success after 0 retries`, `.service(.httpStatus(503)) after 2 retries (slept 1 s, 1 s)`,
+    /// `success after 0 retries`, `success: [] (baseline: [Book(id: 1)]) after 0 retries` for a value other
+    /// than the baseline's, `.service(.httpStatus(503)) after 2 retries (slept 1 s, 1 s)`,
     /// `.network(.timedOut) after 2 events`.
     var description: String {
         var text = switch result {
+        case .value(let value) where baseline != nil: "success: \(Self.shortened(value)) (baseline: \(baseline ?? ""))"
         case .value: "success"
         case .error(let error): error.reason.matrixSpelling
         case .foreignError(let description): "the error \(description)"
@@ -42,6 +46,21 @@ struct CallOutcome: Sendable, CustomStringConvertible {
         text += " after \(sleeps.count) " + (sleeps.count == 1 ? "retry" : "retries")
         if !sleeps.isEmpty { text += " (slept " + sleeps.map { Self.seconds(.milliseconds(Int(($0 * 1000).rounded()))) }.joined(separator: ", ") + ")" }
         return text
+    }
+
+    /// `value` on one line, cut to 60 characters: enough to tell an empty list or a placeholder from the real
+    /// answer in a table cell.
+    /// Strings are quoted, optionals unwrapped (`nil` when empty).
+    static func shortened(_ value: Any) -> String {
+        var value = value
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return "nil" }
+            value = wrapped
+        }
+        let described = value is String ? String(reflecting: value) : String(describing: value)
+        let text = described.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return text.count <= 60 ? text : text.prefix(59) + "…"
     }
 
     /// `1 s`, `0.25 s`.

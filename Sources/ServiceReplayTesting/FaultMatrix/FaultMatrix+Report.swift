@@ -27,7 +27,7 @@ extension FaultMatrix {
             }
 
             /// The failure sentence, `nil` when the row passed or was skipped:
-            /// `status=503: expected .service(.httpStatus(503)), got success after 0 retries`.
+            /// `status=503: expected .service(.httpStatus(503)), got success: "someone" (baseline: "The Octocat") after 0 retries`.
             public var failure: String? {
                 passed == false ? "\(self.case.fault): expected \(self.case.expectation), got \(got)" : nil
             }

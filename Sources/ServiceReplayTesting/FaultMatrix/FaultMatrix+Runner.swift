@@ -106,7 +106,9 @@ extension FaultMatrix {
             case nil:
                 outcome = CallOutcome(result: .outlived(deadline))
             case let (.success(value), events)?:
-                outcome = CallOutcome(result: .value(value), events: events, equalsBaseline: baseline.map { $0 == value } ?? true)
+                let equal = baseline.map { $0 == value } ?? true
+                outcome = CallOutcome(result: .value(value), events: events, equalsBaseline: equal,
+                                      baseline: equal ? nil : baseline.map(CallOutcome.shortened))
             case let (.failure(error as WebServiceError), events)?:
                 outcome = CallOutcome(result: .error(error), events: events)
             case let (.failure(error), events)?:

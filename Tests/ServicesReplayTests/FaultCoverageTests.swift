@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @testable import MockServer
 import ServiceKit
 import Testing
@@ -84,8 +87,47 @@ import Testing
         }
     }
 
-    @Test func numericSegments_makeOneEndpoint() {
-        #expect(CoverageReport.pattern(of: "/users/42/repos") == "/users/{n}/repos")
-        #expect(CoverageReport.pattern(of: "/2.3/questions") == "/2.3/questions")
+    @Test(arguments: [
+        ("/users/42/repos", "/users/{n}/repos"),
+        ("/library/books/7.json", "/library/books/{n}.json"),
+        ("/items/550e8400-e29b-41d4-a716-446655440000", "/items/{id}"),
+        ("/items/550E8400-E29B-41D4-A716-446655440000.xml", "/items/{id}.xml"),
+        ("/commits/3f786850e387550fdab836ed7e6dc881de23001b", "/commits/{id}"),
+        ("/files/dGhpcy1pcy1hLXRva2VuXzEyMw-AbC9", "/files/{id}"),
+        // Not identifiers: a version with a dot, words, slugs, short hex words, lower-case tokens, a bare extension
+        ("/2.3/questions", "/2.3/questions"),
+        ("/repos/octocat/hello-world", "/repos/octocat/hello-world"),
+        ("/articles/my-first-post-of-2024-on-swift", "/articles/my-first-post-of-2024-on-swift"),
+        ("/colors/beef", "/colors/beef"),
+        ("/deadbeefcafebabe", "/deadbeefcafebabe"),
+        ("/.well-known/openid", "/.well-known/openid"),
+        ("/v1.json", "/v1.json"),
+        ("/7.", "/7."),
+        ("/7.toolong", "/7.toolong"),
+    ])
+    func segmentsThatPickOneResource_makeOneEndpoint(path: String, pattern: String) {
+        #expect(CoverageReport.pattern(of: path) == pattern)
+    }
+
+    @Test func booksByNumberWithAnExtension_areOneEndpoint_testedOnceAgainstANetworkFault() async throws {
+        // GIVEN three books by number with an extension, one of them read under a network fault
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("coverage-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("coverage.json")
+        let books = Cassette(name: "books", interactions: ["1", "7", "99"].map { .stub("GET", "/library/books/\($0).json", json: ["id": 1]) })
+        for (book, fault) in [("1", "reset"), ("7", ""), ("99", "")] {
+            let server = try await withMockServer(cassettes: [books], configuration: .init(faults: try .specs(fault))) { server in
+                let url = try server.baseURL.orThrow("no base URL").appendingPathComponent("library/books/\(book).json")
+                _ = try? await URLSession(configuration: .ephemeral).data(from: url)
+                return server
+            }
+            FaultCoverage.record(server, environment: [FaultCoverage.reportVariable: report.path])
+        }
+
+        // THEN the report has one endpoint for them, which met the network fault, and flags nothing
+        let coverage = try CoverageReport.read(from: report)
+        #expect(coverage.endpoints.keys.sorted() == ["GET /library/books/{n}.json"])
+        #expect(coverage.endpoints["GET /library/books/{n}.json"]?.requests == 3)
+        #expect(coverage.untestedAgainstNetworkFaults.isEmpty)
     }
 }

@@ -47,11 +47,42 @@ struct CoverageReport: Codable, Sendable, Equatable {
         }
     }
 
-    /// The path with every all-digit segment as `{n}`, so that `/users/1` and `/users/2` are one endpoint.
+    /// The path with each segment that picks one resource among many replaced, so that `/books/7.json` and
+    /// `/books/99.json` are one endpoint: all digits as `{n}` (`/users/{n}`), and a UUID, a hex string of 16
+    /// digits or more, or a token of 20 or more base64url characters mixing upper case, lower case and digits
+    /// as `{id}`. An extension of up to five letters or digits, starting with a letter, is kept
+    /// (`/books/{n}.json`; `/2.3` is not an extension). Words and slugs
+    /// (`/repos`, `/articles/my-first-post-2024`) stay as they are.
     static func pattern(of path: String) -> String {
         path.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            !segment.isEmpty && segment.allSatisfy(\.isASCII) && segment.allSatisfy(\.isNumber) ? "{n}" : String(segment)
+            var stem = Substring(segment)
+            var suffix = ""
+            if let dot = segment.lastIndex(of: "."), dot != segment.startIndex {
+                let ext = segment[segment.index(after: dot)...]
+                if (1...5).contains(ext.count), ext.first?.isLetter == true, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                    stem = segment[..<dot]
+                    suffix = "." + ext
+                }
+            }
+            guard let placeholder = placeholder(for: stem) else { return String(segment) }
+            return placeholder + suffix
         }.joined(separator: "/")
+    }
+
+    /// `{n}`, `{id}` or `nil`, for one path segment without its extension (see ``pattern(of:)``).
+    private static func placeholder(for segment: Substring) -> String? {
+        guard !segment.isEmpty, segment.allSatisfy(\.isASCII) else { return nil }
+        if segment.allSatisfy(\.isNumber) { return "{n}" }
+        let hexDigits = segment.allSatisfy(\.isHexDigit)
+        let groups = segment.split(separator: "-", omittingEmptySubsequences: false).map(\.count)
+        if groups == [8, 4, 4, 4, 12] && segment.allSatisfy({ $0 == "-" || $0.isHexDigit }) { return "{id}" }
+        if hexDigits && segment.count >= 16 && segment.contains(where: \.isNumber) { return "{id}" }
+        let tokenCharacters = segment.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+        if tokenCharacters && segment.count >= 20 && segment.contains(where: \.isUppercase)
+            && segment.contains(where: \.isLowercase) && segment.contains(where: \.isNumber) {
+            return "{id}"
+        }
+        return nil
     }
 
     /// The endpoints no network-level fault reached, sorted.

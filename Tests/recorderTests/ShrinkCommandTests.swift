@@ -1,5 +1,6 @@
 @testable import recorder
 import Foundation
+import ServiceReplayShared
 @testable import MockServer
 import Testing
 
@@ -88,6 +89,81 @@ import Testing
         #expect(result.status == 1)
         #expect(result.stderr == "recorder: the command fails under the plan, but no fault fired: the failure is not the plan's\n")
         #expect(ContinuousClock.now - started < .seconds(55))
+    }
+
+    /// A run of a "test" that fails exactly when the plan holds every rule in `needed`, and whose first
+    /// (probabilistic) run logs `fired`.
+    static func fake(fired: [String], needed: Set<String>, runs: Lock<[String]>) -> PlanShrinker.Run {
+        { environment, _ in
+            let plan = environment[FaultPlan.faultsVariable] ?? ""
+            runs.withLock { $0.append(plan) }
+            let lines = fired.enumerated().map { FaultLogLine(fault: $1, method: "GET", path: "/\($0)", nth: 1) }
+            // Each rule's fault kind: `garbage` of `garbage=512,when=nth:1,...`.
+            let rules = Set(plan.split(separator: ";").map { String($0.split(separator: ",")[0].split(separator: "=")[0]).trimmingCharacters(in: .whitespaces) })
+            return (needed.isSubset(of: rules) && !plan.isEmpty, plan.contains("p:") ? lines : [])
+        }
+    }
+
+    @Test func reductionStops_whenNoRuleCanGo_neverRunningAPlanTwice() async throws {
+        // GIVEN three faults that fired, of which only the last matters
+        let runs = Lock<[String]>([])
+        let shrinker = PlanShrinker(maxRuns: 60, run: Self.fake(fired: ["reset", "empty", "garbage"], needed: ["garbage"], runs: runs))
+        // WHEN the run is shrunk
+        let outcome = try await shrinker.shrink(plan: "reset,when=p:0.5; empty,when=p:0.5; garbage,when=p:0.5", seed: 1)
+        // THEN one rule is left, found in 5 runs: the plan, all three, two removals kept, the last rule's removal
+        // tried once (a second pass would try it again, to the same end)
+        #expect(outcome.rules == ["garbage=256,when=nth:1,path=/2,method=GET"])
+        #expect(outcome.runs == 5, "\(runs.withLock { $0 })")
+        let plans = runs.withLock { $0 }
+        #expect(Set(plans).count == plans.count, "a plan ran twice: \(plans)")
+    }
+
+    @Test func commandThatFailsWithEveryRuleTakenOut_isNotThePlans() async throws {
+        // GIVEN a "test" that fails under any plan, once a fault fired in its first run
+        let runs = Lock<[String]>([])
+        let always: PlanShrinker.Run = { environment, number in
+            runs.withLock { $0.append(environment[FaultPlan.faultsVariable] ?? "") }
+            return (true, number == 1 ? [FaultLogLine(fault: "reset,when=p:0.5", method: "GET", path: "/a", nth: 1)] : [])
+        }
+        // WHEN it is shrunk, THEN the empty plan's failure says the failure is not the plan's
+        let error = await #expect(throws: RecorderError.self) {
+            try await PlanShrinker(maxRuns: 60, run: always).shrink(plan: "reset,when=p:0.5", seed: 1)
+        }
+        #expect(error?.message == "the command fails with every rule taken out: the failure is not the plan's")
+        #expect(runs.withLock { $0.count } == 3)
+    }
+
+    @Test func oneRuleLeft_isSingular_andTheLogsGoWhereAsked() async throws {
+        // GIVEN a command that writes a fault decision to the fault log and fails whenever a 503 is in the plan
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let logs = folder.appendingPathComponent("logs")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let script = folder.appendingPathComponent("test.sh")
+        try """
+            #!/bin/sh
+            case "$MOCKSERVER_FAULTS" in
+            *status=503*) echo '{"fault":"status=503,when=p:0.5","method":"GET","path":"/a","nth":1}' > "$MOCKSERVER_FAULT_LOG"; echo failed; exit 1 ;;
+            *) exit 0 ;;
+            esac
+            """.write(to: script, atomically: true, encoding: .utf8)
+        // WHEN it is shrunk with its logs in a folder of our choosing
+        let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--seed", "1", "--logs", logs.path, "--", "sh", script.path])
+        // THEN one rule is left, said in the singular, and each run's output is in that folder
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1 fault fired; 1 rule still makes it fail, found in 3 runs:"), "\(result.stdout)")
+        #expect(result.stdout.contains("run 2: 1 rule: fails (output: \(logs.path)/run-2.log)"), "\(result.stdout)")
+        #expect(try String(contentsOf: logs.appendingPathComponent("run-1.log"), encoding: .utf8) == "failed\n")
+    }
+
+    @Test func helpAndReadme_giveTheSameExample() throws {
+        // The README's shrink example builds first and passes --skip-build, as the help's does
+        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        let example = try #require(ShrinkCommand.help.examples.first)
+        let command = try #require(example.split(separator: " -- ", maxSplits: 1).last)
+        #expect(readme.contains("-- \(command)\n"), "README lacks: -- \(command)")
+        #expect(readme.contains("swift build --build-tests\nrecorder shrink "))
     }
 
     @Test func invalidPlan_isAUsageError() async throws {

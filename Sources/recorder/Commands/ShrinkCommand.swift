@@ -11,7 +11,7 @@ enum ShrinkCommand: Command {
     static let help = CommandHelp(
         name: "shrink",
         summary: "reduce a failing run under a random fault plan to a one-line reproduction",
-        usage: "recorder shrink --plan PLAN [--seed N] [--runs N] [--timeout SECONDS] -- COMMAND [ARGUMENT...]",
+        usage: "recorder shrink --plan PLAN [--seed N] [--runs N] [--timeout SECONDS] [--logs DIR] -- COMMAND [ARGUMENT...]",
         description: """
             Runs COMMAND (a test run that fails under the plan, such as swift test --filter NAME) with
             MOCKSERVER_FAULTS=PLAN and MOCKSERVER_SEED=N, and with MOCKSERVER_FAULT_LOG naming a file where every
@@ -19,7 +19,8 @@ enum ShrinkCommand: Command {
             (FAULT,when=nth:K,path=PATH,method=METHOD: the Kth request with that method and path, on each server);
             then rules are taken out one at a time, each removal kept when COMMAND still fails, until none can
             go. Prints the minimal plan as the MOCKSERVER_FAULTS=... COMMAND line that reproduces the failure.
-            COMMAND's output goes to files in a temporary folder, named in the progress lines. A run that
+            COMMAND's output goes to files in --logs DIR (default a new temporary folder), named in the progress
+            lines. Build first and pass --skip-build, so that no run spends its time building. A run that
             outlives --timeout is stopped (SIGTERM, then SIGKILL after 5 s) and counts as failing. The exit status is 1 when the first run passes,
             when no fault fired, or when the deterministic plan does not fail.
             """,
@@ -29,12 +30,13 @@ enum ShrinkCommand: Command {
             .init(spelling: "--seed N", text: "The seed of the failing run (default: the plan's)."),
             .init(spelling: "--runs N", text: "The most runs of COMMAND in all (default 60)."),
             .init(spelling: "--timeout SECONDS", text: "The longest one run may take (default 600)."),
+            .init(spelling: "--logs DIR", text: "Where each run's output and fault log go (created if missing; default a new temporary folder)."),
         ],
         examples: ["recorder shrink --plan .ci/fault-plans/mixed.json --seed 7 -- swift test --skip-build --filter ChaosTests"]
     )
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["plan", "seed", "runs", "timeout"], flags: [], command: "shrink")
+        let parsed = try Arguments(arguments, options: ["plan", "seed", "runs", "timeout", "logs"], flags: [], command: "shrink")
         try parsed.expectPositionals(1...Int.max, what: "the command to run, after --", command: "shrink")
         let plan = try parsed.required("plan")
         var seed: UInt64?
@@ -52,7 +54,8 @@ enum ShrinkCommand: Command {
         let maxRuns = try parsed.integer("runs", in: 2...10_000) ?? 60
         let timeout = try parsed.integer("timeout", in: 1...86_400) ?? 600
         let command = parsed.positionals
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("recorder-shrink-\(UUID().uuidString)")
+        let folder = try parsed.single("logs").map { URL(fileURLWithPath: $0, isDirectory: true) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("recorder-shrink-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -62,7 +65,7 @@ enum ShrinkCommand: Command {
             try await ChildRun.run(command, number: number, environment: environment, timeout: .seconds(timeout), folder: folder)
         }
         shrinker.progress = { run, rules, failed in
-            let what = rules < 0 ? "the plan" : "\(rules) rule" + (rules == 1 ? "" : "s")
+            let what = rules < 0 ? "the plan" : counted(rules, "rule")
             console.print("run \(run): \(what): \(failed ? "fails" : "passes") (output: \(folder.path)/run-\(run).log)")
         }
         let outcome: PlanShrinker.Outcome
@@ -73,8 +76,8 @@ enum ShrinkCommand: Command {
         } catch {
             throw .failure("cannot run \(command.joined(separator: " ")): \(error)")
         }
-        let rules = "\(outcome.rules.count) rule" + (outcome.rules.count == 1 ? "" : "s")
-        console.print("\(outcome.fired) faults fired; \(rules) still make it fail, found in \(outcome.runs) runs"
+        let rules = outcome.rules.count == 1 ? "1 rule still makes" : "\(outcome.rules.count) rules still make"
+        console.print("\(counted(outcome.fired, "fault")) fired; \(rules) it fail, found in \(counted(outcome.runs, "run"))"
                       + (outcome.budgetSpent ? " (the --runs budget ran out: a smaller plan may exist)" : "") + ":")
         var line = "\(FaultPlan.faultsVariable)=\(ShellQuote.quote(outcome.plan))"
         if let seed { line += " \(FaultPlan.seedVariable)=\(seed)" }

@@ -30,8 +30,8 @@ struct PlanShrinker {
     }
 
     /// Reduces `plan` (specs or a plan file, as `MOCKSERVER_FAULTS` takes it) under `seed`.
-    /// - Throws: ``RecorderError`` when the first run passes, no fault fired in it, or the deterministic plan
-    ///   does not fail.
+    /// - Throws: ``RecorderError`` when the first run passes, no fault fired in it, the deterministic plan
+    ///   does not fail, or the command fails with every rule taken out.
     func shrink(plan: String, seed: UInt64?) async throws -> Outcome {
         var runs = 0
         func attempt(_ environment: [String: String], rules: Int) async throws -> (failed: Bool, decisions: [FaultLogLine]) {
@@ -62,20 +62,31 @@ struct PlanShrinker {
         var kept = decisions
         var removedOne = true
         var budgetSpent = false
+        // Plans already run and found to pass: a later pass never runs one again (the last rule of a pass that
+        // removed others would otherwise be tried once more, to the same end).
+        var passing: Set<[Decision]> = []
         while removedOne && !budgetSpent {
             removedOne = false
             var index = 0
             while index < kept.count {
+                var candidate = kept
+                candidate.remove(at: index)
+                if passing.contains(candidate) {
+                    index += 1
+                    continue
+                }
                 guard runs < maxRuns else {
                     budgetSpent = true
                     break
                 }
-                var candidate = kept
-                candidate.remove(at: index)
                 if try await attempt(environment(candidate), rules: candidate.count).failed {
+                    guard !candidate.isEmpty else {
+                        throw RecorderError.failure("the command fails with every rule taken out: the failure is not the plan's")
+                    }
                     kept = candidate
                     removedOne = true
                 } else {
+                    passing.insert(candidate)
                     index += 1
                 }
             }

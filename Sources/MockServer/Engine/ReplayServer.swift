@@ -95,7 +95,7 @@ public final class ReplayServer: Sendable {
         replayEngine = engine
         journal = Journal(capacity: configuration.journalCapacity)
         let injector: FaultInjector?
-        if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine) } else { injector = nil }
+        if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine, identity: configuration.faultIdentity) } else { injector = nil }
         handler = ReplayHandler(engine: engine, journal: journal, injector: injector,
                                 streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {

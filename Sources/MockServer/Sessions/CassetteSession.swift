@@ -45,6 +45,8 @@ package struct CassetteSession: Sendable {
                  test: String?, environment: [String: String] = TestEnvironment.current) throws {
         self.mode = mode
         var configuration = configuration
+        // Random faults draw per test (see ReplayServer.Configuration.faultIdentity).
+        configuration.faultIdentity = ([test ?? ""] + names).joined(separator: "\n")
         var drift: DriftCheck?
         let missing = names.filter { !Self.exists($0, in: folder) }
         // A cassette an earlier test of this process recorded under `once` is appended to (see CassetteTurns).

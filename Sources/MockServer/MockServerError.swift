@@ -58,6 +58,9 @@ public struct MockServerError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let differentUpstream = Code(rawValue: "differentUpstream")
         /// The recorded cassette could not be saved (it stays in memory).
         public static let cannotSave = Code(rawValue: "cannotSave")
+        /// While recording, the upstream could not be reached (refused, unknown host, no TLS agreement, or the
+        /// connection lost before any byte of an answer), so nothing was recorded for those requests.
+        public static let upstreamUnreachable = Code(rawValue: "upstreamUnreachable")
         /// The upstream's response body could not be decoded from its `Content-Encoding`: the coding is not
         /// one the recorder decodes, the data is corrupt or truncated, or the decoded body is over the limit.
         public static let undecodableBody = Code(rawValue: "undecodableBody")

@@ -45,7 +45,8 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Runs the test case with its server, then settles the recording and reports, as failures of the test
     /// at the test's source location:
     /// in strict mode each unmatched request with its near miss; unused interactions when they are not
-    /// allowed; and a missing cassette, a bad record mode or a missing upstream before the test runs.
+    /// allowed; for a failing test, the transport failures its cassettes replayed (what it saw on the wire
+    /// names no cassette); and a missing cassette, a bad record mode or a missing upstream before the test runs.
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let allowsUnusedInteractions = self.allowsUnusedInteractions
@@ -55,6 +56,10 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
                                            warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
                                            rehearse: rehearsal(at: test.sourceLocation)) { _, server in
             let (result, failed) = await observingFailures(function)
+            if failed == true, let replayed = server.replayedFailures(test: CassetteSession.testName(test.name)) {
+                // What the failing test saw on the wire (a reset, a timeout) names no cassette; this does.
+                Issue.record(Comment(rawValue: replayed))
+            }
             if case .failure(let error) = result {
                 // Recorded as Swift Testing records a test's thrown error (at the test), so that the settling
                 // of the recording still runs and can say where a kept-aside recording went.

@@ -147,4 +147,33 @@ import Testing
             """)
         #expect(result.status == 0)
     }
+
+    /// A cassette as `MOCKSERVER_RECORD=once` wrote it while its upstream was down: `GET /users` refused.
+    static func refusedCassette(origin: String?, recordedAt: Bool) -> String {
+        let stamp = recordedAt ? #""recordedAt": "2026-11-21T10:00:00Z", "durationMs": 1, "# : ""
+        let originField = origin.map { #""origin": "\#($0)", "# } ?? ""
+        return #"{"format": "servicereplay-cassette", "version": 2, "name": "users", \#(originField)"upstream": "http://127.0.0.1:8001", "interactions": ["#
+            + #"{"request": {"method": "GET", "target": "/ok"}, "response": {"status": 200}}, "#
+            + #"{\#(stamp)"request": {"method": "GET", "target": "/users"}, "failure": {"kind": "refused", "message": "Could not connect to http://127.0.0.1:8001: Connection refused."}}]}"#
+    }
+
+    @Test func recordedRefusal_isAFinding_namingTheCassetteInteractionAndTheCommandThatReRecordsIt() async throws {
+        // Given a recorded cassette holding a refusal, and the same refusal where it is meant: in a cassette
+        // marked hand-written, and in an interaction without recordedAt (which a recording always writes)
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        try workspace.write(Self.refusedCassette(origin: nil, recordedAt: true), to: "Recordings/users.json")
+        try workspace.write(Self.refusedCassette(origin: "hand-written", recordedAt: true), to: "Recordings/meant.json")
+        try workspace.write(Self.refusedCassette(origin: "recorded", recordedAt: false), to: "Recordings/written.json")
+        // When linting
+        let result = try await workspace.run(["lint"])
+        // Then only the recorded refusal is a finding, naming the file, the interaction and the re-recording
+        #expect(result.stdout == """
+            Recordings/users.json: interaction 1: recorded while the upstream could not be reached (Could not connect to http://127.0.0.1:8001: Connection refused.), so replay resets the connection every time; re-record users with the upstream up: `MOCKSERVER_RECORD=all swift test --filter TEST`, TEST the test that records it (or remove the interaction, or mark the cassette "origin": "hand-written" if the refusal is meant)
+            3 cassettes, 6 interactions, 1 finding
+
+            """)
+        #expect(result.status == 1)
+        #expect(result.stderr == "")
+    }
 }

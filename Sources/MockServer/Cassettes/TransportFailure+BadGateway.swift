@@ -3,12 +3,16 @@ extension TransportFailure {
     /// `X-MockServer-Upstream-Failure: KIND` and a JSON body naming the kind, the upstream and what happened,
     /// such as `{"error": "upstream_timeout", "message": "The upstream http://127.0.0.1:8080 did not answer
     /// within 1000 ms.", "detail": "The request timed out.", "upstream": "http://127.0.0.1:8080"}`.
-    func badGatewayResponse(upstream: Upstream, timeout: Duration) -> HTTPResponse {
-        let sentence = switch kind {
-        case .refused: "The upstream \(upstream) could not be reached."
-        case .reset: "The upstream \(upstream) broke the connection before a complete response."
-        case .timeout: "The upstream \(upstream) did not answer within \(DurationSpelling.milliseconds(timeout)) ms."
+    /// When `unreachable` (the upstream was never reached, see ``UpstreamForwarder/Outcome/unreachable(_:)``),
+    /// the message says it could not be reached, whatever the kind, and, when `recording`, that nothing was
+    /// recorded for the request.
+    func badGatewayResponse(upstream: Upstream, timeout: Duration, unreachable: Bool = false, recording: Bool = false) -> HTTPResponse {
+        var sentence = switch unreachable ? .refused : kind {
+        case .refused: "The upstream \(upstream) could not be reached"
+        case .reset: "The upstream \(upstream) broke the connection before a complete response"
+        case .timeout: "The upstream \(upstream) did not answer within \(DurationSpelling.milliseconds(timeout)) ms"
         }
+        sentence += unreachable && recording ? "; nothing was recorded for this request." : "."
         var body: [String: CassetteJSON] = [
             "error": .string("upstream_\(kind.rawValue)"),
             "message": .string(sentence),

@@ -38,7 +38,7 @@ package final class DriftProbe: Sendable {
         var attempt = 0
         while true {
             switch await client.send(request, to: url, headers: headers) {
-            case .failure(let failure):
+            case .failure(let failure), .unreachable(let failure):
                 return .failure(failure)
             case .response(let response):
                 guard attempt < Self.retries, [429, 503].contains(response.status),

@@ -5,9 +5,12 @@ final class MatchedInteraction: Sendable {
     let reference: InteractionReference
     /// The status of the recorded reply; `nil` for a replayed transport failure.
     let status: Int?
+    /// The kind of the recorded transport failure it replays, `nil` when it answers.
+    let failure: TransportFailure.Kind?
 
-    init(reference: InteractionReference, status: Int?) {
+    init(reference: InteractionReference, status: Int?, failure: TransportFailure.Kind? = nil) {
         self.reference = reference
         self.status = status
+        self.failure = failure
     }
 }

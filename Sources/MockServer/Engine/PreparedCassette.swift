@@ -41,7 +41,7 @@ final class PreparedCassette: Sendable {
             let (request, reply) = interaction
             return MatchedInteraction(reference: InteractionReference(cassette: metadata.name, cassetteIndex: ordinal, index: member,
                                                                       method: request.method, target: request.target),
-                                      status: reply.status)
+                                      status: reply.status, failure: reply.failureKind)
         }
     }
 

@@ -17,6 +17,12 @@ enum PreparedReply: Sendable {
         }
     }
 
+    /// The kind of the transport failure it reproduces, `nil` for an answer.
+    var failureKind: TransportFailure.Kind? {
+        guard case .failure(let failure) = self else { return nil }
+        return failure.kind
+    }
+
     /// The reply the server carries out, a stream timed as `timing` says.
     func reply(timing: StreamTiming) -> HTTPReply {
         switch self {

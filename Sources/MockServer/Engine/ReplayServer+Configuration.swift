@@ -29,6 +29,12 @@ extension ReplayServer {
         /// Where the fault plan comes from; default ``FaultSource/environment``. Consulted in ``Mode/replay``
         /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded.
         public var faults: FaultSource
+        /// The test the server serves, as the test helpers name it (its cassettes and its name), or `nil` for
+        /// a server started directly (`ReplayServer(...)`, `recorder replay`): a `p:` trigger's draws, and a
+        /// random latency's and garbage's, depend on it as well as on the seed, so that a suite-wide plan
+        /// fires on a different share of each test's requests, each test still reproducible with its seed
+        /// (see ``SeededDraw/seed(_:identity:)``). With `nil` the draws depend on the seed alone. Default `nil`.
+        package var faultIdentity: String?
         /// Whether an unmatched request fails the test that owns the server (through
         /// ``ReplayServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
         /// calls at the end); default `false`. Unmatched requests are answered 404 either way.
@@ -66,6 +72,7 @@ extension ReplayServer {
             self.journalCapacity = journalCapacity
             self.onRequest = onRequest
             self.onDescriptorsExhausted = nil
+            self.faultIdentity = nil
             self.mode = mode
             self.recording = recording
         }

@@ -95,7 +95,7 @@ public final class ReplayServer: Sendable {
         replayEngine = engine
         journal = Journal(capacity: configuration.journalCapacity)
         let injector: FaultInjector?
-        if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine) } else { injector = nil }
+        if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine, identity: configuration.faultIdentity) } else { injector = nil }
         handler = ReplayHandler(engine: engine, journal: journal, injector: injector,
                                 streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
@@ -171,6 +171,32 @@ public final class ReplayServer: Sendable {
         recorder?.recording?.cassette
     }
 
+    /// One sentence naming each transport failure the cassettes replayed (in the journal's reach), for a test
+    /// that failed: the failure it saw on the wire (a reset, a timeout) names no cassette by itself.
+    /// `the cassettes replayed transport failures: api interaction 0 (GET /users), which replays a refused
+    /// connection as a reset; if the upstream was down when they were recorded, re-record them with the
+    /// upstream up: `MOCKSERVER_RECORD=all swift test --filter TEST``; `nil` when none was replayed.
+    package func replayedFailures(test: String?) -> String? {
+        var seen = Set<InteractionReference>()
+        var named: [String] = []
+        for entry in journal.entries where entry.outcome.kind == .matched {
+            guard let kind = entry.outcome.replayedFailure, let reference = entry.outcome.interaction,
+                  seen.insert(reference).inserted else { continue }
+            named.append("\(reference.cassette) interaction \(reference.index) (\(reference.method) \(reference.target)), \(JournalOutcome.replaying(kind))")
+        }
+        guard !named.isEmpty else { return nil }
+        return "the cassettes replayed transport failures: \(named.joined(separator: "; ")); if the upstream was down when they were "
+            + "recorded, re-record them with the upstream up: `\(RecordMode.recordVariable)=all swift test\(test.map { " --filter \($0)" } ?? "")`"
+    }
+
+    /// In a recording mode, what the test recording `file` fails with when some requests could not reach the
+    /// upstream (none of them was recorded): `upstreamUnreachable`, naming the upstream, why, how many and
+    /// the first; `nil` when every request reached it.
+    package func unreachableUpstreamError(file: String) -> MockServerError? {
+        guard let recorder, let unreachable = recorder.unreachableUpstream else { return nil }
+        return MockServerError(.upstreamUnreachable, unreachable.sentence(upstream: recorder.client.upstream, file: file))
+    }
+
     /// Writes the recorded cassette to its file if some recorded exchange is not there yet (``stop()`` does
     /// this; call it to learn whether that worked, or while running to write the file now) and removes the
     /// capture log once the file holds everything; does nothing in the other modes.
@@ -212,6 +238,7 @@ public final class ReplayServer: Sendable {
         let noun = count == 1 ? "request was" : "requests were"
         var message = "\(count) \(noun) not matched by any recorded interaction:\n\n" + misses.map(\.description).joined(separator: "\n\n")
         if count > misses.count { message += "\n\n… and \(count - misses.count) more" }
+        if let replayed = replayedFailures(test: nil) { message += "\n\nAlso, " + replayed }
         throw MockServerError(.unmatchedRequests, message)
     }
 

@@ -7,8 +7,10 @@ struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
     let ruleIndex: Int
     /// The rule that fired.
     let rule: FaultRule
-    /// The plan's seed.
+    /// The plan's seed, which reproduces the decision (with the same test, for a server that serves one).
     let seed: UInt64
+    /// The seed the draws used: ``seed``, mixed with the test's identity when there is one.
+    let drawSeed: UInt64
     /// Which of the rule's matching requests (or connections, for `refuse`) this was, counting from 1.
     let count: Int
     /// For a latency fault, the delay drawn for this request; otherwise `nil`.
@@ -17,9 +19,9 @@ struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
     /// built; `nil` otherwise, or when no cassette holds it.
     var template: HTTPResponse? = nil
 
-    /// The seed for this decision's own random bytes (garbage), derived from the plan seed, rule and count.
+    /// The seed for this decision's own random bytes (garbage), derived from the draw seed, rule and count.
     var byteSeed: UInt64 {
-        SeededDraw.bits(seed: seed, rule: ruleIndex, count: count, stream: .garbage)
+        SeededDraw.bits(seed: drawSeed, rule: ruleIndex, count: count, stream: .garbage)
     }
 
     /// One line for logs and journals, without the seed (the journal keeps it apart):

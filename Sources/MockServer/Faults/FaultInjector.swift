@@ -6,6 +6,9 @@ import ServiceReplayShared
 final class FaultInjector: Sendable {
     /// The plan being applied.
     let plan: FaultPlan
+    /// The seed every draw uses: the plan's, mixed with the server's test identity when it has one (see
+    /// ``SeededDraw/seed(_:identity:)``).
+    let drawSeed: UInt64
     private let counts: Lock<[Int]>
     /// Per rule: whether it is considered for requests at all (see ``init(plan:engine:)``).
     private let applies: [Bool]
@@ -14,23 +17,27 @@ final class FaultInjector: Sendable {
 
     /// Starts applying `plan` with every rule's count at zero, without error templates: every rule applies,
     /// and a `service-error` or error-event fault answers with a 500 saying the template is missing. For
-    /// tests of the injector alone; a server uses ``init(plan:engine:)``.
-    init(plan: FaultPlan) {
+    /// tests of the injector alone; a server uses ``init(plan:engine:identity:)``. `identity` as there.
+    init(plan: FaultPlan, identity: String? = nil) {
         self.plan = plan
+        drawSeed = SeededDraw.seed(plan.seed, identity: identity)
         counts = Lock(Array(repeating: 0, count: plan.rules.count))
         templates = Array(repeating: nil, count: plan.rules.count)
         applies = Array(repeating: true, count: plan.rules.count)
     }
 
-    /// Starts applying `plan` to the requests `engine` answers, looking up here, once, the error template of
+    /// Starts applying `plan` to the requests `engine` answers, its random draws made for the test `identity`
+    /// names (`nil`: no test in particular, the plan's seed alone; see ``SeededDraw/seed(_:identity:)``),
+    /// looking up here, once, the error template of
     /// each `service-error` and error-event rule in the engine's cassettes (which must all be loaded by now).
     /// A rule whose filters select none of the cassettes' recorded requests may name a template they lack: it
     /// is aimed at another API (a suite-wide plan from `MOCKSERVER_FAULTS` aims rules by path) and never
     /// applies here.
     /// - Throws: ``MockServerError`` `invalidFaultPlan` for any other rule naming a template no cassette holds,
     ///   naming the rule and the templates there are.
-    init(plan: FaultPlan, engine: ReplayEngine) throws(MockServerError) {
+    init(plan: FaultPlan, engine: ReplayEngine, identity: String? = nil) throws(MockServerError) {
         self.plan = plan
+        drawSeed = SeededDraw.seed(plan.seed, identity: identity)
         counts = Lock(Array(repeating: 0, count: plan.rules.count))
         var templates: [HTTPResponse?] = []
         var applies: [Bool] = []
@@ -81,7 +88,7 @@ final class FaultInjector: Sendable {
 
     private func decide(_ considers: (Int, FaultRule) -> Bool) -> FaultDecision? {
         guard !plan.rules.isEmpty else { return nil }
-        let seed = plan.seed
+        let seed = drawSeed
         let fired: (index: Int, count: Int)? = counts.withLock { counts in
             for (index, rule) in plan.rules.enumerated() where considers(index, rule) && !rule.trigger.isSpent(after: counts[index]) {
                 counts[index] += 1
@@ -102,7 +109,7 @@ final class FaultInjector: Sendable {
         default:
             break
         }
-        return FaultDecision(fault: rule.fault, ruleIndex: fired.index, rule: rule, seed: seed, count: fired.count, delay: delay,
-                             template: templates[fired.index])
+        return FaultDecision(fault: rule.fault, ruleIndex: fired.index, rule: rule, seed: plan.seed, drawSeed: seed, count: fired.count,
+                             delay: delay, template: templates[fired.index])
     }
 }

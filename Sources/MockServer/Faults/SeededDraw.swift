@@ -23,6 +23,25 @@ enum SeededDraw {
         return mix(x &+ 0x94D0_49BB_1331_11EB &* stream.rawValue)
     }
 
+    /// The seed a test's draws use: `seed` itself when the server serves no test in particular (`identity`
+    /// `nil`, as for `ReplayServer(...)` or `recorder replay`), so that such a server draws as it always did;
+    /// else `seed` mixed with a stable hash of `identity` (the test's cassettes and name), so that each test
+    /// draws its own sequence, the same on every run and machine. FNV-1a, not `Hasher`, which is seeded
+    /// afresh in every process.
+    static func seed(_ seed: UInt64, identity: String?) -> UInt64 {
+        guard let identity else { return seed }
+        return mix(seed &+ 0xD6E8_FEB8_6659_FD93 &* fnv1a(identity))
+    }
+
+    /// The 64-bit FNV-1a hash of `text`'s UTF-8 bytes.
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in text.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
     /// `count` bytes from a generator seeded by `seed`.
     static func bytes(_ count: Int, seed: UInt64) -> [UInt8] {
         var generator = SeededGenerator(seed: seed)

@@ -20,6 +20,9 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         public static let recorded = Kind(rawValue: "recorded")
         /// The request was forwarded upstream without recording.
         public static let passedThrough = Kind(rawValue: "passed through")
+        /// The upstream could not be reached (refused, unknown host, no TLS agreement, or the connection lost
+        /// before any byte of an answer); the client got a 502 saying so, and nothing was recorded.
+        public static let upstreamUnreachable = Kind(rawValue: "upstream unreachable, not recorded")
     }
 
     /// The kind of outcome.
@@ -34,6 +37,9 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     public var faultSeed: UInt64?
     /// The status sent, when a response was sent.
     public var status: Int?
+    /// For a matched interaction that holds a transport failure (recorded or written by hand), its kind: the
+    /// connection was reset, or left without an answer, on purpose. `nil` otherwise.
+    package var replayedFailure: TransportFailure.Kind?
 
     /// Creates an outcome from its parts.
     init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, faultRule: String? = nil,
@@ -54,19 +60,31 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
             self = .faultInjected(rule: fault.description, seed: fault.seed, interaction: answer.interaction, status: answer.status)
         } else if let interaction = answer.interaction {
             self.init(kind: .matched, interaction: interaction, status: answer.status)
+            replayedFailure = answer.matched?.failure
         } else {
             self.init(kind: .unmatched, nearMiss: answer.nearMiss, status: answer.status)
         }
     }
 
-    /// A matched interaction answered with `status`.
-    package static func matched(_ interaction: InteractionReference, status: Int?) -> JournalOutcome {
-        JournalOutcome(kind: .matched, interaction: interaction, status: status)
+    /// A matched interaction answered with `status`, or replayed a transport failure of kind `replayedFailure`.
+    package static func matched(_ interaction: InteractionReference, status: Int?, replayedFailure: TransportFailure.Kind? = nil) -> JournalOutcome {
+        var outcome = JournalOutcome(kind: .matched, interaction: interaction, status: status)
+        outcome.replayedFailure = replayedFailure
+        return outcome
     }
 
     /// A fault from `rule` (decided with `seed`) replaced or disturbed the answer of `interaction`, if any.
     static func faultInjected(rule: String, seed: UInt64? = nil, interaction: InteractionReference? = nil, status: Int? = nil) -> JournalOutcome {
         JournalOutcome(kind: .faultInjected, interaction: interaction, faultRule: rule, faultSeed: seed, status: status)
+    }
+
+    /// How a replayed transport failure of `kind` is described: `which replays a refused connection as a reset`.
+    static func replaying(_ kind: TransportFailure.Kind) -> String {
+        switch kind {
+        case .refused: "which replays a refused connection as a reset"
+        case .reset: "which replays a reset connection"
+        case .timeout: "which replays an upstream that never answered"
+        }
     }
 
     /// The exchange was forwarded and recorded as `interaction`.
@@ -79,12 +97,20 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         JournalOutcome(kind: .passedThrough, status: status)
     }
 
+    /// The upstream could not be reached; the client got `status`.
+    static func upstreamUnreachable(status: Int) -> JournalOutcome {
+        JournalOutcome(kind: .upstreamUnreachable, status: status)
+    }
+
     /// `github-users interaction 3`, `unmatched`, `fault reset,when=first:2 (seed 7)`, `recorded`,
-    /// `passed through (200)`.
+    /// `passed through (200)`; a transport failure replayed says so: `github-users interaction 3, which replays
+    /// a refused connection as a reset`.
     public var description: String {
         var text: String
         switch kind {
-        case .matched: text = interaction.map { "\($0.cassette) interaction \($0.index)" } ?? "matched"
+        case .matched:
+            text = interaction.map { "\($0.cassette) interaction \($0.index)" } ?? "matched"
+            if let replayedFailure { text += ", " + Self.replaying(replayedFailure) }
         case .faultInjected: text = "fault " + (faultRule ?? "") + (faultSeed.map { " (seed \($0))" } ?? "")
         default: text = kind.rawValue
         }

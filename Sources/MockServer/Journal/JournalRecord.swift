@@ -24,7 +24,7 @@ struct JournalRecord: Sendable {
     /// The outcome as ``JournalOutcome`` spells it.
     var journalOutcome: JournalOutcome {
         switch outcome {
-        case .matched(let matched): .matched(matched.reference, status: matched.status)
+        case .matched(let matched): .matched(matched.reference, status: matched.status, replayedFailure: matched.failure)
         case .other(let box): box.outcome
         }
     }

@@ -18,11 +18,15 @@ package struct ForwardedExchange: Sendable {
     /// For a streamed answer that the upstream broke mid-stream (reset, or closed before the end): how it
     /// broke. The stream is recorded as ``RecordedStream/Ending/broken``, after the parts that arrived.
     package let brokenStream: TransportFailure?
+    /// Whether the upstream could not be reached (refused, unknown host, no TLS agreement, or the connection
+    /// lost before any byte of an answer): ``interaction`` then holds that failure, and nothing was recorded.
+    package let unreachable: Bool
 
     /// Creates an exchange report (the server does this).
     init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
-                 brokenStream: TransportFailure? = nil) {
+                 brokenStream: TransportFailure? = nil, unreachable: Bool = false) {
         self.brokenStream = brokenStream
+        self.unreachable = unreachable
         self.interaction = interaction
         self.index = index
         self.status = status

@@ -6,7 +6,11 @@ enum LoopUpstreamOutcome: Sendable {
     /// The upstream answered: its head as it arrived and its body with the transfer framing removed (but not
     /// any content coding); empty when `streamed`, because the pieces went to the stream decision's sink.
     case response(UpstreamResponseHead, body: Data, streamed: Bool)
+    /// The upstream answered at least in part, then failed (or never finished in time).
     case failure(TransportFailure)
+    /// The upstream was never reached: the connection could not be made, or broke before any byte of an
+    /// answer came (see ``UpstreamForwarder/Outcome/unreachable(_:)``).
+    case unreachable(TransportFailure)
 }
 
 /// Sends requests to an `http://` upstream with a numeric address (or `localhost`) over MockServer's own
@@ -52,7 +56,7 @@ final class LoopUpstreamClient: Sendable {
     /// the wait for each piece.
     func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> LoopUpstreamOutcome {
         guard !isInvalidated else {
-            return .failure(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))
+            return .unreachable(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))
         }
         let (poolIndex, id) = counters.withLock { counters in
             defer {

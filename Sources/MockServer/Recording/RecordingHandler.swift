@@ -17,6 +17,8 @@ final class RecordingHandler: HTTPHandler {
     private let tape = Lock<CassetteTape?>(nil)
     /// Set by ``cutStreams()``.
     private let streamsCut = Lock(false)
+    /// The requests the upstream could not be reached for, `nil` while there are none.
+    private let unreachable = Lock<UnreachableUpstream?>(nil)
 
     init(mode: ReplayServer.Mode, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
          observer: (@Sendable (JournalEntry) -> Void)?) {
@@ -56,6 +58,11 @@ final class RecordingHandler: HTTPHandler {
     /// The tape, once ``prepare()`` opened it.
     var recording: CassetteTape? {
         tape.withLock { $0 }
+    }
+
+    /// The requests the upstream could not be reached for, none of them recorded; `nil` when there were none.
+    var unreachableUpstream: UnreachableUpstream? {
+        unreachable.withLock { $0 }
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
@@ -123,6 +130,10 @@ final class RecordingHandler: HTTPHandler {
         case .failure(let failure):
             response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout)
             recordedOutcome = .failure(failure)
+        case .unreachable(let failure):
+            // Nothing the upstream said: a recording that kept it would replay a dead upstream for good.
+            return .response(notReached(request, recordedRequest: recordedRequest, failure: failure, recording: tape != nil,
+                                        recordedAt: recordedAt, durationMs: durationMs))
         }
         var interaction = Interaction(request: recordedRequest, outcome: recordedOutcome, recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
@@ -160,6 +171,25 @@ final class RecordingHandler: HTTPHandler {
         }
         report(request, interaction: interaction, recorded: recorded.map { ($0.index, $0.saveError) }, status: relay.live.head.status,
                bodyBytes: relay.byteCount, brokenStream: broken, at: recordedAt)
+    }
+
+    /// Answers a request the upstream could not be reached for: a 502 saying so (and that nothing was recorded,
+    /// when `recording`), journaled as ``JournalOutcome/Kind/upstreamUnreachable`` and counted in
+    /// ``unreachableUpstream``; nothing goes on the tape.
+    private func notReached(_ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, recording: Bool,
+                            recordedAt: Date, durationMs: Int) -> HTTPResponse {
+        let response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout, unreachable: true, recording: recording)
+        var interaction = Interaction(request: recordedRequest, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
+        options.redaction.redact(&interaction)
+        unreachable.withLock { noted in
+            if noted == nil { noted = UnreachableUpstream(first: "\(interaction.request.method) \(interaction.request.target)", failure: failure) }
+            noted?.add()
+        }
+        let entry = journal.append(request, outcome: .upstreamUnreachable(status: response.status), at: recordedAt)
+        observer?(entry)
+        options.onExchange?(ForwardedExchange(interaction: interaction, index: nil, status: response.status,
+                                              bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: nil, unreachable: true))
+        return response
     }
 
     /// Journals the exchange and tells the observers.

@@ -79,7 +79,7 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
         if !connected {
             let code = Sys.pendingError(fd)
             guard code == 0 else {
-                fail(client.connectFailure(code))
+                fail(client.connectFailure(code), unreachable: true)
                 return
             }
             connected = true
@@ -237,9 +237,11 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
 
     /// A kept-alive connection that turns out closed before any byte of the answer arrived is the usual race
     /// with the upstream's idle timeout, not the upstream's answer: the request goes again on a new one, once.
+    /// Otherwise a connection lost before any byte of the answer means the upstream was not reached (a port
+    /// forwarder with nothing behind it accepts, then closes); lost after some, that it broke.
     private func lost(_ message: String) {
         guard let exchange, reused, !exchange.retried, !exchange.reader.receivedAny else {
-            fail(.reset, message)
+            fail(TransportFailure(kind: .reset, message: message), unreachable: self.exchange.map { !$0.reader.receivedAny } ?? false)
             return
         }
         self.exchange = nil
@@ -252,11 +254,12 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
         fail(TransportFailure(kind: kind, message: message))
     }
 
-    private func fail(_ failure: TransportFailure) {
+    /// Ends the exchange with `failure`: as the upstream's own when it was reached, else as ``LoopUpstreamOutcome/unreachable(_:)``.
+    private func fail(_ failure: TransportFailure, unreachable: Bool = false) {
         let exchange = self.exchange
         self.exchange = nil
         close()
-        exchange?.end(.failure(failure))
+        exchange?.end(unreachable ? .unreachable(failure) : .failure(failure))
     }
 
     private func watch(write: Bool) {

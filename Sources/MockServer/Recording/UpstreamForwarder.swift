@@ -16,8 +16,12 @@ final class UpstreamForwarder: Sendable {
     enum Outcome: Sendable {
         /// It answered; headers are those the client and the cassette get (see ``ProxyHeaders``).
         case response(HTTPResponse)
-        /// It failed below HTTP.
+        /// It failed below HTTP after it was reached: it answered in part and broke, or did not answer in time.
         case failure(TransportFailure)
+        /// It could not be reached: refused, unknown host, no TLS agreement, or the connection lost before any
+        /// byte of an answer (through URLSession: before the answer's head). Nothing the upstream said, so a
+        /// recording keeps none of it.
+        case unreachable(TransportFailure)
     }
 
     let upstream: Upstream
@@ -71,10 +75,11 @@ final class UpstreamForwarder: Sendable {
         }
         let completion = await router.run(session.dataTask(with: urlRequest), deadline: timeout, decision: decision)
         if let error = completion.error {
-            return .failure(TransportFailure(kind: Self.kind(ofURLErrorCode: error.code), message: error.message))
+            let failure = TransportFailure(kind: Self.kind(ofURLErrorCode: error.code), message: error.message)
+            return failure.kind == .refused || (failure.kind == .reset && completion.head == nil) ? .unreachable(failure) : .failure(failure)
         }
         guard let head = completion.head else {
-            return .failure(TransportFailure(kind: .reset, message: "The upstream closed the connection without an answer."))
+            return .unreachable(TransportFailure(kind: .reset, message: "The upstream closed the connection without an answer."))
         }
         let headers = ProxyHeaders.response(head.fields, bodyIsEmpty: completion.body.isEmpty && !completion.streamed)
         return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
@@ -103,6 +108,8 @@ final class UpstreamForwarder: Sendable {
         switch outcome {
         case .failure(let failure):
             return .failure(failure)
+        case .unreachable(let failure):
+            return .unreachable(failure)
         case .response(let head, var body, let streamed):
             let coding = head.headers.values(for: "Content-Encoding").joined(separator: ",")
             var decoded = true

@@ -20,7 +20,7 @@ final class UpstreamPool: @unchecked Sendable {
         }
         switch Sys.connect(to: client.address) {
         case .failed(let code):
-            exchange.end(.failure(client.connectFailure(code)))
+            exchange.end(.unreachable(client.connectFailure(code)))
         case .started(let fd):
             let connection = UpstreamConnection(fd: fd, client: client, pool: self)
             open[fd] = connection

@@ -45,6 +45,8 @@ package struct CassetteSession: Sendable {
                  test: String?, environment: [String: String] = TestEnvironment.current) throws {
         self.mode = mode
         var configuration = configuration
+        // Random faults draw per test (see ReplayServer.Configuration.faultIdentity).
+        configuration.faultIdentity = ([test ?? ""] + names).joined(separator: "\n")
         var drift: DriftCheck?
         let missing = names.filter { !Self.exists($0, in: folder) }
         // A cassette an earlier test of this process recorded under `once` is appended to (see CassetteTurns).
@@ -135,9 +137,25 @@ package struct CassetteSession: Sendable {
     /// over the old cassette when `passed` is `true`. A test that failed (`false`), or whose outcome the
     /// caller cannot see (`nil`), leaves the old cassette untouched and the new recording beside it; a test
     /// that recorded nothing leaves the old cassette as it is.
+    /// A recording some requests of which could not reach the upstream is short of them: it is settled as a
+    /// failed test's, and the test fails saying so.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
-    ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it.
+    ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it;
+    ///   `upstreamUnreachable` when some requests could not reach the upstream, naming it.
     package func finish(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
+        guard let file, let unreachable = server.unreachableUpstreamError(file: file.path) else {
+            return try settle(server, passed: passed)
+        }
+        do {
+            try settle(server, passed: false)
+        } catch {
+            throw MockServerError(.upstreamUnreachable, "\(unreachable.reason); and \(error.description)")
+        }
+        throw unreachable
+    }
+
+    /// What ``finish(_:passed:)`` does with a recording, given the verdict.
+    private func settle(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
         guard let file else { return }
         do {
             try server.saveRecording()
@@ -219,6 +237,8 @@ package struct CassetteSession: Sendable {
                 // The test fails with its own error; this says where its recording went.
                 FileHandle.standardError.write(Data("note: \(error.description)\n".utf8))
             }
+            // A replayed failure names no cassette on the wire; this does.
+            if let replayed = server.replayedFailures(test: nil) { FileHandle.standardError.write(Data("note: \(replayed)\n".utf8)) }
             throw error
         }
         await server.stop()

@@ -17,8 +17,11 @@ enum CaptureCommand: Command {
             nothing that was answered: every reader applies the log. The cassette itself is rewritten
             atomically every few seconds and at stop, which removes the log; a failure to write it gives
             one error line and exit status 1. Redirects are passed back, not followed; compressed bodies
-            are stored decoded; an upstream that refuses, resets or does not answer within 30 seconds
-            gets the client a 502 and is recorded as that failure, which `recorder replay` reproduces. A
+            are stored decoded; an upstream that cannot be reached (refused, unknown host, no TLS
+            agreement, or the connection lost before any byte of an answer) gets the client a 502 and
+            is not recorded, the line saying so, as a fixture of a dead upstream would replay it for
+            good; one that breaks its answer or does not answer within 30 seconds gets the client a 502
+            and is recorded as that failure, which `recorder replay` reproduces. A
             streamed answer (text/event-stream, or a chunked body other than JSON) reaches the client as
             it arrives and goes to the log part by part, each with its time offset; a stream the
             upstream breaks is recorded as broken (with a warning on standard error), one still open at

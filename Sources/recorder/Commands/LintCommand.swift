@@ -13,7 +13,9 @@ enum LintCommand: Command {
             never needs (same request under the cassette's match rules and same response as an earlier one), and
             a value that looks like a credential that was not redacted (credential headers, tokens in queries
             and JSON fields, JWTs, known token formats, long high-entropy strings except in request and trace ID
-            headers such as X-Request-Id), and leftover *.recording-* files. A file in an older format version
+            headers such as X-Request-Id), a recorded refused connection (recorded while the upstream could not
+            be reached; hand-written cassettes and interactions without recordedAt may hold one on purpose),
+            and leftover *.recording-* files. A file in an older format version
             gets a line naming its version (not a finding). Ends with a summary line and exits with status 1 when
             there is any finding.
             """,

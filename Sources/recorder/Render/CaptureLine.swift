@@ -18,7 +18,8 @@ enum CaptureLine {
     /// `GET /slow → 502 upstream timeout, 1001 ms, 160 bytes, interaction 1`; a streamed answer adds how many
     /// parts it had and how it ended unless properly (`, stream of 12 parts, broken by the upstream`, or
     /// `, unfinished` when stopping or the client cut it); a
-    /// failed save adds `, not saved yet: REASON`.
+    /// failed save adds `, not saved yet: REASON`; an upstream that could not be reached, which is never recorded,
+    /// reads `GET /health → 502 upstream refused, 1 ms, 160 bytes, not recorded: the upstream could not be reached`.
     static func exchange(_ exchange: ForwardedExchange) -> String {
         let request = exchange.interaction.request
         var status = String(exchange.status)
@@ -36,6 +37,9 @@ enum CaptureLine {
         }
         if let index = exchange.index {
             text += ", interaction \(index)"
+        }
+        if exchange.unreachable {
+            text += ", not recorded: the upstream could not be reached"
         }
         if let error = exchange.saveError {
             text += ", not saved yet: \(error.description)"

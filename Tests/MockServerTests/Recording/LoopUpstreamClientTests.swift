@@ -133,14 +133,16 @@ import Testing
         }
     }
 
-    @Test func aNewConnectionClosedWithoutAnAnswer_isRecordedAsAReset() async throws {
+    /// As a port forwarder with nothing behind it does: the upstream was not reached, so nothing is recorded.
+    @Test func aNewConnectionClosedWithoutAnAnswer_isNotRecorded_theUpstreamWasNotReached() async throws {
         try await withRecordedUpstream({ _, _ in .close }) { server, base, arrivals in
             let response = try await rawExchange(base, "GET /gone HTTP/1.1\r\nHost: proxy")
             #expect(response.status == 502)
+            #expect(response.headers["X-MockServer-Upstream-Failure"] == "reset")
             #expect(arrivals.all.count == 1) // not sent again: the connection was new
-            let failure = try #require(server.recordedCassette?.interactions.first?.failure)
-            #expect(failure.kind == .reset)
-            #expect(failure.message?.hasSuffix("closed the connection without answering.") == true)
+            #expect(server.recordedCassette?.interactions.isEmpty != false)
+            let error = try #require(server.unreachableUpstreamError(file: "f.json"))
+            #expect(error.description.contains("closed the connection without answering.), so nothing was recorded for 1 request (the first: GET /gone)"))
         }
     }
 

@@ -2,8 +2,9 @@ import Foundation
 @testable import MockServer
 import Testing
 
-/// Upstream failures while recording: the client gets a 502 saying what happened, and the cassette keeps a
-/// transport failure that replay reproduces on the wire.
+/// Upstream failures while recording: the client gets a 502 saying what happened. An upstream that was
+/// reached and then failed (broke its answer, or never finished it) is recorded as a transport failure that
+/// replay reproduces on the wire; one that could not be reached is not recorded at all.
 @Suite struct RecordModeFailureTests {
     struct FailureCase: Sendable, CustomTestStringConvertible {
         let name: String
@@ -14,19 +15,17 @@ import Testing
     }
 
     static let cases = [
-        FailureCase(name: "refused", kind: .refused, replayed: .reset),
-        FailureCase(name: "reset", kind: .reset, replayed: .reset),
+        FailureCase(name: "broken", kind: .reset, replayed: .reset),
         FailureCase(name: "stall", kind: .timeout, replayed: .timedOut),
     ]
 
     @Test(arguments: cases)
-    func upstreamFailure_answers502_andIsRecorded_asAFailureThatReplaysTheSame(_ failure: FailureCase) async throws {
+    func reachedUpstreamFailure_answers502_andIsRecorded_asAFailureThatReplaysTheSame(_ failure: FailureCase) async throws {
         try await withUpstream { upstream, _ in
-            // Given an upstream that refuses (nothing listens), resets, or never answers
-            let target = failure.kind == .refused ? URL(string: "http://127.0.0.1:\(try await closedPort())")! : upstream
-            // (only a stall waits for the timeout; the others get a generous one, for a loaded machine)
+            // Given an upstream that answers in part and then closes, or never answers
+            // (only a stall waits for the timeout; the other gets a generous one, for a loaded machine)
             let timeout: Duration = failure.kind == .timeout ? .seconds(1) : .seconds(20)
-            let cassette = try await withRecordingServer(upstream: target, timeout: timeout) { server, base in
+            let cassette = try await withRecordingServer(upstream: upstream, timeout: timeout) { server, base in
                 // When a request goes through the proxy
                 let response = try await rawExchange(base, "GET /\(failure.name) HTTP/1.1\r\nHost: proxy")
                 // Then the client gets a 502 naming the failure
@@ -34,8 +33,10 @@ import Testing
                 #expect(response.headers["X-MockServer-Upstream-Failure"] == failure.kind.rawValue)
                 let body = try CassetteJSON(parsing: response.body)
                 #expect(body["error"] == .string("upstream_\(failure.kind.rawValue)"))
-                #expect(body["upstream"] == .string(target.absoluteString))
-                #expect(body["message"]?.stringValue?.hasPrefix("The upstream \(target.absoluteString) ") == true)
+                #expect(body["upstream"] == .string(upstream.absoluteString))
+                #expect(body["message"]?.stringValue?.hasPrefix("The upstream \(upstream.absoluteString) ") == true)
+                #expect(body["message"]?.stringValue?.contains("nothing was recorded") == false)
+                #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
                 #expect(server.journal.entries.map(\.outcome.status) == [502])
                 return try #require(server.recordedCassette)
             }
@@ -53,7 +54,53 @@ import Testing
                 let (bytes, ending) = await client.readToEnd(timeout: failure.replayed == .timedOut ? .milliseconds(300) : .seconds(10))
                 #expect(bytes.isEmpty)
                 #expect(ending == failure.replayed)
+                // And the journal says which interaction replayed which failure
+                let expected = failure.kind == .timeout ? "which replays an upstream that never answered" : "which replays a reset connection"
+                #expect(server.journal.entries.map(\.outcome.description) == ["\(decoded.name) interaction 0, \(expected)"])
             }
+        }
+    }
+
+    /// An upstream that cannot be reached: nothing listens, or it resets before any byte of an answer.
+    @Test(arguments: ["refused", "reset"])
+    func unreachableUpstream_answers502SayingNothingWasRecorded_andRecordsNothing(_ name: String) async throws {
+        try await withUpstream { upstream, _ in
+            let target = name == "refused" ? URL(string: "http://127.0.0.1:\(try await closedPort())")! : upstream
+            let reports = ExchangeReports()
+            let file = try CassetteFixtures.temporaryFolder().appendingPathComponent("down.json")
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            try await withRecordingServer(upstream: target, file: file, onExchange: reports.append) { server, base in
+                // When a request goes through the proxy
+                let response = try await rawExchange(base, "GET /\(name) HTTP/1.1\r\nHost: proxy")
+                // Then the client gets a 502 saying the upstream could not be reached and nothing was recorded
+                #expect(response.status == 502)
+                #expect(response.headers["X-MockServer-Upstream-Failure"] == name)
+                let body = try CassetteJSON(parsing: response.body)
+                #expect(body["message"] == .string("The upstream \(target.absoluteString) could not be reached; nothing was recorded for this request."))
+                #expect(body["detail"]?.stringValue?.isEmpty == false)
+                // And the journal says so, the exchange is reported as unrecorded, and the tape holds nothing
+                #expect(server.journal.entries.map(\.outcome.description) == ["upstream unreachable, not recorded (502)"])
+                #expect(reports.all.map(\.unreachable) == [true])
+                #expect(reports.all.map(\.index) == [nil])
+                #expect(reports.all.first?.interaction.failure?.kind.rawValue == name)
+                #expect(server.recordedCassette?.interactions.isEmpty != false)
+                let error = try #require(server.unreachableUpstreamError(file: "down.json"))
+                #expect(error.code == .upstreamUnreachable)
+                #expect(error.description.hasPrefix("the upstream \(target.absoluteString) could not be reached ("))
+                #expect(error.description.contains("), so nothing was recorded for 1 request (the first: GET /\(name)) in down.json; start the upstream"))
+            }
+            // And no cassette file was written
+            #expect(!FileManager.default.fileExists(atPath: file.path))
+        }
+    }
+
+    @Test func unreachableUpstream_inPassThroughMode_saysOnlyThatItCouldNotBeReached() async throws {
+        let target = URL(string: "http://127.0.0.1:\(try await closedPort())")!
+        try await withRecordingServer(upstream: target, mode: .passThrough) { server, base in
+            let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: proxy")
+            let body = try CassetteJSON(parsing: response.body)
+            #expect(body["message"] == .string("The upstream \(target.absoluteString) could not be reached."))
+            #expect(server.journal.entries.map(\.outcome.kind) == [.upstreamUnreachable])
         }
     }
 }

@@ -22,7 +22,8 @@ enum FakeUpstream {
     static let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0xFE, 0x80])
 
     /// Answers by path: `/json`, `/text`, `/binary`, `/gzip`, `/redirect`, `/no-content`,
-    /// `/cookies`, `/echo` (the request body back, with its content type), `/reset`, `/stall`; else 404.
+    /// `/cookies`, `/echo` (the request body back, with its content type), `/reset` (before any byte),
+    /// `/broken` (a head and part of the body, then the connection closed), `/stall`; else 404.
     @Sendable static func respond(_ request: HTTPRequest) -> HTTPReply {
         switch request.path {
         case "/json":
@@ -51,6 +52,8 @@ enum FakeUpstream {
             return .response(status: 200, headers: headers, body: request.body)
         case "/reset":
             return .reset
+        case "/broken":
+            return .raw(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\npart of".utf8), then: .close)
         case "/stall":
             return .stall
         default:

@@ -9,6 +9,8 @@ import Foundation
 ///   serves (see ``duplicates(in:)``). A repeated request with different responses is a sequence, not a
 ///   duplicate.
 /// - **secret**: whatever ``SecretScanner`` reports in a request, a response or an error template.
+/// - **unreachable upstream**: a recorded interaction holding a refused connection (see
+///   ``unreachableUpstream(_:in:)``).
 package struct CassetteLinter: Sendable {
     /// The scanner for leftover secrets.
     var scanner: SecretScanner
@@ -42,6 +44,9 @@ package struct CassetteLinter: Sendable {
                 findings.append(LintFinding(kind: .duplicate, description:
                     "\(place): duplicates interaction \(original) (same request under the cassette's match rules, same response); replay never needs it"))
             }
+            if let sentence = Self.unreachableUpstream(interaction, in: cassette) {
+                findings.append(LintFinding(kind: .unreachableUpstream, description: "\(place): \(sentence)"))
+            }
             var secrets = scanner.scan(interaction.request.httpRequest)
             if let response = interaction.response {
                 secrets += scanner.scan(HTTPResponse(status: response.status, headers: response.headers, body: response.body.data))
@@ -54,5 +59,20 @@ package struct CassetteLinter: Sendable {
             findings += secrets.map { LintFinding(kind: .secret, description: "\(file): error template \(name): \($0)") }
         }
         return findings
+    }
+
+    /// Why `interaction` looks recorded while the upstream could not be reached, or `nil`: it holds a refused
+    /// connection (which is also how an unknown host or a failed TLS agreement is recorded), and both it
+    /// and its cassette say they were recorded, the interaction by its `recordedAt`, which a recording always
+    /// writes. A cassette marked `"origin": "hand-written"`, or an interaction without `recordedAt`, holds its
+    /// refusal on purpose. (Recording keeps no such interaction now; older recordings may.)
+    static func unreachableUpstream(_ interaction: Interaction, in cassette: Cassette) -> String? {
+        guard cassette.origin == .recorded, interaction.recordedAt != nil, let failure = interaction.failure, failure.kind == .refused else {
+            return nil
+        }
+        let why = failure.message.map { " (\($0))" } ?? ""
+        return "recorded while the upstream could not be reached\(why), so replay resets the connection every time; "
+            + "re-record \(cassette.name) with the upstream up: `\(RecordMode.recordVariable)=all swift test --filter TEST`, TEST the test "
+            + "that records it (or remove the interaction, or mark the cassette \"origin\": \"hand-written\" if the refusal is meant)"
     }
 }

@@ -9,6 +9,9 @@ package struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case duplicate
         /// A value that looks like a credential that was not redacted.
         case secret
+        /// A recorded interaction holding a refused connection: the upstream could not be reached when it was
+        /// recorded, and replay resets the connection every time.
+        case unreachableUpstream
     }
 
     /// Which check found it.

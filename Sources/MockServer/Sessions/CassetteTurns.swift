@@ -95,7 +95,7 @@ package final class CassetteTurns: Sendable {
     }
 
     /// Whether a test of this process re-recorded `file` under `all` and replaced the old cassette.
-    func wasReplaced(_ file: URL) -> Bool {
+    package func wasReplaced(_ file: URL) -> Bool {
         state.withLock { $0.replaced.contains(file.standardizedFileURL.path) }
     }
 
@@ -119,7 +119,7 @@ package final class CassetteTurns: Sendable {
     }
 
     /// Whether a test re-recording `file` failed in this process.
-    func hasFailed(_ file: URL) -> Bool {
+    package func hasFailed(_ file: URL) -> Bool {
         state.withLock { $0.failed.contains(file.standardizedFileURL.path) }
     }
 }

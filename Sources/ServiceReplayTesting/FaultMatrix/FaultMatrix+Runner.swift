@@ -39,6 +39,11 @@ extension FaultMatrix {
         func run(_ cases: [Case], parallel: Int) async throws -> Report {
             let started = ContinuousClock.now
             let mode = try RecordMode.fromEnvironment()
+            let file = folder.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
+            if mode == .all && CassetteTurns.shared.hasFailed(file) {
+                // One failing re-recording is enough: the rows of `cases(for:)` would each record again.
+                throw FaultMatrixError("\(subject): a test re-recording \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all does not record it again here; that test's failure says why")
+            }
             return try await CassetteSession.run(names: [cassette], folder: folder, upstream: upstream, mode: mode,
                                                  configuration: ReplayServer.Configuration(faults: .none), test: test,
                                                  warn: CassetteSession.printWarnings, { session, server in

@@ -75,8 +75,7 @@ final class UpstreamForwarder: Sendable {
         }
         let completion = await router.run(session.dataTask(with: urlRequest), deadline: timeout, decision: decision)
         if let error = completion.error {
-            let failure = TransportFailure(kind: Self.kind(ofURLErrorCode: error.code), message: error.message)
-            return failure.kind == .refused || (failure.kind == .reset && completion.head == nil) ? .unreachable(failure) : .failure(failure)
+            return Self.outcome(ofURLError: error.code, message: error.message, headArrived: completion.head != nil)
         }
         guard let head = completion.head else {
             return .unreachable(TransportFailure(kind: .reset, message: "The upstream closed the connection without an answer."))
@@ -141,6 +140,14 @@ final class UpstreamForwarder: Sendable {
     func invalidate() {
         session.finishTasksAndInvalidate()
         own?.invalidate()
+    }
+
+    /// What a URLSession error (`NSURLErrorDomain` `code`) says of the upstream: unreachable when it could not
+    /// connect (see ``kind(ofURLErrorCode:)``) or the connection broke before the answer's head arrived, else
+    /// its failure.
+    static func outcome(ofURLError code: Int, message: String, headArrived: Bool) -> Outcome {
+        let failure = TransportFailure(kind: kind(ofURLErrorCode: code), message: message)
+        return failure.kind == .refused || (failure.kind == .reset && !headArrived) ? .unreachable(failure) : .failure(failure)
     }
 
     /// How a URLSession error is recorded: could not connect (or find the host, or agree on TLS) is

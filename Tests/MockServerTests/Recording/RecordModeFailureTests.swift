@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ServiceReplayShared
 @testable import MockServer
 import Testing
 
@@ -34,8 +38,8 @@ import Testing
                 let body = try CassetteJSON(parsing: response.body)
                 #expect(body["error"] == .string("upstream_\(failure.kind.rawValue)"))
                 #expect(body["upstream"] == .string(upstream.absoluteString))
-                #expect(body["message"]?.stringValue?.hasPrefix("The upstream \(upstream.absoluteString) ") == true)
-                #expect(body["message"]?.stringValue?.contains("nothing was recorded") == false)
+                let sentence = failure.kind == .timeout ? "did not answer within 1000 ms." : "broke the connection before a complete response."
+                #expect(body["message"] == .string("The upstream \(upstream.absoluteString) \(sentence)"))
                 #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
                 #expect(server.journal.entries.map(\.outcome.status) == [502])
                 return try #require(server.recordedCassette)
@@ -70,8 +74,10 @@ import Testing
             let file = try CassetteFixtures.temporaryFolder().appendingPathComponent("down.json")
             defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             try await withRecordingServer(upstream: target, file: file, onExchange: reports.append) { server, base in
-                // When a request goes through the proxy
-                let response = try await rawExchange(base, "GET /\(name) HTTP/1.1\r\nHost: proxy")
+                // When a request goes through the proxy, with a secret in its query, then a HEAD
+                let response = try await rawExchange(base, "GET /\(name)?token=s3cr3t HTTP/1.1\r\nHost: proxy")
+                let head = try await rawExchange(base, "HEAD /\(name) HTTP/1.1\r\nHost: proxy")
+                #expect(head.status == 502)
                 // Then the client gets a 502 saying the upstream could not be reached and nothing was recorded
                 #expect(response.status == 502)
                 #expect(response.headers["X-MockServer-Upstream-Failure"] == name)
@@ -79,28 +85,48 @@ import Testing
                 #expect(body["message"] == .string("The upstream \(target.absoluteString) could not be reached; nothing was recorded for this request."))
                 #expect(body["detail"]?.stringValue?.isEmpty == false)
                 // And the journal says so, the exchange is reported as unrecorded, and the tape holds nothing
-                #expect(server.journal.entries.map(\.outcome.description) == ["upstream unreachable, not recorded (502)"])
-                #expect(reports.all.map(\.unreachable) == [true])
-                #expect(reports.all.map(\.index) == [nil])
+                #expect(server.journal.entries.map(\.outcome.description) == Array(repeating: "upstream unreachable, not recorded (502)", count: 2))
+                #expect(reports.all.map(\.unreachable) == [true, true])
+                #expect(reports.all.map(\.index) == [nil, nil])
+                #expect(reports.all.map(\.bodyBytes) == [response.body.count, 0])
                 #expect(reports.all.first?.interaction.failure?.kind.rawValue == name)
+                #expect(reports.all.first?.interaction.request.target == "/\(name)?token=<redacted>")
                 #expect(server.recordedCassette?.interactions.isEmpty != false)
                 let error = try #require(server.unreachableUpstreamError(file: "down.json"))
                 #expect(error.code == .upstreamUnreachable)
                 #expect(error.description.hasPrefix("the upstream \(target.absoluteString) could not be reached ("))
-                #expect(error.description.contains("), so nothing was recorded for 1 request (the first: GET /\(name)) in down.json; start the upstream"))
+                #expect(error.description.contains("), so nothing was recorded for 2 requests (the first: GET /\(name)?token=<redacted>) in down.json; start the upstream"))
             }
             // And no cassette file was written
             #expect(!FileManager.default.fileExists(atPath: file.path))
         }
     }
 
-    @Test func unreachableUpstream_inPassThroughMode_saysOnlyThatItCouldNotBeReached() async throws {
+    @Test func unreachableUpstream_inPassThroughMode_saysOnlyThatItCouldNotBeReached_andTellsTheObserver() async throws {
         let target = URL(string: "http://127.0.0.1:\(try await closedPort())")!
-        try await withRecordingServer(upstream: target, mode: .passThrough) { server, base in
-            let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: proxy")
-            let body = try CassetteJSON(parsing: response.body)
-            #expect(body["message"] == .string("The upstream \(target.absoluteString) could not be reached."))
-            #expect(server.journal.entries.map(\.outcome.kind) == [.upstreamUnreachable])
+        let observed = Lock<[String]>([])
+        let configuration = ReplayServer.Configuration(faults: .none, onRequest: { entry in observed.withLock { $0.append(entry.description) } },
+                                                       mode: .passThrough, recording: RecordingOptions(upstream: try Upstream(target)))
+        let server = try ReplayServer(cassettes: [], configuration: configuration)
+        let base = try await server.start()
+        let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: proxy")
+        await server.stop()
+        let body = try CassetteJSON(parsing: response.body)
+        #expect(body["message"] == .string("The upstream \(target.absoluteString) could not be reached."))
+        #expect(server.journal.entries.map(\.outcome.kind) == [.upstreamUnreachable])
+        #expect(observed.withLock { $0 } == ["#0 GET /x → upstream unreachable, not recorded (502)"])
+    }
+
+    @Test func urlSessionErrors_couldNotConnectOrLostBeforeTheHead_areUnreachable_otherwiseTheUpstreamsFailure() {
+        func unreachable(_ code: URLError.Code, headArrived: Bool) -> Bool {
+            if case .unreachable = UpstreamForwarder.outcome(ofURLError: code.rawValue, message: "m", headArrived: headArrived) { return true }
+            return false
         }
+        #expect(unreachable(.cannotConnectToHost, headArrived: false))
+        #expect(unreachable(.cannotFindHost, headArrived: false))
+        #expect(unreachable(.secureConnectionFailed, headArrived: false))
+        #expect(unreachable(.networkConnectionLost, headArrived: false))
+        #expect(!unreachable(.networkConnectionLost, headArrived: true))
+        #expect(!unreachable(.timedOut, headArrived: false))
     }
 }

@@ -54,6 +54,30 @@ import Testing
         #expect(recorded.interactions.map(\.response?.status) == [200])
     }
 
+    @Test func allMode_someRequestsNotReachingTheUpstream_leaveTheOldCassette_andFailSayingWhy() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("things.json")
+        try Cassette(name: "things", interactions: [.stub("GET", "/json", text: "old")]).save(to: file)
+        let old = try Data(contentsOf: file)
+        let error = try await withUpstream { upstream, _ in
+            // Given a test re-recording under `all`, one of whose requests the upstream resets before any byte,
+            // and which passes anyway
+            let trait = MockServerTraitTests.trait("things", in: folder, upstream: upstream, environment: ["MOCKSERVER_RECORD": "all"])
+            return await #expect(throws: MockServerError.self) {
+                try await MockServerTraitTests.scope(trait) {
+                    let statuses = [try await Self.get("json").status, try await Self.get("reset").status]
+                    #expect(statuses == [200, 502])
+                }
+            }
+        }
+        // Then the short recording does not replace the old cassette, and the failure says why and where it went
+        #expect(try Data(contentsOf: file) == old)
+        #expect(error?.code == .upstreamUnreachable)
+        #expect(error?.description.contains("nothing was recorded for 1 request (the first: GET /reset)") == true)
+        #expect(error?.description.contains("; and the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in ") == true)
+    }
+
     /// A cassette recorded while its upstream was down, as recording made them before: `GET /json` refused.
     static func refusedCassette() -> Cassette {
         let request = RecordedRequest(method: "GET", target: "/json")

@@ -205,6 +205,47 @@ import Testing
         #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 1.5 s"])
     }
 
+    @Test func stall_withRetries_endsTimedOutAfterEveryAttempt() async throws {
+        // GIVEN a client with a half-second timeout that tries three times, without jitter, and a margin long
+        // enough that no machine's load cuts the run short (the deadline itself is pinned below and in
+        // FaultMatrixVerdictTests)
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
+        }
+        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+            .first { $0.fault == "stall" })
+        // WHEN the service runs under the stall alone
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: client, only: stall,
+                                      margin: .seconds(30))
+        }
+
+        // THEN it passes as timed out, after both retries and their backoffs
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(try Self.row("stall", of: report).got == ".network(.timedOut) after 2 retries (slept 0.5 s, 1 s)")
+    }
+
+    @Test func callThatOutlivesItsDeadline_withRetries_isCancelledAtEveryAttemptsTimeoutPlusTheMargin() async throws {
+        // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
+        // client waits half a second three times, and a margin of one second
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
+        }
+        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+            .first { $0.fault == "stall" })
+        // WHEN it runs under the stall alone
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
+                                      margin: .seconds(1)) { given in
+                let own = WebServiceClient(baseURL: given.baseURL, configuration: .init(timeout: 30))
+                return try await own.send(GitHubUserService(login: "octocat")).user.login
+            }
+        }
+
+        // THEN its deadline was the three attempts' 1.5 s plus the margin, not one attempt's
+        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 2.5 s"])
+    }
+
     @Test func faultThatNeverFires_failsItsRow() async throws {
         // GIVEN an added row whose fault is aimed at a path the call never asks for
         let overrides: [FaultMatrix.Override] = [.expect("status=503,path=/nowhere", .baselineValue, because: "aimed elsewhere")]

@@ -101,4 +101,249 @@ import Testing
         // THEN a run may take every attempt's timeout plus the margin, 3.5 s, not one timeout's 1.5 s
         #expect(runner.deadline == .milliseconds(3500))
     }
+
+    // MARK: - The rows
+
+    /// The rows every call gets, in the README's order, for a cassette with GitHub's four templates and a
+    /// client whose timeout is 1 s.
+    static func plainRows(retrying: Bool) -> [String] {
+        var rows = ["refuse → .network(...)", "reset → .network(...)", "empty → .network(...)", "truncate=status-line → .network(...)"]
+        #if !canImport(FoundationNetworking)
+        rows.append("truncate=headers → .network(...)")
+        #endif
+        rows += [
+            "truncate=body:10 → .network(...)", "malformed-chunk → .network(...)", "garbage → .network(...)",
+            "stall → .network(.timedOut)", "latency=1500ms → .network(.timedOut)",
+            "latency=150ms → the baseline value", "latency=50..250ms → the baseline value", "throttle=64KB/s → the baseline value",
+            "status=500 → .service(.httpStatus(500))", "status=502 → .service(.httpStatus(502))",
+            "status=503 → .service(.httpStatus(503))", "status=504 → .service(.httpStatus(504))",
+            "status=429 → .service(.rateLimited)",
+            "corrupt-body → .service(.undecodableBody) or .service(.wrongContentType)",
+            "empty-body → .service(.undecodableBody) or .service(.wrongContentType)",
+            "content-type=text/html → .service(.undecodableBody) or .service(.wrongContentType)",
+        ]
+        rows += ["not_found", "rate_limit", "rate_limit_429", "secondary_rate_limit"]
+            .map { "service-error=\($0) → .service(.httpStatus, .rateLimited or .errorPayload)" }
+        if retrying {
+            rows += ["reset,when=first:1", "empty,when=first:1", "truncate=body:10,when=first:1", "status=503,when=first:1", "status=429,when=first:1"]
+                .map { "\($0) → the baseline value" }
+        }
+        return rows
+    }
+
+    static func client(timeout: TimeInterval, attempts: Int? = nil) -> @Sendable (URL) -> WebServiceClient {
+        { WebServiceClient(baseURL: $0, configuration: .init(timeout: timeout, retryPolicy: attempts.map { RetryPolicy(maxAttempts: $0) })) }
+    }
+
+    @Test func plainCall_getsTheREADMEsRows_inItsOrder() throws {
+        let rows = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client(timeout: 1))
+        #expect(rows.map(\.description) == Self.plainRows(retrying: false))
+        #expect(rows.allSatisfy { $0.reason == nil && !$0.isSkipped })
+    }
+
+    @Test func retryingGET_getsTheRowsARetryOvercomes_andAPOSTDoesNot() throws {
+        // GIVEN a client that may try twice
+        let retrying = Self.client(timeout: 1, attempts: 2)
+        // WHEN a GET's rows are built, THEN the faults that fire once are overcome by the retry
+        #expect(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: retrying).map(\.description)
+                == Self.plainRows(retrying: true))
+        // AND a POST, never retried, gets none of them; nor does a GET whose client tries once
+        #expect(try FaultMatrix.cases(for: GitHubUserService.self, method: .post, replaying: "github/users", client: retrying).map(\.description)
+                == Self.plainRows(retrying: false))
+        #expect(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client(timeout: 1, attempts: 1))
+            .map(\.description) == Self.plainRows(retrying: false))
+    }
+
+    @Test func stream_getsItsDamagedBodyAndStreamRows_andNoRetryRows() throws {
+        // GIVEN the chat stream, faults after two events, a client that may retry
+        let rows = try FaultMatrix.cases(for: ChatCompletionsService.self, replaying: "chat/completions", eventsBeforeFault: 2,
+                                         client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1, retryPolicy: RetryPolicy(maxAttempts: 2))) })
+        let text = rows.map(\.description)
+        // THEN a damaged body may end either way, and the stream rows come last, each after two events
+        #expect(text.contains("corrupt-body → .network(...) or .service(...)"))
+        #expect(text.contains("empty-body → .network(...) or .service(...)"))
+        #expect(text.contains("content-type=text/html → .service(.undecodableBody) or .service(.wrongContentType)"))
+        #expect(Array(text.suffix(5)) == [
+            "truncate=event:2 → .network(...) after 2 events", "stall=event:2 → .network(.timedOut) after 2 events",
+            "error-event=invalid_api_key,after=2 → .service(...) after 2 events",
+            "error-event=rate_limit_exceeded,after=2 → .service(...) after 2 events",
+            "error-event=server_error,after=2 → .service(...) after 2 events",
+        ])
+        #expect(!text.contains { $0.contains("when=first:1") })
+    }
+
+    @Test func stream_withANegativeEventCount_faultsBeforeAnyEvent() throws {
+        let faults = try FaultMatrix.cases(for: ChatCompletionsService.self, replaying: "chat/completions", eventsBeforeFault: -3,
+                                           client: Self.chatClient).map(\.fault)
+        #expect(faults.contains("truncate=event:0"))
+        #expect(faults.contains("stall=event:0"))
+    }
+
+    @Test(arguments: [(0.25, "latency=750ms"), (1, "latency=1500ms"), (4, "latency=6000ms")])
+    func lateLatency_isBeyondTheTimeout_byHalfASecondOrHalfTheTimeout(timeout: TimeInterval, fault: String) throws {
+        let rows = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client(timeout: timeout))
+        #expect(rows.filter { $0.fault.hasPrefix("latency=") && $0.expectation.description == ".network(.timedOut)" }.map(\.fault) == [fault])
+    }
+
+    @Test func overrides_changeTheirRows_familiesOnlyWhereNoFaultOverrideDid_andAddUnknownFaults() throws {
+        let overrides: [FaultMatrix.Override] = [
+            .expect(family: .network, .fallback("cached"), because: "offline shows the cache"),
+            .expect("reset", .error(.network(.connectionLost)), because: "exact"),
+            .skip("stall", because: "own deadline"),
+            .expect("status=418", .serviceError, because: "added"),
+        ]
+        let rows = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client(timeout: 1),
+                                         overrides: overrides)
+        let reset = try Self.row("reset", in: rows)
+        #expect(reset.description == "reset → .network(.connectionLost)")
+        #expect(reset.reason == "exact")
+        #expect(try Self.row("refuse", in: rows).description == "refuse → the fallback cached")
+        #expect(try Self.row("refuse", in: rows).reason == "offline shows the cache")
+        // The skip wins over the family override
+        let stall = try Self.row("stall", in: rows)
+        #expect(stall.isSkipped)
+        #expect(stall.reason == "own deadline")
+        // Service rows are left alone, and the unknown fault is added last
+        #expect(try Self.row("status=503", in: rows).reason == nil)
+        #expect(rows.last?.description == "status=418 → .service(...)")
+        #expect(rows.count == Self.plainRows(retrying: false).count + 1)
+    }
+
+    @Test func cases_areEqualWhenTheirFaultsAre() throws {
+        let plain = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client(timeout: 1))
+        let overridden = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client(timeout: 1),
+                                               overrides: [.expect("reset", .baselineValue, because: "retried elsewhere")])
+        let reset = try Self.row("reset", in: overridden)
+        #expect(try Self.row("reset", in: plain) == reset)
+        #expect(try Self.row("reset", in: plain).hashValue == reset.hashValue)
+        #expect(try Self.row("empty", in: plain) != reset)
+        #expect(reset.testDescription == "reset")
+    }
+
+    // MARK: - Verdicts
+
+    typealias Verdict = (expectation: FaultMatrix.Expectation, outcome: MatrixOutcome, met: Bool)
+
+    static let value = MatrixOutcome(result: .value("x"), events: nil, equalsBaseline: true)
+    static func failed(_ error: WebServiceError) -> MatrixOutcome { MatrixOutcome(result: .error(error), events: nil) }
+    static let timedOut = failed(.network(.timedOut))
+    static let lost = failed(.network(.connectionLost))
+    static let status503 = failed(.service(.httpStatus(503, message: nil)))
+    static let status500 = failed(.service(.httpStatus(500, message: nil)))
+    static let limited = failed(.service(.rateLimited(retryAfter: 1)))
+    static let payload = failed(.service(.errorPayload(code: "x", message: nil)))
+    static let undecodable = failed(.service(.undecodableBody))
+    static let wrongType = failed(.service(.wrongContentType("text/html")))
+    static let missing = failed(.service(.missingField("a")))
+
+    static let verdicts: [Verdict] = [
+        (.baselineValue, value, true),
+        (.baselineValue, MatrixOutcome(result: .value("y"), events: nil, equalsBaseline: false), false),
+        (.baselineValue, lost, false),
+        (.fallback("x"), value, true),
+        (.fallback("x"), MatrixOutcome(result: .value("y"), events: nil), false),
+        (.fallback("x"), lost, false),
+        (.networkError, lost, true),
+        (.networkError, status503, false),
+        (.networkError, value, false),
+        (.serviceError, status503, true),
+        (.serviceError, lost, false),
+        (.oneOf([.network(.timedOut), .network(.connectionLost)]), lost, true),
+        (.oneOf([.network(.timedOut)]), lost, false),
+        (.error(.service(.httpStatus(503, message: nil))), status503, true),
+        (.error(.service(.httpStatus(503, message: "busy"))), status503, false),
+        (.httpStatus(503), failed(.service(.httpStatus(503, message: "busy"))), true),
+        (.httpStatus(503), status500, false),
+        (.httpStatus(503), limited, false),
+        (.httpStatus(503), value, false),
+        (.rateLimited, limited, true),
+        (.rateLimited, failed(.service(.rateLimited(retryAfter: nil))), true),
+        (.rateLimited, failed(.service(.httpStatus(429, message: nil))), false),
+        (.recognisedServiceError, status503, true),
+        (.recognisedServiceError, limited, true),
+        (.recognisedServiceError, payload, true),
+        (.recognisedServiceError, undecodable, false),
+        (.recognisedServiceError, missing, false),
+        (.recognisedServiceError, lost, false),
+        (.unusableBody, undecodable, true),
+        (.unusableBody, wrongType, true),
+        (.unusableBody, missing, false),
+        (.unusableBody, status503, false),
+        (.anyError, lost, true),
+        (.anyError, status503, true),
+        (.anyError, value, false),
+        (.timedOut, timedOut, true),
+        (.timedOut, MatrixOutcome(result: .outlived(.seconds(2))), false),
+        (.networkError, MatrixOutcome(result: .notInjected), false),
+        (.networkError, MatrixOutcome(result: .foreignError("CancellationError")), false),
+    ]
+
+    @Test(arguments: verdicts.indices)
+    func expectation_isMetByItsOutcomesOnly(index: Int) {
+        let (expectation, outcome, met) = Self.verdicts[index]
+        #expect(expectation.isMet(by: outcome) == met, "\(expectation) by \(outcome)")
+    }
+
+    // MARK: - Spellings
+
+    @Test func reasons_areSpelledAsTheReportPrintsThem() {
+        let spellings: [(WebServiceError.Reason, String)] = [
+            (.network(.timedOut), ".network(.timedOut)"),
+            (.service(.httpStatus(503, message: "busy")), ".service(.httpStatus(503))"),
+            (.service(.rateLimited(retryAfter: 60)), ".service(.rateLimited(60))"),
+            (.service(.rateLimited(retryAfter: 1.5)), ".service(.rateLimited(1.5))"),
+            (.service(.rateLimited(retryAfter: 1e16)), ".service(.rateLimited(1e+16))"),
+            (.service(.rateLimited(retryAfter: nil)), ".service(.rateLimited)"),
+            (.service(.errorPayload(code: "maintenance", message: "down")), ".service(.errorPayload(maintenance))"),
+            (.service(.errorPayload(code: nil, message: "down")), ".service(.errorPayload(-))"),
+            (.service(.undecodableBody), ".service(.undecodableBody)"),
+            (.service(.wrongContentType("text/html")), ".service(.wrongContentType(text/html))"),
+            (.service(.missingField("user.login")), ".service(.missingField(user.login))"),
+            (.service(.invalidField("items[1]")), ".service(.invalidField(items[1]))"),
+        ]
+        for (reason, spelling) in spellings {
+            #expect(reason.matrixSpelling == spelling)
+        }
+        #expect("\(FaultMatrix.Expectation.oneOf([.network(.connectionLost), .network(.badResponse)]))"
+                == ".network(.connectionLost) or .network(.badResponse)")
+        #expect("\(FaultMatrix.Expectation.serviceError.after(events: 1))" == ".service(...) after 1 event")
+        #expect("\(FaultMatrix.Expectation.fallback(7))" == "the fallback 7")
+    }
+
+    @Test func outcomes_areSpelledAsTheGotColumnPrintsThem() {
+        #expect("\(MatrixOutcome(result: .value(1), events: nil))" == "success after 0 retries")
+        #expect("\(MatrixOutcome(result: .value(1), events: 1))" == "success after 1 event, after 0 retries")
+        #expect("\(MatrixOutcome(result: .foreignError("Oops: x"), events: nil))" == "the error Oops: x after 0 retries")
+        #expect("\(MatrixOutcome(result: .outlived(.milliseconds(2500)), events: 3))" == "still running at its deadline of 2.5 s")
+        #expect("\(MatrixOutcome(result: .notInjected, events: 3))" == "the fault never fired")
+        #expect("\(MatrixOutcome(result: .error(.network(.timedOut)), events: nil, sleeps: [1]))" == ".network(.timedOut) after 1 retry (slept 1 s)")
+        #expect("\(MatrixOutcome(result: .error(.network(.timedOut)), events: nil, sleeps: [0.5, 1.25, 2]))"
+                == ".network(.timedOut) after 3 retries (slept 0.5 s, 1.25 s, 2 s)")
+        // Waits are read to the millisecond, as the virtual clock records them, then printed to the hundredth
+        #expect("\(MatrixOutcome(result: .value(1), events: nil, sleeps: [0.004502, 0.004498]))" == "success after 2 retries (slept 0.01 s, 0 s)")
+        #expect(MatrixOutcome.seconds(.milliseconds(333)) == "0.33 s")
+        #expect(MatrixOutcome.seconds(.seconds(12)) == "12 s")
+    }
+
+    @Test func report_isATableHeadedByItsSummary_andFailuresAreItsMismatches() throws {
+        let rows = try Self.streamRows(overrides: [.skip("stall", because: "own deadline"),
+                                                    .expect("reset", .networkError, because: "any")])
+        let report = FaultMatrix.Report(subject: "Chat on chat/completions", rows: [
+            Self.reported(try Self.row("status=503", in: rows), Self.status503),
+            Self.reported(try Self.row("reset", in: rows), Self.value),
+            FaultMatrix.Report.Row(case: try Self.row("stall", in: rows), got: "", passed: nil, sleeps: [], elapsed: .zero, outcome: nil),
+            Self.reported(try Self.row("reset", in: rows), Self.lost),
+        ], elapsed: .milliseconds(1250))
+        #expect(report.failures == ["reset: expected .network(...), got success after 0 retries"])
+        #expect(report.rows.map(\.verdict) == ["pass", "FAIL (any)", "skipped: own deadline", "pass (any)"])
+        #expect(report.description == """
+            Chat on chat/completions: 4 faults, 1 failed, in 1.25 s
+            fault      | expected                   | got                                        | verdict
+            -----------+----------------------------+--------------------------------------------+----------------------
+            status=503 | .service(.httpStatus(503)) | .service(.httpStatus(503)) after 0 retries | pass
+            reset      | .network(...)              | success after 0 retries                    | FAIL (any)
+            stall      | .network(.timedOut)        |                                            | skipped: own deadline
+            reset      | .network(...)              | .network(.connectionLost) after 0 retries  | pass (any)
+            """)
+    }
 }

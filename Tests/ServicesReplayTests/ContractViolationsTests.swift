@@ -74,8 +74,29 @@ import Testing
         #expect(contractViolations(of: FeedService(), in: cassette) == [])
     }
 
+    @Test func aTemplateTheServiceCannotReadAsAnError_isReported_asAnErrorItCannotRead() throws {
+        // GIVEN the feed cassette whose maintenance template, sent with 200, carries neither an error payload
+        // ServiceKit recognises nor the fields of a page, and one whose body is not JSON at all
+        var missingFields = try Recordings.cassette("feed/feeds")
+        var template = try missingFields.template("maintenance")
+        template.body = .json(["status": "down"])
+        missingFields.errorTemplates["maintenance"] = template
+        var notJSON = missingFields
+        template.headers.set(name: "Content-Type", value: "text/plain")
+        template.body = .text("down for maintenance")
+        notJSON.errorTemplates["maintenance"] = template
+        // WHEN the feed service's contract is checked, THEN each is one error it cannot read
+        #expect(contractViolations(of: FeedService(), in: missingFields).map(\.description)
+                == ["feed template maintenance: FeedService cannot read the error: the field list is missing"])
+        #expect(contractViolations(of: FeedService(), in: notJSON).map(\.description)
+                == ["feed template maintenance: FeedService cannot read the error: the body is text/plain, not JSON"])
+    }
+
     @Test func aServiceWhoseRequestNoInteractionAnswers_hasNothingToReport() throws {
         // GIVEN a cassette of another API WHEN a service is checked against it THEN no interaction is its, so none is reported
         #expect(contractViolations(of: GitHubUserService(login: "octocat"), in: try Recordings.cassette("feed/feeds")) == [])
+        // AND a service that would swallow a template of that cassette is not held to its templates either
+        #expect(contractViolations(of: SwallowingErrorPayloads(base: GitHubUserService(login: "octocat")),
+                                   in: try Recordings.cassette("feed/feeds")) == [])
     }
 }

@@ -38,10 +38,12 @@ public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
 /// Checks every recorded answer to `service`'s request in `cassette` through the service's own response
 /// handling (its error detection, then its mapping, exactly as ``WebServiceClient`` reads a response), and
 /// returns each one that does not read as recorded, in interaction order, then the templates by name:
-/// - a recorded 2xx must map to the service's `Response`;
-/// - a recorded error (non-2xx), and each of the cassette's error templates when the service answers at least
-///   one interaction, must be read as a service-level error that carries what the API said: the server's
-///   message for an HTTP error, the delay for a rate limit, a code or message for an error payload.
+/// - a recorded 2xx must map to the service's `Response`, unless its body is an error payload (as
+///   ``ServiceKit/RawResponse/errorPayload`` finds one, such as `{"error": "maintenance", "message": ...}`);
+/// - a recorded error (non-2xx, or a 2xx carrying an error payload), and each of the cassette's error
+///   templates when the service answers at least one interaction, must be read as a service-level error that
+///   carries what the API said: the server's message for an HTTP error, the delay for a rate limit, a code or
+///   message for an error payload.
 ///
 /// An interaction answers the service when `matches` says so; by default, when its method is the service's and
 /// its path (without the query) is the service's `endpoint` (also without a leading base path: cassettes keep
@@ -97,7 +99,8 @@ enum RecordingContract {
             guard case .service(let serviceFailure) = error.reason else { return (nil, "cannot read the response: \(error)") }
             failure = serviceFailure
         }
-        let success = !isTemplate && (200..<300).contains(response.status)
+        // An error payload sent with 2xx is a recorded error too: a service reading it as a value swallows it.
+        let success = !isTemplate && reply.isSuccess && reply.errorPayload == nil
         switch (success, failure) {
         case (true, nil):
             return nil

@@ -5,6 +5,7 @@ import FoundationNetworking
 @testable import MockServer
 import ExampleServices
 import ServiceKit
+import ServiceReplayShared
 import ServiceReplayTesting
 import Testing
 
@@ -208,6 +209,47 @@ import Testing
         #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 1.5 s"])
     }
 
+    @Test func stall_withRetries_endsTimedOutAfterEveryAttempt() async throws {
+        // GIVEN a client with a half-second timeout that tries three times, without jitter, and a margin long
+        // enough that no machine's load cuts the run short (the deadline itself is pinned below and in
+        // FaultMatrixVerdictTests)
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
+        }
+        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+            .first { $0.fault == "stall" })
+        // WHEN the service runs under the stall alone
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: client, only: stall,
+                                      margin: .seconds(30))
+        }
+
+        // THEN it passes as timed out, after both retries and their backoffs
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(try Self.row("stall", of: report).got == ".network(.timedOut) after 2 retries (slept 0.5 s, 1 s)")
+    }
+
+    @Test func callThatOutlivesItsDeadline_withRetries_isCancelledAtEveryAttemptsTimeoutPlusTheMargin() async throws {
+        // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
+        // client waits half a second three times, and a margin of one second
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
+        }
+        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+            .first { $0.fault == "stall" })
+        // WHEN it runs under the stall alone
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
+                                      margin: .seconds(1)) { given in
+                let own = WebServiceClient(baseURL: given.baseURL, configuration: .init(timeout: 30))
+                return try await own.send(GitHubUserService(login: "octocat")).user.login
+            }
+        }
+
+        // THEN its deadline was the three attempts' 1.5 s plus the margin, not one attempt's
+        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 2.5 s"])
+    }
+
     @Test func faultThatNeverFires_failsItsRow() async throws {
         // GIVEN an added row whose fault is aimed at a path the call never asks for
         let overrides: [FaultMatrix.Override] = [.expect("status=503,path=/nowhere", .baselineValue, because: "aimed elsewhere")]
@@ -221,6 +263,109 @@ import Testing
 
         // THEN the row fails: a fault that never fired proves nothing
         #expect(report.failures == ["status=503,path=/nowhere: expected the baseline value, got the fault never fired"])
+    }
+
+    @Test func callThatNeverUsesItsClient_underAFault_saysTheFaultNeverFired() async throws {
+        // GIVEN a call that answers from memory, never asking the server, run under a 503
+        let status = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client)
+            .first { $0.fault == "status=503" })
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("MemoryRepository.profileName", replaying: "github/users", client: Self.client, only: status) { _ in
+                "The Octocat"
+            }
+        }
+        // THEN the row fails saying the fault never fired, not that the call succeeded
+        #expect(report.failures == ["status=503: expected .service(.httpStatus(503)), got the fault never fired"])
+    }
+
+    /// Counts the calls running at once, and the most it has seen.
+    final class InFlight: Sendable {
+        private let counts = Lock((now: 0, most: 0))
+        var most: Int { counts.withLock { $0.most } }
+        var now: Int { counts.withLock { $0.now } }
+        func enter() { counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func leave() { counts.withLock { $0.now -= 1 } }
+    }
+
+    @Test(arguments: [1, 2])
+    func parallel_runsAtMostThatManyCallsAtOnce(parallel: Int) async throws {
+        // GIVEN a call that stays in flight until more calls than `parallel` run, or for at most a fifth of a
+        // second (a wait for other calls, so that too many at once would meet; it never waits for a server)
+        let inFlight = InFlight()
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("WaitingRepository.profileName", replaying: "github/users", client: Self.client, parallel: parallel) { client in
+                inFlight.enter()
+                defer { inFlight.leave() }
+                for _ in 0..<20 where inFlight.now <= parallel {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                return try await client.send(GitHubUserService(login: "octocat")).user.login
+            }
+        }
+        // WHEN every row ran, THEN never more than `parallel` calls at once
+        #expect(report.rows.count > 20)
+        #expect(inFlight.most <= parallel)
+    }
+
+    /// A transport that never returns a 503: the call hangs there until it is cancelled.
+    struct HangingOn503: HTTPTransport {
+        let real = URLSessionTransport()
+        func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
+            let response = try await real.send(request, uploadProgress: uploadProgress)
+            if response.statusCode == 503 { try await Task.sleep(for: .seconds(120)) }
+            return response
+        }
+        func stream(_ request: URLRequest) async throws -> StreamedResponse {
+            let response = try await real.stream(request)
+            if response.statusCode == 503 { try await Task.sleep(for: .seconds(120)) }
+            return response
+        }
+    }
+
+    @Test func defaultMargin_isFiveSeconds_forEveryKindOfCall() async throws {
+        // GIVEN clients with a half-second timeout whose transport hangs on a 503, and a call that does too
+        let hanging: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5), transport: HangingOn503())
+        }
+        let chat: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0.appendingPathComponent("v1"), configuration: .init(timeout: 0.5), transport: HangingOn503())
+        }
+        let status = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: hanging)
+            .first { $0.fault == "status=503" })
+        let question = ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Say hello.")])
+        // WHEN each runs under the 503 alone, with the default margin
+        async let service = TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: hanging, only: status)
+        }
+        async let stream = TestEnvironment.isolated {
+            try await FaultMatrix.run(question, replaying: "chat/completions", client: chat, only: status)
+        }
+        async let call = TestEnvironment.isolated {
+            try await FaultMatrix.run("HangingRepository.profile", replaying: "github/users", client: hanging, only: status) { client in
+                try await client.send(GitHubUserService(login: "octocat")).user.login
+            }
+        }
+        // THEN each is cut off at the timeout plus five seconds
+        let expected = ["status=503: expected .service(.httpStatus(503)), got still running at its deadline of 5.5 s"]
+        #expect(try await service.failures == expected)
+        #expect(try await stream.failures == expected)
+        #expect(try await call.failures == expected)
+    }
+
+    @Test func stream_withANegativeEventCount_runsItsFaultsBeforeAnyEvent() async throws {
+        // GIVEN the chat stream's rows for a negative count of events, which the matrix reads as none
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0.appendingPathComponent("v1"), configuration: .init(timeout: 1))
+        }
+        let truncate = try #require(try FaultMatrix.cases(for: ChatCompletionsService.self, replaying: "chat/completions",
+                                                          eventsBeforeFault: -1, client: client).first { $0.fault == "truncate=event:0" })
+        let question = ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Say hello.")])
+        // WHEN the stream runs with the same count, THEN the row is the run's too, and the stream breaks before any event
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(question, replaying: "chat/completions", eventsBeforeFault: -1, client: client, only: truncate)
+        }
+        #expect(report.failures.isEmpty, "\(report)")
+        #expect(try Self.row("truncate=event:0", of: report).got.contains(" after 0 events,"))
     }
 
     @Test(arguments: try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client))

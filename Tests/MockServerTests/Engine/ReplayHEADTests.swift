@@ -66,6 +66,35 @@ import ServiceReplayTestSupport
         }
     }
 
+    @Test func headOfARecordedGET_underAReplacingFault_getsTheFault_andStrictModeSeesNoUnmatchedRequest() async throws {
+        // GIVEN a strict server whose every answer a fault replaces by a 503
+        let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            // WHEN it is asked for the head of a recorded GET
+            let response = try await rawExchange(server.baseURL!, "HEAD /page HTTP/1.1\r\nHost: replay")
+            // THEN the fault answers it, and nothing is left for strict mode to report (the block returning
+            // without a throw is the other half of this test)
+            #expect(response.status == 503)
+            #expect(server.journal.entries.map(\.outcome.kind) == [.faultInjected])
+            #expect(server.unmatchedRequests.isEmpty)
+        }
+    }
+
+    @Test func headOfAnUnrecordedPath_underAReplacingFault_stillFailsStrictMode() async throws {
+        // GIVEN a strict server whose every answer a fault replaces by a 503
+        let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
+        let error = await #expect(throws: MockServerError.self) {
+            try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+                // WHEN it is asked for the head of a path nothing recorded, THEN the fault answers it
+                let response = try await rawExchange(server.baseURL!, "HEAD /nothing HTTP/1.1\r\nHost: replay")
+                #expect(response.status == 503)
+            }
+        }
+        // AND strict mode still fails the test, naming the request
+        #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches HEAD /nothing") == true,
+                "\(String(describing: error))")
+    }
+
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed at /usr/bin/curl"))
     func curlDashI_getsTheRecordedGETsHead() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none, strict: true)) { server in

@@ -151,6 +151,34 @@ import Testing
         }
     }
 
+    @Test func all_passPassFail_putsTheCassetteBackAsItWasBeforeTheRun_notAsTheFirstPassLeftIt() async throws {
+        try await Self.withFolder { folder in
+            // Given a cassette three tests share: /json, /text, then /binary
+            let file = folder.appendingPathComponent("api/things.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text"),
+                                  .stub("GET", "/binary", text: "old binary")]).save(to: file)
+            let before = try Data(contentsOf: file)
+            try await withUpstream { upstream, _ in
+                // When, under `all`, the first two pass (each replacing the cassette: the first from scratch,
+                // the second appending to that) and the third fails
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+                _ = try await Self.run(.all, in: folder, upstream: upstream, path: "text")
+                let second = try Data(contentsOf: file)
+                #expect(try Cassette.load(from: file).interactions.map(\.request.target) == ["/json", "/text"])
+                let error = await #expect(throws: MockServerError.self) {
+                    try await Self.run(.all, in: folder, upstream: upstream, passes: false, path: "binary")
+                }
+                // Then the cassette is byte for byte as before the run, not as either pass left it, and the
+                // sentence says it was put back
+                let after = try Data(contentsOf: file)
+                #expect(after == before)
+                #expect(after != second)
+                #expect(error?.description.hasPrefix("the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-") == true)
+            }
+        }
+    }
+
     @Test func all_whenTheOutcomeCannotBeSeen_keepsTheNewRecordingAside_andSaysHowToAcceptIt() async throws {
         try await Self.withFolder { folder in
             let file = folder.appendingPathComponent("things.json")

@@ -95,7 +95,7 @@ import Testing
     @Test func deadline_coversEveryAttemptOfTheRetryPolicy_plusTheMargin() throws {
         // GIVEN the shape of a client with a 1 s timeout and three attempts, and a margin of half a second
         let shape = FaultMatrix.Shape(eventsBeforeFault: nil, idempotent: true, timeout: 1, attempts: 3, templates: [])
-        let runner = FaultMatrix.Runner<String>(subject: "S", cassette: "c", folder: URL(fileURLWithPath: "/"), recordedAt: nil, shape: shape,
+        let runner = FaultMatrix.Runner<String>(subject: "S", cassette: "c", folder: URL(fileURLWithPath: "/"), upstream: nil, test: nil, recordedAt: nil, shape: shape,
                                                 margin: .milliseconds(500), makeClient: { WebServiceClient(baseURL: $0) },
                                                 call: { _ in (.success(""), nil) })
         // THEN a run may take every attempt's timeout plus the margin, 3.5 s, not one timeout's 1.5 s

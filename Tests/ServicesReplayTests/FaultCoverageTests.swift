@@ -90,6 +90,10 @@ import Testing
     @Test(arguments: [
         ("/users/42/repos", "/users/{n}/repos"),
         ("/library/books/7.json", "/library/books/{n}.json"),
+        ("/src/7.c", "/src/{n}.c"),
+        ("/videos/7.mpeg4", "/videos/{n}.mpeg4"),
+        ("/videos/7.jsonld", "/videos/7.jsonld"),
+        ("/items/-550e8400-e29b-41d4-a716-446655440000", "/items/-550e8400-e29b-41d4-a716-446655440000"),
         ("/items/550e8400-e29b-41d4-a716-446655440000", "/items/{id}"),
         ("/items/550E8400-E29B-41D4-A716-446655440000.xml", "/items/{id}.xml"),
         ("/commits/3f786850e387550fdab836ed7e6dc881de23001b", "/commits/{id}"),

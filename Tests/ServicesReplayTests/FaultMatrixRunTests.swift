@@ -287,6 +287,32 @@ import Testing
         func leave() { counts.withLock { $0.now -= 1 } }
     }
 
+    @Test func parallelOfZero_runsTheRowsOneAtATime_noneLeftOut() async throws {
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, parallel: 0)
+        }
+        let rows = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client)
+        #expect(report.rows.map(\.case.fault) == rows.map(\.fault))
+    }
+
+    /// Under MOCKSERVER_LIVE=1 and drift, the baseline talks to the upstream and the report says, naming the
+    /// mode, why no row ran.
+    @Test(arguments: [(["MOCKSERVER_LIVE": "1"], "MOCKSERVER_LIVE=1"), (["MOCKSERVER_RECORD": "drift"], "MOCKSERVER_RECORD=drift")])
+    func modesWithoutReplay_runTheBaselineAlone_andSaySo(environment: [String: String], spelling: String) async throws {
+        try await withMockServer(cassettes: [try Recordings.cassette("github/users")], configuration: .init(faults: .none)) { upstream in
+            let report = try await TestEnvironment.$override.withValue(environment) {
+                try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
+                                          upstream: upstream.baseURL?.absoluteString, client: Self.client)
+            }
+            let rows = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client).count
+            #expect(report.rows.isEmpty)
+            #expect(report.failures.isEmpty)
+            #expect(report.notice == "faults apply only to replays, so under \(spelling) the matrix ran its baseline against the upstream and none of its \(rows) rows")
+            #expect(report.description == "GitHubUserService on github/users: \(report.notice ?? "")")
+            #expect(upstream.journal.entries.count == 1)
+        }
+    }
+
     @Test(arguments: [1, 2])
     func parallel_runsAtMostThatManyCallsAtOnce(parallel: Int) async throws {
         // GIVEN a call that stays in flight until more calls than `parallel` run, or for at most a fifth of a

@@ -59,7 +59,7 @@ struct CoverageReport: Codable, Sendable, Equatable {
             var suffix = ""
             if let dot = segment.lastIndex(of: "."), dot != segment.startIndex {
                 let ext = segment[segment.index(after: dot)...]
-                if (1...5).contains(ext.count), ext.first?.isLetter == true, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                if ext.count <= 5, ext.first?.isLetter == true, ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
                     stem = segment[..<dot]
                     suffix = "." + ext
                 }

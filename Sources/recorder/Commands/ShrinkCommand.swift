@@ -54,7 +54,7 @@ enum ShrinkCommand: Command {
         let maxRuns = try parsed.integer("runs", in: 2...10_000) ?? 60
         let timeout = try parsed.integer("timeout", in: 1...86_400) ?? 600
         let command = parsed.positionals
-        let folder = try parsed.single("logs").map { URL(fileURLWithPath: $0, isDirectory: true) }
+        let folder = try parsed.single("logs").map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("recorder-shrink-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

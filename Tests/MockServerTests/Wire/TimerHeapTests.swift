@@ -92,6 +92,26 @@ import Testing
         }
     }
 
+    @Test func removingADescriptor_whoseReplacementIsEarlierThanItsNewParent_movesTheReplacementUp() {
+        // Given a heap scheduled in level order, so that its array is exactly this: the last (4, under 3) is
+        // earlier than 10, the parent of the slot that 12 leaves
+        var heap = TimerHeap()
+        let deadlines: [UInt64] = [1, 10, 2, 11, 12, 3, 5, 13, 14, 15, 16, 4]
+        let all = Self.descriptors(deadlines.count)
+        for (descriptor, deadline) in zip(all, deadlines) {
+            heap.schedule(descriptor, at: deadline)
+        }
+        #expect(all.map(\.timerSlot) == Array(0..<deadlines.count))
+        // When 12 is removed, 4 takes its slot and must rise above 10
+        heap.remove(all[4])
+        #expect(all[11].timerSlot == 1)
+        #expect(all[1].timerSlot == 4)
+        // Then everything comes out in order
+        let popped = (0..<deadlines.count).compactMap { _ in heap.popDue(now: .max) }.map(\.fd)
+        let expected = deadlines.indices.filter { $0 != 4 }.sorted { deadlines[$0] < deadlines[$1] }.map { all[$0].fd }
+        #expect(popped == expected)
+    }
+
     @Test func randomOperations_agreeWithAModel() {
         // 2,000 seeded operations on 40 descriptors: schedule (new or moved), remove, pop what is due
         var generator = SeededGenerator(seed: 0x71_3E5)

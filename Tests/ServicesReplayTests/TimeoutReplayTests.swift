@@ -42,8 +42,9 @@ import Testing
         }
     }
 
-    /// The chat stream's deltas with `timeout` under `faults`, in recorded timing, and the error it ended with.
-    private func chat(timeout: TimeInterval, faults: String) async throws -> Timed<[String]> {
+    /// The chat stream's deltas with `timeout` under `faults`, in recorded timing, and the error it ended with
+    /// (after `deltasBeforeFailure` deltas).
+    private func chat(timeout: TimeInterval, faults: String, deltasBeforeFailure: Int = 2) async throws -> Timed<[String]> {
         let cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
         let configuration = ReplayServer.Configuration(faults: try .specs(faults), strict: true, streamTiming: .recorded)
         return try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
@@ -58,7 +59,7 @@ import Testing
                 }
                 return Timed(result: .success(received), elapsed: clock.now - start)
             } catch {
-                #expect(received.count == 2, "the deltas before the stall arrive first")
+                #expect(received.count == deltasBeforeFailure, "the deltas before the stall arrive first")
                 return Timed(result: .failure(error), elapsed: clock.now - start)
             }
         }
@@ -86,6 +87,20 @@ import Testing
         // THEN it fails as timed out after those events, and not before the timeout has passed
         #expect(call.result.failure?.reason == .network(.timedOut))
         #expect(call.elapsed >= .milliseconds(500))
+    }
+
+    /// The head alone is progress: a stream that sends its head and then nothing times out one timeout after
+    /// the head, not two (a head first noticed at the deadline used to restart the wait there), and well before
+    /// URLSession's looser timeout (3 s here). Asserted upper bound: 2 s, which the old behaviour can never
+    /// meet (it waits a full second from a check made no sooner than 1 s in); the margin left for a late timer
+    /// on a loaded machine is the rest, about a second.
+    @Test func streamStalledAfterItsHead_failsAsTimedOut_oneTimeoutAfterTheHead() async throws {
+        // GIVEN a stream whose head arrives and then nothing, WHEN read with a 1 s timeout
+        let call = try await chat(timeout: 1, faults: "stall=event:0", deltasBeforeFailure: 0)
+        // THEN it fails as timed out, not before the timeout, and sooner than twice the timeout
+        #expect(call.result.failure?.reason == .network(.timedOut))
+        #expect(call.elapsed >= .seconds(1))
+        #expect(call.elapsed < .seconds(2), "timed out after \(call.elapsed)")
     }
 
     @Test func streamLongerThanTheTimeout_isReadWhole_whileEachEventComesSooner() async throws {

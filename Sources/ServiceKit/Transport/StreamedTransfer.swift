@@ -63,6 +63,12 @@ final class StreamedTransfer: SessionTaskHandler {
         }
     }
 
+    func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
+        // Handed over with the first bytes, but counted as progress now: a body that never follows times out
+        // one timeout after the head.
+        state.withLock { $0.isFinished ? nil : $0.timeout }?.noteHead()
+    }
+
     func task(_ task: URLSessionDataTask, received data: Data) {
         let passed = state.withLock { state -> (TransferTimeout?, HeadHandOver?)? in
             guard !state.isFinished else { return nil }

@@ -12,10 +12,11 @@ import ServiceReplayShared
 /// seconds, so 0.5 s fails at once and 1.5 s after 1 s. ``URLSessionTransport`` keeps the deadline here and
 /// gives URLSession a looser one.
 ///
-/// Progress is what the owner reports with ``noteProgress()`` (bytes sent or received). A response head is
-/// progress too, but URLSession's data delegate does not report it on its own: `hasHead` is asked when the
-/// deadline comes, and a head first seen then counts as progress at that moment. That errs towards waiting
-/// longer, by at most one more `limit`, never shorter.
+/// Progress is what the owner reports with ``noteProgress()`` (bytes sent or received) and ``noteHead()`` (the
+/// response head, which the session's delegate hears of): a transfer that stalls after its head times out
+/// `limit` after the head. Should a head come unreported, `hasHead` is asked when the deadline comes, and a
+/// head first seen then counts as progress at that moment, which errs towards waiting longer, by at most one
+/// more `limit`, never shorter.
 final class TransferTimeout: @unchecked Sendable {
     // @unchecked: the timer is a Dispatch source, safe to schedule and cancel from any thread; the rest is
     // behind `state`.
@@ -48,6 +49,14 @@ final class TransferTimeout: @unchecked Sendable {
     /// Restarts the wait: bytes moved.
     func noteProgress() {
         state.withLock { $0.lastProgress = .now }
+    }
+
+    /// Restarts the wait once, for the response head: the check at the deadline then finds it already counted.
+    func noteHead() {
+        state.withLock { state in
+            state.sawHead = true
+            state.lastProgress = .now
+        }
     }
 
     /// Stops the timer for good (the transfer ended); calling it again does nothing.

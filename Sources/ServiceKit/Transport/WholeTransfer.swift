@@ -53,6 +53,11 @@ final class WholeTransfer: SessionTaskHandler {
         }
     }
 
+    func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
+        // The head is progress: a body that never follows times out one timeout after it.
+        state.withLock { $0.isSettled ? nil : $0.timeout }?.noteHead()
+    }
+
     func task(_ task: URLSessionDataTask, received data: Data) {
         let timeout = state.withLock { state -> TransferTimeout? in
             guard !state.isSettled else { return nil }

@@ -53,6 +53,26 @@ import Testing
         }
     }
 
+    /// The router's loopback session refuses redirects, so the 3xx the server replays is the routed client's
+    /// answer, as a recorded exchange has it. (A relative `Location`: were it followed, an absolute one would
+    /// leave loopback.)
+    @Test func recordedRedirect_reachesTheClientAsA302_withItsLocation_andIsNotFollowed() async throws {
+        // Given a cassette whose /old answers 302 to /new, which answers 200
+        let cassette = Cassette(name: "moved", interactions: [
+            .stub("GET", "/old", status: 302, text: "moved\n", headers: ["Location": "/new"]),
+            .stub("GET", "/new", json: ["followed": true]),
+        ])
+        try await Self.withRoutedSession(cassette) { server, session in
+            // When a routed client asks for /old
+            let (data, response) = try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/old")!))
+            // Then it gets the 302 itself, with its Location and body, and the server saw only that one request
+            #expect(response.statusCode == 302)
+            #expect(response.value(forHTTPHeaderField: "Location") == "/new")
+            #expect(String(decoding: data, as: UTF8.self) == "moved\n")
+            #expect(server.journal.entries.map(\.request.target) == ["/old"])
+        }
+    }
+
     #if os(Linux)
     /// FoundationNetworking hides an upload task's body from URLProtocols: the request fails saying so,
     /// rather than reaching the server without its body.

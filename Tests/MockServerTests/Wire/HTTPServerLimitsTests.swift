@@ -144,6 +144,42 @@ import Testing
         }
     }
 
+    /// A request timeout of 300 ms and an idle timeout 100 times longer: which one applies is never a close call.
+    private static let shortRequestLongIdle = HTTPServer.Configuration(requestTimeout: .milliseconds(300), idleTimeout: .seconds(30))
+
+    @Test func keepAliveConnection_staysOpenPastTheRequestTimeout_andServesTheNextRequest() async throws {
+        try await withServer(Self.shortRequestLongIdle) { server, url in
+            // Given a keep-alive connection that was served once
+            let client = try RawHTTPClient(url)
+            try client.send("GET /first HTTP/1.1\r\n\r\n")
+            #expect(try await client.readResponse().headers["X-Target"] == "/first")
+            // When it idles for twice the request timeout (the pause is what is tested: a read that must find nothing)
+            let (bytes, ending) = await client.readToEnd(timeout: .milliseconds(600))
+            // Then the head timer of the first request is not running: nothing came and the connection is open
+            #expect(bytes.isEmpty)
+            #expect(ending == .timedOut)
+            #expect(server.openConnectionCount == 1)
+            // And the next request on it is served
+            try client.send("GET /second HTTP/1.1\r\n\r\n")
+            let second = try await client.readResponse(timeout: .seconds(10))
+            #expect(second.status == 200)
+            #expect(second.headers["X-Target"] == "/second")
+        }
+    }
+
+    @Test(arguments: ["GET / HTTP/1.1\r\nHost: x\r\n", "POST / HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc"])
+    func requestStalledMidway_getsTheRequestTimeout_notTheIdleTimeout(partial: String) async throws {
+        try await withServer(Self.shortRequestLongIdle) { _, url in
+            // Given a client that sends part of a head, or a head and part of its body, then nothing
+            let client = try RawHTTPClient(url)
+            try client.send(partial)
+            // Then the 300 ms request timeout ends it with a 408, long before the 30 s idle timeout could
+            let response = try await client.readResponse(timeout: .seconds(10))
+            #expect(response.status == 408)
+            #expect(await client.readToEnd(timeout: .seconds(10)).ending == .closed)
+        }
+    }
+
     @Test func maxConnections_closesConnectionsBeyondTheCap_andServesTheOthers() async throws {
         try await withServer(.init(maxConnections: 2)) { _, url in
             // Given two open, served connections

@@ -29,7 +29,9 @@ extension Connection {
         var next = actionAt == 0 ? UInt64.max : actionAt
         let timeout = timeoutDeadline
         if timeout != 0 { next = min(next, timeout) }
-        guard next != .max, timerSlot < 0 || next < scheduledWake else { return }
+        // An unscheduled connection's wake is `.max`, so this also schedules one that is not in the heap,
+        // and never schedules "no deadline" (`.max`).
+        guard next < scheduledWake else { return }
         loop.timers.schedule(self, at: next)
     }
 

@@ -215,7 +215,11 @@ if ! run_bounded 0 "$logs/unmutated-build.log" swift build --build-tests; then
     fail "the package does not build without mutants; see $logs/unmutated-build.log." 1
 fi
 for wanted in "${filters[@]}"; do
-    log=$logs/unmutated-tests-$(echo "$wanted" | tr -c 'A-Za-z0-9\n' '_').log
+    # Named after the filter, cut to 100 characters with its checksum appended: a long --filter must still
+    # make a file name the file system takes (255 bytes at most).
+    name=$(echo "$wanted" | tr -c 'A-Za-z0-9\n' '_')
+    if (( ${#name} > 100 )); then name="${name:0:100}-$(echo "$wanted" | cksum | cut -d' ' -f1)"; fi
+    log=$logs/unmutated-tests-$name.log
     started=$SECONDS
     if ! run_bounded "$limit" "$log" swift test --skip-build --filter "$wanted"; then
         fail "the tests '$wanted' fail without any mutant, so they cannot judge one; see $log." 1

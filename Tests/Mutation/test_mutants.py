@@ -238,6 +238,14 @@ class RunnerTests(unittest.TestCase):
         self.assertEqual(subprocess.run(["git", "status", "--porcelain"], cwd=self.root, capture_output=True,
                                         text=True).stdout, "")
 
+    def test_a_filter_longer_than_a_file_name_still_runs(self):
+        # The unmutated run's log is named after the filter; 26 suites made a name past 255 bytes.
+        long_filter = "|".join(["DemoTests"] + ["Suite%02dTests" % n for n in range(30)])
+        status, out, err = self.run_sh("--filter", long_filter, "Sources", FAKE_KILL=">=")
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("File name too long", err)
+        self.assertTrue(out.splitlines()[-1].startswith("mutation score: "))
+
     def test_min_score_fails_a_low_score_but_keeps_the_score_line_last(self):
         status, out, err = self.run_sh("--filter", "DemoTests", "--min-score", "60", "Sources", FAKE_KILL=">=")
         self.assertEqual(status, 1)

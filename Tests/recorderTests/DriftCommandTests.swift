@@ -261,6 +261,9 @@ import ServiceReplayTestSupport
             }
             switch request.path {
             case "/created": return json(#"{"id":1}"#, status: v2 ? 201 : 200)
+            case "/linked":
+                return .response(status: 200, headers: v2 ? ["Content-Type": "application/json", "ETag": "\"2\""] : ["Content-Type": "application/json", "Link": "</p2>"],
+                                 body: Data("{}".utf8))
             case "/nulled": return json(v2 ? #"{"a":null,"b":null}"# : #"{"a":1,"b":null}"#)
             case "/events":
                 return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data((v2 ? Self.events.v2 : Self.events.v1).utf8))
@@ -446,6 +449,31 @@ import ServiceReplayTestSupport
             #expect(plainJSON["exitStatus"] == 0 && strictJSON["exitStatus"] == 1)
             #expect(plainJSON["summary"]?["strict"] == false && strictJSON["summary"]?["strict"] == true)
             #expect(strictJSON["summary"]?["additive"] == 1 && strictJSON["summary"]?["breaking"] == 0 && strictJSON["summary"]?["checked"] == 1)
+        }
+    }
+
+    @Test func headerFieldsNamed_areComparedByPresence() async throws {
+        var headers: HTTPHeaders = ["Content-Type": "application/json"]
+        headers.add(name: "Link", value: "</p2>")
+        let linked = Interaction(request: RecordedRequest(method: "GET", target: "/linked"),
+                                 response: RecordedResponse(status: 200, headers: headers, body: RecordedBody(Data("{}".utf8), contentType: "application/json")))
+        try await withShifting("linked", [linked]) { upstream, _, workspace in
+            // GIVEN GET /linked recorded with Link, now answered without it but with ETag
+            upstream.switchTo(2)
+            // WHEN drift runs without and with --header-field
+            let unnamed = try await workspace.run(["drift", "Recordings/linked.json"])
+            let named = try await workspace.run(["drift", "Recordings/linked.json", "--header-field", "Link", "--header-field", "ETag"])
+            // THEN headers are compared only when named: Link's loss is breaking, ETag's arrival additive
+            #expect(unnamed.status == 0, "\(unnamed.stderr)")
+            #expect(unnamed.stdout.hasSuffix("#0 GET /linked: no drift\nNo drift: 1 interaction checked.\n"), "\(unnamed.stdout)")
+            #expect(named.status == 1, "\(named.stderr)")
+            #expect(named.stdout.hasSuffix("""
+                #0 GET /linked
+                  breaking  header Link: present → missing (header removed)
+                  additive  header ETag: missing → present (header added)
+                Drift: 1 interaction checked, 1 breaking change, 1 additive change.
+
+                """), "\(named.stdout)")
         }
     }
 

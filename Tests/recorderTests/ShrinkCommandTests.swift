@@ -68,6 +68,86 @@ import Testing
         #expect(rules == ["status=503,when=nth:2,path=/a,method=GET", "reset,when=nth:3,path=/a,method=GET"])
     }
 
+    @Test func deterministicRules_aimAtTheirPath_withEveryCharacterAGlobReadsSpeciallyAsAQuestionMark_andRefuseAtItsConnection() throws {
+        let lines = [FaultLogLine(fault: "reset", method: "GET", path: "/a b*c?d,e;f", nth: 1),
+                     FaultLogLine(fault: "refuse,when=p:0.5", connection: 3),
+                     FaultLogLine(fault: "status=503", method: "GET", path: "/x"),
+                     FaultLogLine(fault: "no such fault", method: "GET", path: "/x", nth: 1)]
+        let decisions = lines.compactMap(PlanShrinker.Decision.init)
+        // The line without a rank and the line whose fault does not parse are no decision.
+        #expect(decisions.count == 2)
+        #expect(PlanShrinker.Decision.plan(decisions) == "refuse,when=nth:3; reset,when=nth:1,path=/a?b?c?d?e?f,method=GET")
+    }
+
+    /// Three faults that fired, at GET /a, /b and /c.
+    static let threeFaults = ["/c", "/a", "/b"].map { FaultLogLine(fault: "status=503,when=p:0.5", method: "GET", path: $0, nth: 1) }
+
+    @Test func smallRunBudget_makesExactlyThatManyRuns_andSaysItWasSpent() async throws {
+        // GIVEN a test that fails under whatever rules are left, and a budget of four runs
+        let environments = Lock<[[String: String]]>([])
+        let numbers = Lock<[Int]>([])
+        var shrinker = PlanShrinker(maxRuns: 4) { environment, number in
+            environments.withLock { $0.append(environment) }
+            numbers.withLock { $0.append(number) }
+            return (true, Self.threeFaults)
+        }
+        let progress = Lock<[String]>([])
+        shrinker.progress = { run, rules, failed in progress.withLock { $0.append("\(run) \(rules) \(failed)") } }
+        // WHEN it shrinks
+        let outcome = try await shrinker.shrink(plan: "status=503,when=p:0.5", seed: 7)
+        // THEN it makes exactly four runs: the plan, the three rules, then two removals, and says the budget ran out
+        #expect(numbers.withLock { $0 } == [1, 2, 3, 4])
+        #expect(progress.withLock { $0 } == ["1 -1 true", "2 3 true", "3 2 true", "4 1 true"])
+        #expect(outcome == PlanShrinker.Outcome(rules: ["status=503,when=nth:1,path=/c,method=GET"], fired: 3, runs: 4, budgetSpent: true))
+        // AND each run had the seed, the first the plan, the others the rules left (the first rule out first)
+        #expect(environments.withLock { $0 }.map { $0[FaultPlan.seedVariable] } == ["7", "7", "7", "7"])
+        #expect(environments.withLock { $0 }.map { $0[FaultPlan.faultsVariable] ?? "" } == [
+            "status=503,when=p:0.5",
+            "status=503,when=nth:1,path=/a,method=GET; status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET",
+            "status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET",
+            "status=503,when=nth:1,path=/c,method=GET",
+        ])
+    }
+
+    @Test func aRuleThatMustStay_isKept_andTheBudgetIsNotSpentWhenNothingMoreCanGo() async throws {
+        // GIVEN a test that fails only while the rule for /b is in the plan
+        let numbers = Lock(0)
+        let shrinker = PlanShrinker(maxRuns: 60) { environment, _ in
+            numbers.withLock { $0 += 1 }
+            let plan = environment[FaultPlan.faultsVariable] ?? ""
+            return (plan == "status=503,when=p:0.5" || plan.contains("path=/b"), Self.threeFaults)
+        }
+        let outcome = try await shrinker.shrink(plan: "status=503,when=p:0.5", seed: nil)
+        // THEN /a goes, /b stays, /c goes, and a second pass confirms /b alone: 1 + 1 + 3 + 1 runs
+        #expect(outcome == PlanShrinker.Outcome(rules: ["status=503,when=nth:1,path=/b,method=GET"], fired: 3, runs: 6, budgetSpent: false))
+        #expect(numbers.withLock { $0 } == 6)
+        #expect(outcome.plan == "status=503,when=nth:1,path=/b,method=GET")
+    }
+
+    @Test func deterministicPlanThatPasses_isOneSentence() async throws {
+        let shrinker = PlanShrinker(maxRuns: 60) { environment, number in (number == 1, Self.threeFaults) }
+        let error = await #expect(throws: RecorderError.self) { try await shrinker.shrink(plan: "status=503,when=p:0.5", seed: 2) }
+        #expect(error == .failure("the 3 faults that fired, as a deterministic plan, do not make the command fail: it depends on timing or on which server a request reached"))
+    }
+
+    @Test func smallRunsOption_makesExactlyThatManyRunsOfTheCommand_andSaysTheBudgetRanOut() async throws {
+        // GIVEN a command that logs three faults and fails on every run, counting its runs in a file
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let count = workspace.url("runs.txt")
+        let script = #"for p in /a /b /c; do printf '{"fault":"status=503","method":"GET","path":"%s","nth":1}\n' "$p" >> "$MOCKSERVER_FAULT_LOG"; done; echo run >> "$1"; exit 1"#
+        // WHEN it is shrunk with --runs 3
+        let result = try await workspace.run(["shrink", "--plan", "status=503,when=p:0.5", "--runs", "3", "--", "sh", "-c", script, "sh", count.path])
+        // THEN the command ran exactly three times, each run has its progress line, and the budget is said spent
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: try Data(contentsOf: count), as: UTF8.self) == "run\nrun\nrun\n")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("run ") }.map { $0.prefix(while: { $0 != ":" }) } == ["run 1", "run 2", "run 3"], "\(result.stdout)")
+        #expect(result.stdout.contains(" found in 3 runs (the --runs budget ran out: a smaller plan may exist):\n"), "\(result.stdout)")
+        #expect(lines.last?.hasPrefix("MOCKSERVER_FAULTS='status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET' sh -c ") == true,
+                "\(result.stdout)")
+    }
+
     @Test func commandThatPasses_hasNothingToShrink() async throws {
         let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--seed", "3", "--", "true"])
         #expect(result.status == 1)
@@ -166,9 +246,38 @@ import Testing
         #expect(readme.contains("swift build --build-tests\nrecorder shrink "))
     }
 
+    @Test func runIgnoringSIGTERM_isKilled_fiveSecondsLater() async throws {
+        // GIVEN a command that ignores SIGTERM and would take a minute, and a one-second bound per run (exec: the
+        // ignored signal carries over, and no grandchild outlives the run)
+        let started = ContinuousClock.now
+        let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--timeout", "1", "--", "sh", "-c", "trap '' TERM; exec sleep 60"])
+        // THEN SIGKILL ends it: the run counts as failing long before the command would end
+        #expect(result.status == 1)
+        #expect(result.stderr == "recorder: the command fails under the plan, but no fault fired: the failure is not the plan's\n")
+        #expect(ContinuousClock.now - started < .seconds(55))
+    }
+
+    @Test(arguments: [
+        (["shrink", "--plan", "reset"], "recorder: shrink needs the command to run, after --; run `recorder shrink --help`\n"),
+        (["shrink", "--plan", "reset", "--runs", "1", "--", "true"], "recorder: --runs '1' is not a whole number from 2 to 10000\n"),
+        (["shrink", "--plan", "reset", "--timeout", "0", "--", "true"], "recorder: --timeout '0' is not a whole number from 1 to 86400\n"),
+        (["shrink", "--plan", "reset", "--seed", "-1", "--", "true"], "recorder: --seed takes a whole number from 0 to 2^64-1, not '-1'\n"),
+    ])
+    func badCommandLine_isAUsageError(arguments: [String], message: String) async throws {
+        let result = try await runRecorder(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+    }
+
     @Test func invalidPlan_isAUsageError() async throws {
         let result = try await runRecorder(["shrink", "--plan", "stal", "--", "true"])
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("recorder: --plan: "))
+    }
+
+    @Test func help_statesTheDefaultsTheCommandUses() {
+        // The help is built from the same constants the command falls back on, so this pins both.
+        #expect(ShrinkCommand.help.options.first { $0.spelling == "--runs N" }?.text == "The most runs of COMMAND in all (default 60).")
+        #expect(ShrinkCommand.help.options.first { $0.spelling == "--timeout SECONDS" }?.text == "The longest one run may take (default 600).")
     }
 }

@@ -20,10 +20,24 @@ import ServiceReplayShared
 final class TransferTimeout: @unchecked Sendable {
     // @unchecked: the timer is a Dispatch source, safe to schedule and cancel from any thread; the rest is
     // behind `state`.
-    private struct State {
+    struct State {
         var lastProgress: ContinuousClock.Instant
         var sawHead = false
         var isOver = false
+
+        /// The check at a deadline, at `now`, `head` telling whether the response head has arrived: the time
+        /// left before the transfer times out (over when zero or less), `nil` when it was over already. A head
+        /// not noted before counts as progress now.
+        mutating func remaining(at now: ContinuousClock.Instant, head: Bool, limit: Duration) -> Duration? {
+            guard !isOver else { return nil }
+            if head, !sawHead {
+                sawHead = true
+                lastProgress = now
+            }
+            let remaining = lastProgress + limit - now
+            if remaining <= .zero { isOver = true }
+            return remaining
+        }
     }
 
     private let limit: Duration
@@ -69,16 +83,7 @@ final class TransferTimeout: @unchecked Sendable {
     private func check(hasHead: @Sendable () -> Bool, onExpiry: @Sendable () -> Void) {
         let head = hasHead()
         let now = ContinuousClock.now
-        let remaining = state.withLock { state -> Duration? in
-            guard !state.isOver else { return nil }
-            if head, !state.sawHead {
-                state.sawHead = true
-                state.lastProgress = now
-            }
-            let remaining = state.lastProgress + limit - now
-            if remaining <= .zero { state.isOver = true }
-            return remaining
-        }
+        let remaining = state.withLock { $0.remaining(at: now, head: head, limit: limit) }
         guard let remaining else { return }
         if remaining > .zero {
             Self.schedule(timer, after: remaining)

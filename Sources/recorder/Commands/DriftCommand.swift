@@ -8,6 +8,8 @@ enum DriftCommand: Command {
     static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS"]
     /// The most requests a second drift sends; `--rate` can only lower it.
     static let defaultRate = 5.0
+    /// The longest `Retry-After` waited out, in seconds, without `--max-wait`; the help states it from here.
+    static let defaultMaxWait = 60
     /// The prefix of the environment variables that fill a redacted header: `RECORDER_HEADER_AUTHORIZATION`.
     static let environmentPrefix = "RECORDER_HEADER_"
 
@@ -37,7 +39,7 @@ enum DriftCommand: Command {
             .init(spelling: "--header-field NAME", text: "Also compare this response header, by presence (repeatable)."),
             .init(spelling: "--all-methods", text: "Also re-send POST, PUT, PATCH, DELETE and other methods."),
             .init(spelling: "--rate N", text: "Requests a second, at most 5 (default: 5)."),
-            .init(spelling: "--max-wait SECONDS", text: "The longest Retry-After waited out (default: 60)."),
+            .init(spelling: "--max-wait SECONDS", text: "The longest Retry-After waited out (default: \(defaultMaxWait))."),
             .init(spelling: "--strict", text: "Treat additive changes as breaking (exit status 1)."),
             .init(spelling: "--json", text: "Print the report as JSON instead of text."),
             .init(spelling: "--junit FILE", text: "Also write a JUnit XML report, one test case per interaction."),
@@ -53,7 +55,7 @@ enum DriftCommand: Command {
                                    flags: ["all-methods", "strict", "json"], command: "drift")
         try parsed.expectPositionals(1...Int.max, what: "the cassettes to check", command: "drift")
         let rate = try rate(parsed)
-        let longestWait = try parsed.integer("max-wait", in: 0...3600) ?? 60
+        let longestWait = try parsed.integer("max-wait", in: 0...3600) ?? defaultMaxWait
         var override: Upstream?
         if let text = try parsed.single("upstream") { override = try upstream(text) }
         let given = try headers(parsed.all("header"))

@@ -8,6 +8,11 @@ import MockServer
 
 /// `recorder shrink --plan PLAN [--seed N] -- COMMAND...`.
 enum ShrinkCommand: Command {
+    /// The most runs of the command without `--runs`; the help states it from here.
+    static let defaultRuns = 60
+    /// The longest one run may take without `--timeout`, in seconds; the help states it from here.
+    static let defaultTimeout = 600
+
     static let help = CommandHelp(
         name: "shrink",
         summary: "reduce a failing run under a random fault plan to a one-line reproduction",
@@ -28,8 +33,8 @@ enum ShrinkCommand: Command {
         options: [
             .init(spelling: "--plan PLAN", text: "The fault plan: specs separated by ; or a plan file."),
             .init(spelling: "--seed N", text: "The seed of the failing run (default: the plan's)."),
-            .init(spelling: "--runs N", text: "The most runs of COMMAND in all (default 60)."),
-            .init(spelling: "--timeout SECONDS", text: "The longest one run may take (default 600)."),
+            .init(spelling: "--runs N", text: "The most runs of COMMAND in all (default \(defaultRuns))."),
+            .init(spelling: "--timeout SECONDS", text: "The longest one run may take (default \(defaultTimeout))."),
             .init(spelling: "--logs DIR", text: "Where each run's output and fault log go (created if missing; default a new temporary folder)."),
         ],
         examples: ["recorder shrink --plan .ci/fault-plans/mixed.json --seed 7 -- swift test --skip-build --filter ChaosTests"]
@@ -51,8 +56,8 @@ enum ShrinkCommand: Command {
         } catch {
             throw .usage("--plan: \(error.description)")
         }
-        let maxRuns = try parsed.integer("runs", in: 2...10_000) ?? 60
-        let timeout = try parsed.integer("timeout", in: 1...86_400) ?? 600
+        let maxRuns = try parsed.integer("runs", in: 2...10_000) ?? defaultRuns
+        let timeout = try parsed.integer("timeout", in: 1...86_400) ?? defaultTimeout
         let command = parsed.positionals
         let folder = try parsed.single("logs").map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("recorder-shrink-\(UUID().uuidString)")

@@ -4,6 +4,7 @@ import FoundationNetworking
 #endif
 import ServiceReplayShared
 @testable import MockServer
+import ServiceReplayTestSupport
 import Testing
 
 /// The `swift test` drift mode (`MOCKSERVER_RECORD=drift`) as the test helpers run it: the test's requests go
@@ -68,5 +69,66 @@ import Testing
         // AND the cassette is byte for byte as it was
         #expect(try Data(contentsOf: file) == saved)
         await server.stop()
+    }
+
+    /// Sends GET `paths` through a pass-through server to `upstream`, its exchanges kept by `check`, as the drift
+    /// mode sets it up; returns the statuses the client got.
+    private func passThrough(_ paths: [String], to upstream: URL, check: DriftCheck) async throws -> [Int] {
+        var configuration = ReplayServer.Configuration(faults: .none)
+        configuration.mode = .passThrough
+        configuration.recording = RecordingOptions(upstream: try MockServer.Upstream(upstream))
+        configuration.recording?.onExchange = { check.keep($0) }
+        let server = try ReplayServer(cassettes: [], configuration: configuration)
+        let base = try await server.start()
+        let statuses = try await withURLSession { session in
+            var statuses: [Int] = []
+            for path in paths {
+                statuses.append(try await session.httpData(for: URLRequest(url: base.appendingPathComponent(path))).1.statusCode)
+            }
+            return statuses
+        }
+        await server.stop()
+        return statuses
+    }
+
+    private static let cassette = Cassette(name: "api", interactions: [
+        Interaction(request: RecordedRequest(method: "GET", target: "/user"),
+                    response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 1, "email": "ann@example.com"]))),
+        Interaction(request: RecordedRequest(method: "GET", target: "/profile"),
+                    response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 3]))),
+    ])
+
+    @Test func driftCheck_returnsAdditiveChanges_andRequestsNoCassetteAnswers_asWarnings() async throws {
+        // GIVEN the upstream at version 2, where /profile gained a field, and a request no interaction answers
+        let handler = Upstream()
+        handler.version.withLock { $0 = 2 }
+        let server = HTTPServer(configuration: .init(), handler: handler)
+        let base = try await server.start()
+        let check = DriftCheck(cassettes: [Self.cassette], matching: MatchRules())
+        // WHEN the requests pass through and the check runs
+        let statuses = try await passThrough(["/profile", "/other"], to: base, check: check)
+        await server.stop()
+        #expect(statuses == [200, 200])
+        let warnings = try await check.verify()
+        // THEN nothing is thrown, and each is a warning worded as recorder drift words it
+        #expect(warnings == ["drift: GET /profile: additive  $.bio: missing → string (field added)",
+                             "drift: GET /other: no interaction of the cassettes answers this request, so nothing was compared"])
+    }
+
+    @Test func driftCheck_withNothingKept_comparesNothing() async throws {
+        #expect(try await DriftCheck(cassettes: [Self.cassette], matching: MatchRules()).verify() == [])
+    }
+
+    @Test func driftCheck_anUpstreamThatCannotBeReached_isBreaking() async throws {
+        // GIVEN a closed port as the upstream
+        let closed = try ReservedPort()
+        let check = DriftCheck(cassettes: [Self.cassette], matching: MatchRules())
+        // WHEN a request passes through (and gets the 502 the failure becomes) and the check runs
+        #expect(try await passThrough(["/profile"], to: closed.baseURL, check: check) == [502])
+        let error = await #expect(throws: MockServerError.self) { try await check.verify() }
+        // THEN the failure is the breaking change, named at the request
+        #expect(error?.code == .apiDrift)
+        #expect(error?.reason.hasPrefix("the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
+            + "  GET /profile: breaking  upstream: answered → unreachable (") == true, "\(String(describing: error))")
     }
 }

@@ -287,6 +287,21 @@ import Testing
         func leave() { counts.withLock { $0.now -= 1 } }
     }
 
+    @Test func asyncCall_isIdempotentByDefault_soARetryingClientGetsTheRetryRows() async throws {
+        // GIVEN a client that retries once
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 1, retryPolicy: RetryPolicy(maxAttempts: 2, jitter: 0)))
+        }
+        // WHEN an async call runs through the matrix without saying whether it is idempotent
+        let report = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("ProfileRepository.name", replaying: "github/users", client: client) { client in
+                try await client.send(GitHubUserService(login: "octocat")).name ?? ""
+            }
+        }
+        // THEN it is taken as idempotent: the faults a retry overcomes are rows, and they pass
+        #expect(report.rows.contains { $0.case.fault == "status=503,when=first:1" && $0.passed == true }, "\(report)")
+    }
+
     @Test func parallelOfZero_runsTheRowsOneAtATime_noneLeftOut() async throws {
         let report = try await TestEnvironment.isolated {
             try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, parallel: 0)

@@ -232,7 +232,9 @@ import Testing
         // THEN one rule is left, said in the singular, and each run's output is in that folder
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1 fault fired; 1 rule still makes it fail, found in 3 runs:"), "\(result.stdout)")
+        #expect(result.stdout.contains("run 1: the plan: fails (output: \(logs.path)/run-1.log)"), "\(result.stdout)")
         #expect(result.stdout.contains("run 2: 1 rule: fails (output: \(logs.path)/run-2.log)"), "\(result.stdout)")
+        #expect(result.stdout.contains("run 3: 0 rules: passes (output: \(logs.path)/run-3.log)"), "\(result.stdout)")
         #expect(try String(contentsOf: logs.appendingPathComponent("run-1.log"), encoding: .utf8) == "failed\n")
     }
 

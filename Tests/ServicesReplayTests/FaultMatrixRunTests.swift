@@ -210,11 +210,11 @@ import Testing
     }
 
     @Test func stall_withRetries_endsTimedOutAfterEveryAttempt() async throws {
-        // GIVEN a client with a half-second timeout that tries three times, without jitter, and a margin long
-        // enough that no machine's load cuts the run short (the deadline itself is pinned below and in
-        // FaultMatrixVerdictTests)
+        // GIVEN a client with a 2 s timeout (its baseline must not time out under ThreadSanitizer) that tries
+        // three times, without jitter, and a margin long enough that no machine's load cuts the run short (the
+        // deadline itself is pinned below and in FaultMatrixVerdictTests)
         let client: @Sendable (URL) -> WebServiceClient = {
-            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 2, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
         }
         let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
             .first { $0.fault == "stall" })
@@ -231,9 +231,9 @@ import Testing
 
     @Test func callThatOutlivesItsDeadline_withRetries_isCancelledAtEveryAttemptsTimeoutPlusTheMargin() async throws {
         // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
-        // client waits half a second three times, and a margin of one second
+        // client waits 2 s three times, and a margin of one second (the baseline has the whole 7 s)
         let client: @Sendable (URL) -> WebServiceClient = {
-            WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: 2, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
         }
         let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
             .first { $0.fault == "stall" })
@@ -246,8 +246,8 @@ import Testing
             }
         }
 
-        // THEN its deadline was the three attempts' 1.5 s plus the margin, not one attempt's
-        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 2.5 s"])
+        // THEN its deadline was the three attempts' 6 s plus the margin, not one attempt's
+        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 7 s"])
     }
 
     @Test func faultThatNeverFires_failsItsRow() async throws {

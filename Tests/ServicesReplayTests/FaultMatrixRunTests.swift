@@ -190,13 +190,16 @@ import Testing
         #expect(error?.description == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries (The server could not complete the request (HTTP 404): Not Found.)")
     }
 
-    @Test func callThatOutlivesItsDeadline_isCancelled_andFailsItsRow() async throws {
-        // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
-        // client waits half a second, and a margin of one second
-        let client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 0.5)) }
+    /// A repository that ignores the client it is given and waits 30 s on its own, run under the stall alone
+    /// with a margin of one second: the run is cancelled at every attempt's timeout plus the margin, and its row
+    /// fails saying so. (One attempt of half a second: 1.5 s; three of 2 s, the baseline having the whole 7 s: 7 s.)
+    @Test(arguments: [(0.5, 1, "1.5 s"), (2.0, 3, "7 s")])
+    func callThatOutlivesItsDeadline_isCancelledAtEveryAttemptsTimeoutPlusTheMargin(timeout: Double, attempts: Int, deadline: String) async throws {
+        let client: @Sendable (URL) -> WebServiceClient = {
+            WebServiceClient(baseURL: $0, configuration: .init(timeout: timeout, retryPolicy: attempts > 1 ? RetryPolicy(maxAttempts: attempts, jitter: 0) : nil))
+        }
         let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
             .first { $0.fault == "stall" })
-        // WHEN it runs under the stall alone
         let report = try await TestEnvironment.isolated {
             try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
                                       margin: .seconds(1)) { given in
@@ -204,9 +207,7 @@ import Testing
                 return try await own.send(GitHubUserService(login: "octocat")).user.login
             }
         }
-
-        // THEN the run is cancelled at its deadline and the row fails, saying so
-        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 1.5 s"])
+        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of \(deadline)"])
     }
 
     @Test func stall_withRetries_endsTimedOutAfterEveryAttempt() async throws {
@@ -227,27 +228,6 @@ import Testing
         // THEN it passes as timed out, after both retries and their backoffs
         #expect(report.failures.isEmpty, "\(report)")
         #expect(try Self.row("stall", of: report).got == ".network(.timedOut) after 2 retries (slept 0.5 s, 1 s)")
-    }
-
-    @Test func callThatOutlivesItsDeadline_withRetries_isCancelledAtEveryAttemptsTimeoutPlusTheMargin() async throws {
-        // GIVEN a repository that ignores the client it is given and waits 30 s on its own, where the matrix's
-        // client waits 2 s three times, and a margin of one second (the baseline has the whole 7 s)
-        let client: @Sendable (URL) -> WebServiceClient = {
-            WebServiceClient(baseURL: $0, configuration: .init(timeout: 2, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
-        }
-        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
-            .first { $0.fault == "stall" })
-        // WHEN it runs under the stall alone
-        let report = try await TestEnvironment.isolated {
-            try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
-                                      margin: .seconds(1)) { given in
-                let own = WebServiceClient(baseURL: given.baseURL, configuration: .init(timeout: 30))
-                return try await own.send(GitHubUserService(login: "octocat")).user.login
-            }
-        }
-
-        // THEN its deadline was the three attempts' 6 s plus the margin, not one attempt's
-        #expect(report.failures == ["stall: expected .network(.timedOut), got still running at its deadline of 7 s"])
     }
 
     @Test func faultThatNeverFires_failsItsRow() async throws {

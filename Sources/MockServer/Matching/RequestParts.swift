@@ -1,7 +1,7 @@
 import Foundation
 
 /// A request broken into what matching compares, parsed once: upper-case method, normalized path,
-/// decoded query fields in arrival order, headers, and the body's content. The one form a received request
+/// decoded query fields in arrival order, headers, the ``RequestConditions`` among them, and the body's content. The one form a received request
 /// is compared in: the server parses it once and matching, fault filters and near-miss reports use the
 /// result; journal patterns parse the requests they look at the same way (without their bodies).
 struct RequestParts: Sendable {
@@ -9,6 +9,7 @@ struct RequestParts: Sendable {
     let path: String
     let query: [FormField]
     let headers: HTTPHeaders
+    let conditions: RequestConditions
     let body: BodyContent
 
     init(received request: HTTPRequest) {
@@ -27,25 +28,28 @@ struct RequestParts: Sendable {
         self.path = PercentDecoding.normalizePath(path)
         self.query = query.map { FormField.parse($0) } ?? []
         self.headers = headers
+        conditions = RequestConditions(headers)
         self.body = body
     }
 
-    /// Whether there is no query and no body: past its bucket, such a request needs no normalizing or hashing.
+    /// Whether there is no query, no body and no ``RequestConditions``: past its bucket, such a request needs no
+    /// normalizing or hashing.
     var isPlain: Bool {
-        guard query.isEmpty, case .empty = body else { return false }
+        guard query.isEmpty, conditions.isEmpty, case .empty = body else { return false }
         return true
     }
 
     /// The same request asked with `GET`: what a `HEAD` asks about.
     var asGET: RequestParts {
-        RequestParts(method: "GET", path: path, query: query, headers: headers, body: body)
+        RequestParts(method: "GET", path: path, query: query, headers: headers, conditions: conditions, body: body)
     }
 
-    private init(method: String, path: String, query: [FormField], headers: HTTPHeaders, body: BodyContent) {
+    private init(method: String, path: String, query: [FormField], headers: HTTPHeaders, conditions: RequestConditions, body: BodyContent) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.conditions = conditions
         self.body = body
     }
 

@@ -90,4 +90,23 @@ import Testing
         #expect(replayed.map(\.status) == [304, 200, 200])
         #expect(replayed[1].body == Data("fresh".utf8) && replayed[2].body == Data("fresh".utf8))
     }
+
+    /// An S3 GET presigned with Signature Version 4 at `date` (`yyyyMMdd'T'HHmmss'Z'`), with a signature of its own.
+    static func presigned(at date: String, expires: Int, signature: String) -> Outgoing {
+        Outgoing(target: "/bucket/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+                     + "&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F\(date.prefix(8))%2Fus-east-1%2Fs3%2Faws4_request"
+                     + "&X-Amz-Date=\(date)&X-Amz-Expires=\(expires)&X-Amz-SignedHeaders=host&X-Amz-Signature=\(signature)",
+                 headers: [])
+    }
+
+    @Test func urlPresignedAfresh_atReplayTime_matchesTheCapturedOne() async throws {
+        // GIVEN a presigned GET captured (its signature and credential are redacted by default)
+        let recorded = Self.presigned(at: "20261126T101500Z", expires: 900, signature: "0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e")
+        // WHEN the same object is presigned again at replay time: another date, lifetime and signature
+        let fresh = Self.presigned(at: "20261201T083000Z", expires: 3600, signature: "6b8d0f2a4c6e8a0c2e4b6d8f0a2c4e6b")
+        let (captured, replayed) = try await captureThenReplay([recorded], [fresh])
+        // THEN the strict replay answers it with the captured object
+        #expect(captured.first?.status == 200)
+        #expect(replayed.map(\.exchangeOnly) == captured.map(\.exchangeOnly))
+    }
 }

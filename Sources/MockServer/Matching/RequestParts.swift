@@ -7,7 +7,7 @@ import Foundation
 struct RequestParts: Sendable {
     let method: String
     let path: String
-    let query: [FormField]
+    private(set) var query: [FormField]
     let headers: HTTPHeaders
     let conditions: RequestConditions
     let body: BodyContent
@@ -17,9 +17,12 @@ struct RequestParts: Sendable {
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
     }
 
+    /// A recorded request; a presigned URL whose signature was redacted has its signing times as placeholders
+    /// too (see ``PresignedQuery``).
     init(recorded request: RecordedRequest) {
         self.init(method: request.method, target: request.target, headers: request.headers,
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
+        query = PresignedQuery.wildcardingSigningTimes(query)
     }
 
     init(method: String, target: String, headers: HTTPHeaders, body: BodyContent) {

@@ -17,9 +17,9 @@ struct RequestConditions: Sendable, Hashable {
 
     /// Which of the conditions a recorded request carried, so which a received one is compared on.
     struct Compared: Sendable, Hashable {
-        var range = false
-        var ifRange = false
-        var conditional = false
+        var range: Bool
+        var ifRange: Bool
+        var conditional: Bool
 
         var isEmpty: Bool { !range && !ifRange && !conditional }
     }

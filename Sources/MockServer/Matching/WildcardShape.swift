@@ -41,7 +41,7 @@ struct WildcardShape: Sendable, Hashable {
     var form: [FieldWildcard] = []
     var parts: [PartWildcard] = []
     /// The conditions compared: those the recorded request carried.
-    var conditions = RequestConditions.Compared()
+    var conditions: RequestConditions.Compared
 
     /// Whether there are no placeholders (conditions aside).
     var isEmpty: Bool { query.isEmpty && headers.isEmpty && jsonPaths.isEmpty && form.isEmpty && parts.isEmpty }

@@ -76,6 +76,17 @@ import Testing
         #expect(whole.nearMiss?.differences.map(\.description) == [#"header Range: recorded "bytes=0-9", received nothing"#])
     }
 
+    @Test func otherIfRange_isANearMissNamingIt() {
+        // GIVEN a range recorded with the If-Range date its client held
+        var interaction = Self.ranged("bytes=0-9", "abcdefghij")
+        interaction.request.headers.add(name: "If-Range", value: "Wed, 25 Nov 2026 10:00:00 GMT")
+        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [interaction])])
+        // WHEN the same range is asked for with another date THEN it is unmatched, the report naming both dates
+        let answer = engine.answer(Self.get("/object", ["Range": "bytes=0-9", "If-Range": "Thu, 26 Nov 2026 10:00:00 GMT"]))
+        #expect(answer.nearMiss?.differences.map(\.description)
+            == [#"header If-Range: recorded "Wed, 25 Nov 2026 10:00:00 GMT", received "Thu, 26 Nov 2026 10:00:00 GMT""#])
+    }
+
     @Test func unconditionalRequest_toARecordedConditionalOne_isANearMissSayingSo() {
         var notModified = Interaction.stub("GET", "/etag", status: 304)
         notModified.request = RecordedRequest(method: "GET", target: "/etag", headers: ["If-Modified-Since": "Tue, 01 Dec 2026 00:00:00 GMT"])

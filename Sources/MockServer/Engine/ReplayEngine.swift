@@ -6,6 +6,9 @@ import ServiceReplayShared
 /// Matching compares method, path, query (order-insensitive, repeated keys counted, percent-decoding
 /// normalized), body (JSON by value, form fields, multipart parts without the boundary, otherwise bytes) and
 /// the headers a cassette chooses, minus ignored fields; redaction placeholders in recordings match any value.
+/// A recorded request that carried `Range` or `If-Range` is matched only by the same values, one that carried
+/// `If-None-Match` or `If-Modified-Since` only by a conditional request, and such a recording answers before
+/// one that carried none (``RequestConditions``).
 /// Lookup is a hash probe per distinct placeholder layout in the request's method-and-path bucket, so it
 /// costs the same for 10 interactions as for 100,000 (the `lookup` section of Tests/Benchmarks/run.sh measures it).
 ///

@@ -2,7 +2,10 @@ extension MatchRules {
     /// Whether `received` matches `recorded` under these rules, exactly as ``ReplayEngine`` decides: same
     /// method and path, query fields (order-insensitive, repeats counted), the chosen headers and the body
     /// (JSON by value, form fields, multipart parts), with ignored fields left out and redaction placeholders
-    /// in `recorded` matching anything. Useful inside a custom ``ReplayServer/Configuration/matcher`` that adds a condition.
+    /// in `recorded` matching anything, and the `Range`, `If-Range` (by value) and `If-None-Match` or
+    /// `If-Modified-Since` (by presence) that `recorded` carried. (When both match, the engine prefers a
+    /// recording that carried the request's `Range` or conditional headers to one that did not.) Useful inside
+    /// a custom ``ReplayServer/Configuration/matcher`` that adds a condition.
     public func matches(_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool {
         let left = RequestParts(recorded: recorded)
         let right = RequestParts(received: received)

@@ -4,7 +4,9 @@
 /// "matching": {"ignoreQuery": ["_"], "ignoreBodyFields": ["timestamp"], "headers": ["Accept"], "afterLast": "repeat"}
 /// ```
 ///
-/// Method, path, query and body are always compared (see ``ReplayEngine``); these rules narrow or widen that.
+/// Method, path, query and body are always compared, and `Range`, `If-Range`, `If-None-Match` and
+/// `If-Modified-Since` whenever the recorded request carried them (see ``ReplayEngine``); these rules narrow
+/// or widen that.
 public struct MatchRules: Sendable, Hashable {
     /// Query parameters never compared, by exact (case-sensitive) name (`ignoreQuery`).
     public var ignoredQueryParameters: [String]

@@ -1,22 +1,24 @@
 /// The comparable remainder of a request once its bucket (method and path) is fixed and a cassette's rules
-/// applied: sorted query fields without ignored ones, the chosen headers' values, and the body without
+/// applied: sorted query fields without ignored ones, the chosen headers' values, the ``RequestConditions``, and the body without
 /// ignored fields (form fields and multipart parts sorted). Two requests match exactly when these are equal,
 /// after redaction placeholders are accounted for by ``WildcardShape``.
 struct NormalizedRequest: Sendable, Hashable {
     var query: [FormField]
     /// One list of values per name in ``PreparedRules/headers``, in that order; values trimmed.
     var headers: [[String]]
+    var conditions: RequestConditions
     var body: BodyContent
 
     init(_ parts: RequestParts, rules: PreparedRules) {
         query = NormalizedRequest.sortedFields(parts.query, ignoring: rules.ignoredQuery)
         headers = rules.headers.isEmpty ? [] : rules.headers.map { name in parts.headers.values(for: name).map { $0.trimmingHTTPWhitespace() } }
+        conditions = parts.conditions
         body = NormalizedRequest.normalize(parts.body, ignoring: rules.ignoredBodyFields)
     }
 
-    /// Whether there is nothing to compare: no query fields, no chosen headers, no body.
+    /// Whether there is nothing to compare: no query fields, no chosen headers, no conditions, no body.
     var isPlain: Bool {
-        guard query.isEmpty, headers.isEmpty, case .empty = body else { return false }
+        guard query.isEmpty, headers.isEmpty, conditions.isEmpty, case .empty = body else { return false }
         return true
     }
 

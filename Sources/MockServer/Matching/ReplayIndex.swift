@@ -152,7 +152,8 @@ struct ReplayIndex: Sendable {
     }
 
     /// The groups matching `request`, cassettes in precedence order: one hash probe per shape for
-    /// rule-based cassettes, a walk of the bucket for cassettes with a custom matcher.
+    /// rule-based cassettes, a walk of the bucket for cassettes with a custom matcher. Within a rule-based
+    /// cassette, when recordings that carried ``RequestConditions`` match, those that carried none are left out.
     func candidates(for request: HTTPRequest, parts: RequestParts) -> Candidates {
         guard let entries = buckets[parts.bucketKey] else { return Candidates() }
         return candidates(in: entries, for: request, parts: parts)
@@ -170,9 +171,21 @@ struct ReplayIndex: Sendable {
                 }
             } else {
                 let normalized = NormalizedRequest(parts, rules: cassette.rules)
-                for table in entries[entry].tables.indices {
-                    if let key = entries[entry].tables[table].shape.apply(to: normalized),
-                       let group = entries[entry].tables[table].groups[key] {
+                // Recordings that carried the request's conditions (its `Range`, say) answer it before those that
+                // did not: a ranged read is not served the whole body while its range was recorded.
+                let tables = entries[entry].tables
+                var conditionsMatched = false
+                if !normalized.conditions.isEmpty {
+                    for table in tables.indices where !tables[table].shape.conditions.isEmpty {
+                        if let group = ReplayIndex.group(matching: normalized, in: tables[table]) {
+                            result.append(Candidate(cassette: ordinal, group: group))
+                            conditionsMatched = true
+                        }
+                    }
+                }
+                // A request without conditions cannot match a recording that carried some.
+                for table in tables.indices where !conditionsMatched && tables[table].shape.conditions.isEmpty {
+                    if let group = ReplayIndex.group(matching: normalized, in: tables[table]) {
                         result.append(Candidate(cassette: ordinal, group: group))
                     }
                 }
@@ -181,7 +194,13 @@ struct ReplayIndex: Sendable {
         return result
     }
 
-    /// The groups of `entries` matching a request without query and body, without parsing or hashing it; `nil`
+    /// The group of `table` that `normalized` (a received request) matches, if any.
+    private static func group(matching normalized: NormalizedRequest, in table: ShapeTable) -> Int? {
+        guard let key = table.shape.apply(to: normalized) else { return nil }
+        return table.groups[key]
+    }
+
+    /// The groups of `entries` matching a request without query, body and conditions, without parsing or hashing it; `nil`
     /// when a cassette of the bucket compares headers or has a custom matcher, which only the full lookup decides.
     private func plainCandidates(in entries: [BucketEntry]) -> Candidates? {
         var result = Candidates()

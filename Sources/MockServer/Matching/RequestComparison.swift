@@ -28,6 +28,7 @@ enum RequestComparison {
                 differences.append(RequestDifference("header \(name)", recorded: joined(wanted), received: joined(got)))
             }
         }
+        differences += conditionDifferences(left.conditions, right.conditions)
         differences += bodyDifferences(left.body, right.body)
         if differences.isEmpty {
             // Never claim "no difference" for requests that do not match.
@@ -69,6 +70,22 @@ enum RequestComparison {
                     received: index < got.count ? JSONWriter.quoted(got[index]) : nil
                 ))
             }
+        }
+        return differences
+    }
+
+    /// How `received` differs in the conditions `recorded` carried (the only ones compared).
+    static func conditionDifferences(_ recorded: RequestConditions, _ received: RequestConditions) -> [RequestDifference] {
+        var differences: [RequestDifference] = []
+        if !recorded.range.isEmpty, recorded.range != received.range {
+            differences.append(RequestDifference("header Range", recorded: joined(recorded.range), received: joined(received.range)))
+        }
+        if !recorded.ifRange.isEmpty, recorded.ifRange != received.ifRange {
+            differences.append(RequestDifference("header If-Range", recorded: joined(recorded.ifRange), received: joined(received.ifRange)))
+        }
+        if recorded.isConditional, !received.isConditional {
+            differences.append(RequestDifference("conditional request", recorded: nil, received: nil, description:
+                "conditional request: recorded with If-None-Match or If-Modified-Since, received without either"))
         }
         return differences
     }

@@ -1,14 +1,15 @@
 import Foundation
 
 /// A request broken into what matching compares, parsed once: upper-case method, normalized path,
-/// decoded query fields in arrival order, headers, and the body's content. The one form a received request
+/// decoded query fields in arrival order, headers, the ``RequestConditions`` among them, and the body's content. The one form a received request
 /// is compared in: the server parses it once and matching, fault filters and near-miss reports use the
 /// result; journal patterns parse the requests they look at the same way (without their bodies).
 struct RequestParts: Sendable {
     let method: String
     let path: String
-    let query: [FormField]
+    private(set) var query: [FormField]
     let headers: HTTPHeaders
+    let conditions: RequestConditions
     let body: BodyContent
 
     init(received request: HTTPRequest) {
@@ -16,9 +17,12 @@ struct RequestParts: Sendable {
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
     }
 
+    /// A recorded request; a presigned URL whose signature was redacted has its signing times as placeholders
+    /// too (see ``PresignedQuery``).
     init(recorded request: RecordedRequest) {
         self.init(method: request.method, target: request.target, headers: request.headers,
                   body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
+        query = PresignedQuery.wildcardingSigningTimes(query)
     }
 
     init(method: String, target: String, headers: HTTPHeaders, body: BodyContent) {
@@ -27,25 +31,28 @@ struct RequestParts: Sendable {
         self.path = PercentDecoding.normalizePath(path)
         self.query = query.map { FormField.parse($0) } ?? []
         self.headers = headers
+        conditions = RequestConditions(headers)
         self.body = body
     }
 
-    /// Whether there is no query and no body: past its bucket, such a request needs no normalizing or hashing.
+    /// Whether there is no query, no body and no ``RequestConditions``: past its bucket, such a request needs no
+    /// normalizing or hashing.
     var isPlain: Bool {
-        guard query.isEmpty, case .empty = body else { return false }
+        guard query.isEmpty, conditions.isEmpty, case .empty = body else { return false }
         return true
     }
 
     /// The same request asked with `GET`: what a `HEAD` asks about.
     var asGET: RequestParts {
-        RequestParts(method: "GET", path: path, query: query, headers: headers, body: body)
+        RequestParts(method: "GET", path: path, query: query, headers: headers, conditions: conditions, body: body)
     }
 
-    private init(method: String, path: String, query: [FormField], headers: HTTPHeaders, body: BodyContent) {
+    private init(method: String, path: String, query: [FormField], headers: HTTPHeaders, conditions: RequestConditions, body: BodyContent) {
         self.method = method
         self.path = path
         self.query = query
         self.headers = headers
+        self.conditions = conditions
         self.body = body
     }
 

@@ -3,7 +3,9 @@ import Foundation
 /// Where a recorded request holds the redaction placeholder (`"<redacted>"`), which matches any value in that
 /// place: a query or form field, a chosen header, a JSON value, a multipart part's content.
 ///
-/// Interactions whose placeholders sit in the same places share a shape. A received request is looked up in
+/// A shape also says which ``RequestConditions`` the recorded request carried, the only ones compared.
+///
+/// Interactions whose placeholders sit in the same places, and that carried the same conditions, share a shape. A received request is looked up in
 /// each shape's table after ``apply(to:)`` has copied the placeholders into it; a bucket rarely holds more than
 /// one or two shapes, so lookup stays a hash probe or two however many interactions there are.
 struct WildcardShape: Sendable, Hashable {
@@ -38,11 +40,15 @@ struct WildcardShape: Sendable, Hashable {
     var jsonPaths: [JSONPath] = []
     var form: [FieldWildcard] = []
     var parts: [PartWildcard] = []
+    /// The conditions compared: those the recorded request carried.
+    var conditions: RequestConditions.Compared
 
+    /// Whether there are no placeholders (conditions aside).
     var isEmpty: Bool { query.isEmpty && headers.isEmpty && jsonPaths.isEmpty && form.isEmpty && parts.isEmpty }
 
     /// The shape of a recorded request, normalized under the cassette's rules.
     init(recorded request: NormalizedRequest) {
+        conditions = request.conditions.compared
         query = WildcardShape.fieldWildcards(request.query)
         for (header, values) in request.headers.enumerated() {
             var patterns: [Int: String] = [:]
@@ -73,12 +79,13 @@ struct WildcardShape: Sendable, Hashable {
         return wildcards
     }
 
-    /// The received request with the placeholders written into their places, ready to compare with recorded
-    /// requests of this shape; `nil` when it cannot match any of them (a placeholder's place is missing, or a
-    /// field has the wrong number of values).
+    /// The received request with the placeholders written into their places and only the compared conditions
+    /// kept, ready to compare with recorded requests of this shape; `nil` when it cannot match any of them (a
+    /// placeholder's place is missing, or a field has the wrong number of values).
     func apply(to request: NormalizedRequest) -> NormalizedRequest? {
-        guard !isEmpty else { return request }
         var result = request
+        if !request.conditions.isEmpty { result.conditions = request.conditions.keeping(conditions) }
+        guard !isEmpty else { return result }
         if !query.isEmpty {
             guard let substituted = WildcardShape.substitute(query, in: request.query) else { return nil }
             result.query = substituted

@@ -160,7 +160,71 @@ import Testing
                             multipart(boundary: "BBB", parts: [("token", nil, nil, "s3cret"), ("caption", nil, nil, "hi")])), matches: true),
         Case(name: "a placeholder in the received request is just text", recorded: recordedGet("/a?token=abc"),
              received: get("/a?token=<redacted>"), matches: false),
+        Case(name: "a recorded Range matches the same range", recorded: recordedGet("/o", headers: ["Range": "bytes=0-9"]),
+             received: get("/o", headers: ["range": "bytes=0-9"]), matches: true),
+        Case(name: "a recorded Range does not match another range", recorded: recordedGet("/o", headers: ["Range": "bytes=0-9"]),
+             received: get("/o", headers: ["Range": "bytes=10-19"]), matches: false),
+        Case(name: "a recorded Range must be present", recorded: recordedGet("/o", headers: ["Range": "bytes=0-9"]),
+             received: get("/o"), matches: false),
+        Case(name: "a recorded Range is compared with a query too", recorded: recordedGet("/o?v=1", headers: ["Range": "bytes=0-9"]),
+             received: get("/o?v=1", headers: ["Range": "bytes=10-19"]), matches: false),
+        Case(name: "a Range where none was recorded matches", recorded: recordedGet("/o"),
+             received: get("/o", headers: ["Range": "bytes=0-9"]), matches: true),
+        Case(name: "a recorded If-Range must match by value",
+             recorded: recordedGet("/o", headers: ["Range": "bytes=0-9", "If-Range": "\"v1\""]),
+             received: get("/o", headers: ["Range": "bytes=0-9", "If-Range": "\"v2\""]), matches: false),
+        Case(name: "a recorded If-Range must be present",
+             recorded: recordedGet("/o", headers: ["Range": "bytes=0-9", "If-Range": "\"v1\""]),
+             received: get("/o", headers: ["Range": "bytes=0-9"]), matches: false),
+        Case(name: "an If-Range where none was recorded matches", recorded: recordedGet("/o", headers: ["Range": "bytes=0-9"]),
+             received: get("/o", headers: ["Range": "bytes=0-9", "If-Range": "\"v1\""]), matches: true),
+        Case(name: "a recorded conditional request needs a conditional one", recorded: recordedGet("/e", headers: ["If-None-Match": "\"v1\""]),
+             received: get("/e"), matches: false),
+        Case(name: "conditional requests match whatever their validators", recorded: recordedGet("/e", headers: ["If-None-Match": "\"v1\""]),
+             received: get("/e", headers: ["If-Modified-Since": "Tue, 01 Dec 2026 00:00:00 GMT"]), matches: true),
+        Case(name: "If-Modified-Since makes a recorded request conditional",
+             recorded: recordedGet("/e", headers: ["If-Modified-Since": "Tue, 01 Dec 2026 00:00:00 GMT"]),
+             received: get("/e"), matches: false),
+        Case(name: "a conditional request where none was recorded matches", recorded: recordedGet("/e"),
+             received: get("/e", headers: ["If-None-Match": "\"v1\""]), matches: true),
+        Case(name: "a URL presigned afresh matches one whose signature was redacted",
+             recorded: recordedGet(awsPresigned(date: "20261126T000000Z", expires: "900", signature: "<redacted>")),
+             received: get(awsPresigned(date: "20261201T120000Z", expires: "3600", signature: "9b1d2f4a")), matches: true),
+        Case(name: "a presigned URL's signing times must be present",
+             recorded: recordedGet(awsPresigned(date: "20261126T000000Z", expires: "900", signature: "<redacted>")),
+             received: get(awsPresigned(date: "20261201T120000Z", expires: nil, signature: "9b1d2f4a")), matches: false),
+        Case(name: "a presigned URL's other parameters are still compared",
+             recorded: recordedGet(awsPresigned(date: "20261126T000000Z", expires: "900", signature: "<redacted>")),
+             received: get(awsPresigned(date: "20261126T000000Z", expires: "900", signature: "9b1d2f4a")
+                 .replacingOccurrences(of: "SignedHeaders=host", with: "SignedHeaders=host%3Brange")), matches: false),
+        Case(name: "signing times are compared when the signature was kept",
+             recorded: recordedGet(awsPresigned(date: "20261126T000000Z", expires: "900", signature: "9b1d2f4a")),
+             received: get(awsPresigned(date: "20261201T120000Z", expires: "900", signature: "9b1d2f4a")), matches: false),
+        Case(name: "a Google Cloud Storage URL presigned afresh matches",
+             recorded: recordedGet("/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=<redacted>&X-Goog-Date=20261126T000000Z"
+                 + "&X-Goog-Expires=900&X-Goog-SignedHeaders=host&X-Goog-Signature=<redacted>"),
+             received: get("/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%2F20261201&X-Goog-Date=20261201T120000Z"
+                 + "&X-Goog-Expires=600&X-Goog-SignedHeaders=host&X-Goog-Signature=77aa"), matches: true),
+        Case(name: "an Azure shared access signature issued afresh matches",
+             recorded: recordedGet("/c/blob?sv=2022-11-02&st=2026-11-26T00%3A00%3A00Z&se=2026-11-26T01%3A00%3A00Z&skt=2026-11-26T00%3A00%3A00Z"
+                 + "&ske=2026-11-27T00%3A00%3A00Z&sr=b&sp=r&sig=<redacted>"),
+             received: get("/c/blob?sv=2022-11-02&st=2026-12-01T12%3A00%3A00Z&se=2026-12-01T13%3A00%3A00Z&skt=2026-12-01T12%3A00%3A00Z"
+                 + "&ske=2026-12-02T12%3A00%3A00Z&sr=b&sp=r&sig=abc%3D"), matches: true),
+        Case(name: "an Azure shared access signature with other permissions does not match",
+             recorded: recordedGet("/c/blob?sv=2022-11-02&st=2026-11-26T00%3A00%3A00Z&se=2026-11-26T01%3A00%3A00Z&sr=b&sp=r&sig=<redacted>"),
+             received: get("/c/blob?sv=2022-11-02&st=2026-12-01T12%3A00%3A00Z&se=2026-12-01T13%3A00%3A00Z&sr=b&sp=rw&sig=abc"), matches: false),
+        Case(name: "a CloudFront or Signature Version 2 URL signed afresh matches",
+             recorded: recordedGet("/img.png?Expires=1764115200&Signature=<redacted>&Key-Pair-Id=K2JCJMDEHXQW5F"),
+             received: get("/img.png?Expires=1764550000&Signature=Zm9v~&Key-Pair-Id=K2JCJMDEHXQW5F"), matches: true),
     ]
+
+    /// A path-style S3 GET presigned with Signature Version 4, as boto3 writes it (its credential redacted with a
+    /// redacted signature, as recording does); `expires: nil` leaves that parameter out.
+    static func awsPresigned(date: String, expires: String?, signature: String) -> String {
+        let credential = signature == Cassette.redactionPlaceholder ? signature : "AKIAEXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request"
+        return "/bucket/key.bin?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=\(credential)&X-Amz-Date=\(date)"
+            + (expires.map { "&X-Amz-Expires=\($0)" } ?? "") + "&X-Amz-SignedHeaders=host&X-Amz-Signature=\(signature)"
+    }
 
     @Test(arguments: cases)
     func matching(_ testCase: Case) {

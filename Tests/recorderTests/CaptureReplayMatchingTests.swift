@@ -1,0 +1,112 @@
+import Foundation
+@testable import MockServer
+import Testing
+
+/// Requests that differ only where the default match used to look away, captured through the built `recorder`
+/// and replayed offline in another order: each must get its own recording.
+@Suite struct CaptureReplayMatchingTests {
+    static let alphabet = Data("abcdefghijklmnopqrstuvwxyz".utf8)
+
+    /// An upstream like httpbin's `/range/26` (a single `bytes=A-B` range gets a 206 of those bytes) and
+    /// `/etag/v1` (a request with `If-None-Match: "v1"` gets a 304), answering anything else with a 200.
+    static func reply(to request: HTTPRequest) -> HTTPReply {
+        switch request.path {
+        case "/range/26":
+            if let range = request.headers["Range"], range.hasPrefix("bytes=") {
+                let bounds = range.dropFirst("bytes=".count).split(separator: "-").compactMap { Int($0) }
+                if bounds.count == 2, bounds[0] <= bounds[1], bounds[1] < alphabet.count {
+                    return .response(status: 206, headers: ["Content-Type": "application/octet-stream",
+                                                            "Content-Range": "bytes \(bounds[0])-\(bounds[1])/\(alphabet.count)"],
+                                     body: alphabet.subdata(in: bounds[0]..<(bounds[1] + 1)))
+                }
+            }
+            return .response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: alphabet)
+        case "/etag/v1":
+            if request.headers["If-None-Match"] == "\"v1\"" { return .response(status: 304, headers: ["ETag": "\"v1\""], body: Data()) }
+            return .response(status: 200, headers: ["ETag": "\"v1\"", "Content-Type": "text/plain"], body: Data("fresh".utf8))
+        default:
+            return .response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("object bytes".utf8))
+        }
+    }
+
+    /// One request as sent through capture and replay.
+    struct Outgoing: Sendable {
+        let target: String
+        let headers: [(String, String)]
+    }
+
+    /// Captures `captured` (in order) from the upstream above through `recorder capture`, then replays the
+    /// cassette with `recorder replay --strict` and sends `replayed` (in order): what each side got.
+    private func captureThenReplay(_ captured: [Outgoing], _ replayed: [Outgoing]) async throws -> (captured: [SeenResponse], replayed: [SeenResponse]) {
+        let upstream = HTTPServer(configuration: .init()) { request in Self.reply(to: request) }
+        let base = try await upstream.start()
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let http = LoopbackHTTP()
+        defer { http.close() }
+        var first: [SeenResponse] = []
+        do {
+            let capture = try RunningRecorder(["capture", "--upstream", base.absoluteString, "--out", "Recordings/api.json"], in: workspace.folder)
+            let proxy = try await capture.address(after: "Listening on")
+            for request in captured { first.append(try await http.send("GET", request.target, to: proxy, headers: request.headers)) }
+            let run = try await capture.stop()
+            #expect(run.status == 0, "\(run.stderr)")
+        } catch {
+            await upstream.stop()
+            throw error
+        }
+        // Offline: the upstream is gone before the replay starts.
+        await upstream.stop()
+        let replay = try RunningRecorder(["replay", "Recordings/api.json", "--strict"], in: workspace.folder)
+        let replayBase = try await replay.address(after: "Replaying")
+        var second: [SeenResponse] = []
+        for request in replayed { second.append(try await http.send("GET", request.target, to: replayBase, headers: request.headers)) }
+        let run = try await replay.stop()
+        #expect(run.status == 0, "\(run.stderr)")
+        return (first, second)
+    }
+
+    @Test func rangedReads_capturedInOneOrder_replayInAnother_eachWithItsOwnBytes() async throws {
+        // GIVEN bytes 0-9 then 10-19 of /range/26 captured
+        let low = Outgoing(target: "/range/26", headers: [("Range", "bytes=0-9")])
+        let high = Outgoing(target: "/range/26", headers: [("Range", "bytes=10-19")])
+        // WHEN they are replayed offline asked for the other way round
+        let (captured, replayed) = try await captureThenReplay([low, high], [high, low])
+        // THEN each gets the bytes (and Content-Range) captured for its own range
+        #expect(captured.map(\.status) == [206, 206])
+        #expect(captured[0].body == Data("abcdefghij".utf8) && captured[1].body == Data("klmnopqrst".utf8))
+        #expect(replayed.map(\.exchangeOnly) == [captured[1].exchangeOnly, captured[0].exchangeOnly])
+        #expect(replayed.first?.headers["Content-Range"] == "bytes 10-19/26")
+    }
+
+    @Test func conditionalRequest_getsThe304_andUnconditionalOne_the200_inAnyOrder() async throws {
+        // GIVEN an unconditional GET (200 with an ETag), then a conditional one (304), captured
+        let plain = Outgoing(target: "/etag/v1", headers: [])
+        let conditional = Outgoing(target: "/etag/v1", headers: [("If-None-Match", "\"v1\"")])
+        // WHEN they are replayed conditional first, then unconditional twice
+        let (captured, replayed) = try await captureThenReplay([plain, conditional], [conditional, plain, plain])
+        // THEN the conditional one gets the 304 and the unconditional ones the 200 with its body
+        #expect(captured.map(\.status) == [200, 304])
+        #expect(replayed.map(\.status) == [304, 200, 200])
+        #expect(replayed[1].body == Data("fresh".utf8) && replayed[2].body == Data("fresh".utf8))
+    }
+
+    /// An S3 GET presigned with Signature Version 4 at `date` (`yyyyMMdd'T'HHmmss'Z'`), with a signature of its own.
+    static func presigned(at date: String, expires: Int, signature: String) -> Outgoing {
+        Outgoing(target: "/bucket/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+                     + "&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F\(date.prefix(8))%2Fus-east-1%2Fs3%2Faws4_request"
+                     + "&X-Amz-Date=\(date)&X-Amz-Expires=\(expires)&X-Amz-SignedHeaders=host&X-Amz-Signature=\(signature)",
+                 headers: [])
+    }
+
+    @Test func urlPresignedAfresh_atReplayTime_matchesTheCapturedOne() async throws {
+        // GIVEN a presigned GET captured (its signature and credential are redacted by default)
+        let recorded = Self.presigned(at: "20261126T101500Z", expires: 900, signature: "0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e")
+        // WHEN the same object is presigned again at replay time: another date, lifetime and signature
+        let fresh = Self.presigned(at: "20261201T083000Z", expires: 3600, signature: "6b8d0f2a4c6e8a0c2e4b6d8f0a2c4e6b")
+        let (captured, replayed) = try await captureThenReplay([recorded], [fresh])
+        // THEN the strict replay answers it with the captured object
+        #expect(captured.first?.status == 200)
+        #expect(replayed.map(\.exchangeOnly) == captured.map(\.exchangeOnly))
+    }
+}

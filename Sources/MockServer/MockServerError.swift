@@ -61,6 +61,9 @@ public struct MockServerError: Error, Sendable, Hashable, CustomStringConvertibl
         /// While recording, the upstream could not be reached (refused, unknown host, no TLS agreement, or the
         /// connection lost before any byte of an answer), so nothing was recorded for those requests.
         public static let upstreamUnreachable = Code(rawValue: "upstreamUnreachable")
+        /// While recording, the upstream sent nothing for the recorder's timeout (``RecordingOptions/timeout``),
+        /// so nothing was recorded for those requests: the limit was the recorder's, not the upstream's answer.
+        public static let upstreamTimedOut = Code(rawValue: "upstreamTimedOut")
         /// The upstream's response body could not be decoded from its `Content-Encoding`: the coding is not
         /// one the recorder decodes, the data is corrupt or truncated, or the decoded body is over the limit.
         public static let undecodableBody = Code(rawValue: "undecodableBody")

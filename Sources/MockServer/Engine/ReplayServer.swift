@@ -189,12 +189,13 @@ public final class ReplayServer: Sendable {
             + "recorded, re-record them with the upstream up: `\(RecordMode.recordVariable)=all swift test\(test.map { " --filter \($0)" } ?? "")`"
     }
 
-    /// In a recording mode, what the test recording `file` fails with when some requests could not reach the
-    /// upstream (none of them was recorded): `upstreamUnreachable`, naming the upstream, why, how many and
-    /// the first; `nil` when every request reached it.
-    package func unreachableUpstreamError(file: String) -> MockServerError? {
-        guard let recorder, let unreachable = recorder.unreachableUpstream else { return nil }
-        return MockServerError(.upstreamUnreachable, unreachable.sentence(upstream: recorder.client.upstream, file: file))
+    /// In a recording mode, what the test recording `file` fails with when some requests were not recorded,
+    /// because the upstream could not be reached (`upstreamUnreachable`) or sent nothing for the timeout
+    /// (`upstreamTimedOut`), naming the upstream, why, how many and the first; `nil` when every request was
+    /// recorded.
+    package func unrecordedRequestsError(file: String) -> MockServerError? {
+        guard let recorder, let unrecorded = recorder.unrecordedRequests else { return nil }
+        return unrecorded.error(upstream: recorder.client.upstream, timeout: recorder.client.timeout, file: file)
     }
 
     /// Writes the recorded cassette to its file if some recorded exchange is not there yet (``stop()`` does

@@ -23,6 +23,9 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         /// The upstream could not be reached (refused, unknown host, no TLS agreement, or the connection lost
         /// before any byte of an answer); the client got a 502 saying so, and nothing was recorded.
         public static let upstreamUnreachable = Kind(rawValue: "upstream unreachable, not recorded")
+        /// The upstream sent nothing for the recording server's timeout (see ``RecordingOptions/timeout``): the
+        /// client got a 504 saying so, and nothing was recorded, since the limit was the recorder's.
+        public static let upstreamTimedOut = Kind(rawValue: "upstream timed out, not recorded")
     }
 
     /// The kind of outcome.
@@ -97,9 +100,10 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         JournalOutcome(kind: .passedThrough, status: status)
     }
 
-    /// The upstream could not be reached; the client got `status`.
-    static func upstreamUnreachable(status: Int) -> JournalOutcome {
-        JournalOutcome(kind: .upstreamUnreachable, status: status)
+    /// Nothing was recorded because of `failure`: the upstream could not be reached, or (a `timeout`) sent
+    /// nothing for the recorder's timeout; the client got `status`.
+    static func notRecorded(_ failure: TransportFailure, status: Int) -> JournalOutcome {
+        JournalOutcome(kind: failure.kind == .timeout ? .upstreamTimedOut : .upstreamUnreachable, status: status)
     }
 
     /// `github-users interaction 3`, `unmatched`, `fault reset,when=first:2 (seed 7)`, `recorded`,

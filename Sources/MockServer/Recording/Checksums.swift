@@ -42,11 +42,12 @@ enum Checksums {
         return tables
     }()
 
-    /// Adler-32 as zlib uses it (RFC 1950 §8.2) of `bytes`.
-    static func adler32(_ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    /// Adler-32 as zlib uses it (RFC 1950 §8.2) of `bytes`, continuing from `adler`, the checksum of the bytes
+    /// before them (1 for none).
+    static func adler32(_ bytes: UnsafeRawBufferPointer, continuing adler: UInt32 = 1) -> UInt32 {
         let modulus: UInt32 = 65521
-        var a: UInt32 = 1
-        var b: UInt32 = 0
+        var a = adler & 0xFFFF
+        var b = adler >> 16
         var index = 0
         while index < bytes.count {
             // 5552 bytes is the most that can be summed before `b` could overflow 32 bits.

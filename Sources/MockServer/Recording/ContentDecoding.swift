@@ -52,7 +52,7 @@ enum ContentCoding {
     }
 
     /// A coding this type decodes.
-    private enum Coding: String {
+    enum Coding: String {
         case gzip, deflate, identity
 
         init?(name: String) {
@@ -67,7 +67,7 @@ enum ContentCoding {
 
     /// The codings a `Content-Encoding` value lists, in the order applied, and the first name (lowercased)
     /// that is not one this type decodes, if any.
-    private static func codings(in contentEncoding: String) -> (codings: [Coding], unknown: String?) {
+    static func codings(in contentEncoding: String) -> (codings: [Coding], unknown: String?) {
         var codings: [Coding] = []
         for element in contentEncoding.split(separator: ",") {
             let name = element.trimmingHTTPWhitespace().lowercased()
@@ -87,19 +87,40 @@ enum ContentCoding {
         var offset = 0
         repeat {
             let member = UnsafeRawBufferPointer(rebasing: input[offset...])
-            // Bytes after a member must be another member.
-            if member.count == 1, member[0] == 0x1F { throw .truncated }
-            guard member.count >= 2, member[0] == 0x1F, member[1] == 0x8B else {
-                throw offset == 0 ? .notGzip : .trailingData
-            }
-            offset += try gunzipMember(member, into: &output, limit: limit)
+            offset += try gunzipMember(member, afterMember: offset > 0, into: &output, limit: limit)
         } while offset < input.count
         return output
     }
 
-    /// Decodes the gzip member at the start of `input` onto `output`; returns its length in bytes.
-    private static func gunzipMember(_ input: UnsafeRawBufferPointer, into output: inout Data, limit: Int) throws(Failure) -> Int {
-        // ID1 ID2 CM FLG MTIME(4) XFL OS, then the optional fields FLG announces.
+    /// Decodes the gzip member at the start of `input` (`afterMember`: after another) onto `output`; returns its
+    /// length in bytes.
+    private static func gunzipMember(_ input: UnsafeRawBufferPointer, afterMember: Bool, into output: inout Data,
+                                     limit: Int) throws(Failure) -> Int {
+        var offset = try gzipHeaderLength(input, afterMember: afterMember)
+        let deflated = try inflate(UnsafeRawBufferPointer(rebasing: input[offset...]), limit: limit - output.count)
+        offset += deflated.consumed
+        // CRC32 and ISIZE, little-endian.
+        guard input.count - offset >= 8 else { throw .truncated }
+        let crc = littleEndianUInt32(input, at: offset)
+        let size = littleEndianUInt32(input, at: offset + 4)
+        guard deflated.output.withUnsafeBytes({ Checksums.crc32($0) }) == crc else { throw .crcMismatch }
+        // ISIZE is the length modulo 2^32.
+        guard UInt32(truncatingIfNeeded: deflated.output.count) == size else { throw .sizeMismatch }
+        if output.isEmpty {
+            output = deflated.output  // the usual single member, without a copy
+        } else {
+            output.append(deflated.output)
+        }
+        return offset + 8
+    }
+
+    /// The length of the gzip member header at the start of `input` (RFC 1952 §2.3): ID1 ID2 CM FLG MTIME(4) XFL
+    /// OS, then the optional fields FLG announces. Throws ``Failure/truncated`` while it is incomplete; bytes
+    /// that do not start with the gzip signature are ``Failure/notGzip``, or ``Failure/trailingData``
+    /// `afterMember` (bytes after a member must be another member).
+    static func gzipHeaderLength(_ input: UnsafeRawBufferPointer, afterMember: Bool) throws(Failure) -> Int {
+        if input.count == 1, input[0] == 0x1F { throw .truncated }
+        guard input.count >= 2, input[0] == 0x1F, input[1] == 0x8B else { throw afterMember ? .trailingData : .notGzip }
         guard input.count >= 10 else { throw .truncated }
         guard input[2] == 8 else { throw .unsupportedMethod(input[2]) }
         let flags = input[3]
@@ -123,22 +144,7 @@ enum ContentCoding {
             guard UInt16(truncatingIfNeeded: Checksums.crc32(header)) == expected else { throw .headerChecksumMismatch }
             offset += 2
         }
-
-        let deflated = try inflate(UnsafeRawBufferPointer(rebasing: input[offset...]), limit: limit - output.count)
-        offset += deflated.consumed
-        // CRC32 and ISIZE, little-endian.
-        guard input.count - offset >= 8 else { throw .truncated }
-        let crc = littleEndianUInt32(input, at: offset)
-        let size = littleEndianUInt32(input, at: offset + 4)
-        guard deflated.output.withUnsafeBytes({ Checksums.crc32($0) }) == crc else { throw .crcMismatch }
-        // ISIZE is the length modulo 2^32.
-        guard UInt32(truncatingIfNeeded: deflated.output.count) == size else { throw .sizeMismatch }
-        if output.isEmpty {
-            output = deflated.output  // the usual single member, without a copy
-        } else {
-            output.append(deflated.output)
-        }
-        return offset + 8
+        return offset
     }
 
     // MARK: deflate (RFC 9110 §8.4.1.2: zlib, RFC 1950)
@@ -165,7 +171,7 @@ enum ContentCoding {
     /// Whether `input` starts with a zlib header: CM 8 (deflate), a window of at most 32 KiB (CINFO ≤ 7),
     /// and CMF·256 + FLG a multiple of 31. Raw DEFLATE data passes only if it starts with a non-final stored
     /// block whose padding bits are not all zero, which encoders do not write.
-    private static func hasZlibHeader(_ input: UnsafeRawBufferPointer) -> Bool {
+    static func hasZlibHeader(_ input: UnsafeRawBufferPointer) -> Bool {
         guard input.count >= 2 else { return false }
         let method = input[0], flags = input[1]
         return method & 0x0F == 8 && method >> 4 <= 7 && (UInt16(method) << 8 | UInt16(flags)) % 31 == 0
@@ -179,14 +185,14 @@ enum ContentCoding {
         }
     }
 
-    private static func littleEndianUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
+    static func littleEndianUInt32(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UInt32 {
         UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
     }
 
     // MARK: Failures
 
     /// Why a body could not be decoded, before it is put into words.
-    private enum Failure: Error {
+    enum Failure: Error {
         case inflate(Inflater.Failure)
         case truncated
         case notGzip

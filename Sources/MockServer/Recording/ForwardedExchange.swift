@@ -18,15 +18,16 @@ package struct ForwardedExchange: Sendable {
     /// For a streamed answer that the upstream broke mid-stream (reset, or closed before the end): how it
     /// broke. The stream is recorded as ``RecordedStream/Ending/broken``, after the parts that arrived.
     package let brokenStream: TransportFailure?
-    /// Whether the upstream could not be reached (refused, unknown host, no TLS agreement, or the connection
-    /// lost before any byte of an answer): ``interaction`` then holds that failure, and nothing was recorded.
-    package let unreachable: Bool
+    /// Whether nothing was recorded because the upstream could not be reached (refused, unknown host, no TLS
+    /// agreement, or the connection lost before any byte of an answer) or sent nothing for the recorder's
+    /// timeout (the failure's kind is then `timeout`): ``interaction`` holds that failure.
+    package let notRecorded: Bool
 
     /// Creates an exchange report (the server does this).
     init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
-                 brokenStream: TransportFailure? = nil, unreachable: Bool = false) {
+                 brokenStream: TransportFailure? = nil, notRecorded: Bool = false) {
         self.brokenStream = brokenStream
-        self.unreachable = unreachable
+        self.notRecorded = notRecorded
         self.interaction = interaction
         self.index = index
         self.status = status

@@ -38,6 +38,35 @@ struct Inflater: ~Copyable {
         return (inflater.takeOutput(), consumed)
     }
 
+    /// Decodes the whole blocks of a DEFLATE stream that arrives in pieces: `input` holds what was not decoded
+    /// yet, its first `skippingBits` (0 to 7) bits excepted, and `window` the output so far (its last 32 KiB
+    /// suffice), which back-references may reach into. Returns the output of the whole blocks in `input`, how
+    /// many of its bits they took (a block still arriving is left for the next call, which decodes it again
+    /// from its start) and whether the last of them was the final block. Throws for data that no more input
+    /// could make valid, and ``Failure/tooLarge`` rather than produce more than `limit` bytes.
+    static func inflateWholeBlocks(_ input: UnsafeRawBufferPointer, skippingBits: Int, window: Data,
+                                   limit: Int) throws(Failure) -> (output: Data, consumedBits: Int, isFinal: Bool) {
+        var inflater = Inflater(input: input, limit: window.count + max(0, limit))
+        try inflater.reserve(window.count)
+        window.withUnsafeBytes { bytes in
+            if !bytes.isEmpty { UnsafeMutableRawPointer(inflater.storage).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }
+        }
+        inflater.count = window.count
+        var end = (bits: 0, count: window.count, isFinal: false)
+        do throws(Failure) {
+            _ = try inflater.bits(skippingBits)
+            end.bits = skippingBits
+            while !end.isFinal {
+                let isFinal = try inflater.block()
+                end = (inflater.position * 8 - inflater.bitCount, inflater.count, isFinal)
+            }
+        } catch .truncated {
+            // The block still arriving waits for more input.
+        }
+        let output = Data(bytes: inflater.storage + window.count, count: end.count - window.count)
+        return (output, end.bits, end.isFinal)
+    }
+
     private let input: UnsafeRawBufferPointer
     /// The next input byte to load into `bitBuffer`.
     private var position = 0
@@ -87,22 +116,24 @@ struct Inflater: ~Copyable {
     // MARK: Blocks
 
     private mutating func run() throws(Failure) {
-        var isFinal = false
-        while !isFinal {
-            let header = try bits(3)
-            isFinal = header & 1 == 1
-            switch header >> 1 {
-            case 0: try storedBlock()
-            case 1: try compressedBlock(literals: HuffmanCode.fixedLiterals, distances: HuffmanCode.fixedDistances)
-            case 2:
-                let (literals, distances) = try dynamicCodes()
-                try compressedBlock(literals: literals, distances: distances)
-            default: throw .reservedBlockType
-            }
-        }
+        while try !block() {}
         // The stream ends at a byte boundary; the rest of the last byte is padding.
         bitBuffer >>= UInt64(bitCount % 8)
         bitCount -= bitCount % 8
+    }
+
+    /// Decodes the next block; returns whether it was the final one.
+    private mutating func block() throws(Failure) -> Bool {
+        let header = try bits(3)
+        switch header >> 1 {
+        case 0: try storedBlock()
+        case 1: try compressedBlock(literals: HuffmanCode.fixedLiterals, distances: HuffmanCode.fixedDistances)
+        case 2:
+            let (literals, distances) = try dynamicCodes()
+            try compressedBlock(literals: literals, distances: distances)
+        default: throw .reservedBlockType
+        }
+        return header & 1 == 1
     }
 
     /// §3.2.4: skip to a byte boundary, LEN and its complement NLEN, then LEN bytes copied as they are.
@@ -261,7 +292,12 @@ struct Inflater: ~Copyable {
             length = Int(entry & 0xF)
             symbol = Int(entry >> 4)
         } else {
-            (symbol, length) = try code.decodeLong(bitBuffer)
+            do throws(Failure) {
+                (symbol, length) = try code.decodeLong(bitBuffer)
+            } catch {
+                // Bits past the end of the input read as zeros, which may be no code: the code is still arriving.
+                throw bitCount < HuffmanCode.maxLength ? .truncated : error
+            }
         }
         guard length <= bitCount else { throw .truncated }
         bitBuffer >>= UInt64(length)

@@ -6,7 +6,7 @@ enum LoopUpstreamOutcome: Sendable {
     /// The upstream answered: its head as it arrived and its body with the transfer framing removed (but not
     /// any content coding); empty when `streamed`, because the pieces went to the stream decision's sink.
     case response(UpstreamResponseHead, body: Data, streamed: Bool)
-    /// The upstream answered at least in part, then failed (or never finished in time).
+    /// The upstream answered at least in part, then failed; or it fell silent for the timeout (kind `timeout`).
     case failure(TransportFailure)
     /// The upstream was never reached: the connection could not be made, or broke before any byte of an
     /// answer came (see ``UpstreamForwarder/Outcome/unreachable(_:)``).
@@ -52,8 +52,8 @@ final class LoopUpstreamClient: Sendable {
     var isInvalidated: Bool { invalidated.withLock { $0 } }
 
     /// Writes `request` (a whole HTTP/1.1 request) and reads the answer. `expectsBody` is false for `HEAD`.
-    /// `timeout` bounds the whole exchange, unless `decision` takes the body as it arrives: then it bounds
-    /// the wait for each piece.
+    /// `timeout` bounds each silence of the upstream: the exchange fails as timed out when no byte moved for
+    /// that long.
     func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> LoopUpstreamOutcome {
         guard !isInvalidated else {
             return .unreachable(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))

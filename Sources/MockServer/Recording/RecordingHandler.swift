@@ -17,8 +17,8 @@ final class RecordingHandler: HTTPHandler {
     private let tape = Lock<CassetteTape?>(nil)
     /// Set by ``cutStreams()``.
     private let streamsCut = Lock(false)
-    /// The requests the upstream could not be reached for, `nil` while there are none.
-    private let unreachable = Lock<UnreachableUpstream?>(nil)
+    /// The requests forwarded but not recorded, `nil` while there are none.
+    private let unrecorded = Lock<UnrecordedRequests?>(nil)
 
     init(mode: ReplayServer.Mode, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
          observer: (@Sendable (JournalEntry) -> Void)?) {
@@ -60,9 +60,10 @@ final class RecordingHandler: HTTPHandler {
         tape.withLock { $0 }
     }
 
-    /// The requests the upstream could not be reached for, none of them recorded; `nil` when there were none.
-    var unreachableUpstream: UnreachableUpstream? {
-        unreachable.withLock { $0 }
+    /// The requests forwarded but not recorded, because the upstream could not be reached or timed out; `nil`
+    /// when there were none.
+    var unrecordedRequests: UnrecordedRequests? {
+        unrecorded.withLock { $0 }
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
@@ -127,13 +128,18 @@ final class RecordingHandler: HTTPHandler {
         case .response(let upstreamResponse):
             response = upstreamResponse
             recordedOutcome = .response(RecordedResponse(upstreamResponse))
+        case .failure(let failure) where failure.kind == .timeout:
+            // The recorder's limit ran out, not the upstream: a recording that kept it would replay a timeout
+            // the upstream never gave.
+            return .response(notRecorded(request, recordedRequest: recordedRequest, failure: failure, unreachable: false,
+                                         recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
         case .failure(let failure):
             response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout)
             recordedOutcome = .failure(failure)
         case .unreachable(let failure):
             // Nothing the upstream said: a recording that kept it would replay a dead upstream for good.
-            return .response(notReached(request, recordedRequest: recordedRequest, failure: failure, recording: tape != nil,
-                                        recordedAt: recordedAt, durationMs: durationMs))
+            return .response(notRecorded(request, recordedRequest: recordedRequest, failure: failure, unreachable: true,
+                                         recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
         }
         var interaction = Interaction(request: recordedRequest, outcome: recordedOutcome, recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
@@ -147,14 +153,15 @@ final class RecordingHandler: HTTPHandler {
     }
 
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
-    /// recorded as unfinished when ``cutStreams()`` stopped it or the client left (which cancels the upstream
-    /// exchange unless it ends within ``RecordingOptions/clientGoneGrace``), else as broken.
+    /// recorded as unfinished when the recorder cut it (``cutStreams()`` stopped it, the upstream fell silent
+    /// for the timeout, or the client left, which cancels the upstream exchange unless it ends within
+    /// ``RecordingOptions/clientGoneGrace``), else as broken.
     private func finish(_ relay: StreamRelay, outcome: UpstreamForwarder.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
                         recordedAt: Date, durationMs: Int) {
         var broken: TransportFailure?
         var ending = RecordedStream.Ending.complete
         if case .failure(let failure) = outcome {
-            ending = streamsCut.withLock { $0 } || relay.clientLeft ? .unfinished : .broken
+            ending = streamsCut.withLock { $0 } || relay.clientLeft || failure.kind == .timeout ? .unfinished : .broken
             if ending == .broken { broken = failure }
         }
         let recorded = relay.end(ending, durationMs: durationMs)
@@ -173,22 +180,24 @@ final class RecordingHandler: HTTPHandler {
                bodyBytes: relay.byteCount, brokenStream: broken, at: recordedAt)
     }
 
-    /// Answers a request the upstream could not be reached for: a 502 saying so (and that nothing was recorded,
-    /// when `recording`), journaled as ``JournalOutcome/Kind/upstreamUnreachable`` and counted in
-    /// ``unreachableUpstream``; nothing goes on the tape.
-    private func notReached(_ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, recording: Bool,
-                            recordedAt: Date, durationMs: Int) -> HTTPResponse {
-        let response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout, unreachable: true, recording: recording)
+    /// Answers a request the upstream could not be reached for (`unreachable`), or that it sent nothing for within
+    /// the timeout: a 502 or 504 saying so (and that nothing was recorded, when `recording`), journaled as
+    /// ``JournalOutcome/Kind/upstreamUnreachable`` or ``JournalOutcome/Kind/upstreamTimedOut`` and counted in
+    /// ``unrecordedRequests``; nothing goes on the tape.
+    private func notRecorded(_ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, unreachable: Bool,
+                             recording: Bool, recordedAt: Date, durationMs: Int) -> HTTPResponse {
+        let response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout, unreachable: unreachable,
+                                                  recording: recording)
         var interaction = Interaction(request: recordedRequest, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
-        unreachable.withLock { noted in
-            if noted == nil { noted = UnreachableUpstream(first: "\(interaction.request.method) \(interaction.request.target)", failure: failure) }
+        unrecorded.withLock { noted in
+            if noted == nil { noted = UnrecordedRequests(first: "\(interaction.request.method) \(interaction.request.target)", failure: failure) }
             noted?.add()
         }
-        let entry = journal.append(request, outcome: .upstreamUnreachable(status: response.status), at: recordedAt)
+        let entry = journal.append(request, outcome: .notRecorded(failure, status: response.status), at: recordedAt)
         observer?(entry)
         options.onExchange?(ForwardedExchange(interaction: interaction, index: nil, status: response.status,
-                                              bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: nil, unreachable: true))
+                                              bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: nil, notRecorded: true))
         return response
     }
 

@@ -15,10 +15,11 @@ public struct RecordingOptions: Sendable {
     /// ``RedactionRules/default``. The upstream always receives the request as the client sent it, and
     /// the client always receives the upstream's response unredacted.
     public var redaction: RedactionRules
-    /// The longest one exchange with the upstream may take; beyond it the client gets a 502 and a timeout
-    /// is recorded. A streamed answer (server-sent events, or a chunked body other than JSON) may last as
-    /// long as its pieces keep coming: for it, this bounds the wait for each piece, and a stream that falls
-    /// silent longer is recorded as broken. Default 30 seconds; at least 1 millisecond.
+    /// The longest the upstream may stay silent: counted from the request's last byte sent, then from each
+    /// byte received, so a slow answer lasts as long as its bytes keep coming. Beyond it the client gets a
+    /// 504 and nothing is recorded, since the limit was the recorder's, not the upstream's answer (the test
+    /// that recorded fails saying so); a streamed answer that falls silent longer is cut and recorded as
+    /// unfinished. Default 30 seconds; at least 1 millisecond. `recorder capture --upstream-timeout` sets it.
     public var timeout: Duration
     /// Called once per forwarded exchange, after it was recorded and saved and before the client gets the
     /// answer, on a background thread; it must be quick. Default `nil`. `recorder capture` prints its

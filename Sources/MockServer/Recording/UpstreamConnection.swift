@@ -7,8 +7,7 @@ final class UpstreamExchange {
     /// The request as written on the wire.
     let request: [UInt8]
     let timeout: UInt64
-    /// When the upstream has taken too long: the whole exchange is bounded, or, once the body streams, the
-    /// wait for each piece.
+    /// When the upstream has been silent too long: `timeout` after the last byte that moved either way.
     var deadline: UInt64
     var written = 0
     var reader: UpstreamResponseReader
@@ -16,6 +15,8 @@ final class UpstreamExchange {
     var head: UpstreamResponseHead?
     var body = Data()
     var sink: (@Sendable (Data) -> Void)?
+    /// Undoes the body's content coding as it streams; `nil` for a body without one.
+    var decoder: StreamingContentDecoder?
     /// Sent again on a new connection already, after a kept-alive one turned out closed.
     var retried = false
     private var finish: ((LoopUpstreamOutcome) -> Void)?
@@ -105,6 +106,7 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
             switch outcome {
             case .moved(let count):
                 exchange.written += count
+                exchange.deadline = loop.now &+ exchange.timeout
             case .wouldBlock:
                 watch(write: true)
                 return
@@ -131,6 +133,8 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
             }
             switch outcome {
             case .moved:
+                // Bytes keep coming: a slow body is not a silent upstream. A later deadline costs no timer operation (see armTimer).
+                exchange.deadline = loop.now &+ exchange.timeout
                 advance()
             case .wouldBlock:
                 return
@@ -166,15 +170,25 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
                 exchange.head = head
                 decide(exchange, head)
             case .body(let piece):
-                if let sink = exchange.sink {
-                    exchange.deadline = loop.now &+ exchange.timeout
-                    armTimer(exchange)
-                    sink(piece)
-                } else {
+                guard let sink = exchange.sink else {
                     exchange.body.append(piece)
+                    continue
+                }
+                do {
+                    let plain = try exchange.decoder?.add(piece) ?? piece
+                    if !plain.isEmpty { sink(plain) }
+                } catch {
+                    fail(.reset, error.reason)
+                    return
                 }
             case .end(let reusable):
                 guard let head = exchange.head else { return } // the reader ends only after a head
+                do {
+                    try exchange.decoder?.finish()
+                } catch {
+                    fail(.reset, error.reason)
+                    return
+                }
                 self.exchange = nil
                 loop.timers.remove(self)
                 exchange.end(.response(head, body: exchange.body, streamed: exchange.sink != nil))
@@ -193,8 +207,13 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
     private func decide(_ exchange: UpstreamExchange, _ head: UpstreamResponseHead) {
         guard let decision = exchange.decision else { return }
         exchange.decision = nil
-        // A coded body is collected whole, to be decoded.
-        guard !head.headers.contains("Content-Encoding") else { return }
+        let coding = head.headers.values(for: "Content-Encoding").joined(separator: ",")
+        var decoder: StreamingContentDecoder?
+        if !coding.isEmpty {
+            // A body in a coding not decoded as it arrives is collected whole, to be decoded or kept at its end.
+            guard let streaming = StreamingContentDecoder(contentEncoding: coding) else { return }
+            decoder = streaming
+        }
         let id = exchange.id
         let fields = head.headers.lines.map { (name: $0.name, value: $0.value) }
         exchange.sink = decision(head.status, fields) { [weak self, loop] in
@@ -202,8 +221,7 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
             loop.execute { self.cancel(id) }
         }
         if exchange.sink != nil {
-            exchange.deadline = loop.now &+ exchange.timeout
-            armTimer(exchange)
+            exchange.decoder = decoder
             if client.streamsCancelled { cancel(id) }
         }
     }
@@ -232,7 +250,7 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
             armTimer(exchange)
             return
         }
-        fail(.timeout, "The upstream \(client.upstreamDescription) did not answer in time.")
+        fail(.timeout, "The upstream \(client.upstreamDescription) sent nothing for \(exchange.timeout / 1_000_000) ms.")
     }
 
     /// A kept-alive connection that turns out closed before any byte of the answer arrived is the usual race

@@ -16,7 +16,8 @@ final class UpstreamForwarder: Sendable {
     enum Outcome: Sendable {
         /// It answered; headers are those the client and the cassette get (see ``ProxyHeaders``).
         case response(HTTPResponse)
-        /// It failed below HTTP after it was reached: it answered in part and broke, or did not answer in time.
+        /// It failed below HTTP after it was reached: it answered in part and broke, or (kind `timeout`) sent
+        /// nothing for the timeout, the recorder's own limit.
         case failure(TransportFailure)
         /// It could not be reached: refused, unknown host, no TLS agreement, or the connection lost before any
         /// byte of an answer (through URLSession: before the answer's head). Nothing the upstream said, so a
@@ -43,7 +44,7 @@ final class UpstreamForwarder: Sendable {
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         // The request timeout bounds each wait for the upstream (for an answer, or between the pieces of a
-        // streamed body); the whole exchange is bounded by the router's deadline unless its body streams.
+        // body), and so does the router, counting from the last byte, where URLSession may not.
         configuration.timeoutIntervalForRequest = DurationSpelling.seconds(self.timeout)
         configuration.timeoutIntervalForResource = 7 * 24 * 3600
         router = UpstreamTaskRouter()
@@ -73,7 +74,7 @@ final class UpstreamForwarder: Sendable {
         if !request.body.isEmpty {
             urlRequest.httpBody = request.body
         }
-        let completion = await router.run(session.dataTask(with: urlRequest), deadline: timeout, decision: decision)
+        let completion = await router.run(session.dataTask(with: urlRequest), silence: timeout, decision: decision)
         if let error = completion.error {
             return Self.outcome(ofURLError: error.code, message: error.message, headArrived: completion.head != nil)
         }

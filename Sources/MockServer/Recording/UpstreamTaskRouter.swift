@@ -33,17 +33,15 @@ final class UpstreamTaskRouter: Sendable {
 
     /// Starts `task` and returns how it ended. Never throws: failures come back in the completion. When
     /// `decision` gives a sink for the body, the body goes there piece by piece instead of into the completion.
-    /// Unless its body streams, the task is cancelled and ends as timed out after `deadline`; a streamed body
-    /// may last as long as its pieces keep coming (URLSession's request timeout bounds the gaps between them).
-    func run(_ task: URLSessionDataTask, deadline: Duration, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
+    /// The task is cancelled and ends as timed out once `silence` passed without a byte of its answer; a body
+    /// may last as long as its pieces keep coming.
+    func run(_ task: URLSessionDataTask, silence: Duration, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
         await withCheckedContinuation { continuation in
             let transfer = UpstreamTransfer(task: task, continuation: continuation, decision: decision,
                                             streamsCancelled: streamsCancelled)
             sessionDelegate.route(task, to: transfer)
             task.resume()
-            DispatchQueue.global().asyncAfter(deadline: .now() + DurationSpelling.seconds(deadline)) { [weak transfer] in
-                transfer?.expire()
-            }
+            transfer.expire(after: silence)
         }
     }
 
@@ -67,8 +65,10 @@ final class UpstreamTransfer: SessionTaskHandler {
         var continuation: CheckedContinuation<UpstreamCompletion, Never>?
         var decision: UpstreamStreamDecision?
         var sink: (@Sendable (Data) -> Void)?
-        /// Cancelled because its deadline passed: it ends as timed out.
+        /// Cancelled because the upstream was silent too long: it ends as timed out.
         var timedOut = false
+        /// When the last byte of the answer arrived (or the task started).
+        var lastByte = DispatchTime.now()
     }
 
     private let task: URLSessionDataTask
@@ -82,14 +82,33 @@ final class UpstreamTransfer: SessionTaskHandler {
         self.streamsCancelled = streamsCancelled
     }
 
-    /// At the deadline: cancels the task, to end as timed out, unless it completed or its body streams.
-    func expire() {
-        let expired = state.withLock { state -> Bool in
-            guard state.continuation != nil, state.sink == nil else { return false }
-            state.timedOut = true
-            return true
+    /// Cancels the task, to end as timed out, once `silence` passed since the last byte of its answer arrived;
+    /// looks again when bytes came meanwhile, and stops looking when the task completed.
+    func expire(after silence: Duration) {
+        let nanoseconds = UInt64(DurationSpelling.seconds(silence) * 1e9)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
+            self?.check(silence: nanoseconds)
         }
-        if expired { task.cancel() }
+    }
+
+    /// Cancels the task if no byte came for `silence` nanoseconds, else looks again that long after the last.
+    private func check(silence nanoseconds: UInt64) {
+        let now = DispatchTime.now()
+        let due = state.withLock { state -> Bool? in
+            guard state.continuation != nil else { return nil }
+            let silent = now.uptimeNanoseconds >= state.lastByte.uptimeNanoseconds &+ nanoseconds
+            if silent { state.timedOut = true }
+            return silent
+        }
+        switch due {
+        case true?: task.cancel()
+        case false?:
+            let next = state.withLock { $0.lastByte }.uptimeNanoseconds &+ nanoseconds
+            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: next)) { [weak self] in
+                self?.check(silence: nanoseconds)
+            }
+        case nil: break
+        }
     }
 
     /// Cancels the task if its body is streaming and it has not completed.
@@ -105,6 +124,7 @@ final class UpstreamTransfer: SessionTaskHandler {
     func task(_ task: URLSessionDataTask, received data: Data) {
         let (sink, undecided) = state.withLock { state -> ((@Sendable (Data) -> Void)?, Bool) in
             guard state.continuation != nil else { return (nil, false) }
+            state.lastByte = .now()
             if let sink = state.sink { return (sink, false) }
             if state.decision != nil { return (nil, true) }
             state.body.append(data) // in place: the body is not copied for each piece
@@ -146,7 +166,7 @@ final class UpstreamTransfer: SessionTaskHandler {
         }) else { return }
         var completion = UpstreamCompletion(head: nil, body: ended.body, error: nil, streamed: ended.sink != nil)
         if ended.timedOut {
-            completion.error = (URLError.Code.timedOut.rawValue, "The upstream did not answer in time.")
+            completion.error = (URLError.Code.timedOut.rawValue, "The upstream sent nothing in time.")
         } else if let error {
             let error = error as NSError
             completion.error = (error.domain == NSURLErrorDomain ? error.code : URLError.Code.unknown.rawValue, error.localizedDescription)

@@ -137,21 +137,21 @@ package struct CassetteSession: Sendable {
     /// over the old cassette when `passed` is `true`. A test that failed (`false`), or whose outcome the
     /// caller cannot see (`nil`), leaves the old cassette untouched and the new recording beside it; a test
     /// that recorded nothing leaves the old cassette as it is.
-    /// A recording some requests of which could not reach the upstream is short of them: it is settled as a
-    /// failed test's, and the test fails saying so.
+    /// A recording some requests of which were not recorded (the upstream could not be reached, or sent nothing
+    /// for the timeout) is short of them: it is settled as a failed test's, and the test fails saying so.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
     ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it;
-    ///   `upstreamUnreachable` when some requests could not reach the upstream, naming it.
+    ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream.
     package func finish(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
-        guard let file, let unreachable = server.unreachableUpstreamError(file: file.path) else {
+        guard let file, let unrecorded = server.unrecordedRequestsError(file: file.path) else {
             return try settle(server, passed: passed)
         }
         do {
             try settle(server, passed: false)
         } catch {
-            throw MockServerError(.upstreamUnreachable, "\(unreachable.reason); and \(error.description)")
+            throw MockServerError(unrecorded.code, "\(unrecorded.reason); and \(error.description)")
         }
-        throw unreachable
+        throw unrecorded
     }
 
     /// What ``finish(_:passed:)`` does with a recording, given the verdict.

@@ -39,6 +39,8 @@ enum CaptureCommand: Command {
             .init(spelling: "--mode MODE", text: "record: a new cassette (default); new-episodes: append to FILE."),
             .init(spelling: "--redact-header NAME", text: "Also redact this header (repeatable)."),
             .init(spelling: "--redact-field NAME", text: "Also redact this query, form or JSON field (repeatable)."),
+            .init(spelling: "--upstream-timeout SECONDS",
+                  text: "How long the upstream may send nothing before the client gets a 504 and nothing is recorded (default 30)."),
         ],
         examples: [
             "recorder capture --upstream https://api.github.com --out Recordings/github/users.json",
@@ -47,7 +49,7 @@ enum CaptureCommand: Command {
     )
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field"], flags: [],
+        let parsed = try Arguments(arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field", "upstream-timeout"], flags: [],
                                    command: "capture")
         try parsed.expectPositionals(0...0, what: "no arguments", command: "capture")
         let upstream = try self.upstream(parsed.required("upstream"))
@@ -55,6 +57,7 @@ enum CaptureCommand: Command {
         let mode = try self.mode(parsed.single("mode"))
         let out = try parsed.single("out") ?? defaultOut(for: upstream)
         let redaction = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
+        let timeout = try parsed.integer("upstream-timeout", in: 1...86_400) ?? 30
         // A killed capture leaves its log, which holds the cassette as much as the file does (the file, when
         // there is one yet, may be behind it): the words then say it was interrupted, whether or not the file
         // was written before the kill.
@@ -62,7 +65,8 @@ enum CaptureCommand: Command {
         let existed = interrupted || FileManager.default.fileExists(atPath: out)
 
         let tally = Tally()
-        var options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction)
+        var options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction,
+                                       timeout: .seconds(timeout))
         options.onExchange = { exchange in
             if exchange.index != nil { tally.countRecorded() }
             console.print(CaptureLine.exchange(exchange))

@@ -38,8 +38,9 @@ enum CaptureLine {
         if let index = exchange.index {
             text += ", interaction \(index)"
         }
-        if exchange.unreachable {
-            text += ", not recorded: the upstream could not be reached"
+        if exchange.notRecorded {
+            text += exchange.interaction.failure?.kind == .timeout ? ", not recorded: the upstream sent nothing in time (see --upstream-timeout)"
+                : ", not recorded: the upstream could not be reached"
         }
         if let error = exchange.saveError {
             text += ", not saved yet: \(error.description)"

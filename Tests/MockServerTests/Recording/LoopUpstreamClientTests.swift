@@ -141,7 +141,7 @@ import Testing
             #expect(response.headers["X-MockServer-Upstream-Failure"] == "reset")
             #expect(arrivals.all.count == 1) // not sent again: the connection was new
             #expect(server.recordedCassette?.interactions.isEmpty != false)
-            let error = try #require(server.unreachableUpstreamError(file: "f.json"))
+            let error = try #require(server.unrecordedRequestsError(file: "f.json"))
             #expect(error.description.contains("closed the connection without answering.), so nothing was recorded for 1 request (the first: GET /gone)"))
         }
     }

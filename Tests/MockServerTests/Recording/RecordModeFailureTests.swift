@@ -6,9 +6,9 @@ import ServiceReplayShared
 @testable import MockServer
 import Testing
 
-/// Upstream failures while recording: the client gets a 502 saying what happened. An upstream that was
-/// reached and then failed (broke its answer, or never finished it) is recorded as a transport failure that
-/// replay reproduces on the wire; one that could not be reached is not recorded at all.
+/// Upstream failures while recording: the client gets a 502 (or 504) saying what happened. An upstream that
+/// was reached and then broke its answer is recorded as a transport failure that replay reproduces on the
+/// wire; one that could not be reached, or sent nothing for the recorder's timeout, is not recorded at all.
 @Suite struct RecordModeFailureTests {
     struct FailureCase: Sendable, CustomTestStringConvertible {
         let name: String
@@ -20,16 +20,13 @@ import Testing
 
     static let cases = [
         FailureCase(name: "broken", kind: .reset, replayed: .reset),
-        FailureCase(name: "stall", kind: .timeout, replayed: .timedOut),
     ]
 
     @Test(arguments: cases)
     func reachedUpstreamFailure_answers502_andIsRecorded_asAFailureThatReplaysTheSame(_ failure: FailureCase) async throws {
         try await withUpstream { upstream, _ in
-            // Given an upstream that answers in part and then closes, or never answers
-            // (only a stall waits for the timeout; the other gets a generous one, for a loaded machine)
-            let timeout: Duration = failure.kind == .timeout ? .seconds(1) : .seconds(20)
-            let cassette = try await withRecordingServer(upstream: upstream, timeout: timeout) { server, base in
+            // Given an upstream that answers in part and then closes
+            let cassette = try await withRecordingServer(upstream: upstream) { server, base in
                 // When a request goes through the proxy
                 let response = try await rawExchange(base, "GET /\(failure.name) HTTP/1.1\r\nHost: proxy")
                 // Then the client gets a 502 naming the failure
@@ -38,8 +35,7 @@ import Testing
                 let body = try CassetteJSON(parsing: response.body)
                 #expect(body["error"] == .string("upstream_\(failure.kind.rawValue)"))
                 #expect(body["upstream"] == .string(upstream.absoluteString))
-                let sentence = failure.kind == .timeout ? "did not answer within 1000 ms." : "broke the connection before a complete response."
-                #expect(body["message"] == .string("The upstream \(upstream.absoluteString) \(sentence)"))
+                #expect(body["message"] == .string("The upstream \(upstream.absoluteString) broke the connection before a complete response."))
                 #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
                 #expect(server.journal.entries.map(\.outcome.status) == [502])
                 return try #require(server.recordedCassette)
@@ -55,13 +51,46 @@ import Testing
                 let client = try RawHTTPClient(server.baseURL!)
                 defer { client.close() }
                 try client.send("GET /\(failure.name) HTTP/1.1\r\nHost: proxy\r\n\r\n")
-                let (bytes, ending) = await client.readToEnd(timeout: failure.replayed == .timedOut ? .milliseconds(300) : .seconds(10))
+                let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
                 #expect(bytes.isEmpty)
                 #expect(ending == failure.replayed)
                 // And the journal says which interaction replayed which failure
-                let expected = failure.kind == .timeout ? "which replays an upstream that never answered" : "which replays a reset connection"
-                #expect(server.journal.entries.map(\.outcome.description) == ["\(decoded.name) interaction 0, \(expected)"])
+                #expect(server.journal.entries.map(\.outcome.description) == ["\(decoded.name) interaction 0, which replays a reset connection"])
             }
+        }
+    }
+
+    /// An upstream that sends nothing for the timeout: the limit is the recorder's, so a recording that kept
+    /// it would replay a timeout the upstream never gave.
+    @Test func silentUpstream_answers504SayingNothingWasRecorded_andRecordsNothing() async throws {
+        try await withUpstream { upstream, _ in
+            let reports = ExchangeReports()
+            let file = try CassetteFixtures.temporaryFolder().appendingPathComponent("silent.json")
+            defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+            try await withRecordingServer(upstream: upstream, file: file, timeout: .seconds(1), onExchange: reports.append) { server, base in
+                // When a request goes through the proxy to an upstream that never answers
+                let response = try await rawExchange(base, "GET /stall HTTP/1.1\r\nHost: proxy")
+                // Then the client gets a 504 naming the recorder's timeout, saying nothing was recorded
+                #expect(response.status == 504)
+                #expect(response.headers["X-MockServer-Upstream-Failure"] == "timeout")
+                let body = try CassetteJSON(parsing: response.body)
+                #expect(body["error"] == .string("upstream_timeout"))
+                #expect(body["message"] == .string("The upstream \(upstream.absoluteString) sent nothing for 1000 ms, the recorder's upstream timeout; "
+                                                   + "nothing was recorded for this request."))
+                // And the journal, the report and the tape agree that nothing was recorded
+                #expect(server.journal.entries.map(\.outcome.description) == ["upstream timed out, not recorded (504)"])
+                #expect(reports.all.map(\.notRecorded) == [true])
+                #expect(reports.all.map(\.index) == [nil])
+                #expect(reports.all.first?.interaction.failure?.kind == .timeout)
+                #expect(server.recordedCassette?.interactions.isEmpty != false)
+                // And the test that recorded is told to give the upstream longer
+                let error = try #require(server.unrecordedRequestsError(file: "silent.json"))
+                #expect(error.code == .upstreamTimedOut)
+                #expect(error.description == "the upstream \(upstream.absoluteString) sent nothing for 1000 ms, the recorder's upstream timeout, "
+                        + "so nothing was recorded for 1 request (the first: GET /stall) in silent.json; give it longer "
+                        + "(RecordingOptions.timeout, or `recorder capture --upstream-timeout`) and record again")
+            }
+            #expect(!FileManager.default.fileExists(atPath: file.path))
         }
     }
 
@@ -86,13 +115,13 @@ import Testing
                 #expect(body["detail"]?.stringValue?.isEmpty == false)
                 // And the journal says so, the exchange is reported as unrecorded, and the tape holds nothing
                 #expect(server.journal.entries.map(\.outcome.description) == Array(repeating: "upstream unreachable, not recorded (502)", count: 2))
-                #expect(reports.all.map(\.unreachable) == [true, true])
+                #expect(reports.all.map(\.notRecorded) == [true, true])
                 #expect(reports.all.map(\.index) == [nil, nil])
                 #expect(reports.all.map(\.bodyBytes) == [response.body.count, 0])
                 #expect(reports.all.first?.interaction.failure?.kind.rawValue == name)
                 #expect(reports.all.first?.interaction.request.target == "/\(name)?token=<redacted>")
                 #expect(server.recordedCassette?.interactions.isEmpty != false)
-                let error = try #require(server.unreachableUpstreamError(file: "down.json"))
+                let error = try #require(server.unrecordedRequestsError(file: "down.json"))
                 #expect(error.code == .upstreamUnreachable)
                 #expect(error.description.hasPrefix("the upstream \(target.absoluteString) could not be reached ("))
                 #expect(error.description.contains("), so nothing was recorded for 2 requests (the first: GET /\(name)?token=<redacted>) in down.json; start the upstream"))

@@ -35,6 +35,24 @@ import Testing
         #expect(run.stdout.hasSuffix("Stopped on SIGINT after 2 requests.\n"))
     }
 
+    @Test func replay_printsTheRequestsItRejectsBeforeAnyCassette_withStatusAndReason() async throws {
+        // Given recorder replay on the bundled GitHub cassette
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path])
+        let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
+        // When a client sends a request line that is not HTTP
+        let connection = try PlainConnection(port: try #require(base.port))
+        defer { connection.disconnect() }
+        try connection.write("NOT HTTP AT ALL\r\n\r\n")
+        let answer = try await offThePool { try connection.readToEnd() }
+        // Then it gets a 400, and the log has a line for it, as for every request
+        #expect(answer.hasPrefix("HTTP/1.1 400 "))
+        let line = try await replay.line(containing: "rejected")
+        #expect(line.hasPrefix("(request not read) → 400 rejected: "))
+        #expect(answer.hasSuffix(String(line.dropFirst("(request not read) → 400 rejected: ".count)) + "\n"))
+        let run = try await replay.stop()
+        #expect(run.status == 0)
+    }
+
     @Test func quickStart_theReadmePrintsTheLineThatReplayOfTheBundledRecordingsPrints() async throws {
         // Given the README's quick start, `recorder replay` with no cassettes named, run in the repository
         let replay = try RunningRecorder(["replay"], in: Workspace.repository)

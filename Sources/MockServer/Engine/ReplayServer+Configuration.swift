@@ -50,6 +50,11 @@ extension ReplayServer {
         /// serving the connections it has, new ones wait in the listen backlog, and accepting resumes by itself
         /// once descriptors are freed. Default `nil`. The `recorder` commands print a warning from here.
         package var onDescriptorsExhausted: (@Sendable () -> Void)?
+        /// Called for each request the server answers itself before any cassette is consulted (malformed: 400;
+        /// not arrived in time: 408; too large: 413 or 431; 417, 505), which the journal never holds, on an
+        /// event-loop thread: it must be quick and must not block. Default `nil`. The `recorder` commands print
+        /// a line from here.
+        package var onRejection: (@Sendable (RejectedRequest) -> Void)?
         /// Whether requests are replayed, forwarded to an upstream and recorded, or both; default
         /// ``Mode/replay``. Every other mode needs ``recording``.
         public var mode: Mode
@@ -72,6 +77,7 @@ extension ReplayServer {
             self.journalCapacity = journalCapacity
             self.onRequest = onRequest
             self.onDescriptorsExhausted = nil
+            self.onRejection = nil
             self.faultIdentity = nil
             self.mode = mode
             self.recording = recording

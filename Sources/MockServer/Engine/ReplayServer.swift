@@ -103,11 +103,11 @@ public final class ReplayServer: Sendable {
                                             observer: configuration.onRequest)
             self.recorder = recorder
             http = HTTPServer(configuration: configuration.server, handler: recorder, group: .shared,
-                              onDescriptorsExhausted: configuration.onDescriptorsExhausted)
+                              onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         } else {
             recorder = nil
             http = HTTPServer(configuration: configuration.server, handler: handler, group: .shared,
-                              onDescriptorsExhausted: configuration.onDescriptorsExhausted)
+                              onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         }
     }
 

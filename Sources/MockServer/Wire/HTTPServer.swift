@@ -26,6 +26,7 @@ package final class HTTPServer: Sendable {
     private let handler: any HTTPHandler
     private let group: EventLoopGroup
     private let onDescriptorsExhausted: (@Sendable () -> Void)?
+    private let onRejection: (@Sendable (RejectedRequest) -> Void)?
     private let lifecycle = Lock(Lifecycle.idle)
 
     /// Creates a server that answers with `handler`; nothing is bound until ``start()``.
@@ -40,13 +41,15 @@ package final class HTTPServer: Sendable {
     }
 
     /// `onDescriptorsExhausted` is called, on an event-loop thread, when accepting fails because the process
-    /// has no file descriptor left; see ``ServerContext/noteDescriptorsExhausted()``.
+    /// has no file descriptor left; see ``ServerContext/noteDescriptorsExhausted()``. `onRejection` is called,
+    /// on an event-loop thread, for each request the server answers itself (400, 408, 413, 417, 431, 505).
     init(configuration: Configuration, handler: any HTTPHandler, group: EventLoopGroup,
-         onDescriptorsExhausted: (@Sendable () -> Void)? = nil) {
+         onDescriptorsExhausted: (@Sendable () -> Void)? = nil, onRejection: (@Sendable (RejectedRequest) -> Void)? = nil) {
         self.configuration = configuration
         self.handler = handler
         self.group = group
         self.onDescriptorsExhausted = onDescriptorsExhausted
+        self.onRejection = onRejection
     }
 
     deinit {
@@ -92,7 +95,7 @@ package final class HTTPServer: Sendable {
         case .success(let (fd, port)):
             let host = address.isIPv6 ? "[\(address.host)]" : address.host
             let context = ServerContext(listener: fd, handler: handler, configuration: configuration,
-                                        onDescriptorsExhausted: onDescriptorsExhausted)
+                                        onDescriptorsExhausted: onDescriptorsExhausted, onRejection: onRejection)
             return (context, URL(string: "http://\(host):\(port)")!)
         }
     }

@@ -19,14 +19,16 @@ final class ServerContext: Sendable {
     private let openConnections = Lock(0)
     private let lastConnectionID = Lock<UInt64>(0)
     private let onDescriptorsExhausted: (@Sendable () -> Void)?
+    private let onRejection: (@Sendable (RejectedRequest) -> Void)?
     /// Accepting failed for want of descriptors, and no connection was accepted since.
     private let isExhausted = Lock(false)
 
     init(listener: Int32, handler: any HTTPHandler, configuration: HTTPServer.Configuration,
-         onDescriptorsExhausted: (@Sendable () -> Void)? = nil) {
+         onDescriptorsExhausted: (@Sendable () -> Void)? = nil, onRejection: (@Sendable (RejectedRequest) -> Void)? = nil) {
         self.listener = listener
         self.handler = handler
         self.onDescriptorsExhausted = onDescriptorsExhausted
+        self.onRejection = onRejection
         limits = ParserLimits(
             maxRequestLineLength: max(16, configuration.maxRequestLineLength),
             maxHeaderBytes: max(16, configuration.maxHeaderBytes),
@@ -39,6 +41,11 @@ final class ServerContext: Sendable {
         sendsDate = configuration.sendsDateHeader
         serverLine = configuration.serverName.map { Array("Server: \($0.filter { $0 != "\r" && $0 != "\n" })\r\n".utf8) } ?? []
         inputLimit = max(limits.maxHeaderBytes, limits.maxRequestLineLength) + 4096
+    }
+
+    /// Tells the observer, if any, of a request the server answered itself (event-loop thread).
+    func noteRejection(_ rejected: RejectedRequest) {
+        onRejection?(rejected)
     }
 
     func nextConnectionID() -> UInt64 {

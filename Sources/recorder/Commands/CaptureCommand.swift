@@ -7,7 +7,7 @@ enum CaptureCommand: Command {
     static let help = CommandHelp(
         name: "capture",
         summary: "record a real API into a cassette through a reverse proxy",
-        usage: "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...",
+        usage: "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS]",
         description: """
             Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query,
             headers with Host rewritten, body), gives the client the upstream's answer, and records the
@@ -77,6 +77,7 @@ enum CaptureCommand: Command {
         var configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.onDescriptorsExhausted = ExhaustionWarning.printer(to: console)
+        configuration.onRejection = { rejected in console.print(rejected.description) }
         configuration.onRequest = { entry in
             guard entry.outcome.kind == .matched else { return }
             tally.countReplayed()

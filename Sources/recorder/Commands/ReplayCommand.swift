@@ -56,6 +56,7 @@ enum ReplayCommand: Command {
         configuration.onDescriptorsExhausted = ExhaustionWarning.printer(to: console)
         if !parsed.flag("quiet") {
             configuration.onRequest = { entry in console.print(ReplayLine.text(for: entry)) }
+            configuration.onRejection = { rejected in console.print(rejected.description) }
         }
         // The cassettes are loaded with the server, before its fault plan's error templates are resolved
         // against them: a plan naming a template none of them holds fails here, as a usage error.

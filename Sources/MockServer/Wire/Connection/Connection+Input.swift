@@ -64,7 +64,7 @@ extension Connection {
 
     private func begin(_ head: RequestHead) {
         if head.hasUnsupportedExpectation {
-            reject(.unsupportedExpectation)
+            reject(.unsupportedExpectation, head: head)
             return
         }
         switch head.framing {
@@ -139,8 +139,11 @@ extension Connection {
         perform(reply, ReplyContext(isHEAD: head.isHEAD, keepAliveRequested: head.wantsKeepAlive, isHTTP10: head.isHTTP10))
     }
 
-    /// Answers a request the server cannot serve with its status and a one-line reason, then closes.
-    func reject(_ rejection: RequestRejection) {
+    /// Answers a request the server cannot serve with its status and a one-line reason, then closes; the
+    /// request's `head`, by default the one whose body was being read, names it to the observer.
+    func reject(_ rejection: RequestRejection, head: RequestHead? = nil) {
+        let request = (head ?? pendingHead).map { "\($0.request.method) \($0.request.path)" }
+        server.noteRejection(RejectedRequest(status: rejection.status, reason: rejection.reason, request: request))
         pendingHead = nil
         headStartedAt = 0
         bodyState = .none

@@ -48,6 +48,8 @@ import ServiceReplayTestSupport
             }
         }
         stream.finish(.complete)
+        // (the client sees the end once the recorder has it: only then is stopping sure to find it recorded)
+        _ = try await offThePool { try connection.read(through: "0\r\n\r\n") }
         let run = try await capture.stop(with: SIGTERM)
         await upstream.stop()
         #expect(run.status == 0, "\(run.stderr)")

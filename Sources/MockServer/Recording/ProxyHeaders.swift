@@ -55,16 +55,21 @@ enum ProxyHeaders {
     }
 
     /// The upstream's response header fields for the client and the cassette, in the order given, without
-    /// hop-by-hop fields. When the body was `decoded`, `Content-Encoding` is dropped; `Content-Length` is
-    /// dropped too, unless the body is empty and was never encoded: then it still tells a `HEAD` client the
-    /// size of the resource.
-    static func response(_ fields: [(name: String, value: String)], bodyIsEmpty: Bool, decoded: Bool = true) -> HTTPHeaders {
+    /// hop-by-hop fields. When the body was `decoded`, `Content-Encoding` is dropped. `Content-Length` keeps
+    /// its place, its value the size of the body as passed on (`bodyCount` bytes, decoded or not); it is
+    /// dropped when the body streams (`bodyCount` is `nil`) or, empty, was encoded. An empty body that was
+    /// never encoded keeps the upstream's value: it tells a `HEAD` client the size of the resource.
+    static func response(_ fields: [(name: String, value: String)], bodyCount: Int?, decoded: Bool = true) -> HTTPHeaders {
         let all = HTTPHeaders(fields.map { HTTPHeader(name: $0.name, value: $0.value) })
         let wasEncoded = all.contains("Content-Encoding")
-        return HTTPHeaders(all.lines.filter { line in
-            if isHopByHop(line.name, in: all) || (decoded && line.name.caseInsensitiveEquals("content-encoding")) { return false }
-            if line.name.caseInsensitiveEquals("content-length") { return bodyIsEmpty && !wasEncoded }
-            return true
+        var lengthSeen = false
+        return HTTPHeaders(all.lines.compactMap { line in
+            if isHopByHop(line.name, in: all) || (decoded && line.name.caseInsensitiveEquals("content-encoding")) { return nil }
+            guard line.name.caseInsensitiveEquals("content-length") else { return line }
+            defer { lengthSeen = true }
+            guard let bodyCount, !lengthSeen else { return nil }
+            if bodyCount == 0 { return wasEncoded ? nil : line }
+            return HTTPHeader(name: line.name, value: String(bodyCount))
         })
     }
 

@@ -40,7 +40,7 @@ final class StreamRelay: Sendable {
                       tape: CassetteTape?, redaction: RedactionRules, clientGoneGrace: Duration,
                       cancelUpstream: @escaping @Sendable () -> Void) -> StreamRelay? {
         guard status >= 200, status != 204, status != 304 else { return nil } // answers without a body
-        let headers = ProxyHeaders.response(fields, bodyIsEmpty: false)
+        let headers = ProxyHeaders.response(fields, bodyCount: nil)
         let mediaType = MediaType(headers["Content-Type"])
         let kind: StreamCapture.Kind
         if mediaType.isEventStream {

@@ -81,7 +81,7 @@ final class UpstreamForwarder: Sendable {
         guard let head = completion.head else {
             return .unreachable(TransportFailure(kind: .reset, message: "The upstream closed the connection without an answer."))
         }
-        let headers = ProxyHeaders.response(head.fields, bodyIsEmpty: completion.body.isEmpty && !completion.streamed)
+        let headers = ProxyHeaders.response(head.fields, bodyCount: completion.streamed ? nil : completion.body.count)
         return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
     }
 
@@ -116,7 +116,8 @@ final class UpstreamForwarder: Sendable {
             if !coding.isEmpty {
                 if let plain = try? ContentCoding.decode(body, contentEncoding: coding) { body = plain } else { decoded = false }
             }
-            let headers = ProxyHeaders.response(head.headers.lines.map { ($0.name, $0.value) }, bodyIsEmpty: body.isEmpty && !streamed, decoded: decoded)
+            let headers = ProxyHeaders.response(head.headers.lines.map { ($0.name, $0.value) }, bodyCount: streamed ? nil : body.count,
+                                                decoded: decoded)
             return .response(HTTPResponse(status: head.status, headers: headers, body: body))
         }
     }

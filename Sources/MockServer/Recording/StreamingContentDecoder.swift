@@ -119,7 +119,6 @@ struct StreamingContentDecoder {
         if zlib {
             guard pending[1] & 0x20 == 0 else { throw .presetDictionary }
             pending.removeFirst(2)
-            adler = 1
         }
         return true
     }

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Every target gets the same strict settings; Swift 6 mode already implies complete concurrency checking.

@@ -21,8 +21,10 @@ final class HostRouter: Sendable {
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
     /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
     /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
-    /// session's (`sessionTimeout`), as a direct request's would be.
-    static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval) -> URLRequest? {
+    /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
+    /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them.
+    static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
+                                sessionHeaders: [String: String]) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
               var target = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
         let authority = (target.host ?? "") + (target.port.map { ":\($0)" } ?? "")
@@ -37,6 +39,10 @@ final class HostRouter: Sendable {
         var routed = URLRequest(url: loopbackURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         routed.httpMethod = request.httpMethod
         routed.allHTTPHeaderFields = request.allHTTPHeaderFields
+        // A URLProtocol's request lacks the configuration's `httpAdditionalHeaders` (a token set there, say).
+        for (name, value) in sessionHeaders where request.value(forHTTPHeaderField: name) == nil {
+            routed.setValue(value, forHTTPHeaderField: name)
+        }
         routed.setValue(authority, forHTTPHeaderField: "Host")
         routed.setValue(authority, forHTTPHeaderField: hostHeader)
         routed.httpBody = request.httpBody ?? request.httpBodyStream.map(readAll)

@@ -18,6 +18,9 @@ extension ReplayServer {
     /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network. On Linux a
     /// `URLProtocol` cannot read an upload task's body, so upload tasks fail with `URLError.unsupportedURL`:
     /// give the body as the request's `httpBody` (or `httpBodyStream`) to a data task.
+    ///
+    /// The configuration's `httpAdditionalHeaders` (a token set there by an SDK, say) reach the server, as
+    /// the session would send them: a header the request sets itself wins.
     /// - Throws: ``MockServerError`` when the server is not running (call ``start()`` first).
     public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(MockServerError) -> URLSessionConfiguration {
         guard baseURL != nil else {

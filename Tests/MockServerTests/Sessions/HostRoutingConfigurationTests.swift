@@ -6,7 +6,7 @@ import FoundationNetworking
 import Testing
 
 /// What `ReplayServer.sessionConfiguration(_:)` takes from the configuration it is given: its additional
-/// headers travel with every routed request.
+/// headers travel with every routed request, and a background configuration is refused.
 @Suite struct HostRoutingConfigurationTests {
     /// Runs `body` with a session routed to a server recording from a ``FakeUpstream`` on loopback, made
     /// from an ephemeral configuration whose `httpAdditionalHeaders` are `headers`.
@@ -44,6 +44,25 @@ import Testing
             let seen = try #require(log.all.first?.headers)
             #expect(seen.values(for: "Authorization") == ["Bearer request-token"])
             #expect(seen.values(for: "X-Client") == ["sdk"])
+        }
+    }
+
+    /// On Apple platforms a background session ignores `protocolClasses` and would reach the real network;
+    /// its configuration is the one with an `identifier`.
+    @Test func backgroundConfiguration_isRefused_sayingWhy() async throws {
+        #if canImport(Darwin)
+        let background = URLSessionConfiguration.background(withIdentifier: "com.example.sync")
+        #else
+        // FoundationNetworking has no `background(withIdentifier:)`, but lets the identifier be set.
+        let background = URLSessionConfiguration.default
+        background.identifier = "com.example.sync"
+        #endif
+        try await withMockServer(cassettes: []) { server in
+            #expect(throws: MockServerError(.invalidConfiguration, "the background session configuration 'com.example.sync' cannot be routed, because background sessions ignore protocolClasses and would reach the real network; pass .ephemeral or .default instead")) {
+                try server.sessionConfiguration(background)
+            }
+            let routed = try server.sessionConfiguration(.default)
+            #expect(routed.protocolClasses?.first is any RoutingProtocol.Type)
         }
     }
 

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Every target gets the same strict settings; Swift 6 mode already implies complete concurrency checking.
@@ -22,8 +22,8 @@ let package = Package(
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
-        // The package's one lock type and one URLSession delegate, shared by the other modules without them
-        // depending on each other. Module names that apps may well have too (Shared, TestSupport) carry the
+        // The package's one lock type, one URLSession delegate and the thread a URLProtocol calls its client
+        // on, shared by the other modules without them depending on each other. Module names that apps may well have too (Shared, TestSupport) carry the
         // package's prefix.
         .target(name: "ServiceReplayShared", swiftSettings: strictSettings),
         .target(name: "ServiceKit", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),

@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // An app's package adopting MockServer the way any other would: by path here, by URL elsewhere.

@@ -21,8 +21,10 @@ final class HostRouter: Sendable {
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
     /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
     /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
-    /// session's (`sessionTimeout`), as a direct request's would be.
-    static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval) -> URLRequest? {
+    /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
+    /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them.
+    static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
+                                sessionHeaders: [String: String]) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
               var target = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
         let authority = (target.host ?? "") + (target.port.map { ":\($0)" } ?? "")
@@ -37,6 +39,10 @@ final class HostRouter: Sendable {
         var routed = URLRequest(url: loopbackURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
         routed.httpMethod = request.httpMethod
         routed.allHTTPHeaderFields = request.allHTTPHeaderFields
+        // A URLProtocol's request lacks the configuration's `httpAdditionalHeaders` (a token set there, say).
+        for (name, value) in sessionHeaders where request.value(forHTTPHeaderField: name) == nil {
+            routed.setValue(value, forHTTPHeaderField: name)
+        }
         routed.setValue(authority, forHTTPHeaderField: "Host")
         routed.setValue(authority, forHTTPHeaderField: hostHeader)
         routed.httpBody = request.httpBody ?? request.httpBodyStream.map(readAll)
@@ -134,39 +140,24 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     let routing: URLProtocol
     let originalURL: URL
     private let state = Lock<State>(.starting)
+    /// The thread that called `startLoading`, the only one that may call the protocol's client (Darwin).
+    private let clientThread = URLProtocolClientThread()
 
-    #if canImport(Darwin)
-    /// The run loop of the thread that called `startLoading`, and the modes it was running in.
-    private let clientRunLoop: CFRunLoop
-    private let clientModes: CFArray
-    #endif
-
-    /// Made in `startLoading`, on the thread whose run loop the client's callbacks must run on (Darwin).
+    /// Made in `startLoading`, on the thread the client's callbacks must be made on.
     init(routing: URLProtocol, originalURL: URL) {
         self.routing = routing
         self.originalURL = originalURL
-        #if canImport(Darwin)
-        clientRunLoop = CFRunLoopGetCurrent()
-        // As Apple's CustomHTTPProtocol sample does: the default mode, and the one the loader runs in now.
-        var modes: [CFString] = [CFRunLoopMode.defaultMode.rawValue]
-        if let current = RunLoop.current.currentMode, current != .default { modes.append(current.rawValue as CFString) }
-        clientModes = modes as CFArray
-        #endif
     }
 
-    /// Calls the protocol's client (`work(client, protocol)`), on the thread that may call it. Apple's
-    /// URLSession requires the thread that ran `startLoading`, so the call is performed on that thread's
-    /// run loop; FoundationNetworking accepts the call from any thread and queues it itself, so on Linux it
-    /// happens at once.
+    /// Calls the protocol's client (`work(client, protocol)`) on the thread that ran `startLoading`
+    /// (``URLProtocolClientThread``), unless the exchange was cancelled by then: URLSession stopped the load
+    /// itself and wants no word from it afterwards. On Darwin `stopLoading` runs on that same thread, so an
+    /// event already queued there when the load stopped is dropped too.
     func deliver(_ work: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void) {
-        #if canImport(Darwin)
-        CFRunLoopPerformBlock(clientRunLoop, clientModes) { [self] in
-            if let client = routing.client { work(client, routing) }
+        clientThread.perform { [self] in
+            guard !isCancelled, let client = routing.client else { return }
+            work(client, routing)
         }
-        CFRunLoopWakeUp(clientRunLoop)
-        #else
-        if let client = routing.client { work(client, routing) }
-        #endif
     }
 
     /// Records the loopback task; `false` when the exchange was cancelled first (the task must not start).
@@ -198,8 +189,6 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     }
 
     func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
-        // A cancelled exchange was stopped by URLSession itself, which wants no word from it afterwards.
-        guard !isCancelled else { return }
         if let error {
             // The same code the client would get talking to the server directly, about the URL it asked for.
             let code = (error as? URLError)?.code ?? .unknown

@@ -11,7 +11,7 @@ final class HostRoutes: Sendable {
     static let shared = HostRoutes()
 
     /// A slot's owner. Unchecked because `URLSessionConfiguration` is not `Sendable`: only its request
-    /// timeout is read, which the test sets before making its session.
+    /// timeout and additional headers are read, which the test sets before making its session.
     struct Route: @unchecked Sendable {
         weak var server: ReplayServer?
         let configuration: URLSessionConfiguration
@@ -46,11 +46,34 @@ final class HostRoutes: Sendable {
         return routingClass(slot)
     }
 
-    /// The base URL of the running server in slot `index`, its configuration's request timeout and the slot's
-    /// loopback sessions, or `nil` when the server stopped or went away.
-    func destination(ofSlot index: Int) -> (baseURL: URL, timeout: TimeInterval, sessions: LoopbackSessions)? {
+    /// Where slot `index` sends its requests, or `nil` when the server stopped or went away.
+    func destination(ofSlot index: Int) -> Destination? {
         let route = routes.withLock { $0.indices.contains(index) ? $0[index] : nil }
         guard let route, let baseURL = route.server?.baseURL else { return nil }
-        return (baseURL, route.configuration.timeoutIntervalForRequest, route.sessions)
+        return Destination(baseURL: baseURL, timeout: route.configuration.timeoutIntervalForRequest,
+                           headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions)
     }
+
+    /// A configuration's `httpAdditionalHeaders` as names and values (Apple documents string values only;
+    /// another is sent as it prints).
+    static func headers(_ additional: [AnyHashable: Any]?) -> [String: String] {
+        var headers: [String: String] = [:]
+        for (name, value) in additional ?? [:] {
+            headers["\(name.base)"] = "\(value)"
+        }
+        return headers
+    }
+}
+
+/// Where a routed request goes, and what of its configuration it takes along.
+struct Destination {
+    /// The running server's base URL.
+    let baseURL: URL
+    /// The routed configuration's `timeoutIntervalForRequest`.
+    let timeout: TimeInterval
+    /// The routed configuration's `httpAdditionalHeaders`: a `URLProtocol` does not see them in its request
+    /// on Apple platforms (nor on Linux), yet the session would have sent them.
+    let headers: [String: String]
+    /// The slot's loopback sessions.
+    let sessions: LoopbackSessions
 }

@@ -44,13 +44,14 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
             fail(.cannotConnectToHost, "the process has no file descriptors left (its limit is \(Sys.descriptorLimit)), so the routed request was not sent; something keeps descriptors open, or the limit is too low (ulimit -n)")
             return
         }
-        guard let (server, timeout, sessions) = HostRoutes.shared.destination(ofSlot: Slot.index),
-              let routed = HostRouter.loopbackRequest(for: request, to: server, sessionTimeout: timeout),
-              let session = sessions.session(timeout: routed.timeoutInterval) else {
+        guard let destination = HostRoutes.shared.destination(ofSlot: Slot.index),
+              let routed = HostRouter.loopbackRequest(for: request, to: destination.baseURL, sessionTimeout: destination.timeout,
+                                                      sessionHeaders: destination.headers),
+              let session = destination.sessions.session(timeout: routed.timeoutInterval) else {
             fail(.cannotConnectToHost)
             return
         }
-        exchange = HostRouter.shared.start(routed, in: session, for: self, originalURL: request.url ?? server)
+        exchange = HostRouter.shared.start(routed, in: session, for: self, originalURL: request.url ?? destination.baseURL)
     }
 
     /// Tells the client the request failed with `code`, and why when `reason` is given.

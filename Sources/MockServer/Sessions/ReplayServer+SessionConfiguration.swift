@@ -18,10 +18,21 @@ extension ReplayServer {
     /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network. On Linux a
     /// `URLProtocol` cannot read an upload task's body, so upload tasks fail with `URLError.unsupportedURL`:
     /// give the body as the request's `httpBody` (or `httpBodyStream`) to a data task.
-    /// - Throws: ``MockServerError`` when the server is not running (call ``start()`` first).
+    ///
+    /// The configuration's `httpAdditionalHeaders` (a token set there by an SDK, say) reach the server, as
+    /// the session would send them: a header the request sets itself wins. A background configuration
+    /// (`URLSessionConfiguration.background(withIdentifier:)`) is refused: Apple's URLSession ignores
+    /// `protocolClasses` in background sessions, so their requests would reach the real network.
+    /// - Throws: ``MockServerError`` when the server is not running (call ``start()`` first), or
+    ///   (`invalidConfiguration`) when `base` is a background configuration.
     public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(MockServerError) -> URLSessionConfiguration {
         guard baseURL != nil else {
             throw MockServerError(.notRunning, "the server is not running, so there is nothing to route requests to; start it first")
+        }
+        // On Apple platforms only a background configuration has an identifier. FoundationNetworking has no
+        // background sessions (nor `background(withIdentifier:)`), but a settable `identifier`: one set is refused alike.
+        if let identifier = base.identifier {
+            throw MockServerError(.invalidConfiguration, "the background session configuration '\(identifier)' cannot be routed, because background sessions ignore protocolClasses and would reach the real network; pass .ephemeral or .default instead")
         }
         guard let configuration = base.copy() as? URLSessionConfiguration else {
             throw MockServerError(.invalidConfiguration, "the session configuration could not be copied")

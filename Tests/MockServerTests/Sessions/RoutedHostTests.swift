@@ -11,7 +11,7 @@ import ServiceReplayTestSupport
 @Suite struct RoutedHostTests {
     @Test func loopbackRequest_carriesTheAuthorityTheClientAskedFor() throws {
         let original = URLRequest(url: URL(string: "https://api.github.com:8443/users?q=1")!)
-        let routed = try #require(HostRouter.loopbackRequest(for: original, to: URL(string: "http://127.0.0.1:9")!, sessionTimeout: 5))
+        let routed = try #require(HostRouter.loopbackRequest(for: original, to: URL(string: "http://127.0.0.1:9")!, sessionTimeout: 5, sessionHeaders: [:]))
         #expect(routed.url?.absoluteString == "http://127.0.0.1:9/users?q=1")
         #expect(routed.value(forHTTPHeaderField: "X-MockServer-Host") == "api.github.com:8443")
         #expect(routed.value(forHTTPHeaderField: "Host") == "api.github.com:8443")

@@ -51,65 +51,68 @@ final class StubURLProtocol: URLProtocol {
             stoppedContinuation.yield()
         }
 
-        /// Makes a `.stream` stub send its next part, or end the response after the last one, from the
-        /// calling thread (another thread than URLSession's, as a network's bytes would come).
+        /// Makes a `.stream` stub send its next part, or end the response after the last one. Called from
+        /// the test's thread, as a network's bytes would come; the part is sent from the load's client thread.
         func release() {
-            delivery.withLock { $0.release() }
+            let thread = delivery.withLock { delivery in
+                delivery.releases += 1
+                return delivery.rest?.thread
+            }
+            thread?.perform { self.sendReleased() }
         }
 
         /// Hands the rest of a `.stream` response to the releases, counting those already made.
         func deliverRest(_ rest: PartDelivery.Rest) {
-            delivery.withLock { $0.start(rest) }
+            let started = delivery.withLock { delivery in
+                guard !delivery.stopped else { return false }
+                delivery.rest = rest
+                return true
+            }
+            if started { rest.thread.perform { self.sendReleased() } }
+        }
+
+        /// Sends a part (or the end) for each release not yet acted on; runs on the load's client thread.
+        /// The client is called with the lock held, so parts arrive in release order and never after a stop
+        /// (URLSession traps when a finished task's protocol calls its client).
+        private func sendReleased() {
+            delivery.withLock { delivery in
+                while delivery.releases > 0, var current = delivery.rest {
+                    delivery.releases -= 1
+                    let client = current.urlProtocol.client
+                    if let part = current.parts.popFirst() {
+                        client?.urlProtocol(current.urlProtocol, didLoad: part)
+                        delivery.rest = current
+                    } else if let failure = current.failure {
+                        client?.urlProtocol(current.urlProtocol, didFailWithError: failure)
+                        delivery.rest = nil
+                    } else {
+                        client?.urlProtocolDidFinishLoading(current.urlProtocol)
+                        delivery.rest = nil
+                    }
+                }
+            }
         }
     }
 
-    /// The parts of a `.stream` response still to send, and the releases not yet acted on. The URLProtocol
-    /// client is called with the lock held, so parts arrive in release order and never after a stop
-    /// (URLSession traps when a finished task's protocol calls its client).
+    /// The parts of a `.stream` response still to send, and the releases not yet acted on.
     struct PartDelivery {
-        /// What is left to send once the head and the first part are out.
+        /// What is left to send once the head and the first part are out, and where to send it from.
         struct Rest: @unchecked Sendable {
-            // URLProtocol is not Sendable, but URLSession allows calling its client from any thread.
+            // URLProtocol is not Sendable; it is only used on its client thread.
             let urlProtocol: StubURLProtocol
             var parts: ArraySlice<Data>
             let failure: URLError?
+            /// The thread that ran `startLoading`: Apple's URLSession requires every client call there.
+            let thread: URLProtocolClientThread
         }
 
-        private var rest: Rest?
-        private var releases = 0
-        private var stopped = false
-
-        mutating func start(_ rest: Rest) {
-            guard !stopped else { return }
-            self.rest = rest
-            sendReleased()
-        }
-
-        mutating func release() {
-            releases += 1
-            sendReleased()
-        }
+        var rest: Rest?
+        var releases = 0
+        var stopped = false
 
         mutating func stop() {
             stopped = true
             rest = nil
-        }
-
-        private mutating func sendReleased() {
-            while releases > 0, var current = rest {
-                releases -= 1
-                let client = current.urlProtocol.client
-                if let part = current.parts.popFirst() {
-                    client?.urlProtocol(current.urlProtocol, didLoad: part)
-                    rest = current
-                } else if let failure = current.failure {
-                    client?.urlProtocol(current.urlProtocol, didFailWithError: failure)
-                    rest = nil
-                } else {
-                    client?.urlProtocolDidFinishLoading(current.urlProtocol)
-                    rest = nil
-                }
-            }
         }
     }
 
@@ -161,7 +164,8 @@ final class StubURLProtocol: URLProtocol {
             if let first = parts.first {
                 client?.urlProtocol(self, didLoad: first)
             }
-            stub.deliverRest(PartDelivery.Rest(urlProtocol: self, parts: parts.dropFirst(), failure: failure))
+            stub.deliverRest(PartDelivery.Rest(urlProtocol: self, parts: parts.dropFirst(), failure: failure,
+                                               thread: URLProtocolClientThread()))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 import Testing
+import ServiceReplayTestSupport
 import ServiceReplayShared
 
 /// Record mode in front of an upstream that streams: relayed as it arrives, logged as it arrives, and
@@ -188,6 +189,35 @@ import ServiceReplayShared
         #expect(recorded.ending == .unfinished)
         #expect(reports.all.count == 1)
         #expect(reports.all.first?.brokenStream == nil)
+    }
+
+    @Test func gzipStreamEndingBeforeItsCodingDoes_isRecordedAsBrokenByTheUpstream() async throws {
+        // GIVEN an upstream whose gzip-coded stream sends three events, then ends its chunked body without
+        // the rest of the gzip data
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Content-Encoding": "gzip"]))
+        for piece in GzipEventStream.gzipPieces.prefix(3) { stream.send(piece) }
+        stream.finish(.complete)
+        let reports = ExchangeReports()
+        let cassette = try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
+                // WHEN a client asks through the proxy
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send(Self.request)
+                let (bytes, ending) = await client.readToEnd()
+                // THEN it gets the three events, decoded, and then the stream is cut, not ended
+                #expect(ending == .closed)
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(GzipEventStream.events.prefix(3).allSatisfy(text.contains))
+                #expect(!text.hasSuffix("0\r\n\r\n"))
+                return try #require(server.recordedCassette)
+            }
+        }
+        // AND the cassette holds them in a stream the upstream broke, saying why
+        let recorded = try Self.recordedStream(cassette)
+        #expect(recorded.parts.count == 3)
+        #expect(recorded.ending == .broken)
+        #expect(reports.all.first?.brokenStream?.message == "The upstream's gzip body is truncated.")
     }
 
     @Test func clientLeavingMidStream_cancelsTheUpstream_andRecordsTheStreamAsUnfinished() async throws {

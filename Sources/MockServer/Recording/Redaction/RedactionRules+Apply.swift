@@ -26,10 +26,7 @@ extension RedactionRules {
     /// keeps everything but its signature; see ``redactingURLParameters(in:)``).
     package func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.lines.map { line in
-            guard redactsHeader(line.name) else {
-                let redacted = redactingURLParameters(in: line.value)
-                return redacted.count == 0 ? line : HTTPHeader(name: line.name, value: redacted.text)
-            }
+            guard redactsHeader(line.name) else { return HTTPHeader(name: line.name, value: redactingURLParameters(in: line.value).text) }
             guard line.value != Self.placeholder else { return line }
             switch RedactionRules.normalisedHeader(line.name) {
             case "cookie":

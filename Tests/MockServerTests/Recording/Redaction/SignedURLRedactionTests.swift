@@ -35,6 +35,7 @@ enum SignedURLs {
         ("/login?next=https%3A%2F%2Fb.example%2Fo%3FX-Goog-Signature%3Dab12cd%26X-Goog-Date%3D1&x=1", ["X-Goog-Signature=ab12cd"]),
         ("/a?Sig=ABC&TOKEN=t-1;api-key=k2", ["Sig=ABC", "TOKEN=t-1", "api-key=k2"]),
         ("https://app.example/callback#access_token=ya29.a0-x&token_type=bearer", ["access_token=ya29.a0-x"]),
+        (#"{"u":"https:\/\/x\/?token=ab\/"}"#, [#"token=ab\/"#]),
     ])
     func secretParameters_areFoundWhereverAURLIsWritten(text: String, expected: [String]) {
         #expect(values(text) == expected)
@@ -44,7 +45,7 @@ enum SignedURLs {
         "https://api.github.com/user/repos?page=2&per_page=50",
         "The sig field holds the signature=value pair; see the sig docs.",
         "https://x.example/a?X-Amz-Signature=<redacted>&sig=%3Credacted%3E&token=&Signature=",
-        "/a/sig=abc", "?sigma=1&signatures=2&token_type=bearer",
+        "/a/sig=abc", "?sigma=1&signatures=2&token_type=bearer", "ends with ?token", "ends with &sig=",
     ])
     func ordinaryQueries_prose_andRedactedValues_holdNone(text: String) {
         #expect(values(text) == [])
@@ -72,11 +73,14 @@ enum SignedURLs {
     let rules = RedactionRules.default
 
     @Test func locationHeader_keepsTheURL_butItsSignature() {
-        var response = RecordedResponse(status: 302, headers: HTTPHeaders(pairs: [("Location", SignedURLs.location), ("Link", "<https://a.example/x?page=2>; rel=\"next\"")]))
+        var response = RecordedResponse(status: 302, headers: HTTPHeaders(pairs: [
+            ("Location", SignedURLs.location), ("Link", "<https://a.example/x?page=2>; rel=\"next\""), ("Content-Location", "/c/b?sp=r&sig=abc%3D"),
+        ]))
         let count = rules.redact(&response)
         #expect(response.headers["Location"] == SignedURLs.redactedLocation)
         #expect(response.headers["Link"] == "<https://a.example/x?page=2>; rel=\"next\"")
-        #expect(count == RedactionCount(headers: 1))
+        #expect(response.headers["Content-Location"] == "/c/b?sp=r&sig=<redacted>")
+        #expect(count == RedactionCount(headers: 2))
         // And a request header (a Referer) too, through the rules for live traffic
         let live = rules.redact(HTTPRequest(method: "GET", target: "/", headers: ["Referer": SignedURLs.location]))
         #expect(live.headers["Referer"] == SignedURLs.redactedLocation)
@@ -110,6 +114,7 @@ enum SignedURLs {
             RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "asset", data: data))),
             RecordedStream.Part(offsetMs: 5, .text("see https://x.example/f?token=tok-1\n")),
             RecordedStream.Part(offsetMs: 9, .binary(binary)),
+            RecordedStream.Part(offsetMs: 12, .event(ServerSentEventFields(data: #"{"api_key":"k-123","n":1}"#))),
         ])
         var response = RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream))
         let count = rules.redact(&response)
@@ -120,8 +125,9 @@ enum SignedURLs {
             .event(ServerSentEventFields(event: "asset", data: data.replacingOccurrences(of: SignedURLs.googleSignature, with: "<redacted>"))),
             .text("see https://x.example/f?token=<redacted>\n"),
             .binary(binary),
+            .event(ServerSentEventFields(data: #"{"api_key":"<redacted>","n":1}"#)),
         ])
-        #expect(count == RedactionCount(bodyFields: 2))
+        #expect(count == RedactionCount(bodyFields: 3))
         // A base64 body is bytes: left as it is, whatever it holds
         var bytes = RecordedResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .binary(binary))
         #expect(rules.redact(&bytes).isEmpty)
@@ -141,7 +147,7 @@ enum SignedURLs {
         #expect(interaction.response?.body == .text("Signature <redacted> did not match; got <redacted>, {\"s\":\"<redacted>\"}, and <redacted> once"))
         #expect(interaction.response?.headers["X-Echo"] == "<redacted>")
         #expect(count == RedactionCount(headers: 1, queryParameters: 1, bodyFields: 1))
-        #expect(RedactionRules.echoSpellings(of: "a/b c+") == ["a/b c+", "a%2Fb%20c%2B", "a%2fb%20c%2b", "a\\/b c+"])
+        #expect(RedactionRules.echoSpellings(of: "Za/b c+~9z-_.") == ["Za/b c+~9z-_.", "Za%2Fb%20c%2B~9z-_.", "Za%2fb%20c%2b~9z-_.", "Za\\/b c+~9z-_."])
     }
 
     @Test func secondPass_changesNothing_andLintsClean() throws {

@@ -41,6 +41,11 @@ enum SignedURLs {
         #expect(values(text) == expected)
     }
 
+    @Test func namesAddedToTheRules_mayHoldAnyLetterOrDigit() {
+        let found = URLParametersInText.parameters(in: "/a?pin09=1234&zZ_9.-=5", isSecret: { ["pin09", "zZ_9.-"].contains($0) })
+        #expect(found.map(\.name) == ["pin09", "zZ_9.-"])
+    }
+
     @Test(arguments: [
         "https://api.github.com/user/repos?page=2&per_page=50",
         "The sig field holds the signature=value pair; see the sig docs.",
@@ -148,6 +153,18 @@ enum SignedURLs {
         #expect(interaction.response?.headers["X-Echo"] == "<redacted>")
         #expect(count == RedactionCount(headers: 1, queryParameters: 1, bodyFields: 1))
         #expect(RedactionRules.echoSpellings(of: "Za/b c+~9z-_.") == ["Za/b c+~9z-_.", "Za%2Fb%20c%2B~9z-_.", "Za%2fb%20c%2b~9z-_.", "Za\\/b c+~9z-_."])
+    }
+
+    @Test func echoes_ofThePercentEncodedQueryDecoded_andOfAWholeHeaderValue_areRemovedWhole() {
+        // Given the usual Azure query (its sig percent-encoded) and a bearer token, both quoted back as they mean
+        let request = RecordedRequest(method: "GET", target: "/c/b?sig=xyz%2Bkl%2Fmn%3D", headers: ["Authorization": "Bearer tok-abcdef"])
+        var interaction = Interaction(request: request, response: RecordedResponse(
+            status: 403, headers: ["Content-Type": "text/plain"], body: .text("sig xyz+kl/mn= is wrong; auth was Bearer tok-abcdef")))
+        rules.redact(&interaction)
+        // Then each is replaced whole
+        #expect(interaction.response?.body == .text("sig <redacted> is wrong; auth was <redacted>"))
+        // And control bytes are escaped with two hex digits
+        #expect(RedactionRules.echoSpellings(of: "a\u{0F}\u{10}")[1] == "a%0F%10")
     }
 
     @Test func secondPass_changesNothing_andLintsClean() throws {

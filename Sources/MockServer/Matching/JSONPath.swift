@@ -67,15 +67,15 @@ extension CassetteJSON {
         }
     }
 
-    /// Every path whose value is the string `text`, object keys visited in sorted order.
-    func paths(ofString text: String, under prefix: JSONPath = JSONPath()) -> [JSONPath] {
+    /// Every path whose value is a string containing `text`, with that string; object keys visited in sorted order.
+    func strings(containing text: String, under prefix: JSONPath = JSONPath()) -> [(path: JSONPath, string: String)] {
         switch self {
-        case .string(let string) where string == text:
-            return [prefix]
+        case .string(let string) where string.contains(text):
+            return [(prefix, string)]
         case .object(let members):
-            return members.keys.sorted().flatMap { members[$0]!.paths(ofString: text, under: prefix.appending(.key($0))) }
+            return members.keys.sorted().flatMap { members[$0]!.strings(containing: text, under: prefix.appending(.key($0))) }
         case .array(let elements):
-            return elements.enumerated().flatMap { $0.element.paths(ofString: text, under: prefix.appending(.index($0.offset))) }
+            return elements.enumerated().flatMap { $0.element.strings(containing: text, under: prefix.appending(.index($0.offset))) }
         default:
             return []
         }

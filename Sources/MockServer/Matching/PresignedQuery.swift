@@ -5,6 +5,7 @@ enum PresignedQuery {
     /// Per signature parameter, the parameters signed with it that change whenever a URL is signed again:
     /// AWS Signature Version 4, Google Cloud Storage V4, Azure shared access signatures (user delegation keys
     /// too), and the older `Signature`/`Expires` of AWS Signature Version 2, CloudFront and Cloud Storage V2.
+    /// Its keys are the one list of signature parameter names: ``RedactionRules/defaultFields`` redacts them.
     static let signingTimes: [String: [String]] = [
         "X-Amz-Signature": ["X-Amz-Date", "X-Amz-Expires"],
         "X-Goog-Signature": ["X-Goog-Date", "X-Goog-Expires"],

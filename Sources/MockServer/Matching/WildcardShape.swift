@@ -1,7 +1,8 @@
 import Foundation
 
 /// Where a recorded request holds the redaction placeholder (`"<redacted>"`), which matches any value in that
-/// place: a query or form field, a chosen header, a JSON value, a multipart part's content.
+/// place: a query or form field, a chosen header, a JSON value, a multipart part's content. Inside a header
+/// value or a JSON string (a URL whose signature was redacted) it matches any run of characters.
 ///
 /// A shape also says which ``RequestConditions`` the recorded request carried, the only ones compared.
 ///
@@ -25,6 +26,13 @@ struct WildcardShape: Sendable, Hashable {
         var patterns: [Int: String]
     }
 
+    /// A JSON value whose recorded string is the placeholder (any value matches) or holds it inside (a string
+    /// that ``value(_:fits:)`` the pattern matches).
+    struct JSONWildcard: Sendable, Hashable {
+        var path: JSONPath
+        var pattern: String
+    }
+
     /// A multipart part (by name, filename and content type) whose recorded content is the placeholder.
     struct PartWildcard: Sendable, Hashable {
         var name: String
@@ -37,14 +45,14 @@ struct WildcardShape: Sendable, Hashable {
 
     var query: [FieldWildcard] = []
     var headers: [HeaderWildcard] = []
-    var jsonPaths: [JSONPath] = []
+    var json: [JSONWildcard] = []
     var form: [FieldWildcard] = []
     var parts: [PartWildcard] = []
     /// The conditions compared: those the recorded request carried.
     var conditions: RequestConditions.Compared
 
     /// Whether there are no placeholders (conditions aside).
-    var isEmpty: Bool { query.isEmpty && headers.isEmpty && jsonPaths.isEmpty && form.isEmpty && parts.isEmpty }
+    var isEmpty: Bool { query.isEmpty && headers.isEmpty && json.isEmpty && form.isEmpty && parts.isEmpty }
 
     /// The shape of a recorded request, normalized under the cassette's rules.
     init(recorded request: NormalizedRequest) {
@@ -58,7 +66,7 @@ struct WildcardShape: Sendable, Hashable {
             if !patterns.isEmpty { headers.append(HeaderWildcard(header: header, count: values.count, patterns: patterns)) }
         }
         switch request.body {
-        case .json(let value): jsonPaths = value.paths(ofString: WildcardShape.placeholder)
+        case .json(let value): json = value.strings(containing: WildcardShape.placeholder).map { JSONWildcard(path: $0.path, pattern: $0.string) }
         case .form(let fields): form = WildcardShape.fieldWildcards(fields)
         case .multipart(let recordedParts):
             parts = recordedParts.filter { $0.data == WildcardShape.placeholderData }
@@ -97,10 +105,13 @@ struct WildcardShape: Sendable, Hashable {
                 result.headers[wildcard.header][position] = pattern
             }
         }
-        if !jsonPaths.isEmpty {
+        if !json.isEmpty {
             guard case .json(var value) = result.body else { return nil }
-            for path in jsonPaths {
-                guard value.replace(at: path.components[...], with: .string(WildcardShape.placeholder)) else { return nil }
+            for wildcard in json {
+                if wildcard.pattern != WildcardShape.placeholder {
+                    guard case .string(let received)? = value.value(at: wildcard.path), WildcardShape.value(received, fits: wildcard.pattern) else { return nil }
+                }
+                guard value.replace(at: wildcard.path.components[...], with: .string(wildcard.pattern)) else { return nil }
             }
             result.body = .json(value)
         }

@@ -12,7 +12,7 @@ enum LintCommand: Command {
             per finding: a file that does not load (naming the interaction and field), an interaction replay
             never needs (same request under the cassette's match rules and same response as an earlier one), and
             a value that looks like a credential that was not redacted (credential headers, tokens in queries
-            and JSON fields, JWTs, known token formats, long high-entropy strings except in request and trace ID
+            and JSON fields, signatures and tokens in the URLs that headers, bodies and stream events hold, JWTs, known token formats, long high-entropy strings except in request and trace ID
             headers such as X-Request-Id), a recorded refused connection (recorded while the upstream could not
             be reached; hand-written cassettes and interactions without recordedAt may hold one on purpose),
             and leftover *.recording-* files. A file in an older format version

@@ -11,7 +11,8 @@ enum RedactCommand: Command {
             *.json file under the folders named) by <redacted>, the placeholder that still matches on replay.
             The defaults cover Authorization, Proxy-Authorization, Cookie, Set-Cookie and API-key headers, and
             access_token, token, api_key, password, client_secret, presigned URLs' X-Amz-Signature and
-            similar query, form and JSON fields. A file
+            similar query, form and JSON fields, also as query parameters of the URLs that headers (a
+            Location), text and JSON bodies and stream events hold; base64 bodies are left alone. A file
             is rewritten, atomically, only when something changed; each file gets a line saying what was
             replaced or that it was already clean. A file that does not load is reported and left untouched,
             and the exit status is then 1. Running it twice changes nothing the second time.

@@ -9,7 +9,7 @@ enum ReplayCommand: Command {
         usage: "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--strict] [--quiet]",
         description: """
             Serves the cassettes on 127.0.0.1 until Ctrl-C or SIGTERM (exit status 0), printing the address, then
-            one line per request with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
+            one line per request (its target redacted as a cassette holds it) with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
             JSON body names the closest recorded request and how it differs). Faults come from --fault specs,
             from a --faults plan file, or else from the MOCKSERVER_FAULTS and MOCKSERVER_SEED environment
             variables. A fault spec reads KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD], for example

@@ -1,9 +1,11 @@
 import MockServer
 
 /// The line `recorder replay` prints for each request: `GET /users?since=0 → 200 github-users interaction 0`.
+/// The target is shown redacted by the default rules, as a cassette holds it (`?X-Amz-Signature=<redacted>`).
 enum ReplayLine {
     static func text(for entry: JournalEntry) -> String {
-        let request = "\(entry.request.method) \(entry.request.target)"
+        // Redacted as cassettes are: a presigned URL's signature never reaches a terminal or a CI log.
+        let request = "\(entry.request.method) \(RedactionRules.default.redact(target: entry.request.target))"
         let outcome = entry.outcome
         switch outcome.kind {
         case .matched:

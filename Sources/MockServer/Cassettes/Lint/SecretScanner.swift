@@ -1,7 +1,9 @@
 import Foundation
 
 /// Finds credentials left in recorded exchanges: values of the redaction rules' headers and fields that
-/// are not the placeholder, JSON Web Tokens, well-known token formats, and long high-entropy strings.
+/// are not the placeholder, JSON Web Tokens, well-known token formats, and long high-entropy strings; and
+/// secret query parameters (a presigned URL's signature) of URLs written in header values, JSON strings and
+/// text bodies, stream events among them (see ``URLParametersInText``).
 struct SecretScanner: Sendable {
     /// The rules naming credential headers and fields.
     var rules: RedactionRules
@@ -62,15 +64,24 @@ struct SecretScanner: Sendable {
     }
 
     private func scan(_ headers: HTTPHeaders, side: String) -> [SecretFinding] {
-        headers.lines.compactMap { line in
+        headers.lines.flatMap { line -> [SecretFinding] in
             let location = "\(side) header \(line.name)"
             if rules.redactsHeader(line.name) {
-                return line.value.contains(RedactionRules.placeholder) ? nil : SecretFinding(location: location, reason: "credential header")
+                return line.value.contains(RedactionRules.placeholder) ? [] : [SecretFinding(location: location, reason: "credential header")]
             }
-            guard let reason = Self.suspicion(of: line.value) else { return nil }
+            let inURLs = scanURLParameters(in: line.value, location: location)
+            guard let reason = Self.suspicion(of: line.value) else { return inURLs }
             // An identifier is random by design: only a precise credential format in one is a finding.
-            if reason == "high-entropy string", Self.isIdentifierHeader(line.name) { return nil }
-            return SecretFinding(location: location, reason: reason)
+            if reason == "high-entropy string", Self.isIdentifierHeader(line.name) { return inURLs }
+            return inURLs + [SecretFinding(location: location, reason: reason)]
+        }
+    }
+
+    /// One finding per secret query parameter of the URLs in `text`: `location: URL parameter
+    /// X-Amz-Signature is not redacted`.
+    private func scanURLParameters(in text: String, location: String) -> [SecretFinding] {
+        URLParametersInText.parameters(in: text, isSecret: rules.redactsField).map {
+            SecretFinding(location: location, reason: "URL parameter \($0.name)")
         }
     }
 
@@ -97,10 +108,12 @@ struct SecretScanner: Sendable {
             scanJSON(object, path: "$", side: side, into: &findings)
             return findings
         }
-        guard type.hasPrefix("text/") || type.contains("xml") || type.contains("javascript") else { return [] }
+        // JSON that does not parse is still text.
+        guard type.hasPrefix("text/") || type.contains("xml") || type.contains("javascript") || type.contains("json") else { return [] }
         // Free text: only precise formats, since prose is full of long words.
-        let words = String(decoding: body, as: UTF8.self).split(whereSeparator: { !($0.asciiValue.map(Self.isTokenByte) ?? false) })
-        return words.compactMap { word in
+        let text = String(decoding: body, as: UTF8.self)
+        let words = text.split(whereSeparator: { !($0.asciiValue.map(Self.isTokenByte) ?? false) })
+        return scanURLParameters(in: text, location: "\(side) body text") + words.compactMap { word in
             guard let reason = Self.suspicion(of: String(word)), reason != "high-entropy string" else { return nil }
             return SecretFinding(location: "\(side) body text", reason: reason)
         }
@@ -121,8 +134,11 @@ struct SecretScanner: Sendable {
             for (index, inner) in array.enumerated() {
                 scanJSON(inner, path: "\(path)[\(index)]", side: side, into: &findings)
             }
-        } else if let text = value as? String, let reason = Self.suspicion(of: text) {
-            findings.append(SecretFinding(location: "\(side) body \(path)", reason: reason))
+        } else if let text = value as? String {
+            findings += scanURLParameters(in: text, location: "\(side) body \(path)")
+            if let reason = Self.suspicion(of: text) {
+                findings.append(SecretFinding(location: "\(side) body \(path)", reason: reason))
+            }
         }
     }
 

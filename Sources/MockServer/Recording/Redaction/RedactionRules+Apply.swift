@@ -21,10 +21,13 @@ extension RedactionRules {
         return copy
     }
 
-    /// Headers with secret values replaced; `Cookie` and `Set-Cookie` keep cookie names and attributes.
+    /// Headers with secret values replaced; `Cookie` and `Set-Cookie` keep cookie names and attributes. In
+    /// any other header, a URL's secret query parameters get the placeholder (a `Location` to a presigned URL
+    /// keeps everything but its signature; see ``redactingURLParameters(in:)``).
     package func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(headers.lines.map { line in
-            guard redactsHeader(line.name), line.value != Self.placeholder else { return line }
+            guard redactsHeader(line.name) else { return HTTPHeader(name: line.name, value: redactingURLParameters(in: line.value).text) }
+            guard line.value != Self.placeholder else { return line }
             switch RedactionRules.normalisedHeader(line.name) {
             case "cookie":
                 return HTTPHeader(name: line.name, value: redactCookiePairs(line.value, separator: "; "))
@@ -63,6 +66,13 @@ extension RedactionRules {
         let redacted = redactJSON(value, changed: &changed)
         guard changed > 0 else { return body }
         return Data((JSONLayout.reproducing(body, from: value) ?? .compact).render(redacted))
+    }
+
+    /// `text` with the value of every secret query parameter of the URLs written in it replaced by the
+    /// placeholder, every other byte kept (see ``URLParametersInText``), and how many were replaced. A field
+    /// name the rules redact in a query is redacted in these URLs too: signatures, credentials, tokens.
+    func redactingURLParameters(in text: String) -> (text: String, count: Int) {
+        URLParametersInText.redacting(text, isSecret: redactsField)
     }
 
     /// `name=value&...` with secret values replaced; names are compared after form decoding.

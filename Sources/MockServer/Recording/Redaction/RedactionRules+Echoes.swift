@@ -9,7 +9,9 @@ extension RedactionRules {
 
     /// The values of `request` that these rules redact: credential header values (and the credential after an
     /// `Authorization` scheme), cookie values, and secret query, form and JSON fields; longest first, so a
-    /// whole header value is replaced before the token inside it.
+    /// whole header value is replaced before the token inside it. Each is looked for as written and in the
+    /// spellings a response repeats it in (see ``echoSpellings(of:)``): a query value both as sent and
+    /// decoded, and any value percent-encoded or with JSON's escaped slash, as an Azure `sig` comes back.
     func secretValues(in request: RecordedRequest) -> [String] {
         var values: Set<String> = []
         for line in request.headers.lines where redactsHeader(line.name) {
@@ -32,9 +34,29 @@ extension RedactionRules {
         default:
             break
         }
-        return values
+        return Set(values.flatMap(Self.echoSpellings))
             .filter { $0.count >= Self.shortestEchoedSecret && !$0.contains(Self.placeholder) }
-            .sorted { $0.count > $1.count }
+            .sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
+    }
+
+    /// `value`, percent-encoded as a query value (every byte but letters, digits and `-._~`, upper- and
+    /// lower-case hex), and with `/` written `\/` as in JSON text.
+    static func echoSpellings(of value: String) -> [String] {
+        var upper = "", lower = ""
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                upper.unicodeScalars.append(UnicodeScalar(byte))
+                lower.unicodeScalars.append(UnicodeScalar(byte))
+            default:
+                let hex = String(byte, radix: 16)
+                let padded = byte < 16 ? "0" + hex : hex
+                upper += "%" + padded.uppercased()
+                lower += "%" + padded
+            }
+        }
+        return [value, upper, lower, value.replacingOccurrences(of: "/", with: "\\/")]
     }
 
     /// Replaces each of `secrets` by the placeholder in `response`'s header values and text or JSON body.
@@ -95,14 +117,16 @@ extension RedactionRules {
         return count
     }
 
+    /// The secret values of a query or form, each as sent and decoded: a response may quote the query as it
+    /// came or the value it means.
     private func secretPairs(_ text: Substring) -> [String] {
-        text.split(separator: "&").compactMap { pair in
+        text.split(separator: "&").flatMap { pair -> [String] in
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2 else { return nil }
+            guard parts.count == 2 else { return [] }
             let name = String(parts[0]).replacingOccurrences(of: "+", with: " ")
-            guard redactsField(name.removingPercentEncoding ?? name) else { return nil }
+            guard redactsField(name.removingPercentEncoding ?? name) else { return [] }
             let value = String(parts[1]).replacingOccurrences(of: "+", with: " ")
-            return value.removingPercentEncoding ?? value
+            return [String(parts[1]), value.removingPercentEncoding ?? value]
         }
     }
 

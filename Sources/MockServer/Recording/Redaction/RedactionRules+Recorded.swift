@@ -3,9 +3,13 @@ import Foundation
 /// Redaction of values already in a cassette (`recorder redact`, HAR import), counting what changed.
 ///
 /// The same rules as for live traffic (``redact(_:)-(HTTPRequest)``): secret headers, query parameters, form
-/// fields and JSON members at any depth get ``placeholder``. Applying them twice changes nothing the second
-/// time. Bodies keep their stored kind (JSON, text or base64); a JSON body is edited as a value, so every
-/// other member keeps its exact literal. Multipart bodies are not looked into.
+/// fields and JSON members at any depth get ``placeholder``, and so do the secret query parameters of URLs
+/// written in header values, JSON strings, text bodies and stream parts (a presigned URL's signature; see
+/// ``redactingURLParameters(in:)``), each counted as a body field in a body. Applying them twice changes
+/// nothing the second time. Bodies keep their stored kind (JSON, text or base64); a JSON body is edited as a
+/// value, so every other member keeps its exact literal, and text keeps every byte but the values replaced.
+/// Base64 bodies and parts are bytes, not text: only a form or JSON body stored so is looked into, never for
+/// URLs. Multipart bodies are not looked into.
 extension RedactionRules {
     /// Redacts `request` in place (headers, query, body) and returns what changed.
     @discardableResult
@@ -86,13 +90,15 @@ extension RedactionRules {
             return 0
         case .json(let value, let layout):
             var changed = 0
-            let redacted = redactJSON(value, changed: &changed)
+            let redacted = redactingURLParameters(in: redactJSON(value, changed: &changed), changed: &changed)
             if changed > 0 { body = .json(redacted, layout: layout) }
             return changed
         case .text(let text):
-            guard let redacted = redactBytes(Data(text.utf8), mediaType: mediaType, contentType: contentType) else { return 0 }
-            body = .text(String(decoding: redacted.data, as: UTF8.self))
-            return redacted.changed
+            let fields = redactBytes(Data(text.utf8), mediaType: mediaType, contentType: contentType)
+            let urls = redactingURLParameters(in: fields.map { String(decoding: $0.data, as: UTF8.self) } ?? text)
+            guard fields != nil || urls.count > 0 else { return 0 }
+            body = .text(urls.text)
+            return (fields?.changed ?? 0) + urls.count
         case .binary(let data):
             guard let redacted = redactBytes(data, mediaType: mediaType, contentType: contentType) else { return 0 }
             body = .binary(redacted.data)
@@ -101,12 +107,23 @@ extension RedactionRules {
             // Event data is usually JSON (a streaming API's payloads): redacted as JSON when it parses.
             var changed = 0
             for index in stream.parts.indices {
-                guard case .event(var fields) = stream.parts[index].content, let data = fields.data,
-                      let redacted = redactBytes(Data(data.utf8), mediaType: MediaType("application/json"),
-                                                 contentType: "application/json"), redacted.changed > 0 else { continue }
-                fields.data = String(decoding: redacted.data, as: UTF8.self)
-                stream.parts[index].content = .event(fields)
-                changed += redacted.changed
+                switch stream.parts[index].content {
+                case .event(var fields):
+                    guard let data = fields.data else { continue }
+                    let json = redactBytes(Data(data.utf8), mediaType: MediaType("application/json"), contentType: "application/json")
+                    let urls = redactingURLParameters(in: json.map { String(decoding: $0.data, as: UTF8.self) } ?? data)
+                    guard json != nil || urls.count > 0 else { continue }
+                    fields.data = urls.text
+                    stream.parts[index].content = .event(fields)
+                    changed += (json?.changed ?? 0) + urls.count
+                case .text(let text):
+                    let urls = redactingURLParameters(in: text)
+                    guard urls.count > 0 else { continue }
+                    stream.parts[index].content = .text(urls.text)
+                    changed += urls.count
+                case .binary:
+                    continue
+                }
             }
             if changed > 0 { body = .stream(stream) }
             return changed
@@ -132,6 +149,22 @@ extension RedactionRules {
         // Kept in the body's own layout when it had one of the common ones, so only the secrets differ.
         let layout = JSONLayout.reproducing(data, from: value) ?? .compact
         return RedactedBytes(data: Data(layout.render(redacted)), changed: changed)
+    }
+
+    /// `value` with the secret URL parameters in every string (at any depth) replaced, each one counted.
+    private func redactingURLParameters(in value: CassetteJSON, changed: inout Int) -> CassetteJSON {
+        switch value {
+        case .string(let text):
+            let redacted = redactingURLParameters(in: text)
+            changed += redacted.count
+            return redacted.count == 0 ? value : .string(redacted.text)
+        case .object(let members):
+            return .object(members.mapValues { redactingURLParameters(in: $0, changed: &changed) })
+        case .array(let elements):
+            return .array(elements.map { redactingURLParameters(in: $0, changed: &changed) })
+        default:
+            return value
+        }
     }
 
     /// Members named by the rules get the placeholder unless they are `null` or already the placeholder.

@@ -18,12 +18,11 @@ public struct RedactionRules: Sendable, Hashable {
 
     /// Field names redacted by default in queries, form bodies and JSON bodies; among them the signature and
     /// credential parameters of presigned URLs (AWS `X-Amz-Signature`, Google `X-Goog-Signature`, Azure `sig`,
-    /// CloudFront `Signature`).
-    public static let defaultFields: Set<String> = [
+    /// CloudFront `Signature`), normalised like every field name (`x_amz_signature`).
+    public static let defaultFields: Set<String> = Set([
         "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "password", "passwd",
-        "client_secret", "client_assertion", "secret",
-        "x_amz_signature", "x_amz_credential", "x_goog_signature", "x_goog_credential", "signature", "sig",
-    ]
+        "client_secret", "client_assertion", "secret", "x_amz_credential", "x_goog_credential",
+    ]).union(PresignedQuery.signingTimes.keys.map(normalisedField))
 
     /// Header names to redact, normalised (lower case, `_` as `-`).
     public private(set) var headers: Set<String>

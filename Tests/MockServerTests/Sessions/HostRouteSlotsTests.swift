@@ -1,0 +1,44 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import MockServer
+import Testing
+
+/// A stopped server's slot is not given to the next routed configuration at once: a session of the stopped
+/// server, which still holds the slot's protocol class, must fail as a stopped server's would rather than
+/// reach another test's server.
+@Suite struct HostRouteSlotsTests {
+    private func startedServer() async throws -> ReplayServer {
+        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none))
+        try await server.start()
+        return server
+    }
+
+    private func slot(_ routing: AnyClass) throws -> Int {
+        try #require(routing as? any RoutingProtocol.Type).slotIndex
+    }
+
+    @Test func stoppedServersSlot_waitsWhileOthersAreFreed_thenIsGivenAgain() async throws {
+        let routes = HostRoutes()
+        // GIVEN a server with a routed configuration, stopped
+        let first = try await startedServer()
+        let firstSlot = try slot(routes.protocolClass(for: first, configuration: .ephemeral))
+        await first.stop()
+        #expect(routes.destination(ofSlot: firstSlot) == nil)
+        // WHEN as many servers as wait before a reuse each take a slot and stop
+        for _ in 0..<HostRoutes.retiredBeforeReuse {
+            let server = try await startedServer()
+            let taken = try slot(routes.protocolClass(for: server, configuration: .ephemeral))
+            // THEN none of them is given the first server's slot, which still leads nowhere
+            #expect(taken != firstSlot)
+            #expect(routes.destination(ofSlot: firstSlot) == nil)
+            await server.stop()
+        }
+        // AND the next configuration is given the oldest freed slot, so the slots stay bounded
+        let next = try await startedServer()
+        #expect(try slot(routes.protocolClass(for: next, configuration: .ephemeral)) == firstSlot)
+        #expect(routes.destination(ofSlot: firstSlot)?.baseURL == next.baseURL)
+        await next.stop()
+    }
+}

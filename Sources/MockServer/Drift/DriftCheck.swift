@@ -50,7 +50,7 @@ package final class DriftCheck: Sendable {
                     warnings.append("drift: \(title): the cassettes' replay did not answer, so nothing was compared")
                     continue
                 }
-                guard !replayed.headers.contains("X-MockServer-Unmatched") else {
+                guard !replayed.headers.contains(NearMiss.unmatchedHeader) else {
                     warnings.append("drift: \(title): no interaction of the cassettes answers this request, so nothing was compared")
                     continue
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// Sends recorded requests again to the live upstream, one at a time, through the recording's own upstream
 /// client (so a request goes out as a recording would have forwarded it: header lines in order, `Host`
@@ -28,8 +29,9 @@ package final class DriftProbe: Sendable {
     }
 
     /// Sends `request` (method, target, headers and body as recorded, `Host` set to the upstream's) and
-    /// returns the answer. A 429 or 503 whose `Retry-After` gives at most ``longestWait`` in seconds is waited
-    /// out and the request sent again, at most ``retries`` times; `onWait` is told each wait first.
+    /// returns the answer. A 429 or 503 whose `Retry-After` (seconds or an HTTP-date) asks for at most
+    /// ``longestWait`` is waited out and the request sent again, at most ``retries`` times; `onWait` is told
+    /// each wait first.
     package func send(_ request: HTTPRequest, onWait: @Sendable (Duration) -> Void = { _ in }) async -> Outcome {
         guard let url = upstream.url(for: request.target) else {
             return .failure(TransportFailure(kind: .refused, message: "'\(upstream)\(request.target)' is not a URL."))
@@ -52,10 +54,11 @@ package final class DriftProbe: Sendable {
         }
     }
 
-    /// A `Retry-After` given in whole seconds, or `nil` (an HTTP date is not waited for).
-    static func retryAfter(_ value: String?) -> Duration? {
-        guard let value, let seconds = Int(value.trimmingHTTPWhitespace()), seconds >= 0 else { return nil }
-        return .seconds(seconds)
+    /// The wait a `Retry-After` asks for, in seconds or until an HTTP-date (from `now`), rounded up to the
+    /// millisecond; `nil` when there is none or it is neither form.
+    static func retryAfter(_ value: String?, now: Date = Date()) -> Duration? {
+        guard let value, let seconds = RetryAfter.seconds(from: value, now: now) else { return nil }
+        return .milliseconds(Int(min(seconds * 1000, Double(Int32.max)).rounded(.up)))
     }
 }
 

@@ -56,7 +56,11 @@ public struct NearMiss: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// The 404 answer: `X-MockServer-Unmatched: 1` and a JSON body with `error`, `message` (the
+    /// The header that marks the 404 answer to an unmatched request, so that a reader of the answer (the
+    /// drift check) can tell it from an upstream's own 404.
+    package static let unmatchedHeader = "X-MockServer-Unmatched"
+
+    /// The 404 answer: `X-MockServer-Unmatched: 1` (``unmatchedHeader``) and a JSON body with `error`, `message` (the
     /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
     package var response: HTTPResponse {
         func reference(_ interaction: InteractionReference) -> CassetteJSON {
@@ -74,7 +78,7 @@ public struct NearMiss: Sendable, CustomStringConvertible {
         let bytes = CassetteJSON.sortedObject(body).serialized(pretty: true) + Data("\n".utf8)
         return HTTPResponse(status: 404, headers: HTTPHeaders(pairs: [
             ("Content-Type", "application/json; charset=utf-8"),
-            ("X-MockServer-Unmatched", "1"),
+            (Self.unmatchedHeader, "1"),
             ("Content-Length", String(bytes.count)),
         ]), body: bytes)
     }

@@ -47,7 +47,7 @@ public struct DateFormat: Sendable {
     /// A fixed `DateFormatter` pattern such as `yyyy-MM-dd HH:mm:ss`, in `timeZone` (UTC by default) with the
     /// `en_US_POSIX` locale so that user settings never change the result.
     public static func pattern(_ pattern: String, timeZone: TimeZone = .gmt) -> DateFormat {
-        let formatter = PatternFormatter(pattern: pattern, timeZone: timeZone)
+        let formatter = PatternDateFormatter(pattern: pattern, timeZone: timeZone)
         return DateFormat(
             parse: { value in
                 guard case .string(let text) = value else { return nil }
@@ -62,27 +62,5 @@ public struct DateFormat: Sendable {
             return .integer(whole)
         }
         return .double(seconds)
-    }
-}
-
-/// One configured `DateFormatter` shared behind a lock: creating formatters is costly, and their
-/// thread-safety has differed across platforms.
-private final class PatternFormatter: Sendable {
-    private let formatter: Lock<DateFormatter>
-
-    init(pattern: String, timeZone: TimeZone) {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        self.formatter = Lock(formatter)
-    }
-
-    func date(from text: String) -> Date? {
-        formatter.withLock { $0.date(from: text) }
-    }
-
-    func string(from date: Date) -> String {
-        formatter.withLock { $0.string(from: date) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// A complete HTTP response as the service's hooks see it: status, headers, body, and the body's JSON,
 /// parsed exactly once here and shared by error detection and mapping.

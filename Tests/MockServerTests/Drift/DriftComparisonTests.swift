@@ -251,13 +251,48 @@ import Testing
         #expect(elapsed >= (waited.first ?? .zero) * waits)
     }
 
-    @Test func retryAfter_takesWholeSecondsOnly() {
-        #expect(DriftProbe.retryAfter("0") == .zero)
-        #expect(DriftProbe.retryAfter(" 2 ") == .seconds(2))
-        #expect(DriftProbe.retryAfter("-1") == nil)
-        #expect(DriftProbe.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT") == nil)
+    @Test func retryAfter_readsSecondsAndHTTPDates_asTheClientDoes() {
+        let now = Date(timeIntervalSince1970: 784_111_774)  // Sun, 06 Nov 1994 08:49:34 GMT
+        #expect(DriftProbe.retryAfter("0", now: now) == .zero)
+        #expect(DriftProbe.retryAfter(" 2 ", now: now) == .seconds(2))
+        #expect(DriftProbe.retryAfter("1.5", now: now) == .milliseconds(1500))
+        #expect(DriftProbe.retryAfter("-1", now: now) == .zero)
+        #expect(DriftProbe.retryAfter("Sun, 06 Nov 1994 08:49:44 GMT", now: now) == .seconds(10))
+        #expect(DriftProbe.retryAfter("Sunday, 06-Nov-94 08:49:37 GMT", now: now) == .seconds(3))
+        #expect(DriftProbe.retryAfter("Wed, 21 Oct 2015 07:28:00 GMT", now: Date(timeIntervalSince1970: 1_445_412_470)) == .seconds(10))
+        #expect(DriftProbe.retryAfter("Sun, 06 Nov 1994 08:49:00 GMT", now: now) == .zero)
+        #expect(DriftProbe.retryAfter("soon", now: now) == nil)
         #expect(DriftProbe.retryAfter(nil) == nil)
         #expect(DriftProbe.retries == 3)
+    }
+
+    @Test func probe_waitsOutARetryAfterDate_thenComparesTheNextAnswer() async throws {
+        // GIVEN an upstream that first asks to come back at an HTTP-date about two seconds ahead, then answers
+        let requests = Lock(0)
+        let server = HTTPServer { _ in
+            let count = requests.withLock { $0 += 1; return $0 }
+            guard count > 1 else {
+                let date = PatternDateFormatter(pattern: "EEE, dd MMM yyyy HH:mm:ss 'GMT'").string(from: Date().addingTimeInterval(2))
+                return .response(status: 503, headers: ["Retry-After": date], body: Data())
+            }
+            return .response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("ok".utf8))
+        }
+        let base = try await server.start()
+        let probe = DriftProbe(upstream: try Upstream(base), longestWait: .seconds(10))
+        let told = Lock<[Duration]>([])
+        // WHEN the probe sends a request
+        let started = ContinuousClock.now
+        let outcome = await probe.send(HTTPRequest(method: "GET", target: "/x", headers: [:], body: Data())) { wait in told.withLock { $0.append(wait) } }
+        let elapsed = ContinuousClock.now - started
+        await server.stop()
+        // THEN it waited out the date once (a whole-second date, so between 1 and 2 s) and returns the answer after it
+        guard case .response(let response) = outcome else { Issue.record("no answer: \(outcome)"); return }
+        #expect(response.status == 200)
+        #expect(requests.withLock { $0 } == 2)
+        let waited = told.withLock { $0 }
+        #expect(waited.count == 1)
+        #expect(waited.allSatisfy { $0 > .zero && $0 <= .seconds(2) })
+        #expect(elapsed >= (waited.first ?? .zero))
     }
 
     @Test func probe_waitsAMinuteAtMostByDefault() throws {

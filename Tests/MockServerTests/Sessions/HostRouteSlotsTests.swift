@@ -41,4 +41,22 @@ import Testing
         #expect(routes.destination(ofSlot: firstSlot)?.baseURL == next.baseURL)
         await next.stop()
     }
+
+    @Test func serverGoneWithoutStopping_hasItsSessionsEnded_whenTheNextConfigurationLooks() async throws {
+        let routes = HostRoutes()
+        // GIVEN a routed configuration whose server holds open loopback sessions, then goes away unstopped
+        var server: ReplayServer? = try await startedServer()
+        let index = try slot(routes.protocolClass(for: try #require(server), configuration: .ephemeral))
+        let sessions = try #require(routes.destination(ofSlot: index)?.sessions)
+        #expect(sessions.session(timeout: 5) != nil)
+        weak let gone = server
+        server = nil
+        try #require(gone == nil, "the server outlived its last reference")
+        // WHEN the next configuration is routed
+        let next = try await startedServer()
+        _ = routes.protocolClass(for: next, configuration: .ephemeral)
+        // THEN the gone server's sessions are ended at once, not when its slot is given again
+        #expect(sessions.session(timeout: 5) == nil)
+        await next.stop()
+    }
 }

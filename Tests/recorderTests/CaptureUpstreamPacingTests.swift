@@ -66,13 +66,13 @@ import ServiceReplayTestSupport
     }
 
     @Test func slowBody_isRelayedAndRecordedWhole_aslongAsItsBytesKeepComing() async throws {
-        // GIVEN an upstream that sends a 1,000-byte answer at 400 bytes a second (about 2.7 s in all), and a
-        // capture whose upstream may be silent for 1 s at most
+        // GIVEN an upstream that sends a 1,500-byte answer at 400 bytes a second (about 4 s in all, arriving
+        // steadily), and a capture whose upstream may be silent for 2 s at most
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let body = Data((0..<1000).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        let body = Data((0..<1500).map { UInt8(ascii: "a") + UInt8($0 % 26) })
         let reply = HTTPReply.throttled(bytesPerSecond: 400, .response(status: 200, headers: ["Content-Type": "text/plain"], body: body))
-        let (upstream, capture, proxy) = try await capture(FixedUpstream(reply: reply), in: workspace, options: ["--upstream-timeout", "1"])
+        let (upstream, capture, proxy) = try await capture(FixedUpstream(reply: reply), in: workspace, options: ["--upstream-timeout", "2"])
         // WHEN a client asks through the capture
         let http = LoopbackHTTP()
         defer { http.close() }

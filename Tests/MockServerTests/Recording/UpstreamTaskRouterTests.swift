@@ -30,11 +30,11 @@ import Testing
     }
 
     @Test func slowBody_completes_aslongAsItsBytesKeepComing() async throws {
-        // 600 bytes at 400 a second: about 1.7 s in all, with the upstream never silent for a whole second
-        let body = Data(repeating: UInt8(ascii: "x"), count: 600)
+        // 1,200 bytes at 400 a second: about 3 s in all, arriving steadily, never silent for 2 s
+        let body = Data(repeating: UInt8(ascii: "x"), count: 1200)
         let reply = HTTPReply.throttled(bytesPerSecond: 400, .response(status: 200, headers: ["Content-Type": "text/plain"], body: body))
         try await withServer(respond: { _ in reply }) { _, upstream in
-            let completion = await run(upstream, "slow", silence: .seconds(1))
+            let completion = await run(upstream, "slow", silence: .seconds(2))
             #expect(completion.error == nil, "\(String(describing: completion.error))")
             #expect(completion.head?.status == 200)
             #expect(completion.body == body)

@@ -144,8 +144,9 @@ import Testing
         }
     }
 
-    /// A request timeout of 300 ms and an idle timeout 100 times longer: which one applies is never a close call.
-    private static let shortRequestLongIdle = HTTPServer.Configuration(requestTimeout: .milliseconds(300), idleTimeout: .seconds(30))
+    /// A request timeout of 1 s and an idle timeout 100 times longer: which one applies is never a close call.
+    /// (300 ms once closed a served keep-alive connection within its idle pause under ThreadSanitizer.)
+    private static let shortRequestLongIdle = HTTPServer.Configuration(requestTimeout: .seconds(1), idleTimeout: .seconds(100))
 
     @Test func keepAliveConnection_staysOpenPastTheRequestTimeout_andServesTheNextRequest() async throws {
         try await withServer(Self.shortRequestLongIdle) { server, url in
@@ -154,7 +155,7 @@ import Testing
             try client.send("GET /first HTTP/1.1\r\n\r\n")
             #expect(try await client.readResponse().headers["X-Target"] == "/first")
             // When it idles for twice the request timeout (the pause is what is tested: a read that must find nothing)
-            let (bytes, ending) = await client.readToEnd(timeout: .milliseconds(600))
+            let (bytes, ending) = await client.readToEnd(timeout: .seconds(2))
             // Then the head timer of the first request is not running: nothing came and the connection is open
             #expect(bytes.isEmpty)
             #expect(ending == .timedOut)
@@ -173,7 +174,7 @@ import Testing
             // Given a client that sends part of a head, or a head and part of its body, then nothing
             let client = try RawHTTPClient(url)
             try client.send(partial)
-            // Then the 300 ms request timeout ends it with a 408, long before the 30 s idle timeout could
+            // Then the 1 s request timeout ends it with a 408, long before the 100 s idle timeout could
             let response = try await client.readResponse(timeout: .seconds(10))
             #expect(response.status == 408)
             #expect(await client.readToEnd(timeout: .seconds(10)).ending == .closed)

@@ -14,6 +14,23 @@ import ServiceReplayShared
         { _ in .live(stream) }
     }
 
+    /// Records `stream` through a proxy in front of an upstream answering with it, a raw client reading the
+    /// whole answer: what the client got and how its connection ended, the cassette, and the exchanges reported.
+    static func recordThroughProxy(_ stream: LiveStream) async throws
+        -> (text: String, ending: RawHTTPClient.Ending, cassette: Cassette, reports: [ForwardedExchange]) {
+        let reports = ExchangeReports()
+        let (text, ending, cassette) = try await withUpstream(respond: streaming(stream)) { upstream, _ in
+            try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send(request)
+                let (bytes, ending) = await client.readToEnd()
+                return (String(decoding: bytes, as: UTF8.self), ending, try #require(server.recordedCassette))
+            }
+        }
+        return (text, ending, cassette, reports.all)
+    }
+
     static func recordedStream(_ cassette: Cassette) throws -> RecordedStream {
         let body = try #require(cassette.interactions.first?.response?.body)
         guard case .stream(let stream) = body.form else {
@@ -131,27 +148,17 @@ import ServiceReplayShared
         let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"]))
         stream.send(Data("data: one\n\n".utf8))
         stream.finish(.cut)
-        let reports = ExchangeReports()
-        let cassette = try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
-            try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
-                // WHEN a client asks through the proxy
-                let client = try RawHTTPClient(base)
-                defer { client.close() }
-                try client.send(Self.request)
-                let (bytes, ending) = await client.readToEnd()
-                // THEN it gets the event, then the connection closes without the body's end
-                let text = String(decoding: bytes, as: UTF8.self)
-                #expect(ending == .closed)
-                #expect(text.hasSuffix("b\r\ndata: one\n\n\r\n"))
-                return try #require(server.recordedCassette)
-            }
-        }
+        // WHEN a client asks through the proxy
+        let (text, ending, cassette, reports) = try await Self.recordThroughProxy(stream)
+        // THEN it gets the event, then the connection closes without the body's end
+        #expect(ending == .closed)
+        #expect(text.hasSuffix("b\r\ndata: one\n\n\r\n"))
         // AND the stream is recorded with what arrived, marked broken, and reported as broken
         let recorded = try Self.recordedStream(cassette)
         #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(data: "one"))])
         #expect(recorded.ending == .broken)
-        #expect(reports.all.count == 1)
-        #expect(reports.all.first?.brokenStream != nil)
+        #expect(reports.count == 1)
+        #expect(reports.first?.brokenStream != nil)
         // AND replay breaks it at the same point
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true, streamTiming: .instant)) { server in
             let client = try RawHTTPClient(server.baseURL!)
@@ -197,27 +204,17 @@ import ServiceReplayShared
         let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Content-Encoding": "gzip"]))
         for piece in GzipEventStream.gzipPieces.prefix(3) { stream.send(piece) }
         stream.finish(.complete)
-        let reports = ExchangeReports()
-        let cassette = try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
-            try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
-                // WHEN a client asks through the proxy
-                let client = try RawHTTPClient(base)
-                defer { client.close() }
-                try client.send(Self.request)
-                let (bytes, ending) = await client.readToEnd()
-                // THEN it gets the three events, decoded, and then the stream is cut, not ended
-                #expect(ending == .closed)
-                let text = String(decoding: bytes, as: UTF8.self)
-                #expect(GzipEventStream.events.prefix(3).allSatisfy(text.contains))
-                #expect(!text.hasSuffix("0\r\n\r\n"))
-                return try #require(server.recordedCassette)
-            }
-        }
+        // WHEN a client asks through the proxy
+        let (text, ending, cassette, reports) = try await Self.recordThroughProxy(stream)
+        // THEN it gets the three events, decoded, and then the stream is cut, not ended
+        #expect(ending == .closed)
+        #expect(GzipEventStream.events.prefix(3).allSatisfy(text.contains))
+        #expect(!text.hasSuffix("0\r\n\r\n"))
         // AND the cassette holds them in a stream the upstream broke, saying why
         let recorded = try Self.recordedStream(cassette)
         #expect(recorded.parts.count == 3)
         #expect(recorded.ending == .broken)
-        #expect(reports.all.first?.brokenStream?.message == "The upstream's gzip body is truncated.")
+        #expect(reports.first?.brokenStream?.message == "The upstream's gzip body is truncated.")
     }
 
     @Test func clientLeavingMidStream_cancelsTheUpstream_andRecordsTheStreamAsUnfinished() async throws {

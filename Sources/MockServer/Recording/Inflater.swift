@@ -46,7 +46,7 @@ struct Inflater: ~Copyable {
     /// could make valid, and ``Failure/tooLarge`` rather than produce more than `limit` bytes.
     static func inflateWholeBlocks(_ input: UnsafeRawBufferPointer, skippingBits: Int, window: Data,
                                    limit: Int) throws(Failure) -> (output: Data, consumedBits: Int, isFinal: Bool) {
-        var inflater = Inflater(input: input, limit: window.count + max(0, limit))
+        var inflater = Inflater(input: input, limit: window.count + limit)
         try inflater.reserve(window.count)
         window.withUnsafeBytes { bytes in
             if !bytes.isEmpty { UnsafeMutableRawPointer(inflater.storage).copyMemory(from: bytes.baseAddress!, byteCount: bytes.count) }

@@ -119,6 +119,14 @@ import ServiceReplayTestSupport
         }
     }
 
+    @Test func outputLimit_reachedExactlyByOnePiece_refusesTheNextBytes() throws {
+        // The first flushed event fills the limit exactly; the next one must not get a single byte through.
+        let first = Data(GzipEventStream.events[0].utf8)
+        var decoder = try #require(StreamingContentDecoder(contentEncoding: "gzip", limit: first.count))
+        #expect(try decoder.add(GzipEventStream.gzipPieces[0]) == first)
+        #expect(throws: MockServerError.self) { try decoder.add(GzipEventStream.gzipPieces[1]) }
+    }
+
     @Test func outputLimit_allowsExactlyThePlainSize_andNoMore() throws {
         let vector = ContentCodingVector.named("gzipDynamic")
         let exact = try decode(vector.encoded, "gzip", pieces: 64, limit: vector.plain.count)

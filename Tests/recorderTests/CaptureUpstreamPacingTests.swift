@@ -113,6 +113,21 @@ import ServiceReplayTestSupport
         }
     }
 
+    @Test func requestTheServerRejects_getsALineInTheCaptureLog() async throws {
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let (upstream, capture, proxy) = try await capture(FixedUpstream(reply: .stall), in: workspace)
+        let connection = try PlainConnection(port: try #require(proxy.port))
+        defer { connection.disconnect() }
+        try connection.write("NOT HTTP AT ALL\r\n\r\n")
+        let answer = try await offThePool { try connection.readToEnd() }
+        #expect(answer.hasPrefix("HTTP/1.1 400 "))
+        let line = try await capture.line(containing: "rejected")
+        #expect(line.hasPrefix("(request not read) → 400 rejected: "))
+        _ = try await capture.stop(with: SIGTERM)
+        await upstream.stop()
+    }
+
     @Test(arguments: ["0", "soon", "86401"])
     func upstreamTimeoutThatIsNotAWholeNumberOfSeconds_isAUsageError(value: String) async throws {
         let run = try await runRecorder(["capture", "--upstream", "http://127.0.0.1:9", "--upstream-timeout", value])

@@ -15,7 +15,7 @@ import Testing
     static let knownUpwardEdges: Set<String> = [
         "Cassettes → Engine", "Cassettes → Faults", "Cassettes → Matching", "Cassettes → Recording",
         "Cassettes → Sessions", "Coverage → Engine", "Drift → Sessions", "Engine → Recording", "Engine → Sessions",
-        "Faults → Engine", "Matching → Engine", "Recording → Sessions",
+        "Matching → Engine", "Recording → Sessions",
     ]
 
     static let module = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -72,7 +72,7 @@ package final class DriftCheck: Sendable {
         }
         await server.stop()
         guard !isBreaking else {
-            throw MockServerError(.apiDrift, "the live API no longer answers as the cassette says (\(RecordMode.recordVariable)=drift):\n"
+            throw MockServerError(.apiDrift, "the live API no longer answers as the cassette says (\(RecordVariables.record)=drift):\n"
                 + (lines + warnings).map { "  " + $0 }.joined(separator: "\n"))
         }
         return lines.map { "drift: " + $0 } + warnings

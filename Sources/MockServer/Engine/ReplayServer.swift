@@ -186,7 +186,7 @@ public final class ReplayServer: Sendable {
         }
         guard !named.isEmpty else { return nil }
         return "the cassettes replayed transport failures: \(named.joined(separator: "; ")); if the upstream was down when they were "
-            + "recorded, re-record them with the upstream up: `\(RecordMode.recordVariable)=all swift test\(test.map { " --filter \($0)" } ?? "")`"
+            + "recorded, re-record them with the upstream up: `\(RecordVariables.record)=all swift test\(test.map { " --filter \($0)" } ?? "")`"
     }
 
     /// In a recording mode, what the test recording `file` fails with when some requests were not recorded,

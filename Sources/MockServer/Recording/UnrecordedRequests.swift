@@ -35,6 +35,6 @@ struct UnrecordedRequests: Sendable {
         }
         let why = failure.message.map { " (\($0))" } ?? ""
         return MockServerError(.upstreamUnreachable, "the upstream \(upstream) could not be reached\(why), \(unrecorded); "
-            + "start the upstream (or point \(CassetteSession.upstreamVariable) at one that runs) and record again")
+            + "start the upstream (or point \(RecordVariables.upstream) at one that runs) and record again")
     }
 }

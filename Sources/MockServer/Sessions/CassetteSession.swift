@@ -12,7 +12,7 @@ import Darwin
 package struct CassetteSession: Sendable {
     /// The variable that, when set, names the upstream every recording forwards to instead of the one the
     /// test or the cassette gives: a staging server, or a local one in CI.
-    static let upstreamVariable = "MOCKSERVER_UPSTREAM"
+    static let upstreamVariable = RecordVariables.upstream
     /// The variable giving, in days, the age beyond which a replayed cassette earns a warning.
     static let maxAgeVariable = "MOCKSERVER_MAX_AGE_DAYS"
 

@@ -22,7 +22,7 @@ package enum RecordMode: String, Sendable, Hashable, CaseIterable {
     case drift
 
     /// The variable holding the record mode: `none`, `once`, `new-episodes`, `all` or `drift`.
-    package static let recordVariable = "MOCKSERVER_RECORD"
+    package static let recordVariable = RecordVariables.record
     /// The variable that, set to `1`, sends every request to the upstream (``live``), whatever
     /// `MOCKSERVER_RECORD` says.
     package static let liveVariable = "MOCKSERVER_LIVE"

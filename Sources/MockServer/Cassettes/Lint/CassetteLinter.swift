@@ -72,7 +72,7 @@ package struct CassetteLinter: Sendable {
         }
         let why = failure.message.map { " (\($0))" } ?? ""
         return "recorded while the upstream could not be reached\(why), so replay resets the connection every time; "
-            + "re-record \(cassette.name) with the upstream up: `\(RecordMode.recordVariable)=all swift test --filter TEST`, TEST the test "
+            + "re-record \(cassette.name) with the upstream up: `\(RecordVariables.record)=all swift test --filter TEST`, TEST the test "
             + "that records it (or remove the interaction, or mark the cassette \"origin\": \"hand-written\" if the refusal is meant)"
     }
 }

@@ -8,12 +8,11 @@ import Testing
 @Suite struct FolderGraphTests {
     /// The chain, bottom first: a folder may name what any folder before it declares, and nothing of a folder
     /// after it. The one place the order is written down (issue 32).
-    static let chain = ["Cassettes", "Matching", "Faults", "Journal", "Coverage", "Engine", "Recording", "Drift", "HAR", "Sessions"]
+    static let chain = ["Cassettes", "Matching", "Faults", "Journal", "Coverage", "Engine", "Recording", "Drift", "HAR", "Lint", "Sessions"]
 
     /// References up the chain not yet removed (issue 32): each is a known issue until it is gone, and a test
     /// fails once one is gone but still listed, so the list only shrinks.
     static let knownUpwardEdges: Set<String> = [
-        "Cassettes → Engine", "Cassettes → Faults", "Cassettes → Matching", "Cassettes → Recording",
         "Engine → Recording", "Matching → Engine",
     ]
 

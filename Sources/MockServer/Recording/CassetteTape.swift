@@ -394,12 +394,3 @@ final class CassetteTape: Sendable {
         }
     }
 }
-
-/// `open(2)`, spelled so that it does not collide with ``CassetteTape/open(_:mode:)``.
-func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, flags, mode)
-    #else
-    Darwin.open(path, flags, mode)
-    #endif
-}

@@ -223,3 +223,12 @@ enum CaptureLog {
         return "fnv1a64:" + String(hash, radix: 16) + ":\(data.count)"
     }
 }
+
+/// `open(2)`, spelled so that it does not collide with ``CassetteTape/open(_:mode:)``.
+func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    #if canImport(Glibc)
+    Glibc.open(path, flags, mode)
+    #else
+    Darwin.open(path, flags, mode)
+    #endif
+}

@@ -1,7 +1,26 @@
+/// What a ``CassetteIndex`` needs of each cassette it indexes: its recorded requests and how they are compared.
+/// The engine's ``PreparedCassette`` is one; the index is generic over it so that matching names nothing of the
+/// engine above it (``ReplayIndex`` is the engine's index).
+protocol IndexedCassette: AnyObject, Sendable {
+    /// Its position among the cassettes of the index.
+    var ordinal: Int { get }
+    /// Lower ranks are consulted first when several cassettes match.
+    var rank: Int { get }
+    var rules: PreparedRules { get }
+    var matcher: RequestMatcher? { get }
+    /// Whether a request without query and body can be matched without parsing it.
+    var plainLookup: Bool { get }
+    var requests: [RecordedRequest] { get }
+    /// The reference of its interaction at `member`.
+    func reference(_ member: Int) -> InteractionReference
+    /// The cassette with `interaction` appended.
+    func appending(_ interaction: Interaction) -> Self
+}
+
 /// The lookup structure behind ``ReplayEngine``: interactions bucketed by method and normalized path, then
 /// hashed by their ``NormalizedRequest`` within each ``WildcardShape``. Interactions with equal keys form a
 /// *group*, the unit that replays in recorded order. Append-only, so group ids stay valid as it grows.
-struct ReplayIndex: Sendable {
+struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
     /// Interactions (indices into one cassette) that match exactly the same requests, in recorded order.
     /// Most groups hold one interaction, which then needs no array of its own.
     struct Group: Sendable {
@@ -54,7 +73,7 @@ struct ReplayIndex: Sendable {
         }
     }
 
-    private(set) var cassettes: [PreparedCassette] = []
+    private(set) var cassettes: [Prepared] = []
     private(set) var buckets: [BucketKey: [BucketEntry]] = [:]
     /// Buckets in creation order, for a bounded, deterministic near-miss search.
     private(set) var bucketOrder: [BucketKey] = []
@@ -62,15 +81,9 @@ struct ReplayIndex: Sendable {
     private(set) var bucketsByPath: [String: [BucketKey]] = [:]
     private(set) var groups: [Group] = []
 
-    /// Adds a cassette; lower `rank` is consulted first when several cassettes match. Returns its position.
-    @discardableResult
-    mutating func add(_ cassette: Cassette, rank: Int, options: ReplayOptions) -> Int {
-        add(PreparedCassette(LoadedCassette(cassette), ordinal: cassettes.count, rank: rank, options: options))
-    }
-
     /// Adds a prepared cassette, whose ordinal must be the number of cassettes already added. Returns it.
     @discardableResult
-    mutating func add(_ prepared: PreparedCassette) -> Int {
+    mutating func add(_ prepared: Prepared) -> Int {
         precondition(prepared.ordinal == cassettes.count, "a prepared cassette is added at its own ordinal")
         cassettes.append(prepared)
         for (index, request) in prepared.requests.enumerated() {
@@ -84,7 +97,7 @@ struct ReplayIndex: Sendable {
     mutating func append(_ interaction: Interaction, toCassette ordinal: Int) {
         let prepared = cassettes[ordinal].appending(interaction)
         cassettes[ordinal] = prepared
-        let index = prepared.count - 1
+        let index = prepared.requests.count - 1
         insert(prepared.requests[index], index: index, cassette: ordinal, rank: prepared.rank, rules: prepared.rules,
                customMatcher: prepared.matcher != nil)
     }
@@ -177,7 +190,7 @@ struct ReplayIndex: Sendable {
                 var conditionsMatched = false
                 if !normalized.conditions.isEmpty {
                     for table in tables.indices where !tables[table].shape.conditions.isEmpty {
-                        if let group = ReplayIndex.group(matching: normalized, in: tables[table]) {
+                        if let group = Self.group(matching: normalized, in: tables[table]) {
                             result.append(Candidate(cassette: ordinal, group: group))
                             conditionsMatched = true
                         }
@@ -185,7 +198,7 @@ struct ReplayIndex: Sendable {
                 }
                 // A request without conditions cannot match a recording that carried some.
                 for table in tables.indices where !conditionsMatched && tables[table].shape.conditions.isEmpty {
-                    if let group = ReplayIndex.group(matching: normalized, in: tables[table]) {
+                    if let group = Self.group(matching: normalized, in: tables[table]) {
                         result.append(Candidate(cassette: ordinal, group: group))
                     }
                 }

@@ -1,8 +1,8 @@
-extension ReplayIndex {
+extension CassetteIndex {
     /// At most this many recorded interactions are compared in full when looking for the closest one.
-    static let nearMissCandidateLimit = 1_000
+    static var nearMissCandidateLimit: Int { 1_000 }
     /// At most this many buckets are scored by path when the request's own path has none.
-    static let nearMissBucketScanLimit = 10_000
+    static var nearMissBucketScanLimit: Int { 10_000 }
 
     /// The closest recorded interaction to an unmatched request and how it differs. The search is bounded:
     /// the request's own method-and-path bucket first, then the same path under other methods, then the few
@@ -16,7 +16,7 @@ extension ReplayIndex {
             for entry in buckets[key] ?? [] {
                 let prepared = cassettes[entry.cassette]
                 for group in entry.groupOrder {
-                    guard compared < ReplayIndex.nearMissCandidateLimit else { break outer }
+                    guard compared < Self.nearMissCandidateLimit else { break outer }
                     compared += 1
                     let member = groups[group].first
                     let recorded = prepared.requests[member]
@@ -44,7 +44,7 @@ extension ReplayIndex {
         if let samePath = bucketsByPath[parts.path] { return samePath }
         let wanted = parts.path.split(separator: "/", omittingEmptySubsequences: false)
         var scored: [(score: Int, position: Int)] = []
-        for (position, key) in bucketOrder.prefix(ReplayIndex.nearMissBucketScanLimit).enumerated() {
+        for (position, key) in bucketOrder.prefix(Self.nearMissBucketScanLimit).enumerated() {
             let segments = key.path.split(separator: "/", omittingEmptySubsequences: false)
             var distance = abs(segments.count - wanted.count)
             for (left, right) in zip(segments, wanted) where left != right { distance += 1 }

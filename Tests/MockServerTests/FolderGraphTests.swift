@@ -8,12 +8,8 @@ import Testing
 @Suite struct FolderGraphTests {
     /// The chain, bottom first: a folder may name what any folder before it declares, and nothing of a folder
     /// after it. The one place the order is written down (issue 32).
-    static let chain = ["Cassettes", "Matching", "Faults", "Journal", "Coverage", "Engine", "Recording", "Drift", "HAR", "Lint", "Sessions"]
-
-    /// References up the chain not yet removed (issue 32): each is a known issue until it is gone, and a test
-    /// fails once one is gone but still listed, so the list only shrinks.
-    static let knownUpwardEdges: Set<String> = [
-        "Engine → Recording",
+    static let chain = [
+        "Cassettes", "Matching", "Faults", "Journal", "Coverage", "Engine", "Recording", "Server", "Drift", "HAR", "Lint", "Sessions",
     ]
 
     static let module = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -29,39 +25,15 @@ import Testing
         #expect(graph.edges.count > 20, "the scan finds the references between folders")
         for (edge, names) in graph.edges.sorted(by: { $0.key < $1.key }) {
             guard let from = Self.chain.firstIndex(of: edge.from), let to = Self.chain.firstIndex(of: edge.to), to > from else { continue }
-            let message = "\(edge.from) names \(names.sorted().prefix(6).joined(separator: ", ")) of \(edge.to), which is above it in the chain"
-            if Self.knownUpwardEdges.contains(edge.description) {
-                withKnownIssue(Comment(rawValue: message)) { Issue.record(Comment(rawValue: message)) }
-            } else {
-                Issue.record(Comment(rawValue: message))
-            }
-        }
-    }
-
-    @Test func theKnownUpwardEdges_areStillThere() throws {
-        let present = Set(try FolderGraph(module: Self.module).edges.keys.map(\.description))
-        for edge in Self.knownUpwardEdges.sorted() {
-            #expect(present.contains(edge), "\(edge) is gone: remove it from knownUpwardEdges")
+            Issue.record("\(edge.from) names \(names.sorted().prefix(6).joined(separator: ", ")) of \(edge.to), which is above it in the chain")
         }
     }
 
     @Test func noFolderReachesItselfThroughOthers() throws {
         let graph = try FolderGraph(module: Self.module)
         for circle in graph.circles() {
-            let message = "the folders name each other in a circle: \(circle.joined(separator: " → "))"
-            let edges = zip(circle, circle.dropFirst()).map { FolderGraph.Edge(from: $0, to: $1).description }
-            if edges.allSatisfy({ !Self.isUpward($0) || Self.knownUpwardEdges.contains($0) }) {
-                withKnownIssue(Comment(rawValue: message)) { Issue.record(Comment(rawValue: message)) }
-            } else {
-                Issue.record(Comment(rawValue: message))
-            }
+            Issue.record("the folders name each other in a circle: \(circle.joined(separator: " → "))")
         }
-    }
-
-    static func isUpward(_ edge: String) -> Bool {
-        let parts = edge.components(separatedBy: " → ")
-        guard parts.count == 2, let from = chain.firstIndex(of: parts[0]), let to = chain.firstIndex(of: parts[1]) else { return true }
-        return to > from
     }
 
     // The scanner itself, on small sources.

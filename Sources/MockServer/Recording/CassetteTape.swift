@@ -71,12 +71,12 @@ final class CassetteTape: Sendable {
     }
 
     /// Opens the recording `options` describe. Without a file, or when neither the file nor a capture log
-    /// exists, a new cassette is started. An existing cassette is refused in `record` mode and loaded in
-    /// `replayOrRecord` mode, to be appended to, with what a killed recording's log adds; the loaded cassette
+    /// exists, a new cassette is started. An existing cassette is refused unless `appending` (`replayOrRecord`
+    /// mode), and then loaded, to be appended to, with what a killed recording's log adds; the loaded cassette
     /// is returned so that it can be replayed too. A fresh capture log is then started beside the file.
     /// - Throws: ``MockServerError`` `cassetteExists`, `unreadableCassette`, `differentUpstream`, or
     ///   `cannotSave` when the folder cannot hold the log.
-    static func open(_ options: RecordingOptions, mode: ReplayServer.Mode) throws(MockServerError) -> (tape: CassetteTape, existing: Cassette?) {
+    static func open(_ options: RecordingOptions, appending: Bool) throws(MockServerError) -> (tape: CassetteTape, existing: Cassette?) {
         let upstream = options.upstream
         guard let file = options.file else {
             return (CassetteTape(cassette: newCassette(options), file: nil, ownsFile: false), nil)
@@ -89,7 +89,7 @@ final class CassetteTape: Sendable {
             try tape.startLog(base: nil)
             return (tape, nil)
         }
-        guard mode == .replayOrRecord else {
+        guard appending else {
             let what = fileExists ? path : "\(path) (as the capture log of an interrupted recording, \(logURL.relativePath))"
             throw MockServerError(.cassetteExists, "\(what) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
         }

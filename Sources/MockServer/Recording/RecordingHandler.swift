@@ -5,7 +5,10 @@ import ServiceReplayShared
 /// replay-or-record mode), forwards the rest to the upstream, records each exchange and journals it.
 /// Forwarding is deferred to a task, so the event loop never waits on the upstream.
 final class RecordingHandler: HTTPHandler {
-    let mode: ReplayServer.Mode
+    /// Whether exchanges are recorded (record and replay-or-record modes; not pass-through).
+    let records: Bool
+    /// Whether what the engine holds is replayed before anything is forwarded (replay-or-record mode).
+    let replaysFirst: Bool
     let options: RecordingOptions
     let client: UpstreamForwarder
     let inFlight = InFlightExchanges()
@@ -20,9 +23,10 @@ final class RecordingHandler: HTTPHandler {
     /// The requests forwarded but not recorded, `nil` while there are none.
     private let unrecorded = Lock<UnrecordedRequests?>(nil)
 
-    init(mode: ReplayServer.Mode, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
+    init(records: Bool, replaysFirst: Bool, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
          observer: (@Sendable (JournalEntry) -> Void)?) {
-        self.mode = mode
+        self.records = records
+        self.replaysFirst = replaysFirst
         self.options = options
         replaying = Lock(engine)
         self.journal = journal
@@ -32,10 +36,10 @@ final class RecordingHandler: HTTPHandler {
 
     /// Opens the cassette to record into (once); an existing cassette file is then replayed after the server's cassettes.
     func prepare() throws(MockServerError) {
-        guard mode.records else { return }
+        guard records else { return }
         try tape.withLock { tape throws(MockServerError) in
             guard tape == nil else { return }
-            let (opened, existing) = try CassetteTape.open(options, mode: mode)
+            let (opened, existing) = try CassetteTape.open(options, appending: replaysFirst)
             if let existing {
                 let loaded = LoadedCassette(existing)
                 replaying.withLock { $0 = $0.adding(loaded) }
@@ -68,7 +72,7 @@ final class RecordingHandler: HTTPHandler {
 
     func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         let request = received.restoringRoutedHost()
-        if mode == .replayOrRecord {
+        if replaysFirst {
             let answer = engine.answer(request, headFromGET: false)
             if answer.interaction != nil {
                 let time = Date()
@@ -104,7 +108,7 @@ final class RecordingHandler: HTTPHandler {
         let start = ContinuousClock.now
         let recordedRequest = RecordedRequest(method: request.method, target: request.target, headers: headers,
                                               body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
-        let tape = mode.records ? recording : nil
+        let tape = records ? recording : nil
         let relayed = Lock<StreamRelay?>(nil)
         let outcome = await client.send(request, to: url, headers: headers) { [options] status, fields, cancel in
             guard request.method != "HEAD",

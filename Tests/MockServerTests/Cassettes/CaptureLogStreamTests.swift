@@ -24,7 +24,7 @@ import Testing
         let file = folder.appendingPathComponent("events.json")
         let log = CaptureLog.url(for: file)
         // GIVEN a recording with one exchange and a stream whose parts were logged in two arrivals
-        let (tape, _) = try CassetteTape.open(RecordingOptions(upstream: try Upstream("http://127.0.0.1:1"), file: file), mode: .record)
+        let (tape, _) = try CassetteTape.open(RecordingOptions(upstream: try Upstream("http://127.0.0.1:1"), file: file), appending: false)
         let plain = Interaction.stub("GET", "/a", json: 1)
         _ = tape.append(plain)
         let stream = tape.beginStream(Self.head)
@@ -56,7 +56,7 @@ import Testing
 
     @Test func recordingKeptInMemory_assemblesTheStreamFromMemory() throws {
         // GIVEN a recording without a file
-        let (tape, _) = try CassetteTape.open(RecordingOptions(upstream: try Upstream("http://127.0.0.1:1")), mode: .record)
+        let (tape, _) = try CassetteTape.open(RecordingOptions(upstream: try Upstream("http://127.0.0.1:1")), appending: false)
         let stream = tape.beginStream(Self.head)
         tape.appendStream(stream, parts: Self.parts)
         // WHEN the upstream broke the stream

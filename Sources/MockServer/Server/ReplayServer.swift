@@ -99,8 +99,8 @@ public final class ReplayServer: Sendable {
         handler = ReplayHandler(engine: engine, journal: journal, injector: injector,
                                 streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
-            let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,
-                                            observer: configuration.onRequest)
+            let recorder = RecordingHandler(records: configuration.mode.records, replaysFirst: configuration.mode == .replayOrRecord,
+                                            options: options, engine: engine, journal: journal, observer: configuration.onRequest)
             self.recorder = recorder
             http = HTTPServer(configuration: configuration.server, handler: recorder, group: .shared,
                               onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)

@@ -79,7 +79,7 @@ package final class HTTPServer: Sendable {
             }
         }
         if isNew {
-            await group.onEveryLoop { $0.attach(context) }
+            await group.on(group.acceptingLoops()) { $0.attach(context) }
         }
         return url
     }

@@ -7,6 +7,7 @@ final class EpollPoller: Poller {
     private let epoll: Int32
     private let capacity = 256
     private let buffer: UnsafeMutableRawPointer
+    let wakesOneLoopPerConnection = true
 
     init?() {
         guard let symbols = LinuxSymbols.shared else { return nil }

@@ -11,6 +11,7 @@ final class PollPoller: Poller {
     private var isDirty = true
     /// Extra events asked for and reported as hangup (see ``PollerBackend/pollWithDarwinHangup``).
     private let peerCloseEvents: Int16
+    let wakesOneLoopPerConnection = false
 
     /// `reportsPeerCloseAsHangup` makes Linux report a peer's FIN as Darwin does (POLLIN|POLLHUP), via
     /// POLLRDHUP; Darwin already does, so there it changes nothing.

@@ -9,9 +9,9 @@ import ServiceReplayShared
 /// while a capture log lies beside it. Files
 /// over ``maximumFileSize`` are not kept, and past ``byteLimit`` of files in total the oldest entries go.
 /// Thread-safe; files are read outside the lock, so two first loads of one file may both read it.
-final class CassetteFileCache: Sendable {
-    /// The cache `withMockServer(replaying:)` and ``RecordingsFolder`` use.
-    static let shared = CassetteFileCache()
+package final class CassetteFileCache: Sendable {
+    /// The cache `withMockServer(replaying:)`, ``RecordingsFolder`` and the fault matrix use.
+    package static let shared = CassetteFileCache()
 
     /// Larger files are read each time rather than kept for the life of the process.
     static let maximumFileSize = 8 << 20

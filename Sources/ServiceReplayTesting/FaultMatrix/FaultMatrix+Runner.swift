@@ -19,7 +19,9 @@ extension FaultMatrix {
         let recordedAt: Date?
         let shape: Shape
         let margin: Duration
-        let makeClient: @Sendable (URL) -> WebServiceClient
+        /// The client the caller's closure built once, for ``FaultMatrix/placeholderURL``: each run sends with its
+        /// settings and transport (one `URLSession` for the whole matrix) to the run's own server.
+        let client: WebServiceClient
         /// Sends the call; a stream also says how many events arrived before it ended.
         let call: @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
 
@@ -100,11 +102,10 @@ extension FaultMatrix {
             -> (outcome: CallOutcome, value: Result<Value, any Error>?) {
             guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
             // The closure's client, on a virtual clock: retries are recorded, never slept.
-            let built = makeClient(baseURL)
             let clock = VirtualClock(now: recordedAt ?? Date())
-            var settings = built.configuration
+            var settings = client.configuration
             settings.clock = clock
-            let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
+            let client = WebServiceClient(baseURL: Self.rebased(client.baseURL, onto: baseURL), configuration: settings, transport: client.transport)
             let ended = await Self.race(deadline) { await call(client) }
             var outcome: CallOutcome
             switch ended {
@@ -122,6 +123,16 @@ extension FaultMatrix {
             outcome.sleeps = clock.sleeps
             if fault != nil, !Self.injected(server) { outcome.result = .notInjected }
             return (outcome, ended?.result)
+        }
+
+        /// `url` sent to `server`'s scheme, host and port, its path and query kept.
+        static func rebased(_ url: URL, onto server: URL) -> URL {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                  let target = URLComponents(url: server, resolvingAgainstBaseURL: false) else { return server }
+            components.scheme = target.scheme
+            components.host = target.host
+            components.port = target.port
+            return components.url ?? server
         }
 
         /// Whether the server injected a fault: a journal entry says so, or (for `refuse`, which acts before a

@@ -149,7 +149,7 @@ public enum FaultMatrix {
                              eventsBeforeFault: Int = 1,
                              client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
                              overrides: [Override] = [], filePath: String = #filePath) throws -> [Case] {
-        let (_, _, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
+        let (_, _, shape, _) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
                                       eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
         return try cases(for: shape, overrides: overrides)
     }
@@ -169,31 +169,36 @@ public enum FaultMatrix {
                                       call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?))
         throws -> Runner<Value> {
         let test = CassetteSession.testName(function)
-        let (recordings, recordedAt, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
-                                                        idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
+        let (recordings, recordedAt, shape, built) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
+                                                               idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
         return Runner(subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
-                      recordedAt: recordedAt, shape: shape, margin: margin, makeClient: client, call: call)
+                      recordedAt: recordedAt, shape: shape, margin: margin, client: built, call: call)
     }
 
-    /// The recordings folder, the cassette's date and the matrix's shape: its error templates, and the
-    /// timeout and attempts of a client `client` builds. A cassette the record mode will record (missing under
+    /// The recordings folder, the cassette's date, the matrix's shape (its error templates, and the timeout and
+    /// attempts of the client) and the client `client` builds, once: every run uses its settings and transport. A cassette the record mode will record (missing under
     /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
     private static func shape(cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
-                              idempotent: Bool, eventsBeforeFault: Int?) throws -> (URL, Date?, Shape) {
+                              idempotent: Bool, eventsBeforeFault: Int?) throws -> (URL, Date?, Shape, WebServiceClient) {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
         let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
+        // Through the cache the replay servers read from, so the file is read and parsed once.
         let loaded: Cassette?
         if FileManager.default.fileExists(atPath: file.path) {
-            loaded = try Cassette.load(from: file)
+            loaded = try CassetteFileCache.shared.load(file).metadata
         } else if try RecordMode.fromEnvironment() == .none {
             throw CassetteSession.notFound(cassette, in: recordings, test: test)
         } else {
             loaded = nil
         }
-        // A client for a port nothing listens on, only to read its settings.
-        let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
+        let built = client(placeholderURL)
+        let settings = built.configuration
         let shape = Shape(eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
                           attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
-        return (recordings, loaded?.recordedAt, shape)
+        return (recordings, loaded?.recordedAt, shape, built)
     }
+
+    /// The base URL the client is built for before any server runs: a port nothing listens on. Every run then
+    /// sends to its own server's host and port, keeping the rest of the client's base URL.
+    static let placeholderURL = URL(string: "http://127.0.0.1:9")!
 }

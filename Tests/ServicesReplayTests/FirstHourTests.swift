@@ -100,6 +100,7 @@ struct FirstHourTests {
 
     @Test func userProfile_throughEveryFault() async throws {
         let report = try await FaultMatrix.run(UserProfile(login: "octocat"), replaying: "ProfileServiceTests/octocat",
+                                               upstream: "https://api.github.com",
                                                client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) })
         #expect(report.failures.isEmpty, "\(report)")
     }

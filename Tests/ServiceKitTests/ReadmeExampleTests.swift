@@ -4,7 +4,8 @@ import ExampleServices
 import ServiceKitTesting
 import Testing
 
-/// The README's ServiceKit example, kept compiling and true.
+/// The ServiceKit examples of the README and of the "Services and errors" article
+/// (`Sources/ServiceKit/ServiceKit.docc/ServicesAndErrors.md`), kept compiling and true.
 @Suite struct ReadmeExampleTests {
     struct ReadmeFriendsService: WebService {
         var userID: String
@@ -15,6 +16,47 @@ import Testing
                 user["id"].string.map { Friend(id: $0, email: user["email"].string, name: user["name"].string) }
             }
         }
+    }
+
+    /// The article's error-body hook, word for word: an API answering `{"ok": false, "error": "…"}`.
+    struct TableRowsService: WebService {
+        var sql: String
+        var endpoint: String { "/fixtures.json" }
+        var parameters: Parameters { ["sql": sql, "_shape": "array"] }
+
+        func response(from json: JSON) throws -> [String] {
+            try json.required.array.compactMap { $0["name"].string }
+        }
+
+        func serviceError(in reply: RawResponse) -> WebServiceError.Service? {
+            if let json = reply.json, json["ok"].bool == false {
+                return .errorPayload(code: nil, message: json["error"].string)
+            }
+            return reply.commonServiceError
+        }
+    }
+
+    @Test func errorBodyHook_readsOkFalse_asAnErrorPayload_andLeavesTheRestToTheDefault() async throws {
+        // Given Datasette's answers: a 400 with its own error shape, a 200 with rows, and a 503 with no body
+        let transport = ScriptedTransport(
+            .json(["ok": false, "error": "no such table: users"], status: 400),
+            .json([["name": "Ann"], ["name": "Bo"]]),
+            .json(["message": "down for maintenance"], status: 503))
+        let datasette = WebServiceClient(baseURL: URL(string: "https://datasette.example")!, transport: transport)
+        let service = TableRowsService(sql: "select name from users")
+        // When the 400 arrives, then it is the error payload, with its status kept
+        let error = await #expect(throws: WebServiceError.self) { try await datasette.send(service) }
+        #expect(error?.reason == .service(.errorPayload(code: nil, message: "no such table: users")))
+        #expect(error?.statusCode == 400)
+        // And the default shape (without the hook) would have been the status
+        #expect(RawResponse(statusCode: 400, headers: ["Content-Type": "application/json"],
+                            body: Data(#"{"ok": false, "error": "no such table: users"}"#.utf8)).commonServiceError
+                == .httpStatus(400, message: "no such table: users"))
+        // When rows arrive, then they map; when another error arrives, the default still reads it
+        #expect(try await datasette.send(service) == ["Ann", "Bo"])
+        let unavailable = await #expect(throws: WebServiceError.self) { try await datasette.send(service) }
+        #expect(unavailable?.reason == .service(.httpStatus(503, message: "down for maintenance")))
+        #expect(transport.requests.first?.url?.query == "sql=select%20name%20from%20users&_shape=array")
     }
 
     @Test func readmeExample_sendsAndPages() async throws {

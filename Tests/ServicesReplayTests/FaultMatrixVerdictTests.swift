@@ -114,7 +114,8 @@ import Testing
 
     // MARK: - The rows
 
-    /// The rows every call gets, in the README's order, for a cassette with GitHub's four templates and a
+    /// The rows every call gets, in the order of the fault matrix article's table
+    /// (`Sources/ServiceReplayTesting/ServiceReplayTesting.docc/TheFaultMatrix.md`, once the README's), for a cassette with GitHub's four templates and a
     /// client whose timeout is 1 s.
     static func plainRows(retrying: Bool) -> [String] {
         var rows = ["refuse → .network(...)", "reset → .network(...)", "empty → .network(...)", "truncate=status-line → .network(...)"]

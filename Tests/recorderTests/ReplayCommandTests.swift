@@ -58,12 +58,14 @@ import Testing
         let replay = try RunningRecorder(["replay"], in: Workspace.repository)
         let printed = try await replay.line(containing: "Replaying ")
         _ = try await replay.stop()
-        // Then the README shows the same counts (the load time differs from run to run)
+        // Then the README and the recorder article show the same counts (the load time differs from run to run)
         let counts = try #require(printed.range(of: ", loaded in ").map { String(printed[..<$0.lowerBound]) })
-        let readme = try String(contentsOf: Workspace.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let shown = readme.split(separator: "\n").filter { $0.hasPrefix("Replaying ") && $0.contains(" cassettes (") }
-        #expect(!shown.isEmpty)
-        for line in shown { #expect(line.hasPrefix(counts), "README: \(line); recorder: \(printed)") }
+        for file in ["README.md", "Sources/MockServer/MockServer.docc/RecorderCLI.md"] {
+            let text = try String(contentsOf: Workspace.repository.appendingPathComponent(file), encoding: .utf8)
+            let shown = text.split(separator: "\n").filter { $0.hasPrefix("Replaying ") && $0.contains(" cassettes (") }
+            #expect(!shown.isEmpty, "\(file) shows no replay line")
+            for line in shown { #expect(line.hasPrefix(counts), "\(file): \(line); recorder: \(printed)") }
+        }
     }
 
     @Test func replay_underAFault_printsThePlan_andTheFaultPerRequest_exitsZeroOnSIGTERM() async throws {

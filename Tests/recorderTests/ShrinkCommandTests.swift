@@ -239,12 +239,14 @@ import Testing
     }
 
     @Test func helpAndReadme_giveTheSameExample() throws {
-        // The README's shrink example builds first and passes --skip-build, as the help's does
+        // The shrink example (the fault matrix article's, once the README's) builds first and passes --skip-build,
+        // as the help's does
         let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+            .deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/ServiceReplayTesting/ServiceReplayTesting.docc/TheFaultMatrix.md"), encoding: .utf8)
         let example = try #require(ShrinkCommand.help.examples.first)
         let command = try #require(example.split(separator: " -- ", maxSplits: 1).last)
-        #expect(readme.contains("-- \(command)\n"), "README lacks: -- \(command)")
+        #expect(readme.contains("-- \(command)\n"), "FaultMatrix.md lacks: -- \(command)")
         #expect(readme.contains("swift build --build-tests\nrecorder shrink "))
     }
 

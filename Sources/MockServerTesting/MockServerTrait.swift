@@ -80,6 +80,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
+/// The `.mockServer(...)` spelling of ``MockServerTrait`` in a test's or suite's traits.
 extension Trait where Self == MockServerTrait {
     /// Runs each test with its own ``MockServer/ReplayServer`` for `cassette`, in the record mode the
     /// environment gives (see ``MockServerTrait``).

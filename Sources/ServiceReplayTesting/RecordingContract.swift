@@ -4,7 +4,7 @@ import ServiceKit
 
 /// One recorded answer that a service's own types do not read as the recording means it: the place (cassette,
 /// interaction index and request, or error template), the service, and what went wrong, with the key path
-/// ``WebServiceError`` names (`.missingField("user.login")`).
+/// ``ServiceKit/WebServiceError`` names (`.missingField("user.login")`).
 public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     /// Where the recorded answer is: an interaction, or an error template of the cassette.
     public enum Place: Sendable, Hashable {
@@ -36,7 +36,7 @@ public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Checks every recorded answer to `service`'s request in `cassette` through the service's own response
-/// handling (its error detection, then its mapping, exactly as ``WebServiceClient`` reads a response), and
+/// handling (its error detection, then its mapping, exactly as ``ServiceKit/WebServiceClient`` reads a response), and
 /// returns each one that does not read as recorded, in interaction order, then the templates by name:
 /// - a recorded 2xx must map to the service's `Response`, unless its body is an error payload (as
 ///   ``ServiceKit/RawResponse/errorPayload`` finds one, such as `{"error": "maintenance", "message": ...}`);

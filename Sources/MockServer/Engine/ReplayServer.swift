@@ -131,7 +131,7 @@ public final class ReplayServer: Sendable {
 
     /// Closes the listener and every connection, stalled ones included. Safe to call more than once.
     /// In a forwarding mode it first cuts the streamed answers being relayed (a stream may never end; each
-    /// is recorded as far as it came, as ``RecordedStream/Ending/unfinished``), then lets the other exchanges
+    /// is recorded as far as it came, marked unfinished, so that replay keeps it open after its last part), then lets the other exchanges
     /// in flight finish (each bounded by ``RecordingOptions/timeout``; requests arriving meanwhile get a 503),
     /// so every exchange a client was answered is recorded, then writes the recorded cassette file and removes its capture log; call
     /// ``saveRecording()`` afterwards to learn whether that succeeded.
@@ -213,8 +213,11 @@ public final class ReplayServer: Sendable {
     /// How many client connections are open right now (0 when not running).
     var openConnectionCount: Int { http.openConnectionCount }
 
-    /// Adds a hand-written interaction for the odd case; it answers before any cassette does (see
-    /// ``ReplayEngine/add(_:)``). Build one with ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``.
+    /// Adds a hand-written interaction for the odd case; it answers before any cassette does: requests it
+    /// matches are answered by the added interactions alone, in the order added, then as the after-last policy
+    /// says (repeat unless ``ReplayServer/Configuration/matching`` sets another `afterLast`). Build one with
+    /// ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``. Each call copies the server's
+    /// index, so it suits a handful of additions, not thousands.
     public func add(_ interaction: Interaction) {
         if let recorder { recorder.add(interaction) } else { replayEngine.add(interaction) }
     }

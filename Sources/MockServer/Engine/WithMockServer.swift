@@ -36,14 +36,17 @@ import Foundation
 /// - Parameters:
 ///   - names: cassette names relative to `folder`: `github/users` for `github/users.json`, or a folder
 ///     name for every cassette in it.
-///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`
-///     (see ``RecordingsFolder/nearest(to:environment:)``).
+///   - folder: the recordings folder; default the folder the `MOCKSERVER_RECORDINGS` environment variable
+///     names, else the nearest `Recordings/` at or above the folder of `filePath`, else the first `Recordings`
+///     folder shipped as a bundle resource (when the source tree is not on the device).
 ///   - upstream: the real API a recording forwards to, such as `https://api.github.com`; default `nil`
 ///     (the cassette's own). Unused when only replaying.
 ///   - configuration: how the server runs; default loopback, ephemeral port, faults from the environment.
 ///     The record mode sets its ``ReplayServer/Configuration/mode`` and ``ReplayServer/Configuration/recording``.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
+///   - body: the test's work, given the started server; its result is returned.
+/// - Returns: what `body` returns.
 /// - Throws: what `body` throws, or ``MockServerError``: `cassetteNotFound` when a cassette is missing in
 ///   replay mode (naming the file and the command that records it), or no `Recordings/` folder is found;
 ///   `invalidConfiguration`, `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid

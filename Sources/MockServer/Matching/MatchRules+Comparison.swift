@@ -1,5 +1,5 @@
 extension MatchRules {
-    /// Whether `received` matches `recorded` under these rules, exactly as ``ReplayEngine`` decides: same
+    /// Whether `received` matches `recorded` under these rules, exactly as a replaying server decides: same
     /// method and path, query fields (order-insensitive, repeats counted), the chosen headers and the body
     /// (JSON by value, form fields, multipart parts), with ignored fields left out and redaction placeholders
     /// in `recorded` matching anything, and the `Range`, `If-Range` (by value) and `If-None-Match` or

@@ -3,8 +3,8 @@ import Foundation
 /// Why a request went unanswered: the closest recorded interaction and every difference from it, or the
 /// interactions it did match that were already used up (with `afterLast: fail`).
 ///
-/// ``description`` is the multi-line text a strict-mode test fails with; ``response`` is the 404 to send,
-/// whose JSON body carries the same text and facts.
+/// ``description`` is the multi-line text a strict-mode test fails with; the server answers the request with a
+/// 404 whose JSON body carries the same text and facts, and an `X-MockServer-Unmatched: 1` header.
 public struct NearMiss: Sendable, CustomStringConvertible {
     /// Differences listed in ``description`` before the rest are summarized as `… and N more`.
     public static let listedDifferenceLimit = 20

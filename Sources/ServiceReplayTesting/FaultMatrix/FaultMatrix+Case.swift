@@ -38,7 +38,7 @@ extension FaultMatrix {
 
         /// Cases are equal when their faults are: a matrix has one row per fault.
         public static func == (lhs: Case, rhs: Case) -> Bool { lhs.fault == rhs.fault }
-        /// Hashes the fault, as ``==`` compares it.
+        /// Hashes the fault, as ``==(_:_:)`` compares it.
         public func hash(into hasher: inout Hasher) { hasher.combine(fault) }
     }
 

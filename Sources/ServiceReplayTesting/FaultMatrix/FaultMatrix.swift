@@ -48,7 +48,8 @@ public enum FaultMatrix {
     /// - Parameters:
     ///   - service: the call; its response is compared with the baseline's by `==`.
     ///   - cassette: the cassette's name in `folder` (`github/users`).
-    ///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
+    ///   - folder: the recordings folder; default as for `withReplay`: the folder `MOCKSERVER_RECORDINGS` names,
+    ///     else the nearest `Recordings/` at or above the folder of `filePath`.
     ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
     ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
@@ -60,7 +61,7 @@ public enum FaultMatrix {
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
     ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
-    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServerError``
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServer/MockServerError``
     ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
     ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
     ///   recording was kept aside.
@@ -83,7 +84,28 @@ public enum FaultMatrix {
 
     /// Runs the streaming `service` through the matrix: the rows of a plain call, plus the stream faults
     /// after `eventsBeforeFault` events. The events received are compared with the baseline's by `==`.
-    /// Parameters and errors as for the plain service's `run`.
+    /// - Parameters:
+    ///   - service: the call; the events it receives are compared with the baseline's by `==`.
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default as for `withReplay`: the folder `MOCKSERVER_RECORDINGS` names,
+    ///     else the nearest `Recordings/` at or above the folder of `filePath`.
+    ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
+    ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
+    ///   - eventsBeforeFault: how many events arrive before a stream fault strikes; default 1 (a negative
+    ///     count counts as 0).
+    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
+    ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
+    ///   - parallel: runs at once; default ``defaultParallelRuns``.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    ///   - function: the test's name, for the command that records a missing cassette; leave the default.
+    /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
+    ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServer/MockServerError``
+    ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
+    ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
+    ///   recording was kept aside.
     public static func run<Service: StreamingService>(
         _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, eventsBeforeFault: Int = 1,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
@@ -104,14 +126,31 @@ public enum FaultMatrix {
     }
 
     /// Runs any async call the app makes through a client (a repository or view-model method) through the
-    /// matrix. Each run must throw the ``WebServiceError`` family its fault stands for, or return the fallback
+    /// matrix. Each run must throw the ``ServiceKit/WebServiceError`` family its fault stands for, or return the fallback
     /// an override declares for it (`.expect(family: .network, .fallback(cached), because: ...)`); a value
     /// where an error was due is a swallowed error, a different value a stale one.
     /// - Parameters:
     ///   - name: the call's name in the report (`ProfileRepository.load`).
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default as for `withReplay`: the folder `MOCKSERVER_RECORDINGS` names,
+    ///     else the nearest `Recordings/` at or above the folder of `filePath`.
+    ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
+    ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - idempotent: whether a retry policy may repeat the call (its requests are GETs); default `true`.
+    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
+    ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
+    ///   - parallel: runs at once; default ``defaultParallelRuns``.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     ///   - call: the call, given the run's client; its value is compared with the baseline's by `==`.
-    ///   Other parameters and errors as for the plain service's `run`.
+    /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
+    ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServer/MockServerError``
+    ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
+    ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
+    ///   recording was kept aside.
     public static func run<Value: Equatable & Sendable>(
         _ name: String, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, idempotent: Bool = true,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
@@ -141,10 +180,23 @@ public enum FaultMatrix {
     ///     #expect(report.failures.isEmpty, "\(report)")
     /// }
     /// ```
+    ///
+    /// Give every parameter but `kind` and `method` as to `run`, whose `only` takes a case returned here.
     /// - Parameters:
     ///   - kind: the service type; a `StreamingService` gets the stream rows.
     ///   - method: the service's method (a POST is never retried); default GET.
-    ///   Other parameters as for `run`, which must be given the same.
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default as for `run`.
+    ///   - eventsBeforeFault: for a `StreamingService`, how many events arrive before a stream fault strikes;
+    ///     default 1 (a negative count counts as 0). Ignored for other services.
+    ///   - client: builds the client for a run's base URL; the rows depend on its timeout and retry policy.
+    ///   - overrides: changed expectations and skipped faults (a skipped fault stays a case, which `run` reports
+    ///     as skipped), and faults added as cases of their own.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    /// - Returns: the cases in the order `run` runs them.
+    /// - Throws: ``FaultMatrixError`` when an override names neither a fault of the matrix nor a valid fault
+    ///   spec; ``MockServer/MockServerError`` when no recordings folder is found, or the cassette is missing in
+    ///   replay mode or cannot be read.
     public static func cases(for kind: Any.Type, method: HTTPMethod = .get, replaying cassette: String, in folder: URL? = nil,
                              eventsBeforeFault: Int = 1,
                              client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },

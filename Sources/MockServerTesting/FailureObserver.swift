@@ -56,8 +56,7 @@ package func reportWarning(_ warning: String, at sourceLocation: SourceLocation)
     #endif
 }
 
-/// A runner for the rehearsal of a fault test in a mode that records (see the README's "Record from your
-/// tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
+/// A runner for the rehearsal of a fault test in a mode that records (see the article "Recording from your tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
 /// the faults the test expects do not apply while recording; `nil` outside a Swift Testing test. Its issues
 /// are attributed to `sourceLocation`, the test's.
 package func rehearsal(at sourceLocation: SourceLocation) -> ((() async throws -> Void) async -> Void)? {

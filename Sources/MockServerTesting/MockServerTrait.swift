@@ -14,8 +14,8 @@ import Testing
 /// thrown error or any failing issue, such as an `#expect` that failed without throwing), and it keeps the
 /// old cassette's hand-written `note`, `matching` and `errorTemplates`. Tests sharing a cassette take turns
 /// on it while it is recorded, and a test with faults in a mode that records runs twice: once to record, its
-/// failures shown as known issues, then against the recording with its faults (see the README's "Record from
-/// your tests").
+/// failures shown as known issues, then against the recording with its faults (see
+/// the article "Recording from your tests").
 public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let cassette: String?
     let upstream: String?

@@ -3,7 +3,7 @@ import Foundation
 extension Cassette {
     /// Loads the cassette stored at `url`, with every exchange of an interrupted recording: when a recorder was
     /// killed, the capture log it left beside the file (`NAME.json.log`) is applied, in memory only, if it
-    /// belongs to this very file (see the README's "Capture"); a log left by any other version of the file is
+    /// belongs to this very file (see the article "Cassettes and HAR"); a log left by any other version of the file is
     /// ignored. A log without a file gives the cassette it started.
     ///
     /// Error messages name the file as given (`url.relativePath`, so a relative URL stays relative). Throws

@@ -24,7 +24,7 @@ import Foundation
 /// `MOCKSERVER_UPSTREAM` when set, else to `upstream`, else to the cassette's own `upstream`; it redacts
 /// with ``RedactionRules/default``, as `recorder capture` does. The modes that record take one name.
 /// Replayed cassettes recorded more than `MOCKSERVER_MAX_AGE_DAYS` days ago earn a warning on standard error.
-/// Tests of one process recording the same cassette take turns on it (see the README's "Record from your tests").
+/// Tests of one process recording the same cassette take turns on it (see the article "Recording from your tests", in MockServerTesting).
 ///
 /// MockServer links no test framework, so this function cannot see a failure that does not throw (a failed
 /// `#expect` or `XCTAssert`): under `all` the new recording, with the old cassette's hand-written parts, stays

@@ -56,7 +56,7 @@ extension FaultMatrix {
         var templates: [String]
     }
 
-    /// The default rows for `shape`, in the order of the README's table, overrides applied.
+    /// The default rows for `shape`, in the order of the table in the article "The fault matrix", overrides applied.
     /// - Throws: ``FaultMatrixError`` when an override names a fault the matrix lacks and its spec does not parse.
     static func cases(for shape: Shape, overrides: [Override]) throws -> [Case] {
         var rows: [Case] = []

@@ -33,7 +33,7 @@ extension FaultMatrix {
         /// The baseline, in the environment's record mode, then every case not skipped against what the
         /// baseline replayed or recorded, at most `parallel` at once; a failing baseline throws.
         ///
-        /// The baseline takes the cassette's turn as a test would (see the README's "Record from your tests"):
+        /// The baseline takes the cassette's turn as a test would (see the article "Recording from your tests", in MockServerTesting):
         /// under `once` it records a missing cassette, under `new-episodes` it appends, under `all` it
         /// re-records, and the new recording replaces the old cassette only when every row passed. Rows only
         /// replay, so they never record. Under `drift` and `MOCKSERVER_LIVE=1` the baseline talks to the

@@ -8,7 +8,7 @@ import ServiceKit
 /// service-level failures, kept in one call.
 ///
 /// ```swift
-/// let report = try await FaultMatrix.run(ProfileService(login: "octocat"), replaying: "github/users",
+/// let report = try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
 ///                                        client: { baseURL in WebServiceClient(baseURL: baseURL, configuration: .init(timeout: 1)) })
 /// #expect(report.failures.isEmpty, "\(report)")
 /// ```
@@ -173,9 +173,9 @@ public enum FaultMatrix {
     /// `@Test(arguments:)`: each fault its own test case.
     ///
     /// ```swift
-    /// @Test(arguments: try FaultMatrix.cases(for: ProfileService.self, replaying: "github/users", client: makeClient))
+    /// @Test(arguments: try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: makeClient))
     /// func profile(_ fault: FaultMatrix.Case) async throws {
-    ///     let report = try await FaultMatrix.run(ProfileService(login: "octocat"), replaying: "github/users",
+    ///     let report = try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
     ///                                            client: makeClient, only: fault)
     ///     #expect(report.failures.isEmpty, "\(report)")
     /// }

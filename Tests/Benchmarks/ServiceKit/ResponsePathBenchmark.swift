@@ -27,7 +27,7 @@ struct ResponsePathBenchmark {
         report.add("RawResponse alone (the parse, no mapping)", decoding.parse, of: decoding.reference)
         report.add("decodeResponse, Decodable [User] (full path)", decoding.decodable, of: decoding.reference,
                    target: 1.0)
-        report.add("parse + README-style accessor mapping", decoding.mapped, of: decoding.reference, target: 0.8)
+        report.add("parse + accessor mapping, as the ServiceKit article shows", decoding.mapped, of: decoding.reference, target: 0.8)
 
         let sending = try await measureSending()
         report.add("URLSession + JSONDecoder from MockServer", sending.reference)

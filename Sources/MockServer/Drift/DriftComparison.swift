@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// Compares a recorded answer with the live one by shape, never by value: status (exact code and class),
 /// `Content-Type`, the JSON shape at every path (see ``JSONShape``), a stream's event names and the shape
@@ -102,9 +103,11 @@ package enum DriftComparison {
     /// Each event name in `stream` with the union of its events' data shapes.
     private static func eventShapes(_ stream: Data) -> [String: JSONShape] {
         var shapes: [String: JSONShape] = [:]
-        for event in ServerSentEvents.events(in: stream) {
+        // Read as a client reads it; an unterminated last event is not dispatched.
+        var parser = ServerSentEventParser()
+        for event in parser.feed(stream) {
             let shape = (try? CassetteJSON(parsing: event.data)).map { JSONShape($0) } ?? JSONShape(root: .text)
-            shapes[event.name, default: JSONShape()].formUnion(shape)
+            shapes[event.type, default: JSONShape()].formUnion(shape)
         }
         return shapes
     }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -88,7 +89,7 @@ public struct EventStream<Service: StreamingService>: AsyncSequence, Sendable {
                     if service.requiresEndOfStream { throw WebServiceError.network(.connectionLost) }
                     return nil
                 }
-                parsed = parser.feed(chunk)
+                parsed = parser.feed(chunk).map(ServerSentEvent.init)
                 nextParsed = 0
             }
         }

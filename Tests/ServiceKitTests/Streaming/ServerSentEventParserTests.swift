@@ -1,5 +1,6 @@
 import Foundation
 @testable import ServiceKit
+import ServiceReplayShared
 import Testing
 
 /// The parser against the WHATWG rules, each case fed whole and byte by byte.
@@ -47,7 +48,7 @@ import Testing
     @Test(arguments: cases)
     func parse_whole(_ testCase: Case) {
         var parser = ServerSentEventParser()
-        #expect(parser.feed(Data(testCase.stream.utf8)) == testCase.events)
+        #expect(parser.feed(Data(testCase.stream.utf8)).map(ServerSentEvent.init) == testCase.events)
     }
 
     @Test(arguments: cases)
@@ -56,14 +57,14 @@ import Testing
         var parser = ServerSentEventParser()
         var events: [ServerSentEvent] = []
         for byte in Data(testCase.stream.utf8) {
-            events += parser.feed([byte])
+            events += parser.feed([byte]).map(ServerSentEvent.init)
         }
         #expect(events == testCase.events)
     }
 
     @Test func invalidUTF8_becomesReplacementCharacter() {
         var parser = ServerSentEventParser()
-        let events = parser.feed(Data("data: a".utf8) + Data([0xFF]) + Data("b\n\n".utf8))
+        let events = parser.feed(Data("data: a".utf8) + Data([0xFF]) + Data("b\n\n".utf8)).map(ServerSentEvent.init)
         #expect(events == [.init(data: "a\u{FFFD}b")])
     }
 

@@ -73,7 +73,7 @@ import Testing
             #expect(snippet.contains(#".product(name: "\#(product)", package: "ServiceReplay")"#), "\(file)'s Package.swift snippet lacks \(product)")
         }
         #expect(snippet.contains(#".package(url: "https://github.com/OWNER/ServiceReplay.git", from: "0.1.0")"#))
-        #expect(snippet.contains(#".package(path: "../ServiceReplay")"#))
+        #expect(snippet.contains(#".package(name: "ServiceReplay", path: "../ServiceReplay")"#))
     }
 
     @Test func everyDependencySnippet_ofTheREADMEAndTheArticles_namesEveryLibraryProduct() throws {
@@ -104,7 +104,8 @@ import Testing
 
     /// The toolchain's names the snippets may use besides the package's own, and the products' module names.
     static let systemNames: Set<String> = ["URL", "URLRequest", "URLSessionConfiguration", "String", "Int", "Decodable",
-                                           "Sendable", "Equatable", "Suite", "Test", "Package", "Authorization"]
+                                           "Sendable", "Equatable", "Suite", "Test", "Package", "PackageDescription", "FoundationNetworking",
+                                           "Authorization"]
 
     @Test func everyTypeTheREADMEsSwiftSnippetsAndCodeSpansName_exists() throws {
         var declared = Set<String>()

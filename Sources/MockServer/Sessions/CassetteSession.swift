@@ -141,10 +141,16 @@ package struct CassetteSession: Sendable {
     /// for the timeout) is short of them: it is settled as a failed test's, and the test fails saying so.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
     ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it;
-    ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream.
+    ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream;
+    ///   `invalidConfiguration` when ``RecordMode/once`` recorded a missing cassette from no request at all.
     package func finish(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
         guard let file, let unrecorded = server.unrecordedRequestsError(file: file.path) else {
-            return try settle(server, passed: passed)
+            try settle(server, passed: passed)
+            if let file, mode == .once, !FileManager.default.fileExists(atPath: file.path) {
+                // Left quiet, the test would pass now and fail offline for want of the cassette.
+                throw MockServerError(.invalidConfiguration, "no request reached the server while \(RecordMode.recordVariable)=once recorded \(file.path), so there is nothing to replay offline; a test whose requests go elsewhere (the fault matrix starts servers of its own) does not belong under .mockServer or withMockServer")
+            }
+            return
         }
         do {
             try settle(server, passed: false)

@@ -54,6 +54,25 @@ import Testing
         #expect(messages.withLock { $0 } == ["MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending): if the test passed, accept it with `mv '\(pending)' '\(file.path)'`"])
     }
 
+    /// A closure that sends nothing to its server under `once` would record no cassette and pass, then fail
+    /// offline for want of it: it fails now, saying why, and writes no file.
+    @Test func onceMode_withNoRequest_failsSayingNothingWasRecorded() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("untouched.json")
+        let thrown = await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "once"]) { () async -> MockServerError? in
+            do {
+                try await withMockServer(replaying: "untouched", in: folder, upstream: "http://127.0.0.1:1",
+                                         configuration: .init(faults: .none)) { _ in }
+                return nil
+            } catch {
+                return error as? MockServerError
+            }
+        }
+        #expect(thrown?.description == "no request reached the server while MOCKSERVER_RECORD=once recorded \(file.path), so there is nothing to replay offline; a test whose requests go elsewhere (the fault matrix starts servers of its own) does not belong under .mockServer or withMockServer")
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
     /// Runs ``sharers`` tests in parallel, each through `withMockServer(replaying: "shared/book")` for an item of
     /// its own, in `environment`; returns their answers by item.
     static func runSharers(folder: URL, upstream: URL, environment: [String: String]) async throws -> [String] {

@@ -33,7 +33,11 @@ let package = Package(
         // Example services (GitHub, Stack Exchange, the Nice API, chat completions): documentation of ServiceKit
         // and the fault matrix's subjects. Not a product: an app that links ServiceKit does not get them.
         .target(name: "ExampleServices", dependencies: ["ServiceKit"], swiftSettings: strictSettings),
-        .target(name: "MockServer", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
+        // MockServer's bottom layer: sockets, event loops, HTTP/1.1 framing and the error type every layer throws.
+        // A target of its own so that the compiler refuses any reference from it to the layers above (issue 32);
+        // not a product: MockServer re-exports it, so its users see the same names as before.
+        .target(name: "MockServerWire", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
+        .target(name: "MockServer", dependencies: ["MockServerWire", "ServiceReplayShared"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
         .target(name: "MockServerTesting", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
@@ -47,9 +51,9 @@ let package = Package(
         .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
         // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
         .target(name: "ServiceReplayTestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerWire", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
         .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "MockServerWire", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

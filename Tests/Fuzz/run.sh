@@ -62,8 +62,9 @@ quietly() {
 # The modules each library module needs, in link order.
 dependencies() {
     case $1 in
-        MockServer | ServiceKit) echo "ServiceReplayShared" ;;
-        recorder) echo "MockServer ServiceReplayShared" ;;
+        MockServerWire | ServiceKit) echo "ServiceReplayShared" ;;
+        MockServer) echo "MockServerWire ServiceReplayShared" ;;
+        recorder) echo "MockServer MockServerWire ServiceReplayShared" ;;
         *) echo "" ;;
     esac
 }

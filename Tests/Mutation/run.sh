@@ -164,7 +164,7 @@ test_filter() {
         return
     fi
     case $1 in
-        Sources/MockServer/*) echo MockServerTests ;;
+        Sources/MockServer/* | Sources/MockServerWire/*) echo MockServerTests ;;
         Sources/ServiceKit/*) echo ServiceKitTests ;;
         Sources/recorder/*) echo recorderTests ;;
         Sources/ServiceReplayShared/*) echo 'MockServerTests|ServiceKitTests|ServicesReplayTests' ;;

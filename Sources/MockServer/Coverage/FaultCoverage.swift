@@ -12,25 +12,26 @@ package enum FaultCoverage {
     /// The variable naming the file each fault decision is appended to, one JSON line each.
     package static let logVariable = "MOCKSERVER_FAULT_LOG"
 
-    /// Adds what `server` saw to the files the environment names; does nothing when it names none. A file
+    /// Adds what a server saw (its journal's `entries` and the connections its fault plan refused, asked for
+    /// only when a file is named) to the files the environment names; does nothing when it names none. A file
     /// that cannot be written earns a one-sentence warning on standard error, naming it and why: a test's
-    /// outcome never depends on it.
-    static func record(_ server: ReplayServer, environment: [String: String] = ProcessInfo.processInfo.environment) {
+    /// outcome never depends on it. (``record(_:environment:)``, in the engine, passes a server's.)
+    static func record(entries: () -> [JournalEntry], refusedConnections: () -> [FaultDecision], environment: [String: String]) {
         do {
-            try write(server, environment: environment)
+            try write(entries: entries, refusedConnections: refusedConnections, environment: environment)
         } catch {
             FileHandle.standardError.write(Data("warning: the fault coverage was not written: \(error).\n".utf8))
         }
     }
 
-    /// ``record(_:environment:)``'s work. Throws ``MockServerError`` `fileSystem`, naming the file and the
-    /// system's reason, when a file or its folder cannot be created or written.
-    static func write(_ server: ReplayServer, environment: [String: String]) throws(MockServerError) {
+    /// ``record(entries:refusedConnections:environment:)``'s work. Throws ``MockServerError`` `fileSystem`,
+    /// naming the file and the system's reason, when a file or its folder cannot be created or written.
+    static func write(entries: () -> [JournalEntry], refusedConnections: () -> [FaultDecision], environment: [String: String]) throws(MockServerError) {
         let report = environment[reportVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
         let log = environment[logVariable].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
         guard report != nil || log != nil else { return }
-        let entries = server.journal.entries
-        let refusals = server.refusedConnections.map { FaultLogLine(fault: $0.rule.description, connection: $0.count) }
+        let entries = entries()
+        let refusals = refusedConnections().map { FaultLogLine(fault: $0.rule.description, connection: $0.count) }
         if let log {
             try writing(log) {
                 try FileLock.withLock(beside: log) {

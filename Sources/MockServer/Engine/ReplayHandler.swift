@@ -33,7 +33,8 @@ final class ReplayHandler: HTTPHandler {
 
     /// One request's road: parsed once; the fault plan decides (once); the engine answers, unless the fault
     /// replaces its answer; the fault, if any, turns that answer into the one sent; the journal keeps it.
-    func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+    func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        let request = received.restoringRoutedHost()
         let parts = RequestParts(received: request)
         let answer: ReplayAnswer
         // Without a plan no fault decision is made or copied: it is a large value, and this is every request.

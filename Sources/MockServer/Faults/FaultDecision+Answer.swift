@@ -2,7 +2,7 @@ import Foundation
 
 extension FaultDecision {
     /// A reply and the status the client sees with it (`nil` when the connection breaks before a status line).
-    private typealias Normal = (reply: HTTPReply, status: Int?)
+    typealias Normal = (reply: HTTPReply, status: Int?)
 
     /// Whether this fault delays or damages the answer the request would have had (latency, throttle,
     /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, and the stream faults), so the
@@ -17,19 +17,11 @@ extension FaultDecision {
         }
     }
 
-    /// The answer sent when this fault fires for a request: a plain function of the decision and of `normal`,
-    /// the engine's answer to the request, replayed only when ``altersAnswer`` says so (`nil` otherwise; a
-    /// fault that alters the answer and is given none answers as for a replayed transport failure, by
-    /// closing). Error templates come resolved with the decision. Faults that damage a response as a whole
-    /// treat a stream as one body. The result names the fault and the interaction whose answer it altered.
-    func apply(to normal: ReplayAnswer?) -> ReplayAnswer {
-        let (reply, status) = carriedOut(normal.map { ($0.reply, $0.status) } ?? (.close, nil))
-        return ReplayAnswer(matched: normal?.matched, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
-                            fault: self, reply: reply, status: status)
-    }
 
     /// The reply (and the status the client sees) this fault sends instead of `normal`.
-    private func carriedOut(_ normal: Normal) -> Normal {
+    /// The reply and status sent when this fault fires, given `normal`, the reply the request would have had
+    /// (see ``apply(to:)``, in the engine, which builds the answer from it).
+    func carriedOut(_ normal: Normal) -> Normal {
         switch fault.kind {
         case .refuse, .empty:
             return (.close, status: nil)

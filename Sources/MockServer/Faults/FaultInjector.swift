@@ -26,16 +26,12 @@ final class FaultInjector: Sendable {
         applies = Array(repeating: true, count: plan.rules.count)
     }
 
-    /// Starts applying `plan` to the requests `engine` answers, its random draws made for the test `identity`
-    /// names (`nil`: no test in particular, the plan's seed alone; see ``SeededDraw/seed(_:identity:)``),
-    /// looking up here, once, the error template of
-    /// each `service-error` and error-event rule in the engine's cassettes (which must all be loaded by now).
-    /// A rule whose filters select none of the cassettes' recorded requests may name a template they lack: it
-    /// is aimed at another API (a suite-wide plan from `MOCKSERVER_FAULTS` aims rules by path) and never
-    /// applies here.
-    /// - Throws: ``MockServerError`` `invalidFaultPlan` for any other rule naming a template no cassette holds,
-    ///   naming the rule and the templates there are.
-    init(plan: FaultPlan, engine: ReplayEngine, identity: String? = nil) throws(MockServerError) {
+    /// Starts applying `plan`, looking up once the error template of each `service-error` and error-event rule
+    /// with `template` (its name, the rule and the rule's index), which returns `nil` for a rule that never
+    /// applies here or throws for one that cannot be used; ``init(plan:engine:identity:)``, in the engine,
+    /// looks them up in the cassettes. `identity` as in ``init(plan:identity:)``.
+    init(plan: FaultPlan, identity: String?,
+         template: (_ name: String, _ rule: FaultRule, _ index: Int) throws(MockServerError) -> HTTPResponse?) throws(MockServerError) {
         self.plan = plan
         drawSeed = SeededDraw.seed(plan.seed, identity: identity)
         counts = Lock(Array(repeating: 0, count: plan.rules.count))
@@ -44,9 +40,9 @@ final class FaultInjector: Sendable {
         for (index, rule) in plan.rules.enumerated() {
             switch rule.fault.kind {
             case .serviceError(let name), .errorEvent(let name, _):
-                let template = try Self.template(name, of: rule, at: index, in: engine)
-                templates.append(template)
-                applies.append(template != nil)
+                let found = try template(name, rule, index)
+                templates.append(found)
+                applies.append(found != nil)
             default:
                 templates.append(nil)
                 applies.append(true)
@@ -54,21 +50,6 @@ final class FaultInjector: Sendable {
         }
         self.templates = templates
         self.applies = applies
-    }
-
-    /// The template `name` that rule `index` sends, or `nil` when no cassette holds it and the rule selects
-    /// none of the recorded requests.
-    private static func template(_ name: String, of rule: FaultRule, at index: Int, in engine: ReplayEngine) throws(MockServerError) -> HTTPResponse? {
-        if let template = engine.errorTemplate(named: name) { return template }
-        let cassettes = engine.preparedCassettes
-        let selects = cassettes.contains { cassette in
-            cassette.requests.contains { rule.considers(method: RequestParts.normalizeMethod($0.method), path: RequestParts.normalizedPath(of: $0.target)) }
-        }
-        guard selects else { return nil }
-        let names = Set(cassettes.flatMap(\.metadata.errorTemplates.keys)).sorted()
-        let existing = names.isEmpty ? "the cassettes served have no error templates"
-            : "the templates there are: " + names.joined(separator: ", ")
-        throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): no cassette served has an error template named '\(name)'; \(existing)")
     }
 
     /// The decision for a request parsed as `parts` (the method and path matching compares), or `nil` when no

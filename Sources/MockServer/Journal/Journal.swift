@@ -40,15 +40,16 @@ public final class Journal: Sendable {
         return JournalEntry(sequence: sequence, time: time, request: request, outcome: outcome)
     }
 
-    /// Adds `request` with the answer it got (as ``JournalOutcome/init(_:)`` spells it) without building the
-    /// public entry, which is what a server does for every request; returns the entry's sequence number.
-    @discardableResult
-    package func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date = Date()) -> Int {
-        if answer.isPlain, let matched = answer.matched, matched.status == answer.status {
-            return store(request, .matched(matched), used: matched.reference, at: time)
-        }
-        return store(request, .other(JournalRecord.Box(JournalOutcome(answer))), used: answer.fault == nil ? nil : answer.interaction,
-                     at: time)
+    /// Adds `request`, answered as `matched` recorded it, without building the public entry (what a server does
+    /// for most requests: see `append(_:answer:at:)`); returns the entry's sequence number.
+    func append(_ request: HTTPRequest, matched: MatchedInteraction, at time: Date) -> Int {
+        store(request, .matched(matched), used: matched.reference, at: time)
+    }
+
+    /// Adds `request` with `outcome`, counting `used` as used, without building the public entry; returns the
+    /// entry's sequence number.
+    func append(_ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date) -> Int {
+        store(request, .other(JournalRecord.Box(outcome)), used: used, at: time)
     }
 
     /// Keeps a record within the limits; returns its sequence number.

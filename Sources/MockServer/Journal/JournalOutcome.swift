@@ -55,20 +55,6 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
         self.status = status
     }
 
-    /// The outcome of a server's answer: a fault (with the rule, seed, the interaction whose answer it altered
-    /// and the status sent), matched (with the status, unless a transport failure was replayed), or unmatched
-    /// with its near miss and 404.
-    init(_ answer: ReplayAnswer) {
-        if let fault = answer.fault {
-            self = .faultInjected(rule: fault.description, seed: fault.seed, interaction: answer.interaction, status: answer.status)
-        } else if let interaction = answer.interaction {
-            self.init(kind: .matched, interaction: interaction, status: answer.status)
-            replayedFailure = answer.matched?.failure
-        } else {
-            self.init(kind: .unmatched, nearMiss: answer.nearMiss, status: answer.status)
-        }
-    }
-
     /// A matched interaction answered with `status`, or replayed a transport failure of kind `replayedFailure`.
     package static func matched(_ interaction: InteractionReference, status: Int?, replayedFailure: TransportFailure.Kind? = nil) -> JournalOutcome {
         var outcome = JournalOutcome(kind: .matched, interaction: interaction, status: status)

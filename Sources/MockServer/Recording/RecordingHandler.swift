@@ -66,7 +66,8 @@ final class RecordingHandler: HTTPHandler {
         unrecorded.withLock { $0 }
     }
 
-    func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+    func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        let request = received.restoringRoutedHost()
         if mode == .replayOrRecord {
             let answer = engine.answer(request, headFromGET: false)
             if answer.interaction != nil {

@@ -49,7 +49,9 @@ final class UpstreamExchange {
 /// A TCP connection to an `http://` upstream, confined to one event loop. It carries one exchange at a
 /// time and, between exchanges, waits in its ``UpstreamPool`` for the next (HTTP keep-alive). The exchange's
 /// deadline is its timer on the loop.
-final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
+final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
+    /// What the loop watches; it holds this connection until ``close()``.
+    let descriptor: DelegatedDescriptor
     let client: LoopUpstreamClient
     private let pool: UpstreamPool
     /// Strong, like a client connection's (see ``Listener``).
@@ -65,7 +67,8 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
         self.client = client
         self.pool = pool
         loop = pool.loop
-        super.init(fd: fd)
+        descriptor = DelegatedDescriptor(fd: fd)
+        descriptor.delegate = self
     }
 
     /// Starts `exchange` (loop thread only): writes the request now when connected, else once connected.
@@ -75,7 +78,9 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
         if connected { writeRequest() }
     }
 
-    override func handle(_ event: PollerEvent) {
+    var fd: Int32 { descriptor.fd }
+
+    func handle(_ event: PollerEvent) {
         guard !closed else { return }
         if !connected {
             let code = Sys.pendingError(fd)
@@ -190,7 +195,7 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
                     return
                 }
                 self.exchange = nil
-                loop.timers.remove(self)
+                loop.timers.remove(descriptor)
                 exchange.end(.response(head, body: exchange.body, streamed: exchange.sink != nil))
                 if reusable, !client.isInvalidated {
                     reused = true
@@ -239,12 +244,12 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
     /// streamed body sets one) keeps the earlier wake-up, which then finds nothing due and waits again: a
     /// streamed piece costs no heap operation.
     private func armTimer(_ exchange: UpstreamExchange) {
-        guard timerSlot < 0 || exchange.deadline < scheduledWake else { return }
-        loop.timers.schedule(self, at: exchange.deadline)
+        guard descriptor.timerSlot < 0 || exchange.deadline < descriptor.scheduledWake else { return }
+        loop.timers.schedule(descriptor, at: exchange.deadline)
     }
 
     /// Fails the exchange as timed out if its deadline passed, else waits for the deadline, which moved later.
-    override func timerFired() {
+    func timerFired() {
         guard let exchange else { return }
         guard exchange.deadline <= loop.now else {
             armTimer(exchange)
@@ -292,7 +297,8 @@ final class UpstreamConnection: LoopDescriptor, @unchecked Sendable {
         closed = true
         exchange = nil
         pool.forget(self)
-        loop.forgetClosing(self)
+        loop.forgetClosing(descriptor)
         Sys.close(fd)
+        descriptor.delegate = nil
     }
 }

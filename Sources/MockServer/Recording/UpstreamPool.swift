@@ -24,7 +24,7 @@ final class UpstreamPool: @unchecked Sendable {
         case .started(let fd):
             let connection = UpstreamConnection(fd: fd, client: client, pool: self)
             open[fd] = connection
-            loop.watch(connection, interest: [.read, .write])
+            loop.watch(connection.descriptor, interest: [.read, .write])
             connection.begin(exchange)
         }
     }

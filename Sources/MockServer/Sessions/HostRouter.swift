@@ -14,9 +14,9 @@ final class HostRouter: Sendable {
     private let tasks = SessionTaskRouter(followsRedirects: false)
 
     /// The header that carries the authority the client asked for to the server, which puts it back as
-    /// `Host` (``HTTPRequest/restoreRoutedHost()``): Apple's URLSession reserves `Host` and may replace the
+    /// `Host` (``HTTPRequest/restoringRoutedHost()``): Apple's URLSession reserves `Host` and may replace the
     /// value set on a request with the loopback address, where libcurl sends it as set.
-    static let hostHeader = "X-MockServer-Host"
+    static let hostHeader = HTTPRequest.routedHostHeader
 
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
     /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
@@ -211,16 +211,5 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
         if let task {
             DispatchQueue.global().async { task.cancel() }
         }
-    }
-}
-
-extension HTTPRequest {
-    /// Puts back as `Host` the authority a routed client asked for, which ``HostRouter`` carries in
-    /// ``HostRouter/hostHeader`` because Apple's URLSession may replace a `Host` set on a request; the
-    /// carrying header is removed, so replay, matching and recording see the request as the client sent it.
-    mutating func restoreRoutedHost() {
-        guard let authority = headers[HostRouter.hostHeader] else { return }
-        headers.remove(name: HostRouter.hostHeader)
-        headers.set(name: "Host", value: authority)
     }
 }

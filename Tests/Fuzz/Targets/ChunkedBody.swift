@@ -2,7 +2,7 @@
 // give the same body, the same outcome and, unless rejected, the same number of bytes left over for the
 // next request.
 import Foundation
-@testable import MockServer
+@testable import MockServerWire
 
 private struct Decoded: Equatable {
     var body = Data()

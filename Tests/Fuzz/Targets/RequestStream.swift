@@ -3,7 +3,7 @@
 // in reads of random sizes; what comes out (each request or the rejection that ends the stream) must not
 // depend on how the bytes were cut.
 import Foundation
-@testable import MockServer
+@testable import MockServerWire
 
 /// What the input path produced from a stream.
 private enum Event: Equatable {

@@ -1,6 +1,7 @@
 import Foundation
 import ServiceReplayShared
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// Requests the server answers itself, before any cassette, reach the configuration's observer: the journal

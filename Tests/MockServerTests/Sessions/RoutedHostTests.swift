@@ -17,19 +17,34 @@ import ServiceReplayTestSupport
         #expect(routed.value(forHTTPHeaderField: "Host") == "api.github.com:8443")
     }
 
-    @Test func hostReplacedOnTheWay_isPutBack_andTheCarrierRemoved() async throws {
-        // Given a routed request as Apple's URLSession may send it: Host rewritten to the loopback address
-        try await withServer(respond: { request in
-            .response(status: 200, headers: ["X-Seen-Host": request.headers["Host"] ?? "-",
-                                             "X-Seen-Names": request.headers.map(\.name).joined(separator: ",")])
-        }) { _, url in
-            let client = try RawHTTPClient(url)
-            try client.send("GET /users HTTP/1.1\r\nHost: 127.0.0.1:\(url.port!)\r\nAccept: */*\r\nX-MockServer-Host: api.github.com:8443\r\n\r\n")
-            // Then the server's handler sees the host the client asked for, in Host's place, and no carrier
-            let response = try await client.readResponse()
-            #expect(response.headers["X-Seen-Host"] == "api.github.com:8443")
-            #expect(response.headers["X-Seen-Names"] == "Host,Accept")
+    /// A routed request as Apple's URLSession may send it: Host rewritten to the loopback address of `base`.
+    private static func routedHead(_ base: URL) -> String {
+        "GET /users HTTP/1.1\r\nHost: 127.0.0.1:\(base.port!)\r\nAccept: */*\r\nX-MockServer-Host: api.github.com:8443"
+    }
+
+    @Test func hostReplacedOnTheWay_isPutBackForReplay_andTheCarrierRemoved() async throws {
+        try await withMockServer(cassettes: [Cassette(name: "none", interactions: [])], configuration: .init(faults: .none)) { server in
+            // Given a routed request whose Host was rewritten on the way
+            _ = try await rawExchange(server.baseURL!, Self.routedHead(server.baseURL!))
+            // Then the replay server saw the host the client asked for, in Host's place, and no carrier
+            let request = try #require(server.journal.entries.first?.request)
+            #expect(request.headers["Host"] == "api.github.com:8443")
+            #expect(request.headers.map(\.name) == ["Host", "Accept"])
         }
     }
 
+    @Test func hostReplacedOnTheWay_isPutBackForRecording_andTheCarrierNeitherForwardedNorRecorded() async throws {
+        try await withUpstream { upstream, log in
+            try await withRecordingServer(upstream: upstream) { server, base in
+                // Given a routed request whose Host was rewritten on the way, recorded through the proxy
+                let response = try await rawExchange(base, Self.routedHead(base))
+                #expect(response.status == 404, "the fake upstream has no /users")
+                // Then neither the cassette (whose Host is the upstream's, as forwarded) nor the upstream holds the carrier
+                let recorded = try #require(server.recordedCassette?.interactions.first?.request)
+                #expect(recorded.headers.map(\.name) == ["Host", "Accept"])
+                #expect(log.all.count == 1)
+                #expect(log.all.allSatisfy { !$0.headers.contains("X-MockServer-Host") })
+            }
+        }
+    }
 }

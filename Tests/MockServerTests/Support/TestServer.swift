@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import ServiceReplayTestSupport
 
 extension HTTPServer.Configuration {

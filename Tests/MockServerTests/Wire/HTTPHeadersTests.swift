@@ -1,4 +1,5 @@
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 @Suite struct HTTPHeadersTests {

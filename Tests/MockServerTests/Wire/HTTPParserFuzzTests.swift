@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// Seeded random mutations of valid requests: the parser must always end in a parsed head, a known

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// The request parser on its own: head scanning and parsing, framing rules, and chunked decoding.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// ``HTTPReply`` as a value: how replies describe themselves and compose.

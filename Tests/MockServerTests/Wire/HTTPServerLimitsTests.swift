@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// Limits and hostile input: every violation gets its status and a close, slow clients time out,

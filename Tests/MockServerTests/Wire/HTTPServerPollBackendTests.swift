@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import ServiceReplayShared
 import Testing
 #if canImport(Glibc)

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// The server as a real client sees it: URLSession over loopback.

@@ -1,4 +1,5 @@
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// How the writer reads a handler's own `Content-Length`, which decides whether the connection can stay open.

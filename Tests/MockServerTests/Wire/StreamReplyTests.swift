@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// ``HTTPReply/stream(_:)`` on the wire: chunk framing, timing, endings.

@@ -1,4 +1,5 @@
 @testable import MockServer
+@testable import MockServerWire
 import Testing
 
 /// ``TimerHeap``, the event loop's timers, checked against a plain dictionary of deadlines: whatever is

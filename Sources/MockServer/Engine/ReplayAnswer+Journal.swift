@@ -1,0 +1,32 @@
+import Foundation
+
+// How an engine's answer goes into the journal. Here, in the engine, because the journal sits below it and
+// knows nothing of answers.
+
+extension JournalOutcome {
+    /// The outcome of a server's answer: a fault (with the rule, seed, the interaction whose answer it altered
+    /// and the status sent), matched (with the status, unless a transport failure was replayed), or unmatched
+    /// with its near miss and 404.
+    init(_ answer: ReplayAnswer) {
+        if let fault = answer.fault {
+            self = .faultInjected(rule: fault.description, seed: fault.seed, interaction: answer.interaction, status: answer.status)
+        } else if let interaction = answer.interaction {
+            self.init(kind: .matched, interaction: interaction, status: answer.status)
+            replayedFailure = answer.matched?.failure
+        } else {
+            self.init(kind: .unmatched, nearMiss: answer.nearMiss, status: answer.status)
+        }
+    }
+}
+
+extension Journal {
+    /// Adds `request` with the answer it got (as ``JournalOutcome/init(_:)`` spells it) without building the
+    /// public entry, which is what a server does for every request; returns the entry's sequence number.
+    @discardableResult
+    package func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date = Date()) -> Int {
+        if answer.isPlain, let matched = answer.matched, matched.status == answer.status {
+            return append(request, matched: matched, at: time)
+        }
+        return append(request, outcome: JournalOutcome(answer), used: answer.fault == nil ? nil : answer.interaction, at: time)
+    }
+}

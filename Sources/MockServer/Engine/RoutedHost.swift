@@ -1,0 +1,18 @@
+extension HTTPRequest {
+    /// The header in which ``HostRouter`` carries the authority a routed client asked for: see
+    /// ``HostRouter/hostHeader``. Declared here, below the router, because the servers' handlers read it.
+    static let routedHostHeader = "X-MockServer-Host"
+
+    /// The request with `Host` put back to the authority a routed client asked for, which ``HostRouter``
+    /// carries in ``HostRouter/hostHeader`` because Apple's URLSession may replace a `Host` set on a request;
+    /// the carrying header is removed, so replay, matching and recording see the request as the client sent
+    /// it. The servers' handlers call it first thing (``ReplayHandler``, ``RecordingHandler``); the wire knows
+    /// nothing of routing.
+    func restoringRoutedHost() -> HTTPRequest {
+        guard let authority = headers[Self.routedHostHeader] else { return self }
+        var restored = self
+        restored.headers.remove(name: Self.routedHostHeader)
+        restored.headers.set(name: "Host", value: authority)
+        return restored
+    }
+}

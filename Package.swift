@@ -43,17 +43,31 @@ let package = Package(
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
         .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "ServiceReplayShared"], swiftSettings: strictSettings),
         // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
-        .target(name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "MockServerTesting", "ServiceReplayShared"], swiftSettings: strictSettings),
+        .target(
+            name: "ServiceReplayTesting", dependencies: ["ServiceKit", "ServiceKitTesting", "MockServer", "MockServerTesting", "ServiceReplayShared"],
+            swiftSettings: strictSettings),
         .executableTarget(name: "recorder", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
-        .executableTarget(name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayShared"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
-        .executableTarget(name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
-                          path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
-        .testTarget(name: "ServiceKitTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayShared"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
+            path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
+        .testTarget(
+            name: "ServiceKitTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayShared", "ServiceReplayTestSupport"],
+            swiftSettings: strictSettings),
         // Test-only helpers shared by the test targets: starting child processes without Foundation's Process.
         .target(name: "ServiceReplayTestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "MockServerWire", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
-        .testTarget(name: "ServicesReplayTests", dependencies: ["ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "MockServerWire", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "MockServerTests", dependencies: ["MockServer", "MockServerWire", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ServicesReplayTests",
+            dependencies: [
+                "ServiceKit", "ExampleServices", "ServiceKitTesting", "ServiceReplayTesting", "MockServer", "MockServerWire", "ServiceReplayShared",
+                "ServiceReplayTestSupport",
+            ], swiftSettings: strictSettings),
     ],
     swiftLanguageModes: [.v6]
 )

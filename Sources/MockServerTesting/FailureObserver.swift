@@ -62,13 +62,17 @@ package func reportWarning(_ warning: String, at sourceLocation: SourceLocation)
 package func rehearsal(at sourceLocation: SourceLocation) -> ((() async throws -> Void) async -> Void)? {
     guard Test.current != nil else { return nil }
     return { body in
-        await withKnownIssue("the rehearsal that records the cassette, without faults; the run with faults follows",
-                             isIntermittent: true, sourceLocation: sourceLocation) {
+        await withKnownIssue(
+            "the rehearsal that records the cassette, without faults; the run with faults follows",
+            isIntermittent: true, sourceLocation: sourceLocation
+        ) {
             do {
                 try await body()
             } catch {
                 Issue.record(error, sourceLocation: sourceLocation)
             }
-        } matching: { _ in true }
+        } matching: { _ in
+            true
+        }
     }
 }

@@ -50,11 +50,13 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let allowsUnusedInteractions = self.allowsUnusedInteractions
-        _ = try await CassetteSession.forTest(names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
-                                           configuration: configuration, filePath: filePath, function: test.name,
-                                           environment: environment ?? TestEnvironment.current,
-                                           warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
-                                           rehearse: rehearsal(at: test.sourceLocation)) { _, server in
+        _ = try await CassetteSession.forTest(
+            names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
+            configuration: configuration, filePath: filePath, function: test.name,
+            environment: environment ?? TestEnvironment.current,
+            warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
+            rehearse: rehearsal(at: test.sourceLocation)
+        ) { _, server in
             let (result, failed) = await observingFailures(function)
             if failed == true, let replayed = server.replayedFailures(test: CassetteSession.testName(test.name)) {
                 // What the failing test saw on the wire (a reset, a timeout) names no cassette; this does.
@@ -70,7 +72,9 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
                 try server.verifyEveryInteractionUsed()
             }
             return failed != true
-        } passed: { $0 }
+        } passed: {
+            $0
+        }
     }
 
     /// The cassette of a test that names none: its suites and its name, such as `UsersTests/fetchesOctocat`
@@ -120,7 +124,8 @@ extension Trait where Self == MockServerTrait {
         var configuration = configuration
         configuration.strict = strict
         configuration.faults = faults
-        return MockServerTrait(cassette: cassette, upstream: upstream, folder: folder, configuration: configuration,
-                               allowsUnusedInteractions: allowUnusedInteractions, filePath: filePath)
+        return MockServerTrait(
+            cassette: cassette, upstream: upstream, folder: folder, configuration: configuration,
+            allowsUnusedInteractions: allowUnusedInteractions, filePath: filePath)
     }
 }

@@ -49,8 +49,11 @@ import Testing
         #expect(error?.reason == .service(.errorPayload(code: nil, message: "no such table: users")))
         #expect(error?.statusCode == 400)
         // And the default shape (without the hook) would have been the status
-        #expect(RawResponse(statusCode: 400, headers: ["Content-Type": "application/json"],
-                            body: Data(#"{"ok": false, "error": "no such table: users"}"#.utf8)).commonServiceError
+        #expect(
+            RawResponse(
+                statusCode: 400, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"ok": false, "error": "no such table: users"}"#.utf8)
+            ).commonServiceError
                 == .httpStatus(400, message: "no such table: users"))
         // When rows arrive, then they map; when another error arrives, the default still reads it
         #expect(try await datasette.send(service) == ["Ann", "Bo"])
@@ -64,9 +67,10 @@ import Testing
         let transport = ScriptedTransport(
             .json([["id": "17", "email": "ann@example.com", "name": "Ann Lee"]]),
             .json(["currentPage": 1, "pageCount": 1, "resultCount": 0, "list": [], "message": "No feeds found."]))
-        let nice = WebServiceClient(baseURL: URL(string: "https://api.nice.example/v1")!,
-                                    configuration: .init(commonParameters: { ["token": "t"] }, retryPolicy: RetryPolicy()),
-                                    transport: transport)
+        let nice = WebServiceClient(
+            baseURL: URL(string: "https://api.nice.example/v1")!,
+            configuration: .init(commonParameters: { ["token": "t"] }, retryPolicy: RetryPolicy()),
+            transport: transport)
         // When the example runs
         let friends = try await nice.send(ReadmeFriendsService(userID: "42"))
         var pages: [FeedPage] = []
@@ -83,9 +87,10 @@ import Testing
         transport.send(#"data: {"id":"c1","choices":[{"delta":{"content":"Hello"}}]}"# + "\n\n")
         transport.send(#"data: {"id":"c1","choices":[{"delta":{"content":"!"}}]}"# + "\n\ndata: [DONE]\n\n")
         let key = "sk-test"
-        let openAI = WebServiceClient(baseURL: URL(string: "https://api.openai.com/v1")!,
-                                      configuration: .init(headers: ["Authorization": "Bearer \(key)"]),
-                                      transport: transport)
+        let openAI = WebServiceClient(
+            baseURL: URL(string: "https://api.openai.com/v1")!,
+            configuration: .init(headers: ["Authorization": "Bearer \(key)"]),
+            transport: transport)
         // When the example runs
         var answer = ""
         for try await delta in openAI.events(of: ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Hi")])) {

@@ -14,9 +14,11 @@ import Testing
 /// the documentation adds to them. `DocumentationSnippetTests` checks that each of those code blocks is in
 /// `Examples/` or here. The cassette the README records, `ProfileServiceTests/octocat`, is GitHub's octocat
 /// answer from `Recordings/github/users.json`, written to a folder of the suite's own.
-@Suite(.firstHourRecordings,
-       .disabled(if: ProcessInfo.processInfo.environment["MOCKSERVER_FAULTS"] != nil,
-                 "its fault-free test expects the recorded answer, which CI's random fault plans replace"))
+@Suite(
+    .firstHourRecordings,
+    .disabled(
+        if: ProcessInfo.processInfo.environment["MOCKSERVER_FAULTS"] != nil,
+        "its fault-free test expects the recorded answer, which CI's random fault plans replace"))
 struct FirstHourTests {
     /// A GitHub user's public profile.
     public struct Profile: Decodable, Sendable, Equatable {
@@ -44,8 +46,9 @@ struct FirstHourTests {
 
         /// A service whose requests go through a session made from `configuration`.
         public init(configuration: URLSessionConfiguration = .ephemeral) {
-            client = WebServiceClient(baseURL: URL(string: "https://api.github.com")!,
-                                      transport: URLSessionTransport(configuration: configuration))
+            client = WebServiceClient(
+                baseURL: URL(string: "https://api.github.com")!,
+                transport: URLSessionTransport(configuration: configuration))
         }
 
         /// The profile of `login`.
@@ -89,8 +92,10 @@ struct FirstHourTests {
             #expect(profile.name == "The Octocat")
         }
 
-        @Test(.mockServer("ProfileServiceTests/octocat", upstream: "https://api.github.com",
-                          faults: .plan(try! FaultPlan.parse(specs: "status=503"))))
+        @Test(
+            .mockServer(
+                "ProfileServiceTests/octocat", upstream: "https://api.github.com",
+                faults: .plan(try! FaultPlan.parse(specs: "status=503"))))
         func octocat_whenGitHubIsDown() async throws {
             await #expect(throws: ProfileService.Failure.status(503)) {
                 try await service.profile(login: "octocat")
@@ -99,16 +104,18 @@ struct FirstHourTests {
     }
 
     @Test func userProfile_throughEveryFault() async throws {
-        let report = try await FaultMatrix.run(UserProfile(login: "octocat"), replaying: "ProfileServiceTests/octocat",
-                                               upstream: "https://api.github.com",
-                                               client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) })
+        let report = try await FaultMatrix.run(
+            UserProfile(login: "octocat"), replaying: "ProfileServiceTests/octocat",
+            upstream: "https://api.github.com",
+            client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) })
         #expect(report.failures.isEmpty, "\(report)")
     }
 
     @Test func theFaultMatrix_ranItsRows_andNoTemplateRows() async throws {
         // The README promises "about twenty faults"; a recorded cassette has no error templates of its own
-        let rows = try FaultMatrix.cases(for: UserProfile.self, replaying: "ProfileServiceTests/octocat",
-                                         client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) })
+        let rows = try FaultMatrix.cases(
+            for: UserProfile.self, replaying: "ProfileServiceTests/octocat",
+            client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) })
         #expect((18...24).contains(rows.count), "\(rows)")
         #expect(!rows.contains { $0.fault.hasPrefix("service-error=") })
     }
@@ -134,8 +141,9 @@ struct FirstHourRecordingsTrait: SuiteTrait, TestTrait, TestScoping {
         let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let source = repository.appendingPathComponent("Recordings/github/users.json")
         guard var cassette = try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any],
-              let interactions = cassette["interactions"] as? [[String: Any]],
-              let octocat = interactions.first(where: { ($0["request"] as? [String: Any])?["target"] as? String == "/users/octocat" }) else {
+            let interactions = cassette["interactions"] as? [[String: Any]],
+            let octocat = interactions.first(where: { ($0["request"] as? [String: Any])?["target"] as? String == "/users/octocat" })
+        else {
             throw CocoaError(.fileReadCorruptFile, userInfo: [NSFilePathErrorKey: source.path])
         }
         cassette["interactions"] = [octocat]

@@ -96,18 +96,22 @@ public final class ReplayServer: Sendable {
         journal = Journal(capacity: configuration.journalCapacity)
         let injector: FaultInjector?
         if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine, identity: configuration.faultIdentity) } else { injector = nil }
-        handler = ReplayHandler(engine: engine, journal: journal, injector: injector,
-                                streamTiming: configuration.streamTiming, observer: configuration.onRequest)
+        handler = ReplayHandler(
+            engine: engine, journal: journal, injector: injector,
+            streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
-            let recorder = RecordingHandler(mode: configuration.mode, options: options, engine: engine, journal: journal,
-                                            observer: configuration.onRequest)
+            let recorder = RecordingHandler(
+                mode: configuration.mode, options: options, engine: engine, journal: journal,
+                observer: configuration.onRequest)
             self.recorder = recorder
-            http = HTTPServer(configuration: configuration.server, handler: recorder, group: .shared,
-                              onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+            http = HTTPServer(
+                configuration: configuration.server, handler: recorder, group: .shared,
+                onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         } else {
             recorder = nil
-            http = HTTPServer(configuration: configuration.server, handler: handler, group: .shared,
-                              onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+            http = HTTPServer(
+                configuration: configuration.server, handler: handler, group: .shared,
+                onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         }
     }
 
@@ -122,7 +126,8 @@ public final class ReplayServer: Sendable {
     public func start() async throws -> URL {
         if configuration.mode.forwards {
             guard let recorder else {
-                throw MockServerError(.missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
+                throw MockServerError(
+                    .missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
             }
             try recorder.prepare()
         }
@@ -181,7 +186,8 @@ public final class ReplayServer: Sendable {
         var named: [String] = []
         for entry in journal.entries where entry.outcome.kind == .matched {
             guard let kind = entry.outcome.replayedFailure, let reference = entry.outcome.interaction,
-                  seen.insert(reference).inserted else { continue }
+                seen.insert(reference).inserted
+            else { continue }
             named.append("\(reference.cassette) interaction \(reference.index) (\(reference.method) \(reference.target)), \(JournalOutcome.replaying(kind))")
         }
         guard !named.isEmpty else { return nil }

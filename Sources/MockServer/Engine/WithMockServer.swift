@@ -66,9 +66,10 @@ public func withMockServer<Result>(
 ) async throws -> Result {
     // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
     // throw: under `all` the new recording stays beside the old cassette (see CassetteSession.finish).
-    try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                   filePath: filePath, function: function, { _, server in try await body(server) },
-                                   passed: { _ in nil })
+    try await CassetteSession.forTest(
+        names: names, folder: folder, upstream: upstream, configuration: configuration,
+        filePath: filePath, function: function, { _, server in try await body(server) },
+        passed: { _ in nil })
 }
 
 extension CassetteSession {
@@ -79,17 +80,20 @@ extension CassetteSession {
     /// the result as ``withServer(_:passed:)`` says, and `rehearse` runs a fault test's recording run as
     /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` says.
     /// - Throws: ``MockServerError`` as that function documents.
-    package static func forTest<Result>(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
-                                        filePath: String, function: String,
-                                        environment: [String: String] = TestEnvironment.current,
-                                        warn: ([String]) -> Void = CassetteSession.printWarnings,
-                                        rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                        _ body: (CassetteSession, ReplayServer) async throws -> Result,
-                                        passed: (Result) -> Bool?) async throws -> Result {
+    package static func forTest<Result>(
+        names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
+        filePath: String, function: String,
+        environment: [String: String] = TestEnvironment.current,
+        warn: ([String]) -> Void = CassetteSession.printWarnings,
+        rehearse: ((() async throws -> Void) async -> Void)? = nil,
+        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
-        return try await run(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
-                             configuration: configuration, test: testName(function), environment: environment, warn: warn,
-                             rehearse: rehearse, body, passed: passed)
+        return try await run(
+            names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
+            configuration: configuration, test: testName(function), environment: environment, warn: warn,
+            rehearse: rehearse, body, passed: passed)
     }
 
     /// A test's name as `swift test --filter` takes it: `function` (`#function`, or a Swift Testing test's

@@ -150,7 +150,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     var family: Family {
         switch kind {
         case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle, .stallAfter,
-             .eventLatency: .network
+            .eventLatency:
+            .network
         case .status, .corruptBody, .emptyBody, .contentType: .http
         case .serviceError, .errorEvent: .service
         }

@@ -64,8 +64,10 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
     package var response: HTTPResponse {
         func reference(_ interaction: InteractionReference) -> CassetteJSON {
-            ["cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
-             "method": .string(interaction.method), "target": .string(interaction.target)]
+            [
+                "cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
+                "method": .string(interaction.method), "target": .string(interaction.target),
+            ]
         }
         var body: [String: CassetteJSON] = [
             "error": "unmatched request",
@@ -76,10 +78,12 @@ public struct NearMiss: Sendable, CustomStringConvertible {
         ]
         if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(reference)) }
         let bytes = CassetteJSON.sortedObject(body).serialized(pretty: true) + Data("\n".utf8)
-        return HTTPResponse(status: 404, headers: HTTPHeaders(pairs: [
-            ("Content-Type", "application/json; charset=utf-8"),
-            (Self.unmatchedHeader, "1"),
-            ("Content-Length", String(bytes.count)),
-        ]), body: bytes)
+        return HTTPResponse(
+            status: 404,
+            headers: HTTPHeaders(pairs: [
+                ("Content-Type", "application/json; charset=utf-8"),
+                (Self.unmatchedHeader, "1"),
+                ("Content-Length", String(bytes.count)),
+            ]), body: bytes)
     }
 }

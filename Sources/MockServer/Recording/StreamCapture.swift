@@ -160,7 +160,8 @@ extension RecordedStream {
     /// ``RecordedBody/init(_:contentType:)``); any other stays a stream.
     func recordedBody(contentType: String?) -> RecordedBody {
         guard ending == .complete, !Self.streamingTypes.contains(MediaType(contentType).essence),
-              (parts.last?.offsetMs ?? 0) - (parts.first?.offsetMs ?? 0) <= Self.atOnceMs else { return .stream(self) }
+            (parts.last?.offsetMs ?? 0) - (parts.first?.offsetMs ?? 0) <= Self.atOnceMs
+        else { return .stream(self) }
         return RecordedBody(data, contentType: contentType)
     }
 }

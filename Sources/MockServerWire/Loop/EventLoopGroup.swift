@@ -38,11 +38,13 @@ package final class EventLoopGroup: Sendable {
         }
         let reason = "\(failure.call) failed: \(Sys.describe(failure.code))"
         if loops.isEmpty {
-            startFailure = MockServerError(.cannotListen,
-                                           "Cannot start an event loop to serve from: \(reason); raise the descriptor limit (ulimit -n).")
+            startFailure = MockServerError(
+                .cannotListen,
+                "Cannot start an event loop to serve from: \(reason); raise the descriptor limit (ulimit -n).")
         } else {
             startFailure = nil
-            let warning = "warning: MockServer serves from \(loops.count) of \(count) event loops: \(reason); "
+            let warning =
+                "warning: MockServer serves from \(loops.count) of \(count) event loops: \(reason); "
                 + "raise the descriptor limit (ulimit -n) for more.\n"
             FileHandle.standardError.write(Data(warning.utf8))
         }

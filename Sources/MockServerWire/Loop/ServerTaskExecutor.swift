@@ -13,7 +13,7 @@ package enum ServerTaskExecutor {
     /// tasks run there too.
     @discardableResult
     package static func task(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        if #available(Swift6Runtime, *) {
+        if #available(Swift6Runtime , *) {
             return Task(executorPreference: DispatchTaskExecutor.shared, operation: work)
         }
         return Task(operation: work)

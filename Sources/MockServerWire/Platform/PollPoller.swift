@@ -63,12 +63,13 @@ final class PollPoller: Poller {
         for index in descriptors.indices where descriptors[index].revents != 0 {
             let flags = descriptors[index].revents
             descriptors[index].revents = 0
-            events.append(PollerEvent(
-                fd: descriptors[index].fd,
-                readable: flags & Int16(POLLIN) != 0,
-                writable: flags & Int16(POLLOUT) != 0,
-                hangup: flags & (Int16(POLLERR | POLLHUP | POLLNVAL) | peerCloseEvents) != 0
-            ))
+            events.append(
+                PollerEvent(
+                    fd: descriptors[index].fd,
+                    readable: flags & Int16(POLLIN) != 0,
+                    writable: flags & Int16(POLLOUT) != 0,
+                    hangup: flags & (Int16(POLLERR | POLLHUP | POLLNVAL) | peerCloseEvents) != 0
+                ))
         }
     }
 }

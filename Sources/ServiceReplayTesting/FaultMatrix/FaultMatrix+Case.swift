@@ -22,8 +22,10 @@ extension FaultMatrix {
         /// expect the baseline value.
         let family: WebServiceError.Family?
 
-        init(_ fault: String, _ expectation: Expectation, family: WebServiceError.Family?,
-             reason: String? = nil, isSkipped: Bool = false) {
+        init(
+            _ fault: String, _ expectation: Expectation, family: WebServiceError.Family?,
+            reason: String? = nil, isSkipped: Bool = false
+        ) {
             self.fault = fault
             self.expectation = expectation
             self.family = family

@@ -71,8 +71,10 @@ public enum FaultMatrix {
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
         margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Response: Equatable {
-        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
-                                client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin) { client in
+        let runner = try runner(
+            subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
+            client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin
+        ) { client in
             do throws(WebServiceError) {
                 return (.success(try await client.send(service)), nil)
             } catch {
@@ -112,8 +114,10 @@ public enum FaultMatrix {
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
         margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Event: Equatable {
-        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
-                                idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin) { client in
+        let runner = try runner(
+            subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
+            idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin
+        ) { client in
             var events: [Service.Event] = []
             do throws(WebServiceError) {
                 for try await event in client.events(of: service) { events.append(event) }
@@ -158,8 +162,10 @@ public enum FaultMatrix {
         margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function,
         _ call: @escaping @Sendable (WebServiceClient) async throws -> Value
     ) async throws -> Report {
-        let runner = try runner(subject: name, cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
-                                idempotent: idempotent, eventsBeforeFault: nil, margin: margin) { client in
+        let runner = try runner(
+            subject: name, cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
+            idempotent: idempotent, eventsBeforeFault: nil, margin: margin
+        ) { client in
             do {
                 return (.success(try await call(client)), nil)
             } catch {
@@ -197,12 +203,15 @@ public enum FaultMatrix {
     /// - Throws: ``FaultMatrixError`` when an override names neither a fault of the matrix nor a valid fault
     ///   spec; ``MockServer/MockServerError`` when no recordings folder is found, or the cassette is missing in
     ///   replay mode or cannot be read.
-    public static func cases(for kind: Any.Type, method: HTTPMethod = .get, replaying cassette: String, in folder: URL? = nil,
-                             eventsBeforeFault: Int = 1,
-                             client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
-                             overrides: [Override] = [], filePath: String = #filePath) throws -> [Case] {
-        let (_, _, shape, _) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
-                                      eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
+    public static func cases(
+        for kind: Any.Type, method: HTTPMethod = .get, replaying cassette: String, in folder: URL? = nil,
+        eventsBeforeFault: Int = 1,
+        client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
+        overrides: [Override] = [], filePath: String = #filePath
+    ) throws -> [Case] {
+        let (_, _, shape, _) = try shape(
+            cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
+            eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
         return try cases(for: shape, overrides: overrides)
     }
 
@@ -210,28 +219,37 @@ public enum FaultMatrix {
         let all = try cases(for: runner.shape, overrides: overrides)
         guard let only else { return all }
         guard let row = all.first(where: { $0.fault == only.fault }) else {
-            throw FaultMatrixError("the case '\(only.fault)' is not a row of \(runner.subject)'s matrix; build the arguments with the same cassette, client and overrides as the run")
+            throw FaultMatrixError(
+                "the case '\(only.fault)' is not a row of \(runner.subject)'s matrix; build the arguments with the same cassette, client and overrides as the run"
+            )
         }
         return [row]
     }
 
-    private static func runner<Value>(subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
-                                      client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
-                                      eventsBeforeFault: Int?, margin: Duration,
-                                      call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?))
-        throws -> Runner<Value> {
+    private static func runner<Value>(
+        subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
+        client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
+        eventsBeforeFault: Int?, margin: Duration,
+        call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
+    )
+        throws -> Runner<Value>
+    {
         let test = CassetteSession.testName(function)
-        let (recordings, recordedAt, shape, built) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
-                                                               idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
-        return Runner(subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
-                      recordedAt: recordedAt, shape: shape, margin: margin, client: built, call: call)
+        let (recordings, recordedAt, shape, built) = try shape(
+            cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
+            idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
+        return Runner(
+            subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
+            recordedAt: recordedAt, shape: shape, margin: margin, client: built, call: call)
     }
 
     /// The recordings folder, the cassette's date, the matrix's shape (its error templates, and the timeout and
     /// attempts of the client) and the client `client` builds, once: every run uses its settings and transport. A cassette the record mode will record (missing under
     /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
-    private static func shape(cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
-                              idempotent: Bool, eventsBeforeFault: Int?) throws -> (URL, Date?, Shape, WebServiceClient) {
+    private static func shape(
+        cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
+        idempotent: Bool, eventsBeforeFault: Int?
+    ) throws -> (URL, Date?, Shape, WebServiceClient) {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
         let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
         // Through the cache the replay servers read from, so the file is read and parsed once.
@@ -245,8 +263,9 @@ public enum FaultMatrix {
         }
         let built = client(placeholderURL)
         let settings = built.configuration
-        let shape = Shape(eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
-                          attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
+        let shape = Shape(
+            eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
+            attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
         return (recordings, loaded?.recordedAt, shape, built)
     }
 

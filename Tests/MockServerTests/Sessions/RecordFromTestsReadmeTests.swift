@@ -11,14 +11,15 @@ import Testing
 
     /// The swift code blocks of the article, from its title `# title` to its end (its `##` sections included).
     static func codeBlocks(inSection title: String) throws -> [[String]] {
-        let text = try String(contentsOf: root.appendingPathComponent("Sources/MockServerTesting/MockServerTesting.docc/RecordingFromTests.md"),
-                              encoding: .utf8)
+        let text = try String(
+            contentsOf: root.appendingPathComponent("Sources/MockServerTesting/MockServerTesting.docc/RecordingFromTests.md"),
+            encoding: .utf8)
         let lines = text.components(separatedBy: "\n")
         guard let start = lines.firstIndex(of: "# \(title)") else { return [] }
         var blocks: [[String]] = []
         var block: [String]?
         for line in lines[(start + 1)...] {
-            if line == "```swift" { block = [] } else if line == "```" , let done = block { blocks.append(done); block = nil } else { block?.append(line) }
+            if line == "```swift" { block = [] } else if line == "```", let done = block { blocks.append(done); block = nil } else { block?.append(line) }
         }
         return blocks
     }

@@ -31,11 +31,13 @@ import Darwin
         let group = EventLoopGroup(loopCount: 2, backend: .poll)
         let servedOn = Lock<[String: Set<Int>]>([:])
         let servers = ["first", "second", "third"].map { name in
-            HTTPServer(configuration: .forTests, handler: ClosureHandler { _, _ in
-                let loop = group.loops.firstIndex { $0.isCurrentThread } ?? -1
-                _ = servedOn.withLock { $0[name, default: []].insert(loop) }
-                return .response(status: 200, body: Data())
-            }, group: group)
+            HTTPServer(
+                configuration: .forTests,
+                handler: ClosureHandler { _, _ in
+                    let loop = group.loops.firstIndex { $0.isCurrentThread } ?? -1
+                    _ = servedOn.withLock { $0[name, default: []].insert(loop) }
+                    return .response(status: 200, body: Data())
+                }, group: group)
         }
         for server in servers {
             let url = try await server.start()

@@ -56,20 +56,23 @@ package func reportWarning(_ warning: String, at sourceLocation: SourceLocation)
     #endif
 }
 
-/// A runner for the rehearsal of a fault test in a mode that records (see the README's "Record from your
-/// tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
+/// A runner for the rehearsal of a fault test in a mode that records (see the article "Recording from your tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
 /// the faults the test expects do not apply while recording; `nil` outside a Swift Testing test. Its issues
 /// are attributed to `sourceLocation`, the test's.
 package func rehearsal(at sourceLocation: SourceLocation) -> ((() async throws -> Void) async -> Void)? {
     guard Test.current != nil else { return nil }
     return { body in
-        await withKnownIssue("the rehearsal that records the cassette, without faults; the run with faults follows",
-                             isIntermittent: true, sourceLocation: sourceLocation) {
+        await withKnownIssue(
+            "the rehearsal that records the cassette, without faults; the run with faults follows",
+            isIntermittent: true, sourceLocation: sourceLocation
+        ) {
             do {
                 try await body()
             } catch {
                 Issue.record(error, sourceLocation: sourceLocation)
             }
-        } matching: { _ in true }
+        } matching: { _ in
+            true
+        }
     }
 }

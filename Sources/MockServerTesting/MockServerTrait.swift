@@ -14,8 +14,8 @@ import Testing
 /// thrown error or any failing issue, such as an `#expect` that failed without throwing), and it keeps the
 /// old cassette's hand-written `note`, `matching` and `errorTemplates`. Tests sharing a cassette take turns
 /// on it while it is recorded, and a test with faults in a mode that records runs twice: once to record, its
-/// failures shown as known issues, then against the recording with its faults (see the README's "Record from
-/// your tests").
+/// failures shown as known issues, then against the recording with its faults (see
+/// the article "Recording from your tests").
 public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let cassette: String?
     let upstream: String?
@@ -50,11 +50,13 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     /// Cassettes older than `MOCKSERVER_MAX_AGE_DAYS` are reported as warnings.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         let allowsUnusedInteractions = self.allowsUnusedInteractions
-        _ = try await CassetteSession.forTest(names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
-                                           configuration: configuration, filePath: filePath, function: test.name,
-                                           environment: environment ?? TestEnvironment.current,
-                                           warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
-                                           rehearse: rehearsal(at: test.sourceLocation)) { _, server in
+        _ = try await CassetteSession.forTest(
+            names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
+            configuration: configuration, filePath: filePath, function: test.name,
+            environment: environment ?? TestEnvironment.current,
+            warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
+            rehearse: rehearsal(at: test.sourceLocation)
+        ) { _, server in
             let (result, failed) = await observingFailures(function)
             if failed == true, let replayed = server.replayedFailures(test: CassetteSession.testName(test.name)) {
                 // What the failing test saw on the wire (a reset, a timeout) names no cassette; this does.
@@ -70,7 +72,9 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
                 try server.verifyEveryInteractionUsed()
             }
             return failed != true
-        } passed: { $0 }
+        } passed: {
+            $0
+        }
     }
 
     /// The cassette of a test that names none: its suites and its name, such as `UsersTests/fetchesOctocat`
@@ -80,6 +84,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     }
 }
 
+/// The `.mockServer(...)` spelling of ``MockServerTrait`` in a test's or suite's traits.
 extension Trait where Self == MockServerTrait {
     /// Runs each test with its own ``MockServer/ReplayServer`` for `cassette`, in the record mode the
     /// environment gives (see ``MockServerTrait``).
@@ -119,7 +124,8 @@ extension Trait where Self == MockServerTrait {
         var configuration = configuration
         configuration.strict = strict
         configuration.faults = faults
-        return MockServerTrait(cassette: cassette, upstream: upstream, folder: folder, configuration: configuration,
-                               allowsUnusedInteractions: allowUnusedInteractions, filePath: filePath)
+        return MockServerTrait(
+            cassette: cassette, upstream: upstream, folder: folder, configuration: configuration,
+            allowsUnusedInteractions: allowUnusedInteractions, filePath: filePath)
     }
 }

@@ -43,8 +43,10 @@ package final class HTTPServer: Sendable {
     /// `onDescriptorsExhausted` is called, on an event-loop thread, when accepting fails because the process
     /// has no file descriptor left; see ``ServerContext/noteDescriptorsExhausted()``. `onRejection` is called,
     /// on an event-loop thread, for each request the server answers itself (400, 408, 413, 417, 431, 505).
-    package init(configuration: Configuration, handler: any HTTPHandler, group: EventLoopGroup,
-         onDescriptorsExhausted: (@Sendable () -> Void)? = nil, onRejection: (@Sendable (RejectedRequest) -> Void)? = nil) {
+    package init(
+        configuration: Configuration, handler: any HTTPHandler, group: EventLoopGroup,
+        onDescriptorsExhausted: (@Sendable () -> Void)? = nil, onRejection: (@Sendable (RejectedRequest) -> Void)? = nil
+    ) {
         self.configuration = configuration
         self.handler = handler
         self.group = group
@@ -79,7 +81,7 @@ package final class HTTPServer: Sendable {
             }
         }
         if isNew {
-            await group.onEveryLoop { $0.attach(context) }
+            await group.on(group.acceptingLoops()) { $0.attach(context) }
         }
         return url
     }
@@ -94,8 +96,9 @@ package final class HTTPServer: Sendable {
             throw .cannotListen(host: configuration.host, port: configuration.port, failure: failure)
         case .success(let (fd, port)):
             let host = address.isIPv6 ? "[\(address.host)]" : address.host
-            let context = ServerContext(listener: fd, handler: handler, configuration: configuration,
-                                        onDescriptorsExhausted: onDescriptorsExhausted, onRejection: onRejection)
+            let context = ServerContext(
+                listener: fd, handler: handler, configuration: configuration,
+                onDescriptorsExhausted: onDescriptorsExhausted, onRejection: onRejection)
             return (context, URL(string: "http://\(host):\(port)")!)
         }
     }

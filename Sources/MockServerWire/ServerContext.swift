@@ -23,8 +23,10 @@ final class ServerContext: Sendable {
     /// Accepting failed for want of descriptors, and no connection was accepted since.
     private let isExhausted = Lock(false)
 
-    init(listener: Int32, handler: any HTTPHandler, configuration: HTTPServer.Configuration,
-         onDescriptorsExhausted: (@Sendable () -> Void)? = nil, onRejection: (@Sendable (RejectedRequest) -> Void)? = nil) {
+    init(
+        listener: Int32, handler: any HTTPHandler, configuration: HTTPServer.Configuration,
+        onDescriptorsExhausted: (@Sendable () -> Void)? = nil, onRejection: (@Sendable (RejectedRequest) -> Void)? = nil
+    ) {
         self.listener = listener
         self.handler = handler
         self.onDescriptorsExhausted = onDescriptorsExhausted

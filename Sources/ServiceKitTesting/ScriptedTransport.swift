@@ -5,7 +5,7 @@ import FoundationNetworking
 import ServiceKit
 import ServiceReplayShared
 
-/// A transport double for testing code that uses a ``WebServiceClient`` without a network or a server:
+/// A transport double for testing code that uses a ``ServiceKit/WebServiceClient`` without a network or a server:
 /// answers each request with the next scripted step (the last step repeats forever), records every request,
 /// counts cancellations, and announces each request as it starts.
 ///

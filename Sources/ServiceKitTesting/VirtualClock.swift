@@ -2,7 +2,7 @@ import Foundation
 import ServiceReplayShared
 import ServiceKit
 
-/// A ``ServiceClock`` for tests: sleeping returns at once, advances ``now`` by the requested time and
+/// A ``ServiceKit/ServiceClock`` for tests: sleeping returns at once, advances ``now`` by the requested time and
 /// records it, so a test asserts what the client waited without waiting (`clock.sleeps == [2]`).
 public final class VirtualClock: ServiceClock {
     private struct State {

@@ -69,8 +69,10 @@ package final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendabl
         routes.withLock { $0[ObjectIdentifier(task)]?.handler }
     }
 
-    package func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                            completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+    package func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
         handler(of: dataTask)?.task(dataTask, receivedResponse: response)
         completionHandler(.allow)
     }
@@ -79,13 +81,17 @@ package final class SessionTaskRouter: NSObject, URLSessionDataDelegate, Sendabl
         handler(of: dataTask)?.task(dataTask, received: data)
     }
 
-    package func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
-                            totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
+    package func urlSession(
+        _ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64, totalBytesExpectedToSend: Int64
+    ) {
         handler(of: task)?.task(task, sentBodyBytes: totalBytesSent, of: totalBytesExpectedToSend)
     }
 
-    package func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    package func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(followsRedirects ? request : nil)
     }
 

@@ -4,7 +4,7 @@ import ServiceKit
 
 /// One recorded answer that a service's own types do not read as the recording means it: the place (cassette,
 /// interaction index and request, or error template), the service, and what went wrong, with the key path
-/// ``WebServiceError`` names (`.missingField("user.login")`).
+/// ``ServiceKit/WebServiceError`` names (`.missingField("user.login")`).
 public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     /// Where the recorded answer is: an interaction, or an error template of the cassette.
     public enum Place: Sendable, Hashable {
@@ -36,7 +36,7 @@ public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// Checks every recorded answer to `service`'s request in `cassette` through the service's own response
-/// handling (its error detection, then its mapping, exactly as ``WebServiceClient`` reads a response), and
+/// handling (its error detection, then its mapping, exactly as ``ServiceKit/WebServiceClient`` reads a response), and
 /// returns each one that does not read as recorded, in interaction order, then the templates by name:
 /// - a recorded 2xx must map to the service's `Response`, unless its body is an error payload (as
 ///   ``ServiceKit/RawResponse/errorPayload`` finds one, such as `{"error": "maintenance", "message": ...}`);
@@ -61,9 +61,10 @@ public func contractViolations<Service: WebService>(
 ) -> [ContractViolation] {
     let name = String(describing: Service.self)
     let endpoint = "/" + String(service.endpoint.prefix { $0 != "?" }.drop { $0 == "/" })
-    let answers = matches ?? { request in
-        request.method.uppercased() == service.method.rawValue.uppercased() && String(request.target.prefix { $0 != "?" }) == endpoint
-    }
+    let answers =
+        matches ?? { request in
+            request.method.uppercased() == service.method.rawValue.uppercased() && String(request.target.prefix { $0 != "?" }) == endpoint
+        }
     var violations: [ContractViolation] = []
     var answered = false
     for (index, interaction) in cassette.interactions.enumerated() where answers(interaction.request) {
@@ -78,7 +79,8 @@ public func contractViolations<Service: WebService>(
     guard answered else { return violations }
     for template in cassette.errorTemplates.keys.sorted() {
         guard let response = cassette.errorTemplates[template],
-              let (error, problem) = RecordingContract.problem(service, response, isTemplate: true) else { continue }
+            let (error, problem) = RecordingContract.problem(service, response, isTemplate: true)
+        else { continue }
         violations.append(ContractViolation(cassette: cassette.name, place: .template(template), service: name, error: error, problem: problem))
     }
     return violations
@@ -105,8 +107,12 @@ enum RecordingContract {
         case (true, nil):
             return nil
         case (true, let error?):
-            return (error, isUnreadable(error) ? "cannot read the response: \(sentence(for: error))"
-                : "reads a recorded success as an error: \(sentence(for: error))")
+            return (
+                error,
+                isUnreadable(error)
+                    ? "cannot read the response: \(sentence(for: error))"
+                    : "reads a recorded success as an error: \(sentence(for: error))"
+            )
         case (false, nil):
             return (nil, "reads a recorded error as a success")
         case (false, let error?) where isUnreadable(error):

@@ -23,7 +23,7 @@ public struct Replay: Sendable {
 /// the server, whether `body` returns or throws: the services an app ships, tested against what the real API
 /// answered, through real HTTP on loopback.
 ///
-/// The server is the one ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` starts,
+/// The server is the one ``MockServer/withMockServer(replaying:in:upstream:configuration:filePath:function:_:)`` starts,
 /// with the same cassette lookup and the same record modes (`MOCKSERVER_RECORD`). The client has the
 /// server's base URL and `client`'s settings, except its clock: a `VirtualClock` standing at `now`, by default
 /// when the first replayed cassette was recorded (its `recordedAt`), or the current date when none says. So
@@ -48,7 +48,8 @@ public struct Replay: Sendable {
 ///
 /// - Parameters:
 ///   - names: cassette names relative to `folder`, such as `github/users` for `github/users.json`.
-///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
+///   - folder: the recordings folder; default as for `withMockServer`: the folder `MOCKSERVER_RECORDINGS`
+///     names, else the nearest `Recordings/` at or above the folder of `filePath`.
 ///   - upstream: the real API a recording forwards to; default `nil` (the cassette's own). Unused when only
 ///     replaying.
 ///   - configuration: how the server runs; default as for `withMockServer` (not strict, faults from the
@@ -57,10 +58,15 @@ public struct Replay: Sendable {
 ///   - now: where the client's clock starts; default the replayed cassettes' recording date.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
-///   - fileID, line, column: with `filePath`, where the issues this function records for the test (a
-///     rehearsal's known issues) point; leave the defaults, the call. (Plain literals, not a `SourceLocation`,
+///   - fileID: with `filePath`, `line` and `column`, where the issues this function records for the test (a
+///     rehearsal's known issues) point; leave the default, the call. (Plain literals, not a `SourceLocation`,
 ///     so that an XCTest file calling this need not import Testing.)
-/// - Throws: what `body` throws, or ``MockServerError`` as `withMockServer(replaying:...)` documents.
+///   - line: the call's line, as `fileID` says; leave the default.
+///   - column: the call's column, as `fileID` says; leave the default.
+///   - body: the test's work, given the ``Replay`` (its client and server); its result is returned. In a mode
+///     that records with faults it runs twice, as said above.
+/// - Returns: what `body` returns (from the run with the faults, when it runs twice).
+/// - Throws: what `body` throws, or ``MockServer/MockServerError`` as `withMockServer(replaying:...)` documents.
 public func withReplay<Result>(
     _ names: String...,
     in folder: URL? = nil,
@@ -75,20 +81,21 @@ public func withReplay<Result>(
     column: Int = #column,
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
-    let run = try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                             filePath: filePath, function: function, rehearse: rehearsal(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)),
-                                             { session, server -> (value: Result, failed: Bool?) in
-        guard let baseURL = server.baseURL else {
-            throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
-        }
-        let clock = VirtualClock(now: now ?? session.recordedAt ?? Date())
-        var settings = client
-        settings.clock = clock
-        let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())
-        let replay = Replay(server: server, client: client, clock: clock)
-        // In a Swift Testing test, a failed `#expect` that does not throw also counts as a failure.
-        let (result, failed) = await observingFailures { try await body(replay) }
-        return (try result.get(), failed)
-    }, passed: { run in run.failed.map { !$0 } })
+    let run = try await CassetteSession.forTest(
+        names: names, folder: folder, upstream: upstream, configuration: configuration,
+        filePath: filePath, function: function, rehearse: rehearsal(at: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)),
+        { session, server -> (value: Result, failed: Bool?) in
+            guard let baseURL = server.baseURL else {
+                throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
+            }
+            let clock = VirtualClock(now: now ?? session.recordedAt ?? Date())
+            var settings = client
+            settings.clock = clock
+            let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())
+            let replay = Replay(server: server, client: client, clock: clock)
+            // In a Swift Testing test, a failed `#expect` that does not throw also counts as a failure.
+            let (result, failed) = await observingFailures { try await body(replay) }
+            return (try result.get(), failed)
+        }, passed: { run in run.failed.map { !$0 } })
     return run.value
 }

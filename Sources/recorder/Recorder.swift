@@ -3,8 +3,10 @@
 enum Recorder {
     /// Every command, in the order `recorder --help` lists them: the one list of commands.
     static var commands: [any Command.Type] {
-        [CaptureCommand.self, ReplayCommand.self, ListCommand.self, ShowCommand.self,
-         LintCommand.self, RedactCommand.self, ImportCommand.self, ExportCommand.self, DriftCommand.self, ShrinkCommand.self]
+        [
+            CaptureCommand.self, ReplayCommand.self, ListCommand.self, ShowCommand.self,
+            LintCommand.self, RedactCommand.self, ImportCommand.self, ExportCommand.self, DriftCommand.self, ShrinkCommand.self,
+        ]
     }
 
     /// The command named `name`.
@@ -83,7 +85,8 @@ enum Recorder {
     static func unknownCommand(_ name: String) -> String {
         let lowered = name.lowercased()
         let scored = summaries.map { ($0.name, editDistance(lowered, $0.name)) }
-        let nearest = summaries.first { lowered.count >= 2 && $0.name.hasPrefix(lowered) }.map(\.name)
+        let nearest =
+            summaries.first { lowered.count >= 2 && $0.name.hasPrefix(lowered) }.map(\.name)
             ?? scored.filter { $0.1 <= 2 && $0.1 < $0.0.count }.min { $0.1 < $1.1 }?.0
         let hint = nearest.map { "did you mean '\($0)'? " } ?? ""
         return "unknown command '\(name)'; \(hint)run `recorder --help` for the list."

@@ -41,7 +41,10 @@ for target in "${targets[@]}"; do
     fi
 done
 
-flags=(-swift-version 6 -package-name ServiceReplay -enable-upcoming-feature ExistentialAny -O -sanitize=fuzzer,address -parse-as-library
+# Package.swift's settings, its availability macro read from there so the platform list stays in one place.
+availability_macro=$(grep -o 'AvailabilityMacro=[^"]*' Package.swift)
+flags=(-swift-version 6 -package-name ServiceReplay -enable-upcoming-feature ExistentialAny
+       -enable-experimental-feature "$availability_macro" -O -sanitize=fuzzer,address -parse-as-library
        -I "$build/modules" -L "$build/modules")
 
 # Runs a command with its output in the log file $1, shown only when it fails (linking an ASan binary with

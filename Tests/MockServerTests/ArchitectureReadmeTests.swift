@@ -1,17 +1,21 @@
 import Foundation
 import Testing
 
-/// The README's "Architecture" section names the folders, types and functions a request passes through; each
-/// must exist in `Sources/`, so that the section cannot drift from the code unnoticed.
+/// The "Architecture" article (`Sources/MockServer/MockServer.docc/Architecture.md`, once the README's section)
+/// names the folders, types and functions a request passes through; each must exist in `Sources/`, so that the
+/// article cannot drift from the code unnoticed.
 @Suite struct ArchitectureReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// The code spans (between backticks) of the README section `### title`, up to the next heading.
+    /// The article the README's Architecture section moved to.
+    static let article = "Sources/MockServer/MockServer.docc/Architecture.md"
+
+    /// The code spans (between backticks) of the article's section `## title`, up to the next heading.
     static func codeSpans(inSection title: String) throws -> [String] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(of: "### \(title)") else { return [] }
+        let text = try String(contentsOf: root.appendingPathComponent(article), encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: "## \(title)") else { return [] }
         var spans: [String] = []
         for line in lines[(start + 1)...] {
             if line.hasPrefix("## ") || line.hasPrefix("### ") { break }
@@ -49,7 +53,7 @@ import Testing
     }
 
     @Test func everyFolderTypeAndFunctionItNames_exists() throws {
-        let spans = try Self.codeSpans(inSection: "Architecture")
+        let spans = try Self.codeSpans(inSection: "Layers")
         #expect(spans.count > 30, "the Architecture section should name what a request passes through")
         let declared = try Self.declaredNames(in: Self.allSources())
         for span in spans {

@@ -39,24 +39,26 @@ import Testing
     // The scanner itself, on small sources.
 
     @Test func commentsAndStringLiterals_nameNothing_butInterpolationsDo() {
-        let code = FolderGraph.code(of: ##"""
-            let a = "Foo \(Bar.x) \"Baz\"" // Qux
-            /* Quux /* nested */ Corge */ let b = #"Grault "\(Garply)" \#(Waldo)"#
-            let c = """
-                Fred \(Plugh)
-                """
-            """##)
+        let code = FolderGraph.code(
+            of: ##"""
+                let a = "Foo \(Bar.x) \"Baz\"" // Qux
+                /* Quux /* nested */ Corge */ let b = #"Grault "\(Garply)" \#(Waldo)"#
+                let c = """
+                    Fred \(Plugh)
+                    """
+                """##)
         let words = Set(FolderGraph.identifiers(in: code).map(\.name))
         #expect(words.isSuperset(of: ["Bar", "Waldo", "Plugh"]))
         #expect(words.isDisjoint(with: ["Foo", "Baz", "Qux", "Quux", "Corge", "Grault", "Garply", "Fred"]))
     }
 
     @Test func declarations_topLevelAndMembersOfExtensions_butNotOtherMembers() {
-        let code = FolderGraph.code(of: """
-            struct Top { var inner: Int; func method() {} }
-            extension Other { func added() { let local = 1 } }
-            func global() {}
-            """)
+        let code = FolderGraph.code(
+            of: """
+                struct Top { var inner: Int; func method() {} }
+                extension Other { func added() { let local = 1 } }
+                func global() {}
+                """)
         let declared = FolderGraph.declarations(in: code)
         #expect(Set(declared.reachable) == ["Top", "added", "global"])
         #expect(Set(declared.all) == ["Top", "inner", "method", "added", "local", "global"])
@@ -90,19 +92,21 @@ struct FolderGraph {
     }
 
     /// Names that many types implement for a protocol: naming one says nothing of where it was declared.
-    static let witnessNames: Set<String> = ["description", "debugDescription", "hash", "hashValue", "rawValue",
-                                            "errorDescription", "encode", "makeIterator", "id", "callAsFunction"]
+    static let witnessNames: Set<String> = [
+        "description", "debugDescription", "hash", "hashValue", "rawValue",
+        "errorDescription", "encode", "makeIterator", "id", "callAsFunction",
+    ]
 
     init(module: URL) throws {
-        var code: [String: [String]] = [:] // folder: the code of each file
+        var code: [String: [String]] = [:]  // folder: the code of each file
         for folder in try Self.folders(of: module) {
             let root = module.appendingPathComponent(folder)
             let files = try #require(FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil))
                 .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
             code[folder] = try files.map { Self.code(of: try String(contentsOf: $0, encoding: .utf8)) }
         }
-        var declaredBy: [String: Set<String>] = [:] // name: the folders that declare it where others can name it
-        var anywhereBy: [String: Set<String>] = [:] // name: the folders that declare it at all
+        var declaredBy: [String: Set<String>] = [:]  // name: the folders that declare it where others can name it
+        var anywhereBy: [String: Set<String>] = [:]  // name: the folders that declare it at all
         for (folder, files) in code {
             for file in files {
                 let declared = Self.declarations(in: file)
@@ -116,7 +120,8 @@ struct FolderGraph {
                 for identifier in Self.identifiers(in: file) {
                     let name = identifier.name
                     guard let owners = declaredBy[name], owners.count == 1, let owner = owners.first, owner != folder,
-                          anywhereBy[name]?.contains(folder) != true else { continue }
+                        anywhereBy[name]?.contains(folder) != true
+                    else { continue }
                     // A lower-case name declared in several folders (a member of each) is too common to place.
                     if name.first?.isLowercase == true, (anywhereBy[name]?.count ?? 0) > 1 { continue }
                     // `label:` is an argument label or a declaration, not a use.
@@ -151,7 +156,7 @@ struct FolderGraph {
                 }
             }
             guard cameFrom[edge.from] != nil else { continue }
-            var back = [edge.from] // from, ..., to: the way back, read backwards
+            var back = [edge.from]  // from, ..., to: the way back, read backwards
             while let step = cameFrom[back[back.count - 1]] { back.append(step) }
             let circle = [edge.from] + back.reversed().dropLast()
             let first = circle.indices.min { circle[$0] < circle[$1] } ?? 0
@@ -165,7 +170,9 @@ struct FolderGraph {
     static func folders(of module: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(at: module, includingPropertiesForKeys: [.isDirectoryKey])
             .filter { try $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory == true }
-            .map(\.lastPathComponent).sorted()
+            .map(\.lastPathComponent)
+            .filter { !$0.hasSuffix(".docc") }  // the documentation catalog holds no code
+            .sorted()
     }
 
     // MARK: - Reading Swift
@@ -187,7 +194,9 @@ struct FolderGraph {
         "internal", "let", "open", "operator", "private", "protocol", "public", "static", "struct", "subscript",
         "typealias", "var", "actor", "package", "case", "return", "self", "Self", "super", "true", "false", "nil",
     ]
-    private static let declarationKeywords: Set<String> = ["class", "struct", "enum", "protocol", "actor", "typealias", "func", "var", "let", "case", "extension"]
+    private static let declarationKeywords: Set<String> = [
+        "class", "struct", "enum", "protocol", "actor", "typealias", "func", "var", "let", "case", "extension",
+    ]
 
     /// The identifiers `code` uses, leaving out keywords, attributes (`@x`), directives (`#x`) and the names
     /// that declarations introduce.
@@ -249,7 +258,7 @@ struct FolderGraph {
             while index < bytes.count, isIdentifierPart(bytes[index]) { index += 1 }
             let word = String(decoding: bytes[start..<index], as: UTF8.self)
             if declarationKeywords.contains(keyword) {
-                if keyword != "extension" { all.append(word) } // extending a type names it; it declares it elsewhere
+                if keyword != "extension" { all.append(word) }  // extending a type names it; it declares it elsewhere
                 switch keyword {
                 case "extension": pending = .extensionBody
                 case "class", "struct", "enum", "protocol", "actor": pending = .type
@@ -315,9 +324,13 @@ private struct CodeScanner {
             } else if startsWith("/*", at: index) {
                 var nesting = 0
                 repeat {
-                    if startsWith("/*", at: index) { nesting += 1; index += 2 }
-                    else if startsWith("*/", at: index) { nesting -= 1; index += 2 }
-                    else { index += 1 }
+                    if startsWith("/*", at: index) {
+                        nesting += 1; index += 2
+                    } else if startsWith("*/", at: index) {
+                        nesting -= 1; index += 2
+                    } else {
+                        index += 1
+                    }
                 } while nesting > 0 && index < bytes.count
                 out.append(UInt8(ascii: " "))
             } else if current == UInt8(ascii: "#") {
@@ -365,7 +378,7 @@ private struct CodeScanner {
                     out.append(UInt8(ascii: " "))
                     continue
                 }
-                index += seen == hashes ? 2 + seen : 1 // an escaped character, or a backslash in a raw string
+                index += seen == hashes ? 2 + seen : 1  // an escaped character, or a backslash in a raw string
                 continue
             }
             if current == UInt8(ascii: "\""), !multiLine || startsWith("\"\"\"", at: index) {

@@ -17,13 +17,14 @@ import Testing
         let text = ChaosTable(records: records).text
 
         // Then untouched calls come first, then each rule with its successes and error cases by count
-        #expect(text == """
-            fault injected        | calls | ok | network error    | service error
-            ----------------------+-------+----+------------------+------------------
-            (none)                |     1 |  1 |                  |
-            reset,when=p:0.1      |     3 |  1 | connectionLost 2 |
-            stall,when=p:0.1      |     1 |  0 | timedOut 1       |
-            status=503,when=p:0.1 |     2 |  1 |                  | httpStatus(503) 1
-            """)
+        #expect(
+            text == """
+                fault injected        | calls | ok | network error    | service error
+                ----------------------+-------+----+------------------+------------------
+                (none)                |     1 |  1 |                  |
+                reset,when=p:0.1      |     3 |  1 | connectionLost 2 |
+                stall,when=p:0.1      |     1 |  0 | timedOut 1       |
+                status=503,when=p:0.1 |     2 |  1 |                  | httpStatus(503) 1
+                """)
     }
 }

@@ -57,8 +57,9 @@ import Testing
                 let refusedBefore = replay.server.refusedConnections.count
                 let journalBefore = replay.server.journal.entries.count
                 let outcome = await call.perform(replay.client)
-                let seen = FaultsSeen(refused: Array(replay.server.refusedConnections.dropFirst(refusedBefore)),
-                                      journal: Array(replay.server.journal.entries.dropFirst(journalBefore)))
+                let seen = FaultsSeen(
+                    refused: Array(replay.server.refusedConnections.dropFirst(refusedBefore)),
+                    journal: Array(replay.server.journal.entries.dropFirst(journalBefore)))
                 let place = "\(call.name) #\(repetition) (seed \(settings.plan.seed), faults \(seen.rules))"
                 switch outcome {
                 case .value:
@@ -66,8 +67,10 @@ import Testing
                 case .failure(let error):
                     #expect(!seen.rules.isEmpty, "\(place) failed with \(error.reason.caseName) though no fault was injected")
                 }
-                records.append(ChaosRecord(call: call.name, repetition: repetition, faults: seen.rules,
-                                           outcome: outcome.reason?.caseName ?? "ok"))
+                records.append(
+                    ChaosRecord(
+                        call: call.name, repetition: repetition, faults: seen.rules,
+                        outcome: outcome.reason?.caseName ?? "ok"))
             }
             return records
         }

@@ -13,9 +13,11 @@ import Testing
     static let contents = ["", "Hello", "!", " How", " can", " I", " help", " you", " today", "?", ""]
 
     /// Runs `body` with a strict server replaying `chat/completions` and a client whose base URL ends in `/v1`.
-    private func withChat<T>(faults: ReplayServer.FaultSource, timing: StreamTiming = .instant,
-                             timeout: TimeInterval = ReplayTimeout.answer,
-                             _ body: (ReplayServer, WebServiceClient) async throws -> T) async throws -> T {
+    private func withChat<T>(
+        faults: ReplayServer.FaultSource, timing: StreamTiming = .instant,
+        timeout: TimeInterval = ReplayTimeout.answer,
+        _ body: (ReplayServer, WebServiceClient) async throws -> T
+    ) async throws -> T {
         let cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
         let configuration = ReplayServer.Configuration(faults: faults, strict: true, streamTiming: timing)
         return try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
@@ -79,17 +81,22 @@ import Testing
         // Stream faults: the deltas before the break, then the error.
         FaultCase(spec: "truncate=event:3", received: Array(contents.prefix(3)), error: .network(.connectionLost)),
         FaultCase(spec: "stall=event:2", received: Array(contents.prefix(2)), error: .network(.timedOut), timeout: ReplayTimeout.stall),
-        FaultCase(spec: "error-event=server_error,after=4", received: Array(contents.prefix(4)),
-                  error: .service(.errorPayload(code: "server_error",
-                                                message: "The server had an error while processing your request. Sorry about that!"))),
+        FaultCase(
+            spec: "error-event=server_error,after=4", received: Array(contents.prefix(4)),
+            error: .service(
+                .errorPayload(
+                    code: "server_error",
+                    message: "The server had an error while processing your request. Sorry about that!"))),
         FaultCase(spec: "event-latency=5ms", received: contents, error: nil),
         // Faults that existed before streams, on a stream.
         FaultCase(spec: "latency=50ms", received: contents, error: nil),
         FaultCase(spec: "throttle=64KB/s", received: contents, error: nil),
         FaultCase(spec: "reset", received: [], error: .network(.connectionLost)),
         FaultCase(spec: "status=503", received: [], error: .service(.httpStatus(503, message: "Service Unavailable"))),
-        FaultCase(spec: "service-error=invalid_api_key", received: [],
-                  error: .service(.httpStatus(401, message: "Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."))),
+        FaultCase(
+            spec: "service-error=invalid_api_key", received: [],
+            error: .service(
+                .httpStatus(401, message: "Incorrect API key provided: sk-test. You can find your API key at https://platform.openai.com/account/api-keys."))),
         FaultCase(spec: "service-error=rate_limit_exceeded", received: [], error: .service(.rateLimited(retryAfter: 20))),
         FaultCase(spec: "truncate=body:300", received: [""], error: .network(.connectionLost)),
         // The first half of the body arrives whole: five complete events.
@@ -111,7 +118,8 @@ import Testing
         var cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
         for index in cassettes[0].interactions.indices {
             guard case .response(var response) = cassettes[0].interactions[index].outcome,
-                  case .stream(var stream) = response.body.form else { continue }
+                case .stream(var stream) = response.body.form
+            else { continue }
             stream.parts = Array(stream.parts.prefix(3))
             stream.ending = .broken
             response.body = .stream(stream)
@@ -119,8 +127,9 @@ import Testing
         }
         let configuration = ReplayServer.Configuration(faults: .none, strict: true, streamTiming: .instant)
         try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
-            let client = WebServiceClient(baseURL: try server.baseURL.orThrow("no base URL").appendingPathComponent("v1"),
-                                          configuration: .init(timeout: ReplayTimeout.answer), transport: URLSessionTransport())
+            let client = WebServiceClient(
+                baseURL: try server.baseURL.orThrow("no base URL").appendingPathComponent("v1"),
+                configuration: .init(timeout: ReplayTimeout.answer), transport: URLSessionTransport())
             // WHEN it is replayed
             let (received, error) = await read(client)
             // THEN the client gets those deltas, then a network-level connectionLost

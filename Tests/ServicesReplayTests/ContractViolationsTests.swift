@@ -28,7 +28,10 @@ import Testing
         // THEN exactly that interaction is reported, with the key path WebServiceError names
         #expect(violations.map(\.place) == [.interaction(index: 2, method: "GET", target: "/users/octocat")])
         #expect(violations.map(\.error) == [.missingField("public_repos")])
-        #expect(violations.map(\.description) == ["github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field public_repos is missing"])
+        #expect(
+            violations.map(\.description) == [
+                "github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field public_repos is missing"
+            ])
     }
 
     /// `Base` with its error detection for 2xx answers taken out and its mapping made optional: an error payload
@@ -49,14 +52,18 @@ import Testing
         // GIVEN services that read an error payload sent with 200 as a success, and the cassettes whose one such
         // answer is an error template (the rest 2xx successes and 4xx errors the services read as errors)
         let feed = contractViolations(of: SwallowingErrorPayloads(base: FeedService()), in: try Recordings.cassette("feed/feeds"))
-        let questions = contractViolations(of: SwallowingErrorPayloads(base: StackExchangeQuestionsService(site: "stackoverflow")),
-                                           in: try Recordings.cassette("stackexchange/questions"))
+        let questions = contractViolations(
+            of: SwallowingErrorPayloads(base: StackExchangeQuestionsService(site: "stackoverflow")),
+            in: try Recordings.cassette("stackexchange/questions"))
         // WHEN their contracts are checked, THEN each gives exactly one violation, at that template
         #expect(feed.map(\.description) == ["feed template maintenance: SwallowingErrorPayloads<FeedService> reads a recorded error as a success"])
         #expect(feed.map(\.place) == [.template("maintenance")])
         #expect(feed.map(\.error) == [nil])
-        #expect(questions.map(\.description) == ["stackexchange-questions template throttle_violation_in_200: "
-            + "SwallowingErrorPayloads<StackExchangeQuestionsService> reads a recorded error as a success"])
+        #expect(
+            questions.map(\.description) == [
+                "stackexchange-questions template throttle_violation_in_200: "
+                    + "SwallowingErrorPayloads<StackExchangeQuestionsService> reads a recorded error as a success"
+            ])
     }
 
     @Test func aServiceThatReadsAnErrorPayloadSentWith200AsASuccess_isReportedOnce_atItsInteraction() throws {
@@ -69,7 +76,8 @@ import Testing
         // WHEN the contract of a service that swallows it is checked
         let violations = contractViolations(of: SwallowingErrorPayloads(base: FeedService()), in: cassette)
         // THEN exactly that interaction is reported
-        #expect(violations.map(\.description) == ["feed interaction 0 (GET \(target)): SwallowingErrorPayloads<FeedService> reads a recorded error as a success"])
+        #expect(
+            violations.map(\.description) == ["feed interaction 0 (GET \(target)): SwallowingErrorPayloads<FeedService> reads a recorded error as a success"])
         // AND the service that reads it as the error payload it is has nothing to answer for
         #expect(contractViolations(of: FeedService(), in: cassette) == [])
     }
@@ -86,9 +94,11 @@ import Testing
         template.body = .text("down for maintenance")
         notJSON.errorTemplates["maintenance"] = template
         // WHEN the feed service's contract is checked, THEN each is one error it cannot read
-        #expect(contractViolations(of: FeedService(), in: missingFields).map(\.description)
+        #expect(
+            contractViolations(of: FeedService(), in: missingFields).map(\.description)
                 == ["feed template maintenance: FeedService cannot read the error: the field list is missing"])
-        #expect(contractViolations(of: FeedService(), in: notJSON).map(\.description)
+        #expect(
+            contractViolations(of: FeedService(), in: notJSON).map(\.description)
                 == ["feed template maintenance: FeedService cannot read the error: the body is text/plain, not JSON"])
     }
 
@@ -96,7 +106,9 @@ import Testing
         // GIVEN a cassette of another API WHEN a service is checked against it THEN no interaction is its, so none is reported
         #expect(contractViolations(of: GitHubUserService(login: "octocat"), in: try Recordings.cassette("feed/feeds")) == [])
         // AND a service that would swallow a template of that cassette is not held to its templates either
-        #expect(contractViolations(of: SwallowingErrorPayloads(base: GitHubUserService(login: "octocat")),
-                                   in: try Recordings.cassette("feed/feeds")) == [])
+        #expect(
+            contractViolations(
+                of: SwallowingErrorPayloads(base: GitHubUserService(login: "octocat")),
+                in: try Recordings.cassette("feed/feeds")) == [])
     }
 }

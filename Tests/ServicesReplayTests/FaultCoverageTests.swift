@@ -16,8 +16,10 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("coverage.json")
         let environment = [FaultCoverage.reportVariable: report.path]
-        for (call, fault) in [(ServiceCall.gitHubUser, "reset"), (.gitHubUser, "status=503"), (.gitHubUser, "service-error=not_found"),
-                              (.feed, "")] {
+        for (call, fault) in [
+            (ServiceCall.gitHubUser, "reset"), (.gitHubUser, "status=503"), (.gitHubUser, "service-error=not_found"),
+            (.feed, ""),
+        ] {
             let server = try await withReplay(call.cassette, faults: try .specs(fault)) { replay in
                 _ = await call.perform(replay.client)
                 return replay.server

@@ -32,7 +32,8 @@ import Testing
         let faults = report.rows.map(\.case.fault)
         #expect(faults.contains("service-error=rate_limit"))
         #expect(faults.contains("stall"))
-        #expect(try Self.row("status=503", of: report).description
+        #expect(
+            try Self.row("status=503", of: report).description
                 == "status=503 | .service(.httpStatus(503)) | .service(.httpStatus(503)) after 0 retries | pass")
         #expect(report.description.hasPrefix("GitHubUserService on github/users: \(report.rows.count) faults, 0 failed, in "))
         print("fault matrix, GitHubUserService with a 1 s timeout: \(report.rows.count) faults in \(report.elapsed)")
@@ -56,11 +57,13 @@ import Testing
         }
 
         // THEN the body faults fail, each in one sentence naming the fault, and nothing else does
-        #expect(report.failures == [
-            "corrupt-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(Self.nilProfile) after 0 retries",
-            "empty-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(Self.nilProfile) after 0 retries",
-        ] + Self.contentTypeFailure, "\(report)")
-        #expect(try Self.row("corrupt-body", of: report).description
+        #expect(
+            report.failures == [
+                "corrupt-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(Self.nilProfile) after 0 retries",
+                "empty-body: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(Self.nilProfile) after 0 retries",
+            ] + Self.contentTypeFailure, "\(report)")
+        #expect(
+            try Self.row("corrupt-body", of: report).description
                 == "corrupt-body | .service(.undecodableBody) or .service(.wrongContentType) | success: \(Self.nilProfile) after 0 retries | FAIL")
     }
 
@@ -69,7 +72,9 @@ import Testing
 
     /// Whether the swallowing service also swallows a wrong content type: only when ServiceKit reports it from
     /// the decoding the service replaced.
-    static let contentTypeFailure = ["content-type=text/html: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(nilProfile) after 0 retries"]
+    static let contentTypeFailure = [
+        "content-type=text/html: expected .service(.undecodableBody) or .service(.wrongContentType), got success: \(nilProfile) after 0 retries"
+    ]
 
     /// A repository that shows a placeholder whatever goes wrong: the swallowed error the matrix exists for.
     struct SwallowingRepository: Sendable {
@@ -88,7 +93,9 @@ import Testing
         }
 
         // THEN the 503 row fails with the sentence the README quotes, showing the placeholder beside the baseline's
-        #expect(report.failures.contains(#"status=503: expected .service(.httpStatus(503)), got success: "someone" (baseline: "The Octocat") after 0 retries"#), "\(report)")
+        #expect(
+            report.failures.contains(#"status=503: expected .service(.httpStatus(503)), got success: "someone" (baseline: "The Octocat") after 0 retries"#),
+            "\(report)")
         #expect(report.failures.contains(#"reset: expected .network(...), got success: "someone" (baseline: "The Octocat") after 0 retries"#), "\(report)")
     }
 
@@ -97,8 +104,10 @@ import Testing
         let cached = "The Octocat (cached)"
         // WHEN it runs with that fallback declared for the network family
         let report = try await TestEnvironment.isolated {
-            try await FaultMatrix.run("CachingRepository.profileName", replaying: "github/users", client: Self.client,
-                                      overrides: [.expect(family: .network, .fallback(cached), because: "offline shows the cache")]) { client in
+            try await FaultMatrix.run(
+                "CachingRepository.profileName", replaying: "github/users", client: Self.client,
+                overrides: [.expect(family: .network, .fallback(cached), because: "offline shows the cache")]
+            ) { client in
                 do {
                     return try await client.send(GitHubUserService(login: "octocat")).name ?? ""
                 } catch let error as WebServiceError where error.family == .network {
@@ -109,8 +118,10 @@ import Testing
 
         // THEN every row passes, the network rows with the reason printed
         #expect(report.failures.isEmpty, "\(report)")
-        #expect(try Self.row("reset", of: report).description
-                == #"reset | the fallback The Octocat (cached) | success: "The Octocat (cached)" (baseline: "The Octocat") after 0 retries | pass (offline shows the cache)"#)
+        #expect(
+            try Self.row("reset", of: report).description
+                == #"reset | the fallback The Octocat (cached) | success: "The Octocat (cached)" (baseline: "The Octocat") after 0 retries | pass (offline shows the cache)"#
+        )
     }
 
     @Test func retryPolicy_overcomesAFaultThatFiresOnce_withARecordedSleep() async throws {
@@ -176,7 +187,10 @@ import Testing
         let error = #expect(throws: FaultMatrixError.self) {
             try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", overrides: [.skip("stal", because: "typo")])
         }
-        #expect(error?.description == "the override for 'stal' names no fault of the matrix and is not a fault spec: invalid fault spec 'stal': 'stal' is not a fault kind; use one of \(Fault.kindNames.joined(separator: ", "))")
+        #expect(
+            error?.description
+                == "the override for 'stal' names no fault of the matrix and is not a fault spec: invalid fault spec 'stal': 'stal' is not a fault kind; use one of \(Fault.kindNames.joined(separator: ", "))"
+        )
     }
 
     @Test func failingBaseline_throwsOneSentence() async throws {
@@ -187,7 +201,10 @@ import Testing
                 try await FaultMatrix.run(GitHubUserService(login: "no-such-user-xyz"), replaying: "github/users", client: Self.client)
             }
         }
-        #expect(error?.description == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries (The server could not complete the request (HTTP 404): Not Found.)")
+        #expect(
+            error?.description
+                == "GitHubUserService on github/users: the call must succeed without faults before faults can tell anything, but it ended in .service(.httpStatus(404)) after 0 retries (The server could not complete the request (HTTP 404): Not Found.)"
+        )
     }
 
     /// A repository that ignores the client it is given and waits 30 s on its own, run under the stall alone
@@ -196,13 +213,17 @@ import Testing
     @Test(arguments: [(0.5, 1, "1.5 s"), (2.0, 3, "7 s")])
     func callThatOutlivesItsDeadline_isCancelledAtEveryAttemptsTimeoutPlusTheMargin(timeout: Double, attempts: Int, deadline: String) async throws {
         let client: @Sendable (URL) -> WebServiceClient = {
-            WebServiceClient(baseURL: $0, configuration: .init(timeout: timeout, retryPolicy: attempts > 1 ? RetryPolicy(maxAttempts: attempts, jitter: 0) : nil))
+            WebServiceClient(
+                baseURL: $0, configuration: .init(timeout: timeout, retryPolicy: attempts > 1 ? RetryPolicy(maxAttempts: attempts, jitter: 0) : nil))
         }
-        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
-            .first { $0.fault == "stall" })
+        let stall = try #require(
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+                .first { $0.fault == "stall" })
         let report = try await TestEnvironment.isolated {
-            try await FaultMatrix.run("PatientRepository.profile", replaying: "github/users", client: client, only: stall,
-                                      margin: .seconds(1)) { given in
+            try await FaultMatrix.run(
+                "PatientRepository.profile", replaying: "github/users", client: client, only: stall,
+                margin: .seconds(1)
+            ) { given in
                 let own = WebServiceClient(baseURL: given.baseURL, configuration: .init(timeout: 30))
                 return try await own.send(GitHubUserService(login: "octocat")).user.login
             }
@@ -217,12 +238,14 @@ import Testing
         let client: @Sendable (URL) -> WebServiceClient = {
             WebServiceClient(baseURL: $0, configuration: .init(timeout: 2, retryPolicy: RetryPolicy(maxAttempts: 3, jitter: 0)))
         }
-        let stall = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
-            .first { $0.fault == "stall" })
+        let stall = try #require(
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: client)
+                .first { $0.fault == "stall" })
         // WHEN the service runs under the stall alone
         let report = try await TestEnvironment.isolated {
-            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: client, only: stall,
-                                      margin: .seconds(30))
+            try await FaultMatrix.run(
+                GitHubUserService(login: "octocat"), replaying: "github/users", client: client, only: stall,
+                margin: .seconds(30))
         }
 
         // THEN it passes as timed out, after both retries and their backoffs
@@ -233,12 +256,16 @@ import Testing
     @Test func faultThatNeverFires_failsItsRow() async throws {
         // GIVEN an added row whose fault is aimed at a path the call never asks for
         let overrides: [FaultMatrix.Override] = [.expect("status=503,path=/nowhere", .baselineValue, because: "aimed elsewhere")]
-        let row = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client,
-                                                     overrides: overrides).last)
+        let row = try #require(
+            try FaultMatrix.cases(
+                for: GitHubUserService.self, replaying: "github/users", client: Self.client,
+                overrides: overrides
+            ).last)
         // WHEN it runs
         let report = try await TestEnvironment.isolated {
-            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client,
-                                      overrides: overrides, only: row)
+            try await FaultMatrix.run(
+                GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client,
+                overrides: overrides, only: row)
         }
 
         // THEN the row fails: a fault that never fired proves nothing
@@ -247,8 +274,9 @@ import Testing
 
     @Test func callThatNeverUsesItsClient_underAFault_saysTheFaultNeverFired() async throws {
         // GIVEN a call that answers from memory, never asking the server, run under a 503
-        let status = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client)
-            .first { $0.fault == "status=503" })
+        let status = try #require(
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client)
+                .first { $0.fault == "status=503" })
         let report = try await TestEnvironment.isolated {
             try await FaultMatrix.run("MemoryRepository.profileName", replaying: "github/users", client: Self.client, only: status) { _ in
                 "The Octocat"
@@ -263,7 +291,11 @@ import Testing
         private let counts = Lock((now: 0, most: 0))
         var most: Int { counts.withLock { $0.most } }
         var now: Int { counts.withLock { $0.now } }
-        func enter() { counts.withLock { $0.now += 1; $0.most = max($0.most, $0.now) } }
+        func enter() {
+            counts.withLock {
+                $0.now += 1; $0.most = max($0.most, $0.now)
+            }
+        }
         func leave() { counts.withLock { $0.now -= 1 } }
     }
 
@@ -299,13 +331,16 @@ import Testing
         let patient: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 30)) }
         try await withMockServer(cassettes: [try Recordings.cassette("github/users")], configuration: .init(faults: .none)) { upstream in
             let report = try await TestEnvironment.$override.withValue(environment) {
-                try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
-                                          upstream: upstream.baseURL?.absoluteString, client: patient, margin: .seconds(60))
+                try await FaultMatrix.run(
+                    GitHubUserService(login: "octocat"), replaying: "github/users",
+                    upstream: upstream.baseURL?.absoluteString, client: patient, margin: .seconds(60))
             }
             let rows = try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client).count
             #expect(report.rows.isEmpty)
             #expect(report.failures.isEmpty)
-            #expect(report.notice == "faults apply only to replays, so under \(spelling) the matrix ran its baseline against the upstream and none of its \(rows) rows")
+            #expect(
+                report.notice
+                    == "faults apply only to replays, so under \(spelling) the matrix ran its baseline against the upstream and none of its \(rows) rows")
             #expect(report.description == "GitHubUserService on github/users: \(report.notice ?? "")")
             #expect(upstream.journal.entries.count == 1)
         }
@@ -319,8 +354,10 @@ import Testing
         let report = try await TestEnvironment.isolated {
             // A margin of a minute: this test is about how many run at once, not about deadlines, and on a
             // loaded machine the default 5 s was once not enough for the baseline.
-            try await FaultMatrix.run("WaitingRepository.profileName", replaying: "github/users", client: Self.client, parallel: parallel,
-                                      margin: .seconds(60)) { client in
+            try await FaultMatrix.run(
+                "WaitingRepository.profileName", replaying: "github/users", client: Self.client, parallel: parallel,
+                margin: .seconds(60)
+            ) { client in
                 inFlight.enter()
                 defer { inFlight.leave() }
                 for _ in 0..<20 where inFlight.now <= parallel {
@@ -358,8 +395,9 @@ import Testing
         let chat: @Sendable (URL) -> WebServiceClient = {
             WebServiceClient(baseURL: $0.appendingPathComponent("v1"), configuration: .init(timeout: 2), transport: HangingOn503())
         }
-        let status = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: hanging)
-            .first { $0.fault == "status=503" })
+        let status = try #require(
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: hanging)
+                .first { $0.fault == "status=503" })
         let question = ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Say hello.")])
         // WHEN each runs under the 503 alone, with the default margin
         async let service = TestEnvironment.isolated {
@@ -385,8 +423,11 @@ import Testing
         let client: @Sendable (URL) -> WebServiceClient = {
             WebServiceClient(baseURL: $0.appendingPathComponent("v1"), configuration: .init(timeout: 1))
         }
-        let truncate = try #require(try FaultMatrix.cases(for: ChatCompletionsService.self, replaying: "chat/completions",
-                                                          eventsBeforeFault: -1, client: client).first { $0.fault == "truncate=event:0" })
+        let truncate = try #require(
+            try FaultMatrix.cases(
+                for: ChatCompletionsService.self, replaying: "chat/completions",
+                eventsBeforeFault: -1, client: client
+            ).first { $0.fault == "truncate=event:0" })
         let question = ChatCompletionsService(model: "gpt-4o-mini", messages: [.user("Say hello.")])
         // WHEN the stream runs with the same count, THEN the row is the run's too, and the stream breaks before any event
         let report = try await TestEnvironment.isolated {

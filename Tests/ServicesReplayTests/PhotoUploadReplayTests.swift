@@ -19,8 +19,9 @@ import Testing
         try await withReplay(Self.cassette, faults: .none) { replay in
             // When the photo is uploaded with its caption, following progress
             let progress = Lock<[UploadProgress]>([])
-            let photo = try await replay.client.send(PhotoUploadService(caption: caption, jpegData: UploadFixture.jpeg),
-                                                     uploadProgress: { report in progress.withLock { $0.append(report) } })
+            let photo = try await replay.client.send(
+                PhotoUploadService(caption: caption, jpegData: UploadFixture.jpeg),
+                uploadProgress: { report in progress.withLock { $0.append(report) } })
 
             // Then the created photo reads as recorded
             #expect(photo.id == recorded["id"]?.string)

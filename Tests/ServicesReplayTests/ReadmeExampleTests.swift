@@ -6,7 +6,8 @@ import ServiceReplayTesting
 import Testing
 import ServiceReplayTestSupport
 
-/// The README's MockServer example, so the README stays true; pinned to no faults (the README leaves the
+/// The MockServer example of the "Replaying in tests" article (`Sources/MockServer/MockServer.docc/ReplayingInTests.md`,
+/// once the README's), so the article stays true; pinned to no faults (the README leaves the
 /// default, the environment's plan), because CI reruns this target under random plans.
 @Suite(.ownEnvironment) struct ReadmeExampleTests {
     @Test func octocat() async throws {
@@ -18,7 +19,7 @@ import ServiceReplayTestSupport
         }
     }
 
-    /// The README's "In tests": a ServiceKit error's `reason`, read inside a `withReplay` body.
+    /// The article's "In tests": a ServiceKit error's `reason`, read inside a `withReplay` body.
     @Test func errorReason_insideTheClosure() async throws {
         try await withReplay("github/users", configuration: .init(faults: .none)) { replay in
             let error = await #expect(throws: WebServiceError.self) {

@@ -93,17 +93,20 @@ import Testing
         let kept: CassetteAfter = start.hasCassette ? .unchanged : .absent
         switch mode {
         case .none:
-            return start.hasCassette ? Outcome(passes: true, asksUpstream: false, cassette: .unchanged)
+            return start.hasCassette
+                ? Outcome(passes: true, asksUpstream: false, cassette: .unchanged)
                 : Outcome(passes: false, asksUpstream: false, cassette: .absent, says: notFound)
         case .once, .newEpisodes:
             if start.hasCassette { return Outcome(passes: true, asksUpstream: false, cassette: .unchanged) }
-            return start.isOffline ? Outcome(passes: false, asksUpstream: false, cassette: .absent, says: unreachable)
+            return start.isOffline
+                ? Outcome(passes: false, asksUpstream: false, cassette: .absent, says: unreachable)
                 : Outcome(passes: true, asksUpstream: true, cassette: .recorded)
         case .all:
             if start.isOffline { return Outcome(passes: false, asksUpstream: false, cassette: kept, says: unreachable) }
             if entry.isBlind {
-                return Outcome(passes: false, asksUpstream: true, cassette: kept, says: "cannot tell here whether the test recorded a failure",
-                               leavesRecordingAside: true)
+                return Outcome(
+                    passes: false, asksUpstream: true, cassette: kept, says: "cannot tell here whether the test recorded a failure",
+                    leavesRecordingAside: true)
             }
             return Outcome(passes: true, asksUpstream: true, cassette: .recorded)
         case .drift, .live:
@@ -142,7 +145,8 @@ import Testing
                 cassette = .unchanged
             } else {
                 let interactions = try Cassette.load(from: file).interactions
-                let recordsUpstream = interactions.count == 1
+                let recordsUpstream =
+                    interactions.count == 1
                     && interactions[0].response?.body.data == Interaction.stub("GET", "/item", json: changedAnswer).response?.body.data
                 cassette = recordsUpstream ? .recorded : .unchanged
                 #expect(recordsUpstream, "\(entry.rawValue), \(mode.rawValue), \(start.rawValue): the cassette changed, but not to what the upstream answers")
@@ -150,9 +154,10 @@ import Testing
             let aside = try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.contains(".recording-") }
             let said = messages.joined(separator: "\n")
             let wanted = expected(entry, mode, start).says
-            return Outcome(passes: passes, asksUpstream: !upstream.journal.entries.isEmpty && !start.isOffline, cassette: cassette,
-                           says: passes ? nil : (wanted.map { said.contains($0) } == true ? wanted : said),
-                           leavesRecordingAside: aside)
+            return Outcome(
+                passes: passes, asksUpstream: !upstream.journal.entries.isEmpty && !start.isOffline, cassette: cassette,
+                says: passes ? nil : (wanted.map { said.contains($0) } == true ? wanted : said),
+                leavesRecordingAside: aside)
         }
     }
 
@@ -260,7 +265,9 @@ import Testing
                 // THEN the first fails on the baseline, the others say so without recording again
                 #expect(errors.count == 3)
                 #expect(errors.first?.contains("the call must succeed without faults") == true, "\(errors)")
-                #expect(errors.dropFirst().allSatisfy { $0.contains("failed earlier in this run, so MOCKSERVER_RECORD=all does not record it again here") }, "\(errors)")
+                #expect(
+                    errors.dropFirst().allSatisfy { $0.contains("failed earlier in this run, so MOCKSERVER_RECORD=all does not record it again here") },
+                    "\(errors)")
             }
             #expect(upstream.journal.entries.count == 1)
         }

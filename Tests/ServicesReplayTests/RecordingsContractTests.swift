@@ -30,35 +30,55 @@ import Testing
     }
 
     static let breakages: [Breakage] = [
-        Breakage(testDescription: "a required field removed", cassette: "github/users", damage: { cassette in
-            try cassette.editResponse(2) { $0.replacing([.key("public_repos")], with: nil) }
-        }, problems: ["github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field public_repos is missing"]),
-        Breakage(testDescription: "a nested field of the wrong type", cassette: "stackexchange/questions", damage: { cassette in
-            try cassette.editResponse(0) { $0.replacing([.key("items"), .index(1), .key("score")], with: "high") }
-        }, problems: ["stackexchange-questions interaction 0 (GET /2.3/questions?order=desc&sort=activity&tagged=swift&site=stackoverflow&page=1&pagesize=3): "
-            + "StackExchangeQuestionsService cannot read the response: the field items[1].score has an unexpected value"]),
-        Breakage(testDescription: "a field missing in a list entry", cassette: "feed/feeds", damage: { cassette in
-            try cassette.editResponse(1) { $0.replacing([.key("list"), .index(2), .key("userName")], with: nil) }
-        }, problems: ["feed interaction 1 (GET /feeds?page=2&pageSize=3): FeedService cannot read the response: the field list[2].userName is missing"]),
-        Breakage(testDescription: "an error without its message", cassette: "login/login", damage: { cassette in
-            try cassette.editResponse(1) { _ in ["detail": "nope"] }
-        }, problems: ["login interaction 1 (POST /login): LoginService cannot read the error: the body has no message it recognises"]),
-        Breakage(testDescription: "a template whose delay cannot be read", cassette: "stackexchange/questions", damage: { cassette in
-            var template = try cassette.template("throttle_violation")
-            guard case .json(let json, _) = template.body.form else { throw FixtureProblem("the template has no JSON body") }
-            template.body = .json(json.replacing([.key("error_message")], with: "slow down"))
-            cassette.errorTemplates["throttle_violation"] = template
-        }, problems: ["stackexchange-questions template throttle_violation: StackExchangeQuestionsService cannot read the error: "
-            + "the rate limit carries no delay it recognises"]),
-        Breakage(testDescription: "a request no service sends", cassette: "friends/friends", damage: { cassette in
-            cassette.interactions[0].request.target = "/friends/42/photos?token=<redacted>"
-        }, problems: ["friends interaction 0 (GET /friends/42/photos?token=<redacted>): no service sends GET /friends/42/photos"]),
-        Breakage(testDescription: "HTML instead of JSON", cassette: "upload/photos", damage: { cassette in
-            guard var response = cassette.interactions[0].response else { throw FixtureProblem("no response") }
-            response.headers.set(name: "Content-Type", value: "text/html; charset=utf-8")
-            response.body = .text("<html>Created</html>")
-            cassette.interactions[0].outcome = .response(response)
-        }, problems: ["upload-photos interaction 0 (POST /photos): PhotoUploadService cannot read the response: the body is text/html, not JSON"]),
+        Breakage(
+            testDescription: "a required field removed", cassette: "github/users",
+            damage: { cassette in
+                try cassette.editResponse(2) { $0.replacing([.key("public_repos")], with: nil) }
+            }, problems: ["github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field public_repos is missing"]),
+        Breakage(
+            testDescription: "a nested field of the wrong type", cassette: "stackexchange/questions",
+            damage: { cassette in
+                try cassette.editResponse(0) { $0.replacing([.key("items"), .index(1), .key("score")], with: "high") }
+            },
+            problems: [
+                "stackexchange-questions interaction 0 (GET /2.3/questions?order=desc&sort=activity&tagged=swift&site=stackoverflow&page=1&pagesize=3): "
+                    + "StackExchangeQuestionsService cannot read the response: the field items[1].score has an unexpected value"
+            ]),
+        Breakage(
+            testDescription: "a field missing in a list entry", cassette: "feed/feeds",
+            damage: { cassette in
+                try cassette.editResponse(1) { $0.replacing([.key("list"), .index(2), .key("userName")], with: nil) }
+            }, problems: ["feed interaction 1 (GET /feeds?page=2&pageSize=3): FeedService cannot read the response: the field list[2].userName is missing"]),
+        Breakage(
+            testDescription: "an error without its message", cassette: "login/login",
+            damage: { cassette in
+                try cassette.editResponse(1) { _ in ["detail": "nope"] }
+            }, problems: ["login interaction 1 (POST /login): LoginService cannot read the error: the body has no message it recognises"]),
+        Breakage(
+            testDescription: "a template whose delay cannot be read", cassette: "stackexchange/questions",
+            damage: { cassette in
+                var template = try cassette.template("throttle_violation")
+                guard case .json(let json, _) = template.body.form else { throw FixtureProblem("the template has no JSON body") }
+                template.body = .json(json.replacing([.key("error_message")], with: "slow down"))
+                cassette.errorTemplates["throttle_violation"] = template
+            },
+            problems: [
+                "stackexchange-questions template throttle_violation: StackExchangeQuestionsService cannot read the error: "
+                    + "the rate limit carries no delay it recognises"
+            ]),
+        Breakage(
+            testDescription: "a request no service sends", cassette: "friends/friends",
+            damage: { cassette in
+                cassette.interactions[0].request.target = "/friends/42/photos?token=<redacted>"
+            }, problems: ["friends interaction 0 (GET /friends/42/photos?token=<redacted>): no service sends GET /friends/42/photos"]),
+        Breakage(
+            testDescription: "HTML instead of JSON", cassette: "upload/photos",
+            damage: { cassette in
+                guard var response = cassette.interactions[0].response else { throw FixtureProblem("no response") }
+                response.headers.set(name: "Content-Type", value: "text/html; charset=utf-8")
+                response.body = .text("<html>Created</html>")
+                cassette.interactions[0].outcome = .response(response)
+            }, problems: ["upload-photos interaction 0 (POST /photos): PhotoUploadService cannot read the response: the body is text/html, not JSON"]),
     ]
 
     @Test(arguments: breakages)

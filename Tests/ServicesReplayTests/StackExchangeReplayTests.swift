@@ -115,8 +115,10 @@ import Testing
     }
 
     /// Compares a page with its recording field by field.
-    static func expect(_ page: StackExchangeQuestionsPage, matches recorded: CassetteJSON, titles: ArraySlice<String>,
-                       owners: ArraySlice<String>) throws {
+    static func expect(
+        _ page: StackExchangeQuestionsPage, matches recorded: CassetteJSON, titles: ArraySlice<String>,
+        owners: ArraySlice<String>
+    ) throws {
         #expect(page.hasMore == recorded["has_more"]?.bool)
         #expect(page.quotaMax == recorded["quota_max"]?.int)
         #expect(page.quotaRemaining == recorded["quota_remaining"]?.int)

@@ -28,8 +28,9 @@ import Testing
     /// One `PingService` call with `timeout` against a strict server under `faults`.
     private func ping(timeout: TimeInterval, faults: String) async throws -> Timed<Bool> {
         try await withMockServer(cassettes: [Self.ping], configuration: .init(faults: try .specs(faults), strict: true)) { server in
-            let client = WebServiceClient(baseURL: try server.baseURL.orThrow("no base URL"), configuration: .init(timeout: timeout),
-                                          transport: URLSessionTransport())
+            let client = WebServiceClient(
+                baseURL: try server.baseURL.orThrow("no base URL"), configuration: .init(timeout: timeout),
+                transport: URLSessionTransport())
             let clock = ContinuousClock()
             let start = clock.now
             let result: Result<Bool, WebServiceError>

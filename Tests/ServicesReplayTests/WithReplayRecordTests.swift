@@ -24,8 +24,10 @@ import Testing
         try await withMockServer(cassettes: [try Recordings.cassette("github/users")], configuration: .init(faults: .none)) { upstream in
             try await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "all"]) {
                 let test: () async throws -> Void = {
-                    try await withReplay("github/users", in: folder, upstream: upstream.baseURL!.absoluteString,
-                                         configuration: .init(faults: .none)) { replay in
+                    try await withReplay(
+                        "github/users", in: folder, upstream: upstream.baseURL!.absoluteString,
+                        configuration: .init(faults: .none)
+                    ) { replay in
                         let profile = try await replay.client.send(GitHubUserService(login: "octocat"))
                         #expect(profile.user.login == "octocat")
                         if fails { Issue.record("the test fails without throwing") }
@@ -51,8 +53,9 @@ import Testing
         let (old, file, messages) = try await Self.rerecord(fails: true)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent().deletingLastPathComponent()) }
         #expect(try Data(contentsOf: file) == old)
-        let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
-            .first { $0 != "users.json" })
+        let kept = try #require(
+            try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+                .first { $0 != "users.json" })
         let pending = file.deletingLastPathComponent().appendingPathComponent(kept).path
         #expect(messages.count == 2)
         #expect(messages.last == "the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in \(pending)")

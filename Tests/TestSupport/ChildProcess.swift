@@ -22,8 +22,10 @@ package final class ChildProcess: @unchecked Sendable {
 
     /// Starts `executable` with `arguments` in `directory` (default: this process's); throws a
     /// `ChildProcess.Failure` naming the executable when it cannot be started.
-    package init(_ executable: URL, _ arguments: [String], in directory: URL? = nil,
-                 output: Pipe? = nil, errors: Pipe? = nil) throws {
+    package init(
+        _ executable: URL, _ arguments: [String], in directory: URL? = nil,
+        output: Pipe? = nil, errors: Pipe? = nil
+    ) throws {
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
@@ -118,10 +120,12 @@ package final class ChildProcess: @unchecked Sendable {
 private typealias ChangeDirectoryAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
 private typealias CloseFromAction = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
-private let addChangeDirectory = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")!,
-                                               to: ChangeDirectoryAction.self)
-private let addCloseFrom = unsafeBitCast(dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")!,
-                                         to: CloseFromAction.self)
+private let addChangeDirectory = unsafeBitCast(
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np")!,
+    to: ChangeDirectoryAction.self)
+private let addCloseFrom = unsafeBitCast(
+    dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")!,
+    to: CloseFromAction.self)
 #else
 private func addChangeDirectory(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t?>, _ path: UnsafePointer<CChar>) {
     posix_spawn_file_actions_addchdir_np(actions, path)

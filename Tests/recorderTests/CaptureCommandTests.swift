@@ -18,9 +18,10 @@ import Testing
         cassettes.flatMap(\.interactions).map { interaction in
             let request = interaction.request
             let live = { (text: String) in text.replacingOccurrences(of: Cassette.redactionPlaceholder, with: "live-secret-4711") }
-            return Outgoing(method: request.method, target: live(request.target),
-                            headers: request.headers.lines.map { ($0.name, live($0.value)) },
-                            body: { if case .text(let text) = request.body.form { Data(live(text).utf8) } else { request.body.data } }())
+            return Outgoing(
+                method: request.method, target: live(request.target),
+                headers: request.headers.lines.map { ($0.name, live($0.value)) },
+                body: { if case .text(let text) = request.body.form { Data(live(text).utf8) } else { request.body.data } }())
         }
     }
 
@@ -41,8 +42,9 @@ import Testing
         let cassettes = try Cassette.loadAll(from: Workspace.recordings)
         let requests = Self.outgoingRequests(from: cassettes)
         try await withMockServer(cassettes: cassettes, configuration: .init(faults: .none, strict: true)) { upstream in
-            let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/all.json"],
-                                              in: workspace.folder)
+            let capture = try RunningRecorder(
+                ["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/all.json"],
+                in: workspace.folder)
             let proxy = try await capture.address(after: "Listening on")
             // When every recorded request is sent through it, and it is stopped with SIGTERM
             let captured = try await send(requests, to: proxy)
@@ -80,16 +82,18 @@ import Testing
         // Given an upstream answering GET /me (any access_token) with a session cookie of its own
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let me = Interaction.stub("GET", "/me?access_token=\(Cassette.redactionPlaceholder)&v=2", json: ["login": "ann"],
-                                  headers: ["Set-Cookie": "session=upstream-session-secret-3; Path=/; HttpOnly"])
+        let me = Interaction.stub(
+            "GET", "/me?access_token=\(Cassette.redactionPlaceholder)&v=2", json: ["login": "ann"],
+            headers: ["Set-Cookie": "session=upstream-session-secret-3; Path=/; HttpOnly"])
         try await withMockServer(cassettes: [Cassette(name: "me", interactions: [me])], configuration: .init(faults: .none, strict: true)) { upstream in
             // When a request with a live Authorization header, cookie and access_token goes through capture
             let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString], in: workspace.folder)
             let proxy = try await capture.address(after: "Listening on")
             let http = LoopbackHTTP()
             defer { http.close() }
-            let live = try await http.send("GET", "/me?access_token=live-access-token-1&v=2", to: proxy,
-                                           headers: [("Authorization", "Bearer live-bearer-token-2"), ("Cookie", "session=live-cookie-value-3")])
+            let live = try await http.send(
+                "GET", "/me?access_token=live-access-token-1&v=2", to: proxy,
+                headers: [("Authorization", "Bearer live-bearer-token-2"), ("Cookie", "session=live-cookie-value-3")])
             let run = try await capture.stop()
             // Then the client saw the live answer, and the default cassette holds none of the secrets
             #expect(live.status == 200)
@@ -107,8 +111,9 @@ import Testing
             // And the replay answers the same request carrying other live secrets
             let replay = try RunningRecorder(["replay", out, "--strict"], in: workspace.folder)
             let replayBase = try await replay.address(after: "Replaying")
-            let again = try await http.send("GET", "/me?access_token=another-token&v=2", to: replayBase,
-                                            headers: [("Authorization", "Bearer another"), ("Cookie", "session=another")])
+            let again = try await http.send(
+                "GET", "/me?access_token=another-token&v=2", to: replayBase,
+                headers: [("Authorization", "Bearer another"), ("Cookie", "session=another")])
             let replayRun = try await replay.stop()
             #expect(again.status == 200)
             #expect(again.body == live.body)
@@ -194,19 +199,29 @@ import Testing
         let before = try workspace.contents("feeds.json")
         let run = try await workspace.run(["capture", "--upstream", "http://127.0.0.1:9", "--out", "feeds.json", "--mode", "new-episodes"])
         #expect(run.status == 1)
-        #expect(run.stderr == "recorder: feeds.json was recorded from https://api.nice.example/v1, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file\n")
+        #expect(
+            run.stderr
+                == "recorder: feeds.json was recorded from https://api.nice.example/v1, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file\n"
+        )
         #expect(try workspace.contents("feeds.json") == before)
     }
 
-    @Test(arguments: [
-        (["capture"], "recorder: --upstream is required\n"),
-        (["capture", "--upstream", "ftp://example.com"], "recorder: --upstream 'ftp://example.com' is not an http or https URL\n"),
-        (["capture", "--upstream", "https://api.example.com/?key=1"], "recorder: --upstream 'https://api.example.com/?key=1' has a query; give the base URL without one\n"),
-        (["capture", "--upstream", "https://api.example.com", "--port", "65536"], "recorder: --port '65536' is not a whole number from 0 to 65535\n"),
-        (["capture", "--upstream", "https://api.example.com", "--mode", "all"], "recorder: --mode 'all' is not record or new-episodes\n"),
-        (["capture", "--upstream", "https://api.example.com", "extra"], "recorder: capture takes no arguments, but 'extra' is one too many\n"),
-        (["capture", "--upstream", "https://api.example.com", "--verbose"], "recorder: capture does not take the option '--verbose'; run `recorder capture --help` for its options\n"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["capture"], "recorder: --upstream is required\n"),
+            (["capture", "--upstream", "ftp://example.com"], "recorder: --upstream 'ftp://example.com' is not an http or https URL\n"),
+            (
+                ["capture", "--upstream", "https://api.example.com/?key=1"],
+                "recorder: --upstream 'https://api.example.com/?key=1' has a query; give the base URL without one\n"
+            ),
+            (["capture", "--upstream", "https://api.example.com", "--port", "65536"], "recorder: --port '65536' is not a whole number from 0 to 65535\n"),
+            (["capture", "--upstream", "https://api.example.com", "--mode", "all"], "recorder: --mode 'all' is not record or new-episodes\n"),
+            (["capture", "--upstream", "https://api.example.com", "extra"], "recorder: capture takes no arguments, but 'extra' is one too many\n"),
+            (
+                ["capture", "--upstream", "https://api.example.com", "--verbose"],
+                "recorder: capture does not take the option '--verbose'; run `recorder capture --help` for its options\n"
+            ),
+        ] as [([String], String)])
     func badCaptureCommandLines_exitTwo_withOneSentence(arguments: [String], message: String) async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }

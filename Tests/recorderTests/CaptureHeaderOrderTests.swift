@@ -9,9 +9,12 @@ import ServiceReplayTestSupport
     struct OrderedUpstream: HTTPHandler {
         static let body = Data(#"{"ok":true}"#.utf8)
         func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-            .response(HTTPResponse(status: 200, headers: HTTPHeaders(pairs: [
-                ("X-First", "1"), ("Content-Length", String(Self.body.count)), ("Content-Type", "application/json"), ("X-Last", "2"),
-            ]), body: Self.body))
+            .response(
+                HTTPResponse(
+                    status: 200,
+                    headers: HTTPHeaders(pairs: [
+                        ("X-First", "1"), ("Content-Length", String(Self.body.count)), ("Content-Type", "application/json"), ("X-Last", "2"),
+                    ]), body: Self.body))
         }
     }
 
@@ -38,8 +41,9 @@ import ServiceReplayTestSupport
         let direct = try await get(upstreamURL)
         #expect(fieldNames(direct) == ["X-First", "Content-Length", "Content-Type", "X-Last"])
         // WHEN it is captured, then replayed
-        let capture = try RunningRecorder(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/ordered.json"],
-                                          in: workspace.folder)
+        let capture = try RunningRecorder(
+            ["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/ordered.json"],
+            in: workspace.folder)
         let captured = try await get(try await capture.address(after: "Listening on"))
         #expect(try await capture.stop(with: SIGTERM).status == 0)
         await upstream.stop()

@@ -9,9 +9,11 @@ import ServiceReplayTestSupport
     static let count = 5
 
     /// An upstream answering `/item/I` with a JSON body of its own for each I.
-    static let upstreamCassette = Cassette(name: "upstream", interactions: (0..<count + 1).map { index in
-        .stub("GET", "/item/\(index)", json: ["item": .number(JSONNumber(index)), "padding": .string(String(repeating: "x", count: 300))])
-    })
+    static let upstreamCassette = Cassette(
+        name: "upstream",
+        interactions: (0..<count + 1).map { index in
+            .stub("GET", "/item/\(index)", json: ["item": .number(JSONNumber(index)), "padding": .string(String(repeating: "x", count: 300))])
+        })
 
     private func get(_ indices: Range<Int>, from base: URL) async throws -> [SeenResponse] {
         let http = LoopbackHTTP()
@@ -68,22 +70,28 @@ import ServiceReplayTestSupport
             let plain = try await workspace.run(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/api.json"])
             #expect(plain.status == 1)
             // (the same words whether or not the capture had saved Recordings/api.json before it was killed)
-            #expect(plain.stderr == "recorder: Recordings/api.json holds an interrupted capture (its capture log Recordings/api.json.log, "
-                + "which holds \(Self.count) interactions); capture into it with --mode new-episodes (which keeps them and only appends), "
-                + "or choose another --out\n")
+            #expect(
+                plain.stderr == "recorder: Recordings/api.json holds an interrupted capture (its capture log Recordings/api.json.log, "
+                    + "which holds \(Self.count) interactions); capture into it with --mode new-episodes (which keeps them and only appends), "
+                    + "or choose another --out\n")
             #expect(workspace.exists("Recordings/api.json.log"))
 
             // recorder capture --mode new-episodes: replays the N, records one more, folds the log in once
             let before = upstream.journal.count(of: .anyRequest)
-            let episodes = try RunningRecorder(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/api.json",
-                                                "--mode", "new-episodes"], in: workspace.folder)
+            let episodes = try RunningRecorder(
+                [
+                    "capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/api.json",
+                    "--mode", "new-episodes",
+                ], in: workspace.folder)
             let proxy = try await episodes.address(after: "Listening on")
             let again = try await get(0..<Self.count + 1, from: proxy)
             let run = try await episodes.stop(with: SIGTERM)
             #expect(run.status == 0, "\(run.stderr)")
             // (it says it holds the N, from the log, rather than "a new cassette")
-            #expect(run.stdout.hasPrefix("Recording \(upstreamURL.absoluteString) into Recordings/api.json (its capture log from an interrupted "
-                + "capture holds \(Self.count) interactions; requests they match are replayed)\n"), "\(run.stdout)")
+            #expect(
+                run.stdout.hasPrefix(
+                    "Recording \(upstreamURL.absoluteString) into Recordings/api.json (its capture log from an interrupted "
+                        + "capture holds \(Self.count) interactions; requests they match are replayed)\n"), "\(run.stdout)")
             #expect(again.prefix(Self.count).map(\.body) == answered.map(\.body))
             #expect(upstream.journal.count(of: .anyRequest) == before + 1)
             #expect(!workspace.exists("Recordings/api.json.log"))
@@ -121,8 +129,9 @@ import ServiceReplayTestSupport
         defer { workspace.remove() }
         try await withMockServer(cassettes: [Self.upstreamCassette], configuration: .init(faults: .none, strict: true)) { upstream in
             // Given a capture whose files may not grow beyond 2 KB (four blocks), as on a disk that fills up
-            let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/api.json"],
-                                              in: workspace.folder, limits: ProcessLimits(fileBlocks: 4))
+            let capture = try RunningRecorder(
+                ["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/api.json"],
+                in: workspace.folder, limits: ProcessLimits(fileBlocks: 4))
             let proxy = try await capture.address(after: "Listening on")
             // When more exchanges are answered than fit
             let answered = try await get(0..<Self.count, from: proxy)

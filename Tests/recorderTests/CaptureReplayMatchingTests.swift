@@ -15,9 +15,13 @@ import Testing
             if let range = request.headers["Range"], range.hasPrefix("bytes=") {
                 let bounds = range.dropFirst("bytes=".count).split(separator: "-").compactMap { Int($0) }
                 if bounds.count == 2, bounds[0] <= bounds[1], bounds[1] < alphabet.count {
-                    return .response(status: 206, headers: ["Content-Type": "application/octet-stream",
-                                                            "Content-Range": "bytes \(bounds[0])-\(bounds[1])/\(alphabet.count)"],
-                                     body: alphabet.subdata(in: bounds[0]..<(bounds[1] + 1)))
+                    return .response(
+                        status: 206,
+                        headers: [
+                            "Content-Type": "application/octet-stream",
+                            "Content-Range": "bytes \(bounds[0])-\(bounds[1])/\(alphabet.count)",
+                        ],
+                        body: alphabet.subdata(in: bounds[0]..<(bounds[1] + 1)))
                 }
             }
             return .response(status: 200, headers: ["Content-Type": "application/octet-stream"], body: alphabet)
@@ -93,10 +97,11 @@ import Testing
 
     /// An S3 GET presigned with Signature Version 4 at `date` (`yyyyMMdd'T'HHmmss'Z'`), with a signature of its own.
     static func presigned(at date: String, expires: Int, signature: String) -> Outgoing {
-        Outgoing(target: "/bucket/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256"
-                     + "&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F\(date.prefix(8))%2Fus-east-1%2Fs3%2Faws4_request"
-                     + "&X-Amz-Date=\(date)&X-Amz-Expires=\(expires)&X-Amz-SignedHeaders=host&X-Amz-Signature=\(signature)",
-                 headers: [])
+        Outgoing(
+            target: "/bucket/report.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+                + "&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F\(date.prefix(8))%2Fus-east-1%2Fs3%2Faws4_request"
+                + "&X-Amz-Date=\(date)&X-Amz-Expires=\(expires)&X-Amz-SignedHeaders=host&X-Amz-Signature=\(signature)",
+            headers: [])
     }
 
     @Test func urlPresignedAfresh_atReplayTime_matchesTheCapturedOne() async throws {

@@ -15,12 +15,15 @@ import ServiceReplayTestSupport
     }
 
     /// Starts `upstream` and `recorder capture` in front of it with `options`, writing `Recordings/paced.json`.
-    private func capture(_ handler: some HTTPHandler, in workspace: Workspace,
-                         options: [String] = []) async throws -> (HTTPServer, RunningRecorder, URL) {
+    private func capture(
+        _ handler: some HTTPHandler, in workspace: Workspace,
+        options: [String] = []
+    ) async throws -> (HTTPServer, RunningRecorder, URL) {
         let upstream = HTTPServer(configuration: .init(), handler: handler)
         let upstreamURL = try await upstream.start()
-        let capture = try RunningRecorder(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/paced.json"] + options,
-                                          in: workspace.folder)
+        let capture = try RunningRecorder(
+            ["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/paced.json"] + options,
+            in: workspace.folder)
         return (upstream, capture, try await capture.address(after: "Listening on"))
     }
 
@@ -61,7 +64,11 @@ import ServiceReplayTestSupport
             return
         }
         #expect(recorded.ending == .complete)
-        #expect(recorded.parts.map(\.content) == GzipEventStream.events.indices.map { .event(ServerSentEventFields(event: "token", data: "{\"i\": \($0), \"text\": \"hello world number \($0) of the stream\"}")) })
+        #expect(
+            recorded.parts.map(\.content)
+                == GzipEventStream.events.indices.map {
+                    .event(ServerSentEventFields(event: "token", data: "{\"i\": \($0), \"text\": \"hello world number \($0) of the stream\"}"))
+                })
         #expect(response.headers["Content-Encoding"] == nil)
     }
 

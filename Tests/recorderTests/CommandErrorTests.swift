@@ -10,10 +10,12 @@ import Testing
         try workspace.copy(Workspace.browserArchive, to: "browser.har")
         try workspace.write("keep", to: "out.har")
         try workspace.write("keep", to: "taken.json")
-        try workspace.write(#"{"format": "servicereplay-cassette", "version": 1, "interactions": [{"request": {"method": "GET"}, "response": {"status": 200}}]}"#,
-                            to: "broken.json")
-        try workspace.write(#"{"format": "servicereplay-cassette", "version": 1, "name": "local", "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 204}}]}"#,
-                            to: "local.json")
+        try workspace.write(
+            #"{"format": "servicereplay-cassette", "version": 1, "interactions": [{"request": {"method": "GET"}, "response": {"status": 200}}]}"#,
+            to: "broken.json")
+        try workspace.write(
+            #"{"format": "servicereplay-cassette", "version": 1, "name": "local", "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 204}}]}"#,
+            to: "local.json")
         return workspace
     }
 
@@ -32,8 +34,10 @@ import Testing
         (["import", "browser.har"], "--out is required"),
         (["import", "--out", "new.json"], "import needs one HAR file; run `recorder import --help`"),
         (["import", "browser.har", "--out", "a.json", "--out", "b.json"], "--out is given 2 times; give it once"),
-        (["import", "browser.har", "--out", "new.json", "--no-redact"],
-         "import does not take the option '--no-redact'; run `recorder import --help` for its options"),
+        (
+            ["import", "browser.har", "--out", "new.json", "--no-redact"],
+            "import does not take the option '--no-redact'; run `recorder import --help` for its options"
+        ),
         (["export", "login.json"], "--har is required"),
         (["export", "--har", "new.har"], "export needs one cassette; run `recorder export --help`"),
     ])
@@ -48,21 +52,26 @@ import Testing
         #expect(result.status == 2)
     }
 
-    @Test(arguments: [
-        (["list", "missing.json"], "missing.json: cannot read the file (No such file or directory)"),
-        (["list", "broken.json"], "broken.json: interaction 0: request.target: required field is missing"),
-        (["show", "local.json", "0", "--curl"], "local names no upstream, so its requests have no URL for curl"),
-        (["export", "login.json", "--har", "out.har"], "out.har already exists; pass --force to replace it"),
-        (["export", "local.json", "--har", "local.har"], "local.json: the cassette local names no upstream, so its requests have no URL for HAR"),
-        (["import", "browser.har", "--out", "taken.json"], "taken.json already exists; pass --force to replace it"),
-        (["import", "browser.har", "--out", "new.json"],
-         "browser.har: entry 3: https://fonts.example-cdn.com is another host than https://shop.example.com of entry 0; pass --host to import one host and skip the others"),
-        (["import", "browser.har", "--out", "new.json", "--host", "example.org"],
-         "browser.har: no entry is for example.org; the archive's hosts are https://fonts.example-cdn.com, https://shop.example.com"),
-        (["import", "login.json", "--out", "new.json"], "login.json: log: the field is missing"),
-        (["import", "missing.har", "--out", "new.json"], "missing.har: cannot read the file (No such file or directory)"),
-        (["lint", "nowhere"], nil),
-    ] as [([String], String?)])
+    @Test(
+        arguments: [
+            (["list", "missing.json"], "missing.json: cannot read the file (No such file or directory)"),
+            (["list", "broken.json"], "broken.json: interaction 0: request.target: required field is missing"),
+            (["show", "local.json", "0", "--curl"], "local names no upstream, so its requests have no URL for curl"),
+            (["export", "login.json", "--har", "out.har"], "out.har already exists; pass --force to replace it"),
+            (["export", "local.json", "--har", "local.har"], "local.json: the cassette local names no upstream, so its requests have no URL for HAR"),
+            (["import", "browser.har", "--out", "taken.json"], "taken.json already exists; pass --force to replace it"),
+            (
+                ["import", "browser.har", "--out", "new.json"],
+                "browser.har: entry 3: https://fonts.example-cdn.com is another host than https://shop.example.com of entry 0; pass --host to import one host and skip the others"
+            ),
+            (
+                ["import", "browser.har", "--out", "new.json", "--host", "example.org"],
+                "browser.har: no entry is for example.org; the archive's hosts are https://fonts.example-cdn.com, https://shop.example.com"
+            ),
+            (["import", "login.json", "--out", "new.json"], "login.json: log: the field is missing"),
+            (["import", "missing.har", "--out", "new.json"], "missing.har: cannot read the file (No such file or directory)"),
+            (["lint", "nowhere"], nil),
+        ] as [([String], String?)])
     func failures_exitOne_withOneSentence_andTouchNothing(arguments: [String], sentence: String?) async throws {
         let workspace = try Self.workspace()
         defer { workspace.remove() }

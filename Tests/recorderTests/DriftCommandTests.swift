@@ -16,8 +16,9 @@ import ServiceReplayTestSupport
         let http = LoopbackHTTP()
         defer { http.close() }
         for request in VersionedUpstream.requests {
-            _ = try await http.send(request.method, request.target, to: proxy, headers: request.headers,
-                                    body: request.method == "POST" ? Data(#"{"name":"x"}"#.utf8) : Data())
+            _ = try await http.send(
+                request.method, request.target, to: proxy, headers: request.headers,
+                body: request.method == "POST" ? Data(#"{"name":"x"}"#.utf8) : Data())
         }
         let run = try await capture.stop()
         #expect(run.status == 0, "\(run.stderr)")
@@ -52,20 +53,21 @@ import ServiceReplayTestSupport
             // THEN every GET answers as recorded (the token reached /me), and the POST is skipped
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stderr == "")
-            #expect(run.stdout == """
-                Recordings/api.json against \(base.absoluteString)
-                #0 GET /removed: no drift
-                #1 GET /added: no drift
-                #2 GET /typed: no drift
-                #3 GET /nested: no drift
-                #4 GET /status: no drift
-                #5 GET /content: no drift
-                #6 GET /events: no drift
-                #7 GET /me: no drift
-                #8 POST /items: skipped: POST is not re-sent without --all-methods
-                No drift: 8 interactions checked, 1 skipped.
+            #expect(
+                run.stdout == """
+                    Recordings/api.json against \(base.absoluteString)
+                    #0 GET /removed: no drift
+                    #1 GET /added: no drift
+                    #2 GET /typed: no drift
+                    #3 GET /nested: no drift
+                    #4 GET /status: no drift
+                    #5 GET /content: no drift
+                    #6 GET /events: no drift
+                    #7 GET /me: no drift
+                    #8 POST /items: skipped: POST is not re-sent without --all-methods
+                    No drift: 8 interactions checked, 1 skipped.
 
-                """)
+                    """)
             // AND the cassette is untouched
             #expect(String(decoding: try workspace.contents("Recordings/api.json"), as: UTF8.self) == cassette)
         }
@@ -80,27 +82,28 @@ import ServiceReplayTestSupport
             // THEN each change is one line at its path, breaking or additive, and the exit status is 1
             #expect(run.status == 1, "\(run.stderr)")
             #expect(run.stderr == "")
-            #expect(run.stdout == """
-                Recordings/api.json against \(base.absoluteString)
-                #0 GET /removed
-                  breaking  $.email: string → missing (field removed)
-                #1 GET /added
-                  additive  $.bio: missing → string (field added)
-                #2 GET /typed
-                  breaking  $.id: number → string (type changed)
-                #3 GET /nested
-                  breaking  $.repos[*].owner.id: number → string (type changed)
-                #4 GET /status
-                  breaking  status: 200 → 404 (class 2xx → 4xx)
-                #5 GET /content
-                  breaking  Content-Type: application/json → text/html (content type changed)
-                #6 GET /events
-                  breaking  event delta $.text: string → array (type changed)
-                #7 GET /me: no drift
-                #8 POST /items: no drift
-                Drift: 9 interactions checked, 6 breaking changes, 1 additive change.
+            #expect(
+                run.stdout == """
+                    Recordings/api.json against \(base.absoluteString)
+                    #0 GET /removed
+                      breaking  $.email: string → missing (field removed)
+                    #1 GET /added
+                      additive  $.bio: missing → string (field added)
+                    #2 GET /typed
+                      breaking  $.id: number → string (type changed)
+                    #3 GET /nested
+                      breaking  $.repos[*].owner.id: number → string (type changed)
+                    #4 GET /status
+                      breaking  status: 200 → 404 (class 2xx → 4xx)
+                    #5 GET /content
+                      breaking  Content-Type: application/json → text/html (content type changed)
+                    #6 GET /events
+                      breaking  event delta $.text: string → array (type changed)
+                    #7 GET /me: no drift
+                    #8 POST /items: no drift
+                    Drift: 9 interactions checked, 6 breaking changes, 1 additive change.
 
-                """)
+                    """)
             #expect(try workspace.contents("Recordings/api.json") == before)
         }
     }
@@ -117,7 +120,9 @@ import ServiceReplayTestSupport
             let strict = try await workspace.run(["drift", "Recordings/added.json", "--strict"])
             // THEN the additive change is a warning (exit 0), and a failure under --strict
             #expect(plain.status == 0, "\(plain.stderr)")
-            #expect(plain.stdout.hasSuffix("  additive  $.bio: missing → string (field added)\nDrift: 1 interaction checked, 0 breaking changes, 1 additive change.\n"))
+            #expect(
+                plain.stdout.hasSuffix(
+                    "  additive  $.bio: missing → string (field added)\nDrift: 1 interaction checked, 0 breaking changes, 1 additive change.\n"))
             #expect(strict.status == 1, "\(strict.stderr)")
             #expect(strict.stdout.hasSuffix("Drift: 1 interaction checked, 0 breaking changes, 1 additive change. (--strict: additive changes fail)\n"))
         }
@@ -127,7 +132,10 @@ import ServiceReplayTestSupport
         try await withRecordedUpstream { _, _, workspace in
             let run = try await workspace.run(["drift", "Recordings/api.json"])
             #expect(run.status == 0, "\(run.stderr)")
-            #expect(run.stdout.contains("\n#7 GET /me: skipped: header Authorization is <redacted>; give its value with --header 'Authorization: ...' or RECORDER_HEADER_AUTHORIZATION\n"))
+            #expect(
+                run.stdout.contains(
+                    "\n#7 GET /me: skipped: header Authorization is <redacted>; give its value with --header 'Authorization: ...' or RECORDER_HEADER_AUTHORIZATION\n"
+                ))
             #expect(run.stdout.hasSuffix("No drift: 7 interactions checked, 2 skipped.\n"))
         }
     }
@@ -171,17 +179,22 @@ import ServiceReplayTestSupport
         (["drift", "Recordings/api.json", "--max-wait", "3601"], "recorder: --max-wait '3601' is not a whole number from 0 to 3600\n"),
         (["drift", "Recordings/api.json", "--header", "Bad Name: 1"], "recorder: --header 'Bad Name: 1' is not 'Name: value'\n"),
         (["drift", "Recordings/api.json", "--header", ": 1"], "recorder: --header ': 1' is not 'Name: value'\n"),
-        (["drift", "Recordings/api.json", "--header", "X-Other: 1"],
-         "recorder: --header 'X-Other' fills no redacted header of these cassettes; give only headers recorded as <redacted>\n"),
-        (["drift", "Recordings/api.json", "--junit", "Recordings/api.json"],
-         "recorder: --junit 'Recordings/api.json' names a cassette; drift never writes to a cassette, give another file\n"),
+        (
+            ["drift", "Recordings/api.json", "--header", "X-Other: 1"],
+            "recorder: --header 'X-Other' fills no redacted header of these cassettes; give only headers recorded as <redacted>\n"
+        ),
+        (
+            ["drift", "Recordings/api.json", "--junit", "Recordings/api.json"],
+            "recorder: --junit 'Recordings/api.json' names a cassette; drift never writes to a cassette, give another file\n"
+        ),
     ])
     func usageErrors_exit2_withOneSentence(arguments: [String], message: String) async throws {
         // GIVEN a cassette whose one request holds a redacted Authorization header (never sent: each line is refused first)
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let me = Interaction(request: RecordedRequest(method: "GET", target: "/me", headers: ["Authorization": Cassette.redactionPlaceholder]),
-                             response: RecordedResponse(status: 200))
+        let me = Interaction(
+            request: RecordedRequest(method: "GET", target: "/me", headers: ["Authorization": Cassette.redactionPlaceholder]),
+            response: RecordedResponse(status: 200))
         try FileManager.default.createDirectory(at: workspace.url("Recordings"), withIntermediateDirectories: true)
         try Cassette(name: "api", upstream: "http://127.0.0.1:9", interactions: [me]).save(to: workspace.url("Recordings/api.json"))
         // WHEN drift runs with a bad command line THEN it exits 2 with one sentence
@@ -195,17 +208,23 @@ import ServiceReplayTestSupport
     final class BusyOnce: HTTPHandler {
         let requests = Lock(0)
         func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-            let count = requests.withLock { $0 += 1; return $0 }
+            let count = requests.withLock {
+                $0 += 1; return $0
+            }
             guard count > 1 else { return .response(status: 503, headers: ["Retry-After": "1"], body: Data()) }
             return .response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":1}"#.utf8))
         }
     }
 
-    @Test(arguments: [(["drift", "Recordings/busy.json"], Int32(0), 2, "No drift: 1 interaction checked."),
-                      (["drift", "Recordings/busy.json", "--max-wait", "3600"], Int32(0), 2, "No drift: 1 interaction checked."),
-                      (["drift", "Recordings/busy.json", "--max-wait", "0"], Int32(1), 1,
-                       "  breaking  status: 200 → 503 (class 2xx → 5xx)\n  breaking  Content-Type: application/json → none (content type changed)\n"
-                       + "Drift: 1 interaction checked, 2 breaking changes, 0 additive changes.")])
+    @Test(arguments: [
+        (["drift", "Recordings/busy.json"], Int32(0), 2, "No drift: 1 interaction checked."),
+        (["drift", "Recordings/busy.json", "--max-wait", "3600"], Int32(0), 2, "No drift: 1 interaction checked."),
+        (
+            ["drift", "Recordings/busy.json", "--max-wait", "0"], Int32(1), 1,
+            "  breaking  status: 200 → 503 (class 2xx → 5xx)\n  breaking  Content-Type: application/json → none (content type changed)\n"
+                + "Drift: 1 interaction checked, 2 breaking changes, 0 additive changes."
+        ),
+    ])
     func retryAfter_isWaitedOut_upToMaxWait(arguments: [String], status: Int32, requests: Int, ending: String) async throws {
         // GIVEN an upstream busy for its first request, and a cassette of its answer
         let handler = BusyOnce()
@@ -215,8 +234,10 @@ import ServiceReplayTestSupport
         defer { workspace.remove() }
         try FileManager.default.createDirectory(at: workspace.url("Recordings"), withIntermediateDirectories: true)
         let answer = RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 2]))
-        try Cassette(name: "busy", upstream: base.absoluteString, interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/item"), response: answer)])
-            .save(to: workspace.url("Recordings/busy.json"))
+        try Cassette(
+            name: "busy", upstream: base.absoluteString, interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/item"), response: answer)]
+        )
+        .save(to: workspace.url("Recordings/busy.json"))
         // WHEN drift runs THEN the 503 is waited out and the request sent again, unless its wait exceeds --max-wait
         let run = try await workspace.run(arguments)
         await server.stop()
@@ -229,8 +250,9 @@ import ServiceReplayTestSupport
         // GIVEN requests holding a redacted Authorization and X-Api-Key
         let request = RecordedRequest(method: "GET", target: "/me", headers: ["Authorization": "Bearer <redacted>", "X-Api-Key": "<redacted>"])
         // WHEN values come from --header for one and the environment for both
-        let fills = DriftCommand.fillValues(["Authorization": "Bearer given"], for: [request],
-                                            environment: ["RECORDER_HEADER_AUTHORIZATION": "Bearer env", "RECORDER_HEADER_X_API_KEY": "key-9"])
+        let fills = DriftCommand.fillValues(
+            ["Authorization": "Bearer given"], for: [request],
+            environment: ["RECORDER_HEADER_AUTHORIZATION": "Bearer env", "RECORDER_HEADER_X_API_KEY": "key-9"])
         // THEN --header wins, the environment fills the rest, and the request is sent with both
         #expect(fills["Authorization"] == "Bearer given")
         #expect(fills["X-Api-Key"] == "key-9")
@@ -250,8 +272,10 @@ import ServiceReplayTestSupport
             self.version.withLock { $0 = version }
         }
 
-        static let events = (v1: "event: start\ndata: {}\n\nevent: delta\ndata: {\"text\":\"a\"}\n\n",
-                             v2: "event: delta\ndata: {\"text\":\"b\"}\n\nevent: finish\ndata: {}\n\n")
+        static let events = (
+            v1: "event: start\ndata: {}\n\nevent: delta\ndata: {\"text\":\"a\"}\n\n",
+            v2: "event: delta\ndata: {\"text\":\"b\"}\n\nevent: finish\ndata: {}\n\n"
+        )
 
         func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
             methods.withLock { $0.append(request.method) }
@@ -262,8 +286,9 @@ import ServiceReplayTestSupport
             switch request.path {
             case "/created": return json(#"{"id":1}"#, status: v2 ? 201 : 200)
             case "/linked":
-                return .response(status: 200, headers: v2 ? ["Content-Type": "application/json", "ETag": "\"2\""] : ["Content-Type": "application/json", "Link": "</p2>"],
-                                 body: Data("{}".utf8))
+                return .response(
+                    status: 200, headers: v2 ? ["Content-Type": "application/json", "ETag": "\"2\""] : ["Content-Type": "application/json", "Link": "</p2>"],
+                    body: Data("{}".utf8))
             case "/nulled": return json(v2 ? #"{"a":null,"b":null}"# : #"{"a":1,"b":null}"#)
             case "/events":
                 return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data((v2 ? Self.events.v2 : Self.events.v1).utf8))
@@ -279,8 +304,10 @@ import ServiceReplayTestSupport
 
     /// Runs `body` with a ``Shifting`` upstream at version 1 and a workspace holding `Recordings/NAME.json`,
     /// whose interactions are `interactions` (as version 1 answers them) with the upstream's address.
-    private func withShifting(_ name: String, _ interactions: [Interaction],
-                              _ body: (Shifting, URL, Workspace) async throws -> Void) async throws {
+    private func withShifting(
+        _ name: String, _ interactions: [Interaction],
+        _ body: (Shifting, URL, Workspace) async throws -> Void
+    ) async throws {
         let handler = Shifting()
         let server = HTTPServer(configuration: .init(), handler: handler)
         let base = try await server.start()
@@ -350,22 +377,24 @@ import ServiceReplayTestSupport
     }
 
     @Test func eventNoLongerSent_isBreaking_aNewEventName_isAdditive() async throws {
-        let events = Interaction(request: RecordedRequest(method: "GET", target: "/events"),
-                                 response: Self.answer(Shifting.events.v1, contentType: "text/event-stream"))
+        let events = Interaction(
+            request: RecordedRequest(method: "GET", target: "/events"),
+            response: Self.answer(Shifting.events.v1, contentType: "text/event-stream"))
         try await withShifting("events", [events]) { upstream, base, workspace in
             // GIVEN GET /events recorded sending `start` and `delta`, now sending `delta` and `finish`
             upstream.switchTo(2)
             let run = try await workspace.run(["drift", "Recordings/events.json"])
             // THEN `start` is breaking, `finish` additive, and the exit status is 1
             #expect(run.status == 1, "\(run.stderr)")
-            #expect(run.stdout == """
-                Recordings/events.json against \(base.absoluteString)
-                #0 GET /events
-                  additive  event finish: missing → sent (event added)
-                  breaking  event start: sent → missing (event no longer sent)
-                Drift: 1 interaction checked, 1 breaking change, 1 additive change.
+            #expect(
+                run.stdout == """
+                    Recordings/events.json against \(base.absoluteString)
+                    #0 GET /events
+                      additive  event finish: missing → sent (event added)
+                      breaking  event start: sent → missing (event no longer sent)
+                    Drift: 1 interaction checked, 1 breaking change, 1 additive change.
 
-                """)
+                    """)
         }
     }
 
@@ -373,26 +402,28 @@ import ServiceReplayTestSupport
         // GIVEN one interaction per method, each recorded as the upstream answers it
         let methods = ["HEAD", "OPTIONS", "GET", "POST", "PUT", "PATCH", "DELETE"]
         let interactions = methods.map { method in
-            Interaction(request: RecordedRequest(method: method, target: "/any"),
-                        response: method == "HEAD" ? RecordedResponse(status: 200, headers: ["Content-Type": "application/json"]) : Self.answer(#"{"ok":true}"#))
+            Interaction(
+                request: RecordedRequest(method: method, target: "/any"),
+                response: method == "HEAD" ? RecordedResponse(status: 200, headers: ["Content-Type": "application/json"]) : Self.answer(#"{"ok":true}"#))
         }
         try await withShifting("methods", interactions) { upstream, base, workspace in
             // WHEN drift runs without --all-methods
             let safe = try await workspace.run(["drift", "Recordings/methods.json"])
             // THEN HEAD, OPTIONS and GET are sent and compared; the others are skipped, and never reach the upstream
             #expect(safe.status == 0, "\(safe.stderr)")
-            #expect(safe.stdout == """
-                Recordings/methods.json against \(base.absoluteString)
-                #0 HEAD /any: no drift
-                #1 OPTIONS /any: no drift
-                #2 GET /any: no drift
-                #3 POST /any: skipped: POST is not re-sent without --all-methods
-                #4 PUT /any: skipped: PUT is not re-sent without --all-methods
-                #5 PATCH /any: skipped: PATCH is not re-sent without --all-methods
-                #6 DELETE /any: skipped: DELETE is not re-sent without --all-methods
-                No drift: 3 interactions checked, 4 skipped.
+            #expect(
+                safe.stdout == """
+                    Recordings/methods.json against \(base.absoluteString)
+                    #0 HEAD /any: no drift
+                    #1 OPTIONS /any: no drift
+                    #2 GET /any: no drift
+                    #3 POST /any: skipped: POST is not re-sent without --all-methods
+                    #4 PUT /any: skipped: PUT is not re-sent without --all-methods
+                    #5 PATCH /any: skipped: PATCH is not re-sent without --all-methods
+                    #6 DELETE /any: skipped: DELETE is not re-sent without --all-methods
+                    No drift: 3 interactions checked, 4 skipped.
 
-                """)
+                    """)
             #expect(upstream.methods.withLock { $0 } == ["HEAD", "OPTIONS", "GET"])
             // WHEN drift runs with --all-methods THEN every method is sent
             upstream.methods.withLock { $0 = [] }
@@ -413,36 +444,38 @@ import ServiceReplayTestSupport
             let strict = try await workspace.run(["drift", "Recordings/created.json", "--junit", "strict.xml", "--json", "--strict"])
             // THEN without --strict the change is a warning in system-out, no failure, and the exit status 0
             #expect(plain.status == 0, "\(plain.stderr)")
-            #expect(String(decoding: try workspace.contents("plain.xml"), as: UTF8.self) == """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <testsuites name="recorder drift" tests="2" failures="0" skipped="1">
-                  <testsuite name="Recordings/created.json" tests="2" failures="0" skipped="1">
-                    <testcase classname="created" name="#0 GET /created">
-                      <system-out>warning: additive  status: 200 → 201 (same class)</system-out>
-                    </testcase>
-                    <testcase classname="created" name="#1 POST /items">
-                      <skipped message="POST is not re-sent without --all-methods"/>
-                    </testcase>
-                  </testsuite>
-                </testsuites>
+            #expect(
+                String(decoding: try workspace.contents("plain.xml"), as: UTF8.self) == """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <testsuites name="recorder drift" tests="2" failures="0" skipped="1">
+                      <testsuite name="Recordings/created.json" tests="2" failures="0" skipped="1">
+                        <testcase classname="created" name="#0 GET /created">
+                          <system-out>warning: additive  status: 200 → 201 (same class)</system-out>
+                        </testcase>
+                        <testcase classname="created" name="#1 POST /items">
+                          <skipped message="POST is not re-sent without --all-methods"/>
+                        </testcase>
+                      </testsuite>
+                    </testsuites>
 
-                """)
+                    """)
             // AND under --strict it is a failure, counted in both totals, as the exit status 1 says
             #expect(strict.status == 1, "\(strict.stderr)")
-            #expect(String(decoding: try workspace.contents("strict.xml"), as: UTF8.self) == """
-                <?xml version="1.0" encoding="UTF-8"?>
-                <testsuites name="recorder drift" tests="2" failures="1" skipped="1">
-                  <testsuite name="Recordings/created.json" tests="2" failures="1" skipped="1">
-                    <testcase classname="created" name="#0 GET /created">
-                      <failure message="1 breaking change">additive  status: 200 → 201 (same class)</failure>
-                    </testcase>
-                    <testcase classname="created" name="#1 POST /items">
-                      <skipped message="POST is not re-sent without --all-methods"/>
-                    </testcase>
-                  </testsuite>
-                </testsuites>
+            #expect(
+                String(decoding: try workspace.contents("strict.xml"), as: UTF8.self) == """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <testsuites name="recorder drift" tests="2" failures="1" skipped="1">
+                      <testsuite name="Recordings/created.json" tests="2" failures="1" skipped="1">
+                        <testcase classname="created" name="#0 GET /created">
+                          <failure message="1 breaking change">additive  status: 200 → 201 (same class)</failure>
+                        </testcase>
+                        <testcase classname="created" name="#1 POST /items">
+                          <skipped message="POST is not re-sent without --all-methods"/>
+                        </testcase>
+                      </testsuite>
+                    </testsuites>
 
-                """)
+                    """)
             // AND the JSON report agrees: its exit status is the command's
             let plainJSON = try CassetteJSON(parsing: Data(plain.stdout.utf8))
             let strictJSON = try CassetteJSON(parsing: Data(strict.stdout.utf8))
@@ -455,8 +488,9 @@ import ServiceReplayTestSupport
     @Test func headerFieldsNamed_areComparedByPresence() async throws {
         var headers: HTTPHeaders = ["Content-Type": "application/json"]
         headers.add(name: "Link", value: "</p2>")
-        let linked = Interaction(request: RecordedRequest(method: "GET", target: "/linked"),
-                                 response: RecordedResponse(status: 200, headers: headers, body: RecordedBody(Data("{}".utf8), contentType: "application/json")))
+        let linked = Interaction(
+            request: RecordedRequest(method: "GET", target: "/linked"),
+            response: RecordedResponse(status: 200, headers: headers, body: RecordedBody(Data("{}".utf8), contentType: "application/json")))
         try await withShifting("linked", [linked]) { upstream, _, workspace in
             // GIVEN GET /linked recorded with Link, now answered without it but with ETag
             upstream.switchTo(2)
@@ -467,13 +501,15 @@ import ServiceReplayTestSupport
             #expect(unnamed.status == 0, "\(unnamed.stderr)")
             #expect(unnamed.stdout.hasSuffix("#0 GET /linked: no drift\nNo drift: 1 interaction checked.\n"), "\(unnamed.stdout)")
             #expect(named.status == 1, "\(named.stderr)")
-            #expect(named.stdout.hasSuffix("""
-                #0 GET /linked
-                  breaking  header Link: present → missing (header removed)
-                  additive  header ETag: missing → present (header added)
-                Drift: 1 interaction checked, 1 breaking change, 1 additive change.
+            #expect(
+                named.stdout.hasSuffix(
+                    """
+                    #0 GET /linked
+                      breaking  header Link: present → missing (header removed)
+                      additive  header ETag: missing → present (header added)
+                    Drift: 1 interaction checked, 1 breaking change, 1 additive change.
 
-                """), "\(named.stdout)")
+                    """), "\(named.stdout)")
         }
     }
 

@@ -14,18 +14,19 @@ import Testing
         let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.contains("USAGE: recorder <command> [options]"))
         let commandLines = lines.drop { $0 != "COMMANDS:" }.dropFirst().prefix { !$0.isEmpty }
-        #expect(Array(commandLines) == [
-            "  capture   record a real API into a cassette through a reverse proxy",
-            "  replay    serve cassettes to any client, with optional faults",
-            "  list      list a cassette's interactions, one line each",
-            "  show      show one interaction in full, or as the curl command that sends its request",
-            "  lint      check cassettes for format errors, duplicates and leftover secrets",
-            "  redact    apply the redaction rules to existing cassettes, in place",
-            "  import    convert a HAR 1.2 archive (browsers, Charles, Proxyman, mitmproxy) into a cassette",
-            "  export    convert a cassette into a HAR 1.2 archive",
-            "  drift     re-send recorded requests to the live API and report changes of shape",
-            "  shrink    reduce a failing run under a random fault plan to a one-line reproduction",
-        ])
+        #expect(
+            Array(commandLines) == [
+                "  capture   record a real API into a cassette through a reverse proxy",
+                "  replay    serve cassettes to any client, with optional faults",
+                "  list      list a cassette's interactions, one line each",
+                "  show      show one interaction in full, or as the curl command that sends its request",
+                "  lint      check cassettes for format errors, duplicates and leftover secrets",
+                "  redact    apply the redaction rules to existing cassettes, in place",
+                "  import    convert a HAR 1.2 archive (browsers, Charles, Proxyman, mitmproxy) into a cassette",
+                "  export    convert a cassette into a HAR 1.2 archive",
+                "  drift     re-send recorded requests to the live API and report changes of shape",
+                "  shrink    reduce a failing run under a random fault plan to a one-line reproduction",
+            ])
     }
 
     @Test func everyListedCommand_runsUnderTheNameItIsListedBy() {

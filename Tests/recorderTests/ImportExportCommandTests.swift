@@ -4,8 +4,9 @@ import Testing
 
 @Suite struct ImportExportCommandTests {
     /// Every recording except streamed ones: HAR has no place for the timing of a stream's parts.
-    static let recordings = (try? FileManager.default.subpathsOfDirectory(atPath: Workspace.recordings.path)
-        .filter { $0.hasSuffix(".json") && !Workspace.holdsStream($0) }.sorted()) ?? []
+    static let recordings =
+        (try? FileManager.default.subpathsOfDirectory(atPath: Workspace.recordings.path)
+            .filter { $0.hasSuffix(".json") && !Workspace.holdsStream($0) }.sorted()) ?? []
 
     @Test(arguments: recordings)
     func everyRecording_exportedAndImported_isTheSameFile(recording: String) async throws {
@@ -32,27 +33,29 @@ import Testing
         // When importing the shop's host
         let result = try await workspace.run(["import", "shop.har", "--out", "Recordings/shop/cart.json", "--host", "shop.example.com"])
         // Then the output says what was written, skipped and redacted
-        #expect(result.stdout == """
-            Recordings/shop/cart.json: 5 interactions from shop.har, upstream https://shop.example.com
-            skipped 1 entry for other hosts than shop.example.com
-            redacted 5 headers, 1 query parameter, 2 body fields
+        #expect(
+            result.stdout == """
+                Recordings/shop/cart.json: 5 interactions from shop.har, upstream https://shop.example.com
+                skipped 1 entry for other hosts than shop.example.com
+                redacted 5 headers, 1 query parameter, 2 body fields
 
-            """)
+                """)
         #expect(result.stderr == "")
         #expect(result.status == 0)
         // And the cassette is named after its file, lints clean and lists as expected
         let cassette = try Cassette.load(from: workspace.url("Recordings/shop/cart.json"))
         #expect(cassette.name == "cart")
         #expect(try await workspace.run(["lint"]).stdout == "1 cassette, 5 interactions, 0 findings\n")
-        #expect(try await workspace.run(["list", "Recordings/shop/cart.json"]).stdout == """
-            cart: 5 interactions, recorded, upstream https://shop.example.com
-              0  GET   /api/cart?currency=EUR&token=<redacted>&view=full  200    164 bytes   84 ms
-              1  POST  /login                                             302      0 bytes  122 ms
-              2  GET   /images/dot.png                                    200     70 bytes   12 ms
-              3  POST  /api/cart/items                                    201    113 bytes   57 ms
-              4  GET   /api/recommendations?limit=4                       reset          -   30 ms
+        #expect(
+            try await workspace.run(["list", "Recordings/shop/cart.json"]).stdout == """
+                cart: 5 interactions, recorded, upstream https://shop.example.com
+                  0  GET   /api/cart?currency=EUR&token=<redacted>&view=full  200    164 bytes   84 ms
+                  1  POST  /login                                             302      0 bytes  122 ms
+                  2  GET   /images/dot.png                                    200     70 bytes   12 ms
+                  3  POST  /api/cart/items                                    201    113 bytes   57 ms
+                  4  GET   /api/recommendations?limit=4                       reset          -   30 ms
 
-            """)
+                """)
     }
 
     @Test func force_replacesAnExistingOutput_andNameOverrides() async throws {

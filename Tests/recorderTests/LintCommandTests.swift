@@ -22,24 +22,27 @@ import Testing
         defer { workspace.remove() }
         try workspace.copyRecording("github/users.json", to: "Recordings/github/users.json")
         let friends = try String(contentsOf: Workspace.recordings.appendingPathComponent("friends/friends.json"), encoding: .utf8)
-        let leaky = friends
+        let leaky =
+            friends
             .replacingOccurrences(of: "token=<redacted>&user_id=42", with: "token=s3cr3t&user_id=42")
-            .replacingOccurrences(of: "\"User-Agent\",\n            \"ServiceKit/0.1\"",
-                                  with: "\"Authorization\",\n            \"Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789\"")
+            .replacingOccurrences(
+                of: "\"User-Agent\",\n            \"ServiceKit/0.1\"",
+                with: "\"Authorization\",\n            \"Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789\"")
         #expect(leaky != friends)
         try workspace.write(leaky, to: "Recordings/friends/friends.json")
         try workspace.write("{\"format\": \"servicereplay-cassette\", \"version\": 3}", to: "Recordings/future.json")
         // When linting the folder by default
         let result = try await workspace.run(["lint"])
         // Then each finding names file, interaction and place, and the summary counts them
-        #expect(result.stdout == """
-            Recordings/friends/friends.json: interaction 0: request header Authorization: credential header is not redacted
-            Recordings/friends/friends.json: interaction 0: request query token: secret field is not redacted
-            Recordings/friends/friends.json: interaction 1: request header Authorization: credential header is not redacted
-            Recordings/future.json: cassette version 3 is newer than this MockServer reads (version 2); update ServiceReplay
-            3 cassettes, 6 interactions, 4 findings
+        #expect(
+            result.stdout == """
+                Recordings/friends/friends.json: interaction 0: request header Authorization: credential header is not redacted
+                Recordings/friends/friends.json: interaction 0: request query token: secret field is not redacted
+                Recordings/friends/friends.json: interaction 1: request header Authorization: credential header is not redacted
+                Recordings/future.json: cassette version 3 is newer than this MockServer reads (version 2); update ServiceReplay
+                3 cassettes, 6 interactions, 4 findings
 
-            """)
+                """)
         #expect(result.status == 1)
         #expect(result.stderr == "")
     }
@@ -58,14 +61,15 @@ import Testing
         // When linting that file, also treating User-Agent as a credential
         let result = try await workspace.run(["lint", "login.json", "--redact-header", "User-Agent"])
         // Then the repeat and the three user agents are findings
-        #expect(result.stdout == """
-            login.json: interaction 0: request header User-Agent: credential header is not redacted
-            login.json: interaction 1: request header User-Agent: credential header is not redacted
-            login.json: interaction 2: duplicates interaction 1 (same request under the cassette's match rules, same response); replay never needs it
-            login.json: interaction 2: request header User-Agent: credential header is not redacted
-            1 cassette, 3 interactions, 4 findings
+        #expect(
+            result.stdout == """
+                login.json: interaction 0: request header User-Agent: credential header is not redacted
+                login.json: interaction 1: request header User-Agent: credential header is not redacted
+                login.json: interaction 2: duplicates interaction 1 (same request under the cassette's match rules, same response); replay never needs it
+                login.json: interaction 2: request header User-Agent: credential header is not redacted
+                1 cassette, 3 interactions, 4 findings
 
-            """)
+                """)
         #expect(result.status == 1)
     }
 
@@ -79,13 +83,14 @@ import Testing
         for arguments in [["lint"], ["lint", "Recordings/login/login.json"]] {
             let result = try await workspace.run(arguments)
             // Then the leftover is one finding naming both files and what to do, and the exit status is 1
-            #expect(result.stdout == """
-                Recordings/login/login.json.recording-4242-17: a leftover recording of Recordings/login/login.json, kept aside by \
-                MOCKSERVER_RECORD=all when its test failed or was stopped; compare it with Recordings/login/login.json, then move it \
-                over that file or delete it
-                1 cassette, 2 interactions, 1 finding
+            #expect(
+                result.stdout == """
+                    Recordings/login/login.json.recording-4242-17: a leftover recording of Recordings/login/login.json, kept aside by \
+                    MOCKSERVER_RECORD=all when its test failed or was stopped; compare it with Recordings/login/login.json, then move it \
+                    over that file or delete it
+                    1 cassette, 2 interactions, 1 finding
 
-                """, "\(arguments)")
+                    """, "\(arguments)")
             #expect(result.status == 1)
         }
     }
@@ -94,23 +99,30 @@ import Testing
         // Given an upstream answering a presigned S3 URL with AWS's request-ID headers, and a trace header
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let target = "/bucket/key.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request"
+        let target =
+            "/bucket/key.txt?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request"
             + "&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host"
             + "&X-Amz-Signature=0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a"
-        let upstreamCassette = Cassette(name: "s3", interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: target),
-                        response: RecordedResponse(status: 200, headers: HTTPHeaders(pairs: [
+        let upstreamCassette = Cassette(
+            name: "s3",
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: target),
+                    response: RecordedResponse(
+                        status: 200,
+                        headers: HTTPHeaders(pairs: [
                             ("x-amzn-RequestId", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
                             ("x-amz-request-id", "Q2hlY2tzdW1YYnFBN2Y4ZzlIMGlKMWtMMm0zTjRvNXA2"),
                             ("x-amz-id-2", "Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg=="),
                             ("traceparent", "00-Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFi-Y2RlZkdISUpL-01"),
                             ("Content-Type", "text/plain"),
-                        ]), body: .text("hello\n"))),
-        ])
+                        ]), body: .text("hello\n")))
+            ])
         try await withMockServer(cassettes: [upstreamCassette], configuration: .init(faults: .none, strict: true)) { upstream in
             // When it is captured through the built recorder
-            let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/s3.json"],
-                                              in: workspace.folder)
+            let capture = try RunningRecorder(
+                ["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "Recordings/s3.json"],
+                in: workspace.folder)
             let proxy = try await capture.address(after: "Listening on")
             let http = LoopbackHTTP()
             defer { http.close() }
@@ -137,14 +149,16 @@ import Testing
     @Test func olderFormatVersion_isNamed_withoutBeingAFinding() async throws {
         let workspace = try Workspace()
         defer { workspace.remove() }
-        try workspace.write(#"{"format": "servicereplay-cassette", "version": 1, "name": "old", "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 200, "body": {"json": {"b": 1, "a": 2}}}}]}"#,
-                            to: "old.json")
+        try workspace.write(
+            #"{"format": "servicereplay-cassette", "version": 1, "name": "old", "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 200, "body": {"json": {"b": 1, "a": 2}}}}]}"#,
+            to: "old.json")
         let result = try await workspace.run(["lint", "old.json"])
-        #expect(result.stdout == """
-            old.json: format version 1; it loads and replays as it is, and is written as version 2 when next saved
-            1 cassette, 1 interaction, 0 findings
+        #expect(
+            result.stdout == """
+                old.json: format version 1; it loads and replays as it is, and is written as version 2 when next saved
+                1 cassette, 1 interaction, 0 findings
 
-            """)
+                """)
         #expect(result.status == 0)
     }
 
@@ -168,11 +182,12 @@ import Testing
         // When linting
         let result = try await workspace.run(["lint"])
         // Then only the recorded refusal is a finding, naming the file, the interaction and the re-recording
-        #expect(result.stdout == """
-            Recordings/users.json: interaction 1: recorded while the upstream could not be reached (Could not connect to http://127.0.0.1:8001: Connection refused.), so replay resets the connection every time; re-record users with the upstream up: `MOCKSERVER_RECORD=all swift test --filter TEST`, TEST the test that records it (or remove the interaction, or mark the cassette "origin": "hand-written" if the refusal is meant)
-            3 cassettes, 6 interactions, 1 finding
+        #expect(
+            result.stdout == """
+                Recordings/users.json: interaction 1: recorded while the upstream could not be reached (Could not connect to http://127.0.0.1:8001: Connection refused.), so replay resets the connection every time; re-record users with the upstream up: `MOCKSERVER_RECORD=all swift test --filter TEST`, TEST the test that records it (or remove the interaction, or mark the cassette "origin": "hand-written" if the refusal is meant)
+                3 cassettes, 6 interactions, 1 finding
 
-            """)
+                """)
         #expect(result.status == 1)
         #expect(result.stderr == "")
     }

@@ -6,7 +6,8 @@ import Testing
     /// The friends cassette with a live token in the first query, a bearer token and a JSON password.
     private static func leakyFriends() throws -> String {
         let friends = try String(contentsOf: Workspace.recordings.appendingPathComponent("friends/friends.json"), encoding: .utf8)
-        let leaky = friends
+        let leaky =
+            friends
             .replacingOccurrences(of: "token=<redacted>&user_id=42", with: "token=s3cr3t&user_id=42")
             .replacingOccurrences(of: "\"User-Agent\",\n            \"ServiceKit/0.1\"", with: "\"Authorization\",\n            \"Bearer abc\"")
             .replacingOccurrences(of: "\"name\" : \"Ann Lee\"", with: "\"name\" : \"Ann Lee\",\n              \"password\" : \"hunter2\"")
@@ -24,11 +25,12 @@ import Testing
         // When redacting the folder
         let first = try await workspace.run(["redact", "cassettes"])
         // Then each file gets a line, the leaky one is rewritten and lints clean, the clean one is untouched
-        #expect(first.stdout == """
-            cassettes/friends.json: redacted 2 headers, 1 query parameter, 1 body field
-            cassettes/login.json: already clean
+        #expect(
+            first.stdout == """
+                cassettes/friends.json: redacted 2 headers, 1 query parameter, 1 body field
+                cassettes/login.json: already clean
 
-            """)
+                """)
         #expect(first.status == 0)
         #expect(try workspace.contents("cassettes/login.json") == clean)
         #expect(try await workspace.run(["lint", "cassettes"]).status == 0)
@@ -56,17 +58,19 @@ import Testing
         // Given a broken cassette, a missing path and a leaky cassette
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let broken = "{\"format\": \"servicereplay-cassette\", \"version\": 1, \"interactions\": [{\"request\": {\"method\": \"GET\", \"target\": \"/?token=x\"}}]}"
+        let broken =
+            "{\"format\": \"servicereplay-cassette\", \"version\": 1, \"interactions\": [{\"request\": {\"method\": \"GET\", \"target\": \"/?token=x\"}}]}"
         try workspace.write(broken, to: "broken.json")
         try workspace.write(try Self.leakyFriends(), to: "friends.json")
         // When redacting all three
         let result = try await workspace.run(["redact", "broken.json", "gone.json", "friends.json"])
         // Then each problem is one sentence, the broken file keeps its bytes, the leaky one is fixed, status 1
-        #expect(result.stderr == """
-            recorder: broken.json: interaction 0: expected exactly one of "response" or "failure"
-            recorder: gone.json: no such file or folder
+        #expect(
+            result.stderr == """
+                recorder: broken.json: interaction 0: expected exactly one of "response" or "failure"
+                recorder: gone.json: no such file or folder
 
-            """)
+                """)
         #expect(result.stdout == "friends.json: redacted 2 headers, 1 query parameter, 1 body field\n")
         #expect(result.status == 1)
         #expect(try workspace.contents("broken.json") == Data(broken.utf8))

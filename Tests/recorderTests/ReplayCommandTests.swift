@@ -31,7 +31,10 @@ import Testing
         #expect(missing.body.contains(#"query per_page: recorded \"3\", received \"4\""#))
         #expect(run.status == 0)
         #expect(run.stdout.contains("GET /users/octocat → 200 github-users interaction 2\n"))
-        #expect(run.stdout.contains("GET /users?since=0&per_page=4 → 404 unmatched; closest github-users interaction 0 (GET /users?since=0&per_page=3): query per_page: recorded \"3\", received \"4\"\n"))
+        #expect(
+            run.stdout.contains(
+                "GET /users?since=0&per_page=4 → 404 unmatched; closest github-users interaction 0 (GET /users?since=0&per_page=3): query per_page: recorded \"3\", received \"4\"\n"
+            ))
         #expect(run.stdout.hasSuffix("Stopped on SIGINT after 2 requests.\n"))
     }
 
@@ -58,17 +61,21 @@ import Testing
         let replay = try RunningRecorder(["replay"], in: Workspace.repository)
         let printed = try await replay.line(containing: "Replaying ")
         _ = try await replay.stop()
-        // Then the README shows the same counts (the load time differs from run to run)
+        // Then the README and the recorder article show the same counts (the load time differs from run to run)
         let counts = try #require(printed.range(of: ", loaded in ").map { String(printed[..<$0.lowerBound]) })
-        let readme = try String(contentsOf: Workspace.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let shown = readme.split(separator: "\n").filter { $0.hasPrefix("Replaying ") && $0.contains(" cassettes (") }
-        #expect(!shown.isEmpty)
-        for line in shown { #expect(line.hasPrefix(counts), "README: \(line); recorder: \(printed)") }
+        for file in ["README.md", "Sources/MockServer/MockServer.docc/RecorderCLI.md"] {
+            let text = try String(contentsOf: Workspace.repository.appendingPathComponent(file), encoding: .utf8)
+            let shown = text.split(separator: "\n").filter { $0.hasPrefix("Replaying ") && $0.contains(" cassettes (") }
+            #expect(!shown.isEmpty, "\(file) shows no replay line")
+            for line in shown { #expect(line.hasPrefix(counts), "\(file): \(line); recorder: \(printed)") }
+        }
     }
 
     @Test func replay_underAFault_printsThePlan_andTheFaultPerRequest_exitsZeroOnSIGTERM() async throws {
-        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("feed").path,
-                                          "--fault", "status=503,when=first:1", "--seed", "9"])
+        let replay = try RunningRecorder([
+            "replay", Workspace.recordings.appendingPathComponent("feed").path,
+            "--fault", "status=503,when=first:1", "--seed", "9",
+        ])
         let base = try await replay.address(after: "Replaying")
         let url = URL(string: "/feeds?page=1&pageSize=3", relativeTo: base)!
         let first = try await get(url)
@@ -96,8 +103,10 @@ import Testing
 
     @Test func replay_serviceErrorFault_answersWithTheCassettesTemplate() async throws {
         // Given recorder replay on the GitHub cassette with a service-error fault naming one of its templates
-        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github/users.json").path,
-                                          "--fault", "service-error=not_found"])
+        let replay = try RunningRecorder([
+            "replay", Workspace.recordings.appendingPathComponent("github/users.json").path,
+            "--fault", "service-error=not_found",
+        ])
         let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
         // When a recorded request is sent
         let answer = try await exchange("GET /users/octocat HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n", with: base)
@@ -105,20 +114,24 @@ import Testing
         // Then the template answers, status, headers and body, instead of the recorded 200
         #expect(answer.hasPrefix("HTTP/1.1 404 Not Found\r\n"))
         #expect(answer.contains("\r\nX-GitHub-Media-Type: github.v3; format=json\r\n"))
-        #expect(answer.hasSuffix("\r\n\r\n" + #"{"documentation_url":"https://docs.github.com/rest/users/users#get-a-user","message":"Not Found","status":"404"}"#))
+        #expect(
+            answer.hasSuffix("\r\n\r\n" + #"{"documentation_url":"https://docs.github.com/rest/users/users#get-a-user","message":"Not Found","status":"404"}"#))
         #expect(run.status == 0)
         #expect(run.stdout.contains("GET /users/octocat → fault rule 1 'service-error=not_found' on match 1 (seed 1) (404)\n"))
     }
 
     @Test func replay_errorEventFault_sendsTheTemplateAfterTheFirstEvent() async throws {
         // Given recorder replay on the chat cassette with an error event after the first part
-        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("chat/completions.json").path,
-                                          "--fault", "error-event=rate_limit_exceeded,after=1", "--stream-timing", "instant"])
+        let replay = try RunningRecorder([
+            "replay", Workspace.recordings.appendingPathComponent("chat/completions.json").path,
+            "--fault", "error-event=rate_limit_exceeded,after=1", "--stream-timing", "instant",
+        ])
         let base = try await replay.address(after: "Replaying 1 cassette")
         // When the recorded streaming request is sent
         let body = #"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#
-        let answer = try await exchange("POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                                        + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body, with: base)
+        let answer = try await exchange(
+            "POST /v1/chat/completions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body, with: base)
         let run = try await replay.stop()
         // Then the stream holds the first event, then the template as an event, and nothing recorded after it
         #expect(answer.hasPrefix("HTTP/1.1 200 OK\r\n"))
@@ -140,18 +153,26 @@ import Testing
         #expect(run.stderr.hasPrefix("recorder: 1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches GET /nothing.\n"))
     }
 
-    @Test(arguments: [
-        (["replay", "--fault", "explode"], 2, "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event\n"),
-        (["replay", "--fault", "reset", "--faults", "plan.json"], 2, "recorder: give fault rules with --fault or with --faults, not both\n"),
-        (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),
-        (["replay", "--stream-timing", "fast"], 2, "recorder: --stream-timing 'fast' is not recorded, instant or a speed such as 2x\n"),
-        (["replay", "--port", "70000"], 2, "recorder: --port '70000' is not a whole number from 0 to 65535\n"),
-        (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
-        (["replay", "github/users.json", "--fault", "service-error=nope"], 2,
-         "recorder: rule 1 ('service-error=nope'): no cassette served has an error template named 'nope'; the templates there are: not_found, rate_limit, rate_limit_429, secondary_rate_limit\n"),
-        (["replay", "chat", "--fault", "status=503,when=first:1", "--fault", "error-event=nope,after=2"], 2,
-         "recorder: rule 2 ('error-event=nope,after=2'): no cassette served has an error template named 'nope'; the templates there are: invalid_api_key, rate_limit_exceeded, server_error\n"),
-    ] as [([String], Int32, String)])
+    @Test(
+        arguments: [
+            (
+                ["replay", "--fault", "explode"], 2,
+                "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event\n"
+            ),
+            (["replay", "--fault", "reset", "--faults", "plan.json"], 2, "recorder: give fault rules with --fault or with --faults, not both\n"),
+            (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),
+            (["replay", "--stream-timing", "fast"], 2, "recorder: --stream-timing 'fast' is not recorded, instant or a speed such as 2x\n"),
+            (["replay", "--port", "70000"], 2, "recorder: --port '70000' is not a whole number from 0 to 65535\n"),
+            (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
+            (
+                ["replay", "github/users.json", "--fault", "service-error=nope"], 2,
+                "recorder: rule 1 ('service-error=nope'): no cassette served has an error template named 'nope'; the templates there are: not_found, rate_limit, rate_limit_429, secondary_rate_limit\n"
+            ),
+            (
+                ["replay", "chat", "--fault", "status=503,when=first:1", "--fault", "error-event=nope,after=2"], 2,
+                "recorder: rule 2 ('error-event=nope,after=2'): no cassette served has an error template named 'nope'; the templates there are: invalid_api_key, rate_limit_exceeded, server_error\n"
+            ),
+        ] as [([String], Int32, String)])
     func badReplayCommandLines_failWithOneSentence(arguments: [String], status: Int32, message: String) async throws {
         let run = try await runRecorder(arguments, in: Workspace.recordings)
         #expect(run.status == status)

@@ -29,8 +29,9 @@ import Testing
         let workspace = try Workspace()
         defer { workspace.remove() }
         try await withMockServer(cassettes: [Self.upstreamCassette()], configuration: .init(faults: .none)) { upstream in
-            let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "sizes.json"],
-                                              in: workspace.folder, limits: Self.smallDisk)
+            let capture = try RunningRecorder(
+                ["capture", "--upstream", upstream.baseURL!.absoluteString, "--out", "sizes.json"],
+                in: workspace.folder, limits: Self.smallDisk)
             let proxy = try await capture.address(after: "Listening on")
             let http = LoopbackHTTP()
             defer { http.close() }
@@ -104,8 +105,10 @@ extension ResourceExhaustionTests {
         return truncated
     }
 
-    @Test(arguments: [["replay", "login.json"], ["lint", "login.json"], ["redact", "login.json"], ["show", "login.json", "1"],
-                      ["capture", "--upstream", "http://127.0.0.1:9", "--out", "login.json", "--mode", "new-episodes"]])
+    @Test(arguments: [
+        ["replay", "login.json"], ["lint", "login.json"], ["redact", "login.json"], ["show", "login.json", "1"],
+        ["capture", "--upstream", "http://127.0.0.1:9", "--out", "login.json", "--mode", "new-episodes"],
+    ])
     func truncatedCassette_isReportedAsCutShort_andLeftAsItIs(arguments: [String]) async throws {
         // Given a cassette file cut short
         let workspace = try Workspace()
@@ -152,8 +155,10 @@ extension ResourceExhaustionTests {
                 #expect(lines.last?.hasPrefix("recorder: ") == true, "limit \(limit): \(run.stderr)")
                 #expect(lines.dropLast().allSatisfy { $0.hasPrefix("warning: MockServer serves from ") }, "limit \(limit): \(run.stderr)")
                 if run.stderr.contains("Cannot start an event loop") {
-                    #expect(run.stderr.hasSuffix(": Cannot start an event loop to serve from: pipe failed: Too many open files; raise the descriptor limit (ulimit -n).\n"),
-                            "limit \(limit): \(run.stderr)")
+                    #expect(
+                        run.stderr.hasSuffix(
+                            ": Cannot start an event loop to serve from: pipe failed: Too many open files; raise the descriptor limit (ulimit -n).\n"),
+                        "limit \(limit): \(run.stderr)")
                 }
                 refused.append(limit)
             }

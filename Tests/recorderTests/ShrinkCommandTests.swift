@@ -36,8 +36,11 @@ import Testing
     @Test func failingRandomPlan_shrinksToTheTwoFaultsThatMatter_andTheLineReproducesIt() async throws {
         // GIVEN the first seed under which the six-rule plan makes the test fail (seeds tried in order, bounded)
         var seed: UInt64?
-        for candidate in UInt64(1)...200 where try await Self.test([FaultPlan.faultsVariable: Self.plan,
-                                                                      FaultPlan.seedVariable: String(candidate)]).failed {
+        for candidate in UInt64(1)...200
+        where try await Self.test([
+            FaultPlan.faultsVariable: Self.plan,
+            FaultPlan.seedVariable: String(candidate),
+        ]).failed {
             seed = candidate
             break
         }
@@ -60,8 +63,10 @@ import Testing
 
     @Test func deterministicRules_countOnlyTheRequestsEarlierRulesLeft() throws {
         // GIVEN faults that fired at the 2nd and 4th GET /a
-        let lines = [FaultLogLine(fault: "reset,when=p:0.5", method: "GET", path: "/a", nth: 4),
-                     FaultLogLine(fault: "status=503,when=p:0.2,path=/a*", method: "GET", path: "/a", nth: 2)]
+        let lines = [
+            FaultLogLine(fault: "reset,when=p:0.5", method: "GET", path: "/a", nth: 4),
+            FaultLogLine(fault: "status=503,when=p:0.2,path=/a*", method: "GET", path: "/a", nth: 2),
+        ]
         // WHEN they become rules
         let rules = PlanShrinker.Decision.rules(lines.compactMap(PlanShrinker.Decision.init))
         // THEN the second counts one request fewer: the first took one
@@ -69,10 +74,12 @@ import Testing
     }
 
     @Test func deterministicRules_aimAtTheirPath_withEveryCharacterAGlobReadsSpeciallyAsAQuestionMark_andRefuseAtItsConnection() throws {
-        let lines = [FaultLogLine(fault: "reset", method: "GET", path: "/a b*c?d,e;f", nth: 1),
-                     FaultLogLine(fault: "refuse,when=p:0.5", connection: 3),
-                     FaultLogLine(fault: "status=503", method: "GET", path: "/x"),
-                     FaultLogLine(fault: "no such fault", method: "GET", path: "/x", nth: 1)]
+        let lines = [
+            FaultLogLine(fault: "reset", method: "GET", path: "/a b*c?d,e;f", nth: 1),
+            FaultLogLine(fault: "refuse,when=p:0.5", connection: 3),
+            FaultLogLine(fault: "status=503", method: "GET", path: "/x"),
+            FaultLogLine(fault: "no such fault", method: "GET", path: "/x", nth: 1),
+        ]
         let decisions = lines.compactMap(PlanShrinker.Decision.init)
         // The line without a rank and the line whose fault does not parse are no decision.
         #expect(decisions.count == 2)
@@ -101,12 +108,13 @@ import Testing
         #expect(outcome == PlanShrinker.Outcome(rules: ["status=503,when=nth:1,path=/c,method=GET"], fired: 3, runs: 4, budgetSpent: true))
         // AND each run had the seed, the first the plan, the others the rules left (the first rule out first)
         #expect(environments.withLock { $0 }.map { $0[FaultPlan.seedVariable] } == ["7", "7", "7", "7"])
-        #expect(environments.withLock { $0 }.map { $0[FaultPlan.faultsVariable] ?? "" } == [
-            "status=503,when=p:0.5",
-            "status=503,when=nth:1,path=/a,method=GET; status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET",
-            "status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET",
-            "status=503,when=nth:1,path=/c,method=GET",
-        ])
+        #expect(
+            environments.withLock { $0 }.map { $0[FaultPlan.faultsVariable] ?? "" } == [
+                "status=503,when=p:0.5",
+                "status=503,when=nth:1,path=/a,method=GET; status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET",
+                "status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET",
+                "status=503,when=nth:1,path=/c,method=GET",
+            ])
     }
 
     @Test func aRuleThatMustStay_isKept_andTheBudgetIsNotSpentWhenNothingMoreCanGo() async throws {
@@ -127,7 +135,11 @@ import Testing
     @Test func deterministicPlanThatPasses_isOneSentence() async throws {
         let shrinker = PlanShrinker(maxRuns: 60) { environment, number in (number == 1, Self.threeFaults) }
         let error = await #expect(throws: RecorderError.self) { try await shrinker.shrink(plan: "status=503,when=p:0.5", seed: 2) }
-        #expect(error == .failure("the 3 faults that fired, as a deterministic plan, do not make the command fail: it depends on timing or on which server a request reached"))
+        #expect(
+            error
+                == .failure(
+                    "the 3 faults that fired, as a deterministic plan, do not make the command fail: it depends on timing or on which server a request reached")
+        )
     }
 
     @Test func smallRunsOption_makesExactlyThatManyRunsOfTheCommand_andSaysTheBudgetRanOut() async throws {
@@ -135,7 +147,8 @@ import Testing
         let workspace = try Workspace()
         defer { workspace.remove() }
         let count = workspace.url("runs.txt")
-        let script = #"for p in /a /b /c; do printf '{"fault":"status=503","method":"GET","path":"%s","nth":1}\n' "$p" >> "$MOCKSERVER_FAULT_LOG"; done; echo run >> "$1"; exit 1"#
+        let script =
+            #"for p in /a /b /c; do printf '{"fault":"status=503","method":"GET","path":"%s","nth":1}\n' "$p" >> "$MOCKSERVER_FAULT_LOG"; done; echo run >> "$1"; exit 1"#
         // WHEN it is shrunk with --runs 3
         let result = try await workspace.run(["shrink", "--plan", "status=503,when=p:0.5", "--runs", "3", "--", "sh", "-c", script, "sh", count.path])
         // THEN the command ran exactly three times, each run has its progress line, and the budget is said spent
@@ -144,8 +157,9 @@ import Testing
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("run ") }.map { $0.prefix(while: { $0 != ":" }) } == ["run 1", "run 2", "run 3"], "\(result.stdout)")
         #expect(result.stdout.contains(" found in 3 runs (the --runs budget ran out: a smaller plan may exist):\n"), "\(result.stdout)")
-        #expect(lines.last?.hasPrefix("MOCKSERVER_FAULTS='status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET' sh -c ") == true,
-                "\(result.stdout)")
+        #expect(
+            lines.last?.hasPrefix("MOCKSERVER_FAULTS='status=503,when=nth:1,path=/b,method=GET; status=503,when=nth:1,path=/c,method=GET' sh -c ") == true,
+            "\(result.stdout)")
     }
 
     @Test func commandThatPasses_hasNothingToShrink() async throws {
@@ -179,7 +193,8 @@ import Testing
             runs.withLock { $0.append(plan) }
             let lines = fired.enumerated().map { FaultLogLine(fault: $1, method: "GET", path: "/\($0)", nth: 1) }
             // Each rule's fault kind: `garbage` of `garbage=512,when=nth:1,...`.
-            let rules = Set(plan.split(separator: ";").map { String($0.split(separator: ",")[0].split(separator: "=")[0]).trimmingCharacters(in: .whitespaces) })
+            let rules = Set(
+                plan.split(separator: ";").map { String($0.split(separator: ",")[0].split(separator: "=")[0]).trimmingCharacters(in: .whitespaces) })
             return (needed.isSubset(of: rules) && !plan.isEmpty, plan.contains("p:") ? lines : [])
         }
     }
@@ -221,12 +236,12 @@ import Testing
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let script = folder.appendingPathComponent("test.sh")
         try """
-            #!/bin/sh
-            case "$MOCKSERVER_FAULTS" in
-            *status=503*) echo '{"fault":"status=503,when=p:0.5","method":"GET","path":"/a","nth":1}' > "$MOCKSERVER_FAULT_LOG"; echo failed; exit 1 ;;
-            *) exit 0 ;;
-            esac
-            """.write(to: script, atomically: true, encoding: .utf8)
+        #!/bin/sh
+        case "$MOCKSERVER_FAULTS" in
+        *status=503*) echo '{"fault":"status=503,when=p:0.5","method":"GET","path":"/a","nth":1}' > "$MOCKSERVER_FAULT_LOG"; echo failed; exit 1 ;;
+        *) exit 0 ;;
+        esac
+        """.write(to: script, atomically: true, encoding: .utf8)
         // WHEN it is shrunk with its logs in a folder of our choosing
         let result = try await runRecorder(["shrink", "--plan", "status=503,when=p:0.5", "--seed", "1", "--logs", logs.path, "--", "sh", script.path])
         // THEN one rule is left, said in the singular, and each run's output is in that folder
@@ -239,12 +254,15 @@ import Testing
     }
 
     @Test func helpAndReadme_giveTheSameExample() throws {
-        // The README's shrink example builds first and passes --skip-build, as the help's does
-        let readme = try String(contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("README.md"), encoding: .utf8)
+        // The shrink example (the fault matrix article's, once the README's) builds first and passes --skip-build,
+        // as the help's does
+        let readme = try String(
+            contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent()
+                .appendingPathComponent("Sources/ServiceReplayTesting/ServiceReplayTesting.docc/TheFaultMatrix.md"), encoding: .utf8)
         let example = try #require(ShrinkCommand.help.examples.first)
         let command = try #require(example.split(separator: " -- ", maxSplits: 1).last)
-        #expect(readme.contains("-- \(command)\n"), "README lacks: -- \(command)")
+        #expect(readme.contains("-- \(command)\n"), "FaultMatrix.md lacks: -- \(command)")
         #expect(readme.contains("swift build --build-tests\nrecorder shrink "))
     }
 

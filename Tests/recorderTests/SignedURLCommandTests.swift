@@ -20,30 +20,44 @@ import Testing
     /// escaped slashes, in a stream event, and an Azure `sig` from the query echoed percent-encoded; and
     /// ordinary URLs and prose that must stay as they are.
     static func signedCassette() throws -> Cassette {
-        let location = "https://objects.githubusercontent.com/github-production-release-asset/1/2?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+        let location =
+            "https://objects.githubusercontent.com/github-production-release-asset/1/2?X-Amz-Algorithm=AWS4-HMAC-SHA256"
             + "&X-Amz-Credential=\(awsCredential)&X-Amz-Date=20261126T000000Z&X-Amz-Expires=300&X-Amz-Signature=\(awsSignature)"
             + "&X-Amz-SignedHeaders=host&actor_id=0"
         let redirect = Interaction(
             request: RecordedRequest(method: "GET", target: "/octo/app/releases/download/v1/app.zip"),
-            response: RecordedResponse(status: 302, headers: HTTPHeaders(pairs: [
-                ("Location", location), ("Link", "<https://api.github.com/user/repos?page=2&per_page=50>; rel=\"next\""),
-            ])))
-        let hook = try CassetteJSON(parsing: Data(#"{"callback":"https://d1.cloudfront.net/v.mp4?Expires=1800000000&Signature=\#(cloudFrontSignature)&Key-Pair-Id=K2JCJMDEHXQW5F","n":1.50}"#.utf8))
+            response: RecordedResponse(
+                status: 302,
+                headers: HTTPHeaders(pairs: [
+                    ("Location", location), ("Link", "<https://api.github.com/user/repos?page=2&per_page=50>; rel=\"next\""),
+                ])))
+        let hook = try CassetteJSON(
+            parsing: Data(
+                #"{"callback":"https://d1.cloudfront.net/v.mp4?Expires=1800000000&Signature=\#(cloudFrontSignature)&Key-Pair-Id=K2JCJMDEHXQW5F","n":1.50}"#.utf8
+            ))
         let blob = Interaction(
             request: RecordedRequest(method: "POST", target: "/hooks", headers: ["Content-Type": "application/json"], body: .json(hook)),
-            response: RecordedResponse(status: 201, headers: ["Content-Type": "application/json"], body: .text(
-                #"{"url": "https:\/\/acct.blob.core.windows.net\/c\/b.txt?sv=2022-11-02\u0026se=2026-12-01\u0026sig=\#(azureSignature)", "next": "https:\/\/api.example\/items?page=2"}"#)))
+            response: RecordedResponse(
+                status: 201, headers: ["Content-Type": "application/json"],
+                body: .text(
+                    #"{"url": "https:\/\/acct.blob.core.windows.net\/c\/b.txt?sv=2022-11-02\u0026se=2026-12-01\u0026sig=\#(azureSignature)", "next": "https:\/\/api.example\/items?page=2"}"#
+                )))
         let event = #"{"download":"https:\/\/storage.googleapis.com\/b\/o?X-Goog-Algorithm=GOOG4-RSA-SHA256\u0026X-Goog-Signature=\#(googleSignature)"}"#
         let stream = Interaction(
             request: RecordedRequest(method: "GET", target: "/events"),
-            response: RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(RecordedStream([
-                RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "asset", data: event))),
-                RecordedStream.Part(offsetMs: 40, .event(ServerSentEventFields(data: "the sig field and signature= are explained at https://docs.example/sas?lang=en"))),
-            ]))))
+            response: RecordedResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream"],
+                body: .stream(
+                    RecordedStream([
+                        RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "asset", data: event))),
+                        RecordedStream.Part(
+                            offsetMs: 40, .event(ServerSentEventFields(data: "the sig field and signature= are explained at https://docs.example/sas?lang=en"))),
+                    ]))))
         let echo = Interaction(
             request: RecordedRequest(method: "GET", target: "/c/b.txt?sv=2022-11-02&sp=r&sig=abc+kl/mn="),
-            response: RecordedResponse(status: 403, headers: ["Content-Type": "text/plain"],
-                                       body: .text("Signature abc%2Bkl%2Fmn%3D did not match the string to sign")))
+            response: RecordedResponse(
+                status: 403, headers: ["Content-Type": "text/plain"],
+                body: .text("Signature abc%2Bkl%2Fmn%3D did not match the string to sign")))
         return Cassette(name: "signed", interactions: [redirect, blob, stream, echo])
     }
 
@@ -57,16 +71,17 @@ import Testing
         // When linting it
         let lint = try await workspace.run(["lint", "signed.json"])
         // Then each signature is a finding, and nothing else is
-        #expect(lint.stdout == """
-            signed.json: interaction 0: response header Location: URL parameter X-Amz-Credential is not redacted
-            signed.json: interaction 0: response header Location: URL parameter X-Amz-Signature is not redacted
-            signed.json: interaction 1: request body $.callback: URL parameter Signature is not redacted
-            signed.json: interaction 1: response body $.url: URL parameter sig is not redacted
-            signed.json: interaction 2: response body text: URL parameter X-Goog-Signature is not redacted
-            signed.json: interaction 3: request query sig: secret field is not redacted
-            1 cassette, 4 interactions, 6 findings
+        #expect(
+            lint.stdout == """
+                signed.json: interaction 0: response header Location: URL parameter X-Amz-Credential is not redacted
+                signed.json: interaction 0: response header Location: URL parameter X-Amz-Signature is not redacted
+                signed.json: interaction 1: request body $.callback: URL parameter Signature is not redacted
+                signed.json: interaction 1: response body $.url: URL parameter sig is not redacted
+                signed.json: interaction 2: response body text: URL parameter X-Goog-Signature is not redacted
+                signed.json: interaction 3: request query sig: secret field is not redacted
+                1 cassette, 4 interactions, 6 findings
 
-            """)
+                """)
         #expect(lint.status == 1)
         // When redacting it
         let redact = try await workspace.run(["redact", "signed.json"])
@@ -99,9 +114,11 @@ import Testing
         let workspace = try Workspace()
         defer { workspace.remove() }
         let target = "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261126T000000Z&X-Amz-Expires=300&X-Amz-Signature=<redacted>"
-        let cassette = Cassette(name: "presigned", interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: target), response: RecordedResponse(status: 200, body: .text("file"))),
-        ])
+        let cassette = Cassette(
+            name: "presigned",
+            interactions: [
+                Interaction(request: RecordedRequest(method: "GET", target: target), response: RecordedResponse(status: 200, body: .text("file")))
+            ])
         try workspace.write(String(decoding: cassette.encoded(), as: UTF8.self), to: "presigned.json")
         let replay = try RunningRecorder(["replay", workspace.url("presigned.json").path])
         let base = try await replay.address(after: "Replaying 1 cassette")

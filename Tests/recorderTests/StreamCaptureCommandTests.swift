@@ -20,13 +20,16 @@ import ServiceReplayTestSupport
         let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Cache-Control": "no-cache"]))
         let upstream = HTTPServer(configuration: .init(), handler: StreamingUpstream(stream: stream))
         let upstreamURL = try await upstream.start()
-        let capture = try RunningRecorder(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/stream.json"],
-                                          in: workspace.folder)
+        let capture = try RunningRecorder(
+            ["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/stream.json"],
+            in: workspace.folder)
         let proxy = try await capture.address(after: "Listening on")
         // WHEN curl -N asks through the proxy and the upstream has sent only its first event
         let pipe = Pipe()
         let received = Lock(Data())
-        let curl = try ChildProcess(URL(fileURLWithPath: try #require(StreamReplayCommandTests.curl)), ["-N", "-s", proxy.appendingPathComponent("events").absoluteString], output: pipe)
+        let curl = try ChildProcess(
+            URL(fileURLWithPath: try #require(StreamReplayCommandTests.curl)), ["-N", "-s", proxy.appendingPathComponent("events").absoluteString], output: pipe
+        )
         defer { if curl.isRunning { curl.terminate() } }
         let handle = pipe.fileHandleForReading
         Thread.detachNewThread {
@@ -61,8 +64,11 @@ import ServiceReplayTestSupport
             Issue.record("expected a stream body, found \(String(describing: saved.interactions.first?.response?.body))")
             return
         }
-        #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(data: "one")),
-                                                  .event(ServerSentEventFields(event: "done", data: "two"))])
+        #expect(
+            recorded.parts.map(\.content) == [
+                .event(ServerSentEventFields(data: "one")),
+                .event(ServerSentEventFields(event: "done", data: "two")),
+            ])
         #expect(recorded.parts[1].offsetMs >= recorded.parts[0].offsetMs)
         #expect(saved.interactions.first?.response?.headers["Content-Type"] == "text/event-stream")
     }
@@ -72,8 +78,9 @@ import ServiceReplayTestSupport
     private func capture(_ stream: LiveStream, in workspace: Workspace) async throws -> (HTTPServer, RunningRecorder, URL) {
         let upstream = HTTPServer(configuration: .init(), handler: StreamingUpstream(stream: stream))
         let upstreamURL = try await upstream.start()
-        let capture = try RunningRecorder(["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/stream.json"],
-                                          in: workspace.folder)
+        let capture = try RunningRecorder(
+            ["capture", "--upstream", upstreamURL.absoluteString, "--out", "Recordings/stream.json"],
+            in: workspace.folder)
         return (upstream, capture, try await capture.address(after: "Listening on"))
     }
 
@@ -129,7 +136,8 @@ import ServiceReplayTestSupport
         #expect(try await offThePool { try connection.get("/events") } == 200)
         // THEN the user is told on standard error
         let warning = try await capture.line(containing: "broke the stream", onStandardError: true)
-        #expect(warning == "recorder: GET /events: the upstream broke the stream after 1 part"
+        #expect(
+            warning == "recorder: GET /events: the upstream broke the stream after 1 part"
                 + " (\(warning.split(separator: "(").dropFirst().first.map { $0.split(separator: ")").first ?? "" } ?? "")); "
                 + "it is recorded as broken, and replay breaks it at the same point.")
         let run = try await capture.stop(with: SIGTERM)

@@ -10,15 +10,21 @@ import ServiceReplayTestSupport
     @Test(.enabled(if: curl != nil, "curl is not installed"))
     func curlN_seesTheFirstEvent_whileTheStreamIsStillOpen() async throws {
         // GIVEN the chat cassette replayed with a stream that stalls after its first event
-        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("chat").path,
-                                          "--fault", "stall=event:1", "--stream-timing", "recorded"])
+        let replay = try RunningRecorder([
+            "replay", Workspace.recordings.appendingPathComponent("chat").path,
+            "--fault", "stall=event:1", "--stream-timing", "recorded",
+        ])
         let base = try await replay.address(after: "Replaying 1 cassette")
         // WHEN curl -N asks for the answer
         let pipe = Pipe()
         let received = Lock(Data())
-        let curl = try ChildProcess(URL(fileURLWithPath: try #require(Self.curl)), ["-N", "-s", "-X", "POST", "-H", "Content-Type: application/json",
-                          "-d", #"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#,
-                          base.appendingPathComponent("v1/chat/completions").absoluteString], output: pipe)
+        let curl = try ChildProcess(
+            URL(fileURLWithPath: try #require(Self.curl)),
+            [
+                "-N", "-s", "-X", "POST", "-H", "Content-Type: application/json",
+                "-d", #"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#,
+                base.appendingPathComponent("v1/chat/completions").absoluteString,
+            ], output: pipe)
         let handle = pipe.fileHandleForReading
         Thread.detachNewThread {
             while true {
@@ -51,8 +57,9 @@ import ServiceReplayTestSupport
         // WHEN the streamed answer is asked for and read
         let http = LoopbackHTTP()
         defer { http.close() }
-        let response = try await http.send("POST", "/v1/chat/completions", to: base, headers: [("Content-Type", "application/json")],
-                                           body: Data(#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#.utf8))
+        let response = try await http.send(
+            "POST", "/v1/chat/completions", to: base, headers: [("Content-Type", "application/json")],
+            body: Data(#"{"model":"gpt-4o-mini","messages":[{"role":"user","content":"Say hello."}],"stream":true}"#.utf8))
         #expect(response.status == 200)
         let run = try await replay.stop()
         // THEN its line says 200, as for any other answer

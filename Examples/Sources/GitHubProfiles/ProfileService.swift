@@ -31,8 +31,9 @@ public struct ProfileService: Sendable {
 
     /// A service whose requests go through a session made from `configuration`.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
-        client = WebServiceClient(baseURL: URL(string: "https://api.github.com")!,
-                                  transport: URLSessionTransport(configuration: configuration))
+        client = WebServiceClient(
+            baseURL: URL(string: "https://api.github.com")!,
+            transport: URLSessionTransport(configuration: configuration))
     }
 
     /// The profile of `login`.

@@ -13,8 +13,10 @@ public struct ChatCompletionDelta: Hashable, Sendable {
     public var finishReason: String?
 
     /// A delta; only `id` is required.
-    public init(id: String, model: String? = nil, role: String? = nil, content: String? = nil,
-                finishReason: String? = nil) {
+    public init(
+        id: String, model: String? = nil, role: String? = nil, content: String? = nil,
+        finishReason: String? = nil
+    ) {
         self.id = id
         self.model = model
         self.role = role

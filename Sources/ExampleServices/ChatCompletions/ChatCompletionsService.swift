@@ -51,9 +51,10 @@ public struct ChatCompletionsService: StreamingService {
             throw WebServiceError.service(.undecodableBody)
         }
         let choice = chunk["choices"][0]
-        return ChatCompletionDelta(id: try chunk["id"].required.string, model: chunk["model"].string,
-                                   role: choice["delta"]["role"].string, content: choice["delta"]["content"].string,
-                                   finishReason: choice["finish_reason"].string)
+        return ChatCompletionDelta(
+            id: try chunk["id"].required.string, model: chunk["model"].string,
+            role: choice["delta"]["role"].string, content: choice["delta"]["content"].string,
+            finishReason: choice["finish_reason"].string)
     }
 
     /// `data: [DONE]`.

@@ -28,8 +28,9 @@ public struct GitHubUser: Hashable, Sendable {
 
     /// Reads `login`, `id`, `avatar_url`, `html_url`, `type` and `site_admin`, all required.
     init(json: JSON) throws {
-        self.init(login: try json["login"].required.string, id: try json["id"].required.int,
-                  avatarURL: try json["avatar_url"].required.url, profileURL: try json["html_url"].required.url,
-                  type: try json["type"].required.string, isSiteAdmin: try json["site_admin"].required.bool)
+        self.init(
+            login: try json["login"].required.string, id: try json["id"].required.int,
+            avatarURL: try json["avatar_url"].required.url, profileURL: try json["html_url"].required.url,
+            type: try json["type"].required.string, isSiteAdmin: try json["site_admin"].required.bool)
     }
 }

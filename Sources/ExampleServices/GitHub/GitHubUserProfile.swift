@@ -27,9 +27,11 @@ public struct GitHubUserProfile: Hashable, Sendable {
     public var createdAt: Date
 
     /// A profile.
-    public init(user: GitHubUser, name: String? = nil, company: String? = nil, blog: String? = nil,
-                location: String? = nil, email: String? = nil, bio: String? = nil, publicRepos: Int, followers: Int,
-                following: Int, createdAt: Date) {
+    public init(
+        user: GitHubUser, name: String? = nil, company: String? = nil, blog: String? = nil,
+        location: String? = nil, email: String? = nil, bio: String? = nil, publicRepos: Int, followers: Int,
+        following: Int, createdAt: Date
+    ) {
         self.user = user
         self.name = name
         self.company = company
@@ -49,9 +51,10 @@ public struct GitHubUserProfile: Hashable, Sendable {
         func text(_ key: String) -> String? {
             json[key].string.flatMap { $0.isEmpty ? nil : $0 }
         }
-        self.init(user: try GitHubUser(json: json), name: text("name"), company: text("company"), blog: text("blog"),
-                  location: text("location"), email: text("email"), bio: text("bio"),
-                  publicRepos: try json["public_repos"].required.int, followers: try json["followers"].required.int,
-                  following: try json["following"].required.int, createdAt: try json["created_at"].required.date(.iso8601))
+        self.init(
+            user: try GitHubUser(json: json), name: text("name"), company: text("company"), blog: text("blog"),
+            location: text("location"), email: text("email"), bio: text("bio"),
+            publicRepos: try json["public_repos"].required.int, followers: try json["followers"].required.int,
+            following: try json["following"].required.int, createdAt: try json["created_at"].required.date(.iso8601))
     }
 }

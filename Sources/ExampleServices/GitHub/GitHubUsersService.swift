@@ -44,8 +44,9 @@ public struct GitHubUsersService: PaginatedService {
     /// The service for the `Link` header's `rel="next"` target, reading its `since` and `per_page`.
     public func nextPage(after page: [GitHubUser], reply: RawResponse) -> GitHubUsersService? {
         guard let next = reply.links["next"],
-              let items = URLComponents(url: next, resolvingAgainstBaseURL: false)?.queryItems,
-              let since = items.first(where: { $0.name == "since" })?.value.flatMap(Int.init) else { return nil }
+            let items = URLComponents(url: next, resolvingAgainstBaseURL: false)?.queryItems,
+            let since = items.first(where: { $0.name == "since" })?.value.flatMap(Int.init)
+        else { return nil }
         let perPage = items.first(where: { $0.name == "per_page" })?.value.flatMap(Int.init)
         return GitHubUsersService(since: since, perPage: perPage ?? self.perPage)
     }

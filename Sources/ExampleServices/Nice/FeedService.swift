@@ -22,12 +22,14 @@ public struct FeedService: PaginatedService {
     /// Reads the counters (numbers or numeric strings), the `list`, and `message` when the list is empty.
     public func response(from json: JSON) throws -> FeedPage {
         let items = try json["list"].required.array.map { entry in
-            FeedItem(status: try entry["status"].required.string, userID: try entry["userId"].required.int,
-                     userName: try entry["userName"].required.string)
+            FeedItem(
+                status: try entry["status"].required.string, userID: try entry["userId"].required.int,
+                userName: try entry["userName"].required.string)
         }
-        return FeedPage(currentPage: try json["currentPage"].required.int, pageCount: try json["pageCount"].required.int,
-                        resultCount: try json["resultCount"].required.int, items: items,
-                        noResultsMessage: items.isEmpty ? json["message"].string : nil)
+        return FeedPage(
+            currentPage: try json["currentPage"].required.int, pageCount: try json["pageCount"].required.int,
+            resultCount: try json["resultCount"].required.int, items: items,
+            noResultsMessage: items.isEmpty ? json["message"].string : nil)
     }
 
     /// The following page while `currentPage` is below `pageCount`.

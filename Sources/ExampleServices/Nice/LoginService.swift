@@ -31,7 +31,8 @@ public struct LoginService: WebService {
 
     /// Reads `access_token` and `signupdate`, both required.
     public func response(from json: JSON) throws -> LoginResponse {
-        LoginResponse(accessToken: try json["access_token"].required.string,
-                      signupDate: try json["signupdate"].required.date(Self.signupDateFormat))
+        LoginResponse(
+            accessToken: try json["access_token"].required.string,
+            signupDate: try json["signupdate"].required.date(Self.signupDateFormat))
     }
 }

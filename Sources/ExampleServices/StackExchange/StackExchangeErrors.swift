@@ -14,8 +14,9 @@ enum StackExchangeErrors {
         if name == "throttle_violation" || json["error_id"].int == 502 {
             return .rateLimited(retryAfter: message.flatMap(secondsAvailable(in:)))
         }
-        return reply.isSuccess ? .errorPayload(code: name ?? json["error_id"].string, message: message)
-                               : .httpStatus(reply.statusCode, message: message)
+        return reply.isSuccess
+            ? .errorPayload(code: name ?? json["error_id"].string, message: message)
+            : .httpStatus(reply.statusCode, message: message)
     }
 
     /// The delay in "... more requests available in 81732 seconds".

@@ -25,8 +25,10 @@ public struct StackExchangeQuestion: Hashable, Sendable {
     public var answerCount: Int?
 
     /// A question.
-    public init(id: Int, title: String, score: Int, tags: [String], ownerDisplayName: String, link: URL,
-                creationDate: Date, isAnswered: Bool, viewCount: Int? = nil, answerCount: Int? = nil) {
+    public init(
+        id: Int, title: String, score: Int, tags: [String], ownerDisplayName: String, link: URL,
+        creationDate: Date, isAnswered: Bool, viewCount: Int? = nil, answerCount: Int? = nil
+    ) {
         self.id = id
         self.title = title
         self.score = score
@@ -42,15 +44,16 @@ public struct StackExchangeQuestion: Hashable, Sendable {
     /// Reads an item; `question_id`, `title`, `score`, `owner.display_name`, `link`, `creation_date` (epoch
     /// seconds) and `is_answered` are required, the rest optional.
     init(json item: JSON) throws {
-        self.init(id: try item["question_id"].required.int,
-                  title: HTMLEntities.decode(try item["title"].required.string),
-                  score: try item["score"].required.int,
-                  tags: item["tags"].array?.compactMap(\.string) ?? [],
-                  ownerDisplayName: HTMLEntities.decode(try item["owner"]["display_name"].required.string),
-                  link: try item["link"].required.url,
-                  creationDate: try item["creation_date"].required.date(.secondsSince1970),
-                  isAnswered: try item["is_answered"].required.bool,
-                  viewCount: item["view_count"].int,
-                  answerCount: item["answer_count"].int)
+        self.init(
+            id: try item["question_id"].required.int,
+            title: HTMLEntities.decode(try item["title"].required.string),
+            score: try item["score"].required.int,
+            tags: item["tags"].array?.compactMap(\.string) ?? [],
+            ownerDisplayName: HTMLEntities.decode(try item["owner"]["display_name"].required.string),
+            link: try item["link"].required.url,
+            creationDate: try item["creation_date"].required.date(.secondsSince1970),
+            isAnswered: try item["is_answered"].required.bool,
+            viewCount: item["view_count"].int,
+            answerCount: item["answer_count"].int)
     }
 }

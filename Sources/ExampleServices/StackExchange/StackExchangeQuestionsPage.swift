@@ -14,8 +14,10 @@ public struct StackExchangeQuestionsPage: Hashable, Sendable {
     public var backoff: TimeInterval?
 
     /// A page.
-    public init(items: [StackExchangeQuestion], hasMore: Bool, quotaMax: Int? = nil, quotaRemaining: Int,
-                backoff: TimeInterval? = nil) {
+    public init(
+        items: [StackExchangeQuestion], hasMore: Bool, quotaMax: Int? = nil, quotaRemaining: Int,
+        backoff: TimeInterval? = nil
+    ) {
         self.items = items
         self.hasMore = hasMore
         self.quotaMax = quotaMax

@@ -47,8 +47,10 @@ public struct StackExchangeQuestionsService: PaginatedService {
     public var pageSize: Int?
 
     /// A questions call; only `site` is needed.
-    public init(site: String, tagged: [String] = [], sort: Sort? = nil, order: Order? = nil, page: Int? = nil,
-                pageSize: Int? = nil) {
+    public init(
+        site: String, tagged: [String] = [], sort: Sort? = nil, order: Order? = nil, page: Int? = nil,
+        pageSize: Int? = nil
+    ) {
         self.site = site
         self.tagged = tagged
         self.sort = sort

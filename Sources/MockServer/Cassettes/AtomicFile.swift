@@ -77,8 +77,9 @@ enum AtomicFile {
     static func move(_ source: URL, over destination: URL) throws(MockServerError) {
         guard rename(source.path, destination.path) == 0 else {
             let code = errno
-            throw MockServerError(code: .fileSystem, file: destination.relativePath,
-                                reason: "cannot move \(source.lastPathComponent) into place (\(String(cString: strerror(code))))")
+            throw MockServerError(
+                code: .fileSystem, file: destination.relativePath,
+                reason: "cannot move \(source.lastPathComponent) into place (\(String(cString: strerror(code))))")
         }
         let folderDescriptor = open(destination.deletingLastPathComponent().path, O_RDONLY)
         if folderDescriptor >= 0 {

@@ -67,12 +67,13 @@ enum CaptureLog {
     /// Reads a log's bytes (see ``read(_:)``); `source` names it in the interactions' decoding.
     static func parse(_ data: Data, source: String) -> Contents? {
         var lines = data.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-        lines.removeLast() // after the last newline: empty, or a torn line
+        lines.removeLast()  // after the last newline: empty, or a torn line
         guard let first = lines.first, let header = try? CassetteJSON(parsing: Data(first)),
-              header["format"]?.stringValue == format, case .number(let version)? = header["version"],
-              let number = version.intValue, (1...Self.version).contains(number),
-              let base = header["base"]?.stringValue, let fields = header["cassette"],
-              let cassette = try? Cassette(json: fields, source: source) else { return nil }
+            header["format"]?.stringValue == format, case .number(let version)? = header["version"],
+            let number = version.intValue, (1...Self.version).contains(number),
+            let base = header["base"]?.stringValue, let fields = header["cassette"],
+            let cassette = try? Cassette(json: fields, source: source)
+        else { return nil }
         var contents = Contents(base: base, cassette: cassette, interactions: [], checkpoints: [:])
         var streams = OpenStreams()
         for line in lines.dropFirst() {
@@ -111,7 +112,8 @@ enum CaptureLog {
         mutating func apply(_ entry: CassetteJSON, stream id: Int, file: String, index: Int) throws(Unreadable) -> Interaction? {
             if let head = entry["head"] {
                 guard heads[id] == nil, let interaction = try? Interaction(head, file: file, index: index),
-                      case .stream? = interaction.response?.body.form else { throw Unreadable() }
+                    case .stream? = interaction.response?.body.form
+                else { throw Unreadable() }
                 heads[id] = interaction
                 parts[id] = []
                 return nil
@@ -120,8 +122,9 @@ enum CaptureLog {
             if entry["parts"] != nil {
                 // Offsets never decrease across arrivals either, as a cassette requires.
                 guard let reader = try? CassetteFieldReader(entry, file: file, interaction: index, path: "stream \(id)"),
-                      let stream = try? reader.stream("parts"),
-                      (stream.parts.first?.offsetMs ?? .max) >= (parts[id]?.last?.offsetMs ?? 0) else { throw Unreadable() }
+                    let stream = try? reader.stream("parts"),
+                    (stream.parts.first?.offsetMs ?? .max) >= (parts[id]?.last?.offsetMs ?? 0)
+                else { throw Unreadable() }
                 parts[id, default: []] += stream.parts
                 return nil
             }
@@ -191,9 +194,11 @@ enum CaptureLog {
         var parts: [RecordedStream.Part] = []
         for line in bytes.split(separator: UInt8(ascii: "\n")) {
             guard let entry = try? CassetteJSON(parsing: Data(line)), case .number(let number)? = entry["stream"], number.intValue == id,
-                  entry["parts"] != nil else { continue }
+                entry["parts"] != nil
+            else { continue }
             guard let reader = try? CassetteFieldReader(entry, file: url.relativePath, interaction: nil, path: "stream \(id)"),
-                  let stream = try? reader.stream("parts") else { return nil }
+                let stream = try? reader.stream("parts")
+            else { return nil }
             parts += stream.parts
         }
         return parts

@@ -39,16 +39,17 @@ extension Cassette {
         var firstFailure: MockServerError?
         let parsed: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
             do throws(JSONSyntaxError) {
-                return .success(try JSONParser.parse(raw.bindMemory(to: UInt8.self), streaming: "interactions") { element in
-                    defer { count += 1 }
-                    // As in init(json:), the first bad interaction is reported, after the fields of the cassette itself.
-                    guard firstFailure == nil else { return }
-                    do throws(MockServerError) {
-                        body(try Interaction(element, file: source, index: count))
-                    } catch {
-                        firstFailure = error
-                    }
-                })
+                return .success(
+                    try JSONParser.parse(raw.bindMemory(to: UInt8.self), streaming: "interactions") { element in
+                        defer { count += 1 }
+                        // As in init(json:), the first bad interaction is reported, after the fields of the cassette itself.
+                        guard firstFailure == nil else { return }
+                        do throws(MockServerError) {
+                            body(try Interaction(element, file: source, index: count))
+                        } catch {
+                            firstFailure = error
+                        }
+                    })
             } catch {
                 return .failure(error)
             }
@@ -67,27 +68,33 @@ extension Cassette {
     /// Decodes and checks every field of a cassette but the elements of `interactions` (which must be an array).
     private init(fieldsOf document: CassetteJSON, source: String) throws(MockServerError) {
         guard case .object = document else {
-            throw MockServerError(code: .notACassette, file: source,
-                                reason: "not a ServiceReplay cassette: expected a JSON object at the top level, found \(CassetteFieldReader.describe(document))")
+            throw MockServerError(
+                code: .notACassette, file: source,
+                reason: "not a ServiceReplay cassette: expected a JSON object at the top level, found \(CassetteFieldReader.describe(document))")
         }
         let top = try CassetteFieldReader(document, file: source, interaction: nil, path: "")
         guard case .string(let format)? = top.members["format"] else {
-            throw MockServerError(code: .notACassette, file: source,
-                                reason: "not a ServiceReplay cassette: the \"format\" field must be \"\(Cassette.format)\"")
+            throw MockServerError(
+                code: .notACassette, file: source,
+                reason: "not a ServiceReplay cassette: the \"format\" field must be \"\(Cassette.format)\"")
         }
         guard format == Cassette.format else {
-            throw MockServerError(code: .notACassette, file: source,
-                                reason: "not a ServiceReplay cassette: format is \(JSONWriter.quoted(format)), expected \"\(Cassette.format)\"")
+            throw MockServerError(
+                code: .notACassette, file: source,
+                reason: "not a ServiceReplay cassette: format is \(JSONWriter.quoted(format)), expected \"\(Cassette.format)\"")
         }
         let version = try top.integer("version")
         guard version <= Cassette.currentVersion else {
-            throw MockServerError(code: .unsupportedVersion, file: source,
-                                reason: "cassette version \(version) is newer than this MockServer reads (version \(Cassette.currentVersion)); update ServiceReplay")
+            throw MockServerError(
+                code: .unsupportedVersion, file: source,
+                reason: "cassette version \(version) is newer than this MockServer reads (version \(Cassette.currentVersion)); update ServiceReplay")
         }
         guard version >= 1 else { throw top.failure("version", "expected a version of 1 or more, found \(version)") }
         formatVersion = version
-        try top.rejectUnknown(["format", "version", "name", "upstream", "origin", "note", "recordedAt", "matching",
-                               "errorTemplates", "interactions"])
+        try top.rejectUnknown([
+            "format", "version", "name", "upstream", "origin", "note", "recordedAt", "matching",
+            "errorTemplates", "interactions",
+        ])
 
         name = try top.optionalString("name") ?? Cassette.defaultName(forSource: source)
         upstream = try top.optionalString("upstream")
@@ -135,7 +142,8 @@ extension CassetteFieldReader {
         lines.reserveCapacity(elements.count)
         for (position, element) in elements.enumerated() {
             guard case .array(let pair) = element, pair.count == 2,
-                  case .string(let name) = pair[0], case .string(let value) = pair[1] else {
+                case .string(let name) = pair[0], case .string(let value) = pair[1]
+            else {
                 throw failure("\(key)[\(position)]", "expected a [name, value] pair of strings")
             }
             guard !name.isEmpty else { throw failure("\(key)[\(position)]", "the header name is empty") }
@@ -194,8 +202,9 @@ extension CassetteFieldReader {
         var parts: [RecordedStream.Part] = []
         parts.reserveCapacity(elements.count)
         for position in elements.indices {
-            let part = try CassetteFieldReader(elements[position], file: file, interaction: interaction,
-                                               path: fieldPath("\(key)[\(position)]"))
+            let part = try CassetteFieldReader(
+                elements[position], file: file, interaction: interaction,
+                path: fieldPath("\(key)[\(position)]"))
             try part.rejectUnknown(["offsetMs", "event", "id", "retry", "data", "comment", "text", "base64"])
             let offset = try part.optionalInteger("offsetMs") ?? 0
             guard offset >= 0, offset >= (parts.last?.offsetMs ?? 0) else {
@@ -213,9 +222,11 @@ extension CassetteFieldReader {
             case ([], false):
                 let retry = try part.optionalInteger("retry")
                 if let retry, retry < 0 { throw part.failure("retry", "expected milliseconds of 0 or more, found \(retry)") }
-                content = .event(ServerSentEventFields(event: try part.optionalString("event"), id: try part.optionalString("id"),
-                                                       retry: retry, data: try part.optionalString("data"),
-                                                       comment: try part.optionalString("comment")))
+                content = .event(
+                    ServerSentEventFields(
+                        event: try part.optionalString("event"), id: try part.optionalString("id"),
+                        retry: retry, data: try part.optionalString("data"),
+                        comment: try part.optionalString("comment")))
             default:
                 throw part.failure(nil, "expected event fields (event, id, retry, data, comment), or \"text\", or \"base64\"")
             }
@@ -239,8 +250,9 @@ extension MatchRules {
             }
             return names
         }
-        self.init(ignoredQueryParameters: try strings("ignoreQuery"), ignoredBodyFields: try strings("ignoreBodyFields"),
-                  headers: try strings("headers"))
+        self.init(
+            ignoredQueryParameters: try strings("ignoreQuery"), ignoredBodyFields: try strings("ignoreBodyFields"),
+            headers: try strings("headers"))
         if let policy = try reader.optionalString("afterLast") {
             guard let parsed = AfterLastPolicy(rawValue: policy) else {
                 throw reader.failure("afterLast", "expected one of repeat, cycle, fail, found \(JSONWriter.quoted(policy))")

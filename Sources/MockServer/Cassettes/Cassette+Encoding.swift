@@ -78,13 +78,19 @@ extension RecordedBody {
         switch form {
         case .empty: nil
         case .json(let value, let layout):
-            .sortedObject(["json": value, "layout": layout.lines == .compact ? nil : .string(layout.name),
-                           "finalNewline": layout.finalNewline ? .bool(true) : nil].compactMapValues { $0 })
+            .sortedObject(
+                [
+                    "json": value, "layout": layout.lines == .compact ? nil : .string(layout.name),
+                    "finalNewline": layout.finalNewline ? .bool(true) : nil,
+                ].compactMapValues { $0 })
         case .text(let text): text.isEmpty ? nil : .object(["text": .string(text)])
         case .binary(let data): data.isEmpty ? nil : .object(["base64": .string(data.base64EncodedString())])
         case .stream(let stream):
-            .sortedObject(["stream": .array(stream.parts.map(\.jsonValue)),
-                           "ending": stream.ending == .complete ? nil : .string(stream.ending.rawValue)].compactMapValues { $0 })
+            .sortedObject(
+                [
+                    "stream": .array(stream.parts.map(\.jsonValue)),
+                    "ending": stream.ending == .complete ? nil : .string(stream.ending.rawValue),
+                ].compactMapValues { $0 })
         }
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension Cassette {
     /// Loads the cassette stored at `url`, with every exchange of an interrupted recording: when a recorder was
     /// killed, the capture log it left beside the file (`NAME.json.log`) is applied, in memory only, if it
-    /// belongs to this very file (see the README's "Capture"); a log left by any other version of the file is
+    /// belongs to this very file (see the article "Cassettes and HAR"); a log left by any other version of the file is
     /// ignored. A log without a file gives the cassette it started.
     ///
     /// Error messages name the file as given (`url.relativePath`, so a relative URL stays relative). Throws
@@ -29,8 +29,11 @@ extension Cassette {
     /// log belongs to this very file (see ``CaptureLog``). Without a file, a log extending no file gives a
     /// cassette of its own. Returns the cassette's fields (no interactions) and the log's contents when there is a log.
     /// - Throws: ``MockServerError`` as ``load(from:)`` documents; `body` may have been given some interactions then.
-    static func read(from url: URL, eachInteraction body: (Interaction) -> Void) throws(MockServerError)
-        -> (fields: Cassette, log: CaptureLog.Contents?) {
+    static func read(
+        from url: URL, eachInteraction body: (Interaction) -> Void
+    ) throws(MockServerError)
+        -> (fields: Cassette, log: CaptureLog.Contents?)
+    {
         let source = url.relativePath
         let logURL = CaptureLog.url(for: url)
         // Nearly always there is no log: the file streams straight to `body`.
@@ -48,7 +51,7 @@ extension Cassette {
         }
         guard let missing = log.missing(fromFileWithDigest: CaptureLog.digest(data)) else {
             // Not this file's log: nothing from it applies.
-            if data == nil { _ = try contents(of: url) } // throws the missing file's error
+            if data == nil { _ = try contents(of: url) }  // throws the missing file's error
             return (fields, log)
         }
         missing.forEach(body)
@@ -91,10 +94,12 @@ extension Cassette {
             throw MockServerError(code: .fileSystem, file: folder.relativePath, reason: "cannot list the folder (\(Cassette.reason(of: error)))")
         }
         // A capture log whose recorder was killed before it first wrote the cassette stands for that cassette.
-        let cassettePaths = Set(paths.compactMap { path in
-            path.hasSuffix(".json") ? path : path.hasSuffix(".json.log") ? String(path.dropLast(4)) : nil
-        })
-        return cassettePaths
+        let cassettePaths = Set(
+            paths.compactMap { path in
+                path.hasSuffix(".json") ? path : path.hasSuffix(".json.log") ? String(path.dropLast(4)) : nil
+            })
+        return
+            cassettePaths
             .filter { path in !path.split(separator: "/").contains { $0.hasPrefix(".") } }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
             .map { folder.appendingPathComponent($0, isDirectory: false) }

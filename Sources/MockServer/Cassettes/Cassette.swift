@@ -99,8 +99,9 @@ public struct Cassette: Sendable, Hashable {
         errorTemplates: [String: RecordedResponse] = [:],
         interactions: [Interaction] = []
     ) {
-        self.init(name: name, upstream: upstream, origin: .recorded, note: note, recordedAt: recordedAt, matching: matching,
-                  errorTemplates: errorTemplates, interactions: interactions)
+        self.init(
+            name: name, upstream: upstream, origin: .recorded, note: note, recordedAt: recordedAt, matching: matching,
+            errorTemplates: errorTemplates, interactions: interactions)
     }
 
     /// Creates a cassette in memory of the given origin.

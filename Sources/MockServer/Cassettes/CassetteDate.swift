@@ -19,10 +19,10 @@ enum CassetteDate {
             }
             func expect(_ index: Int, _ character: Character) -> Bool { bytes[index] == character.asciiValue! }
             guard let year = number(0, 4), expect(4, "-"), let month = number(5, 2), expect(7, "-"),
-                  let day = number(8, 2), bytes[10] | 0x20 == UInt8(ascii: "t"), let hour = number(11, 2),
-                  expect(13, ":"), let minute = number(14, 2), expect(16, ":"), let second = number(17, 2),
-                  (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-                  hour < 24, minute < 60, second < 61
+                let day = number(8, 2), bytes[10] | 0x20 == UInt8(ascii: "t"), let hour = number(11, 2),
+                expect(13, ":"), let minute = number(14, 2), expect(16, ":"), let second = number(17, 2),
+                (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+                hour < 24, minute < 60, second < 61
             else { return nil }
             var index = 19
             var fraction = 0.0
@@ -43,7 +43,8 @@ enum CassetteDate {
                 index += 1
             } else if bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
                 guard index + 6 == bytes.count, let hours = number(index + 1, 2), expect(index + 3, ":"),
-                      let minutes = number(index + 4, 2) else { return nil }
+                    let minutes = number(index + 4, 2)
+                else { return nil }
                 offsetSeconds = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "+") ? 1 : -1)
                 index += 6
             }

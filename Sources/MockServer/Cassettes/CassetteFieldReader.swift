@@ -9,8 +9,9 @@ struct CassetteFieldReader {
 
     init(_ value: CassetteJSON, file: String, interaction: Int?, path: String) throws(MockServerError) {
         guard case .object(let members) = value else {
-            throw MockServerError(code: .invalidField, file: file, interaction: interaction, field: path,
-                                reason: "expected an object, found \(Self.describe(value))")
+            throw MockServerError(
+                code: .invalidField, file: file, interaction: interaction, field: path,
+                reason: "expected an object, found \(Self.describe(value))")
         }
         self.members = members
         self.file = file

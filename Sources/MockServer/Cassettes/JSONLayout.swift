@@ -93,7 +93,8 @@ package struct JSONLayout: Sendable, Hashable {
         case "indent-tab": return .indentedByTabs
         default:
             guard name.hasPrefix("indent-"), let count = Int(name.dropFirst(7)), (1...16).contains(count),
-                  name == "indent-\(count)" else { return nil }
+                name == "indent-\(count)"
+            else { return nil }
             return .indentedBySpaces(count)
         }
     }

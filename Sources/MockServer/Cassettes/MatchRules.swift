@@ -5,8 +5,8 @@
 /// ```
 ///
 /// Method, path, query and body are always compared, and `Range`, `If-Range`, `If-None-Match` and
-/// `If-Modified-Since` whenever the recorded request carried them (see ``ReplayEngine``); these rules narrow
-/// or widen that.
+/// `If-Modified-Since` whenever the recorded request carried them (a recording that carried the request's
+/// `Range` or conditional headers is preferred to one that did not); these rules narrow or widen that.
 public struct MatchRules: Sendable, Hashable {
     /// Query parameters never compared, by exact (case-sensitive) name (`ignoreQuery`).
     public var ignoredQueryParameters: [String]

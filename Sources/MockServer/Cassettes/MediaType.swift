@@ -51,8 +51,8 @@ struct MediaType: Sendable, Hashable {
         if essence.hasPrefix("text/") || essence.hasSuffix("+xml") || essence.hasSuffix("+yaml") { return true }
         switch essence {
         case "application/xml", "application/javascript", "application/x-javascript", "application/ecmascript",
-             "application/x-www-form-urlencoded", "application/graphql", "application/yaml", "application/x-yaml",
-             "application/csv", "application/x-ndjson", "application/jsonl", "application/sql":
+            "application/x-www-form-urlencoded", "application/graphql", "application/yaml", "application/x-yaml",
+            "application/csv", "application/x-ndjson", "application/jsonl", "application/sql":
             return true
         default:
             return false

@@ -4,7 +4,7 @@ import Foundation
 /// parts. Whatever the form, ``data`` gives back the very bytes that were recorded.
 ///
 /// In the file: `{"json": <value>}` (with `"layout"` and `"finalNewline"` when the body was not compact),
-/// `{"text": "..."}`, `{"base64": "..."}` or `{"stream": [...]}` (see the README's cassette format); an empty
+/// `{"text": "..."}`, `{"base64": "..."}` or `{"stream": [...]}` (see the article "Cassettes and HAR"); an empty
 /// body is omitted. Build one with ``json(_:)``, ``text(_:)``, ``binary(_:)``, ``empty``, or from bytes with
 /// ``init(_:contentType:)``.
 public struct RecordedBody: Sendable, Hashable {

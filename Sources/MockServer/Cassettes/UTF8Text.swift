@@ -5,7 +5,7 @@ extension String {
     /// the bytes are checked by ``isValidUTF8(_:)`` and then decoded, which cannot repair anything once they
     /// passed.
     init?<Bytes: Collection>(validUTF8 bytes: Bytes) where Bytes.Element == UInt8 {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        if #available(Swift6Runtime , *) {
             guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
             self = text
         } else {

@@ -37,7 +37,8 @@ struct CoverageReport: Codable, Sendable, Equatable {
             var endpoint = endpoints[key] ?? Endpoint(endpoint: key)
             endpoint.requests += 1
             if entry.outcome.kind == .faultInjected, let spec = entry.outcome.faultRule.map(FaultCoverage.ruleSpec(in:)),
-               let rule = try? FaultRule.parse(spec: spec) {
+                let rule = try? FaultRule.parse(spec: spec)
+            {
                 var met = endpoint.faults[rule.fault.name] ?? Met(family: rule.fault.family.rawValue)
                 met.count += 1
                 met.outcomes[entry.outcome.status.map { "status \($0)" } ?? "no response", default: 0] += 1
@@ -79,7 +80,8 @@ struct CoverageReport: Codable, Sendable, Equatable {
         if hexDigits && segment.count >= 16 && segment.contains(where: \.isNumber) { return "{id}" }
         let tokenCharacters = segment.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
         if tokenCharacters && segment.count >= 20 && segment.contains(where: \.isUppercase)
-            && segment.contains(where: \.isLowercase) && segment.contains(where: \.isNumber) {
+            && segment.contains(where: \.isLowercase) && segment.contains(where: \.isNumber)
+        {
             return "{id}"
         }
         return nil
@@ -102,8 +104,10 @@ struct CoverageReport: Codable, Sendable, Equatable {
             }
             for (index, (name, met)) in endpoint.faults.sorted(by: { $0.key < $1.key }).enumerated() {
                 let outcomes = met.outcomes.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.key) ×\($0.value)" }
-                body.append([index == 0 ? endpoint.endpoint + flag : "", index == 0 ? String(endpoint.requests) : "", name, met.family,
-                             String(met.count), outcomes.joined(separator: ", ")])
+                body.append([
+                    index == 0 ? endpoint.endpoint + flag : "", index == 0 ? String(endpoint.requests) : "", name, met.family,
+                    String(met.count), outcomes.joined(separator: ", "),
+                ])
             }
         }
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
@@ -115,8 +119,10 @@ struct CoverageReport: Codable, Sendable, Equatable {
         var lines = [line(header), widths.map { String(repeating: "-", count: $0) }.joined(separator: "-+-")] + body.map(line)
         if refusedConnections > 0 { lines.append("refuse: \(refusedConnections) connections closed on accept (before any endpoint)") }
         let untested = untestedAgainstNetworkFaults
-        lines.append(untested.isEmpty ? "every endpoint met a network-level fault"
-                     : "never tested against a network-level fault: " + untested.joined(separator: ", "))
+        lines.append(
+            untested.isEmpty
+                ? "every endpoint met a network-level fault"
+                : "never tested against a network-level fault: " + untested.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 

@@ -36,7 +36,8 @@ package final class DriftCheck: Sendable {
     package func verify() async throws -> [String] {
         let kept = exchanges.withLock { $0 }
         guard !kept.isEmpty else { return [] }
-        let server = try ReplayServer(cassettes: cassettes, configuration: ReplayServer.Configuration(matching: matching, faults: .none, streamTiming: .instant))
+        let server = try ReplayServer(
+            cassettes: cassettes, configuration: ReplayServer.Configuration(matching: matching, faults: .none, streamTiming: .instant))
         let base = try await server.start()
         // Every change, additive ones too: beside a removed field, an added one may tell that it was renamed.
         var lines: [String] = []
@@ -59,9 +60,11 @@ package final class DriftCheck: Sendable {
                 case .failure(let failure):
                     changes = [.unreachable(failure.driftReason)]
                 case .response(let answer):
-                    let recorded = RecordedResponse(status: replayed.status, headers: replayed.headers,
-                                                    body: RecordedBody(replayed.body, contentType: replayed.headers["Content-Type"]))
-                    changes = DriftComparison.changes(recorded: recorded, live: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.data))
+                    let recorded = RecordedResponse(
+                        status: replayed.status, headers: replayed.headers,
+                        body: RecordedBody(replayed.body, contentType: replayed.headers["Content-Type"]))
+                    changes = DriftComparison.changes(
+                        recorded: recorded, live: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.data))
                 }
                 if changes.contains(where: { $0.severity == .breaking }) { isBreaking = true }
                 lines += changes.map { "\(title): \($0.line)" }
@@ -72,8 +75,10 @@ package final class DriftCheck: Sendable {
         }
         await server.stop()
         guard !isBreaking else {
-            throw MockServerError(.apiDrift, "the live API no longer answers as the cassette says (\(RecordVariables.record)=drift):\n"
-                + (lines + warnings).map { "  " + $0 }.joined(separator: "\n"))
+            throw MockServerError(
+                .apiDrift,
+                "the live API no longer answers as the cassette says (\(RecordVariables.record)=drift):\n"
+                    + (lines + warnings).map { "  " + $0 }.joined(separator: "\n"))
         }
         return lines.map { "drift: " + $0 } + warnings
     }

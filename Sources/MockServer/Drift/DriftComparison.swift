@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// Compares a recorded answer with the live one by shape, never by value: status (exact code and class),
 /// `Content-Type`, the JSON shape at every path (see ``JSONShape``), a stream's event names and the shape
@@ -15,15 +16,19 @@ package enum DriftComparison {
         var changes: [DriftChange] = []
         let recordedClass = recorded.status / 100, liveClass = live.status / 100
         if recorded.status != live.status {
-            changes.append(recordedClass == liveClass
-                ? DriftChange(.additive, "status", recorded: "\(recorded.status)", live: "\(live.status)", kind: "same class")
-                : DriftChange(.breaking, "status", recorded: "\(recorded.status)", live: "\(live.status)",
-                              kind: "class \(recordedClass)xx → \(liveClass)xx"))
+            changes.append(
+                recordedClass == liveClass
+                    ? DriftChange(.additive, "status", recorded: "\(recorded.status)", live: "\(live.status)", kind: "same class")
+                    : DriftChange(
+                        .breaking, "status", recorded: "\(recorded.status)", live: "\(live.status)",
+                        kind: "class \(recordedClass)xx → \(liveClass)xx"))
         }
         let recordedType = MediaType(recorded.headers["Content-Type"]), liveType = MediaType(live.headers["Content-Type"])
         if recordedType.essence != liveType.essence {
-            changes.append(DriftChange(.breaking, "Content-Type", recorded: recordedType.essence.isEmpty ? "none" : recordedType.essence,
-                                       live: liveType.essence.isEmpty ? "none" : liveType.essence, kind: "content type changed"))
+            changes.append(
+                DriftChange(
+                    .breaking, "Content-Type", recorded: recordedType.essence.isEmpty ? "none" : recordedType.essence,
+                    live: liveType.essence.isEmpty ? "none" : liveType.essence, kind: "content type changed"))
         }
         for name in headerFields {
             switch (recorded.headers.contains(name), live.headers.contains(name)) {
@@ -39,8 +44,10 @@ package enum DriftComparison {
             if let after = try? CassetteJSON(parsing: live.body) {
                 changes += shapeChanges(recorded: JSONShape(before), live: JSONShape(after))
             } else {
-                changes.append(DriftChange(.breaking, "$", recorded: describe(JSONShape(before).kinds["$"] ?? []), live: "not JSON",
-                                           kind: "body no longer JSON"))
+                changes.append(
+                    DriftChange(
+                        .breaking, "$", recorded: describe(JSONShape(before).kinds["$"] ?? []), live: "not JSON",
+                        kind: "body no longer JSON"))
             }
         }
         return changes
@@ -68,11 +75,15 @@ package enum DriftComparison {
                     changes.append(DriftChange(.breaking, place, recorded: describe(beforeValues), live: describe(afterValues), kind: "type changed"))
                 }
                 if after.contains(.null), !before.contains(.null), !beforeValues.isEmpty {
-                    changes.append(DriftChange(.breaking, place, recorded: describe(beforeValues), live: "null",
-                                               kind: "null where the recording had a value"))
+                    changes.append(
+                        DriftChange(
+                            .breaking, place, recorded: describe(beforeValues), live: "null",
+                            kind: "null where the recording had a value"))
                 } else if beforeValues.isEmpty, !afterValues.isEmpty {
-                    changes.append(DriftChange(.additive, place, recorded: "null", live: describe(afterValues),
-                                               kind: "a value where the recording had null"))
+                    changes.append(
+                        DriftChange(
+                            .additive, place, recorded: "null", live: describe(afterValues),
+                            kind: "a value where the recording had null"))
                 }
             case (nil, nil):
                 break
@@ -102,9 +113,11 @@ package enum DriftComparison {
     /// Each event name in `stream` with the union of its events' data shapes.
     private static func eventShapes(_ stream: Data) -> [String: JSONShape] {
         var shapes: [String: JSONShape] = [:]
-        for event in ServerSentEvents.events(in: stream) {
+        // Read as a client reads it; an unterminated last event is not dispatched.
+        var parser = ServerSentEventParser()
+        for event in parser.feed(stream) {
             let shape = (try? CassetteJSON(parsing: event.data)).map { JSONShape($0) } ?? JSONShape(root: .text)
-            shapes[event.name, default: JSONShape()].formUnion(shape)
+            shapes[event.type, default: JSONShape()].formUnion(shape)
         }
         return shapes
     }

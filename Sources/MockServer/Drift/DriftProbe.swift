@@ -44,7 +44,8 @@ package final class DriftProbe: Sendable {
                 return .failure(failure)
             case .response(let response):
                 guard attempt < Self.retries, [429, 503].contains(response.status),
-                      let wait = Self.retryAfter(response.headers["Retry-After"]), wait <= longestWait else {
+                    let wait = Self.retryAfter(response.headers["Retry-After"]), wait <= longestWait
+                else {
                     return .response(response)
                 }
                 attempt += 1

@@ -70,7 +70,9 @@ package struct JSONShape: Sendable, Hashable {
 
     /// `parent.key`, or `parent["key"]` when the key is not a plain identifier.
     package static func path(_ parent: String, member key: String) -> String {
-        let plain = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-") }
+        let plain =
+            !key.isEmpty
+            && key.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" || $0 == "-") }
         guard plain else {
             let escaped = key.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             return parent + "[\"" + escaped + "\"]"

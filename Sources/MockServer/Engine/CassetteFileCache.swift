@@ -9,9 +9,9 @@ import ServiceReplayShared
 /// while a capture log lies beside it. Files
 /// over ``maximumFileSize`` are not kept, and past ``byteLimit`` of files in total the oldest entries go.
 /// Thread-safe; files are read outside the lock, so two first loads of one file may both read it.
-final class CassetteFileCache: Sendable {
-    /// The cache `withMockServer(replaying:)` and ``RecordingsFolder`` use.
-    static let shared = CassetteFileCache()
+package final class CassetteFileCache: Sendable {
+    /// The cache `withMockServer(replaying:)`, ``RecordingsFolder`` and the fault matrix use.
+    package static let shared = CassetteFileCache()
 
     /// Larger files are read each time rather than kept for the life of the process.
     static let maximumFileSize = 8 << 20
@@ -47,7 +47,8 @@ final class CassetteFileCache: Sendable {
         // A killed recording's capture log applies (see Cassette.read), and the cache knows the file, not the
         // log; unreadable attributes: let the read report the problem.
         guard !FileManager.default.fileExists(atPath: CaptureLog.url(for: url).path),
-              let identity = Self.identity(ofFileAt: path) else {
+            let identity = Self.identity(ofFileAt: path)
+        else {
             return try LoadedCassette(contentsOf: url)
         }
         if let entry = state.withLock({ $0.entries[path] }), entry.identity == identity {
@@ -77,10 +78,12 @@ final class CassetteFileCache: Sendable {
 
     private static func identity(ofFileAt path: String) -> FileIdentity? {
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let size = (attributes[.size] as? NSNumber)?.intValue else {
+            let size = (attributes[.size] as? NSNumber)?.intValue
+        else {
             return nil
         }
-        return FileIdentity(size: size, modified: attributes[.modificationDate] as? Date,
-                            fileNumber: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value)
+        return FileIdentity(
+            size: size, modified: attributes[.modificationDate] as? Date,
+            fileNumber: (attributes[.systemFileNumber] as? NSNumber)?.uint64Value)
     }
 }

@@ -9,8 +9,9 @@ extension FaultDecision {
     /// treat a stream as one body. The result names the fault and the interaction whose answer it altered.
     func apply(to normal: ReplayAnswer?) -> ReplayAnswer {
         let (reply, status) = carriedOut(normal.map { ($0.reply, $0.status) } ?? (.close, nil))
-        return ReplayAnswer(matched: normal?.matched, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
-                            fault: self, reply: reply, status: status)
+        return ReplayAnswer(
+            matched: normal?.matched, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
+            fault: self, reply: reply, status: status)
     }
 }
 
@@ -40,7 +41,9 @@ extension FaultInjector {
         }
         guard selects else { return nil }
         let names = Set(cassettes.flatMap(\.metadata.errorTemplates.keys)).sorted()
-        let existing = names.isEmpty ? "the cassettes served have no error templates"
+        let existing =
+            names.isEmpty
+            ? "the cassettes served have no error templates"
             : "the templates there are: " + names.joined(separator: ", ")
         throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): no cassette served has an error template named '\(name)'; \(existing)")
     }

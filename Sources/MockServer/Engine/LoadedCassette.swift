@@ -6,7 +6,7 @@ import Foundation
 /// prepared as it is. Immutable, so every server replaying the file shares it (see ``CassetteFileCache``).
 package final class LoadedCassette: Sendable {
     /// The cassette's own fields (name, origin, rules, error templates...), without its interactions.
-    let metadata: Cassette
+    package let metadata: Cassette
     let interactions: PreparedCassette.Interactions
 
     /// Reads and prepares the cassette at `url`, keeping each interaction only in the form the engine keeps,

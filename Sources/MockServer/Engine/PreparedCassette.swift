@@ -25,8 +25,10 @@ final class PreparedCassette: Sendable {
     /// Per interaction: its reference and status, as an answer carries them.
     let matches: [MatchedInteraction]
 
-    init(metadata: Cassette, ordinal: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
-         replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]) {
+    init(
+        metadata: Cassette, ordinal: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
+        replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]
+    ) {
         self.metadata = metadata
         self.ordinal = ordinal
         self.rank = rank
@@ -39,9 +41,11 @@ final class PreparedCassette: Sendable {
         self.archives = archives
         matches = zip(requests, replies).enumerated().map { member, interaction in
             let (request, reply) = interaction
-            return MatchedInteraction(reference: InteractionReference(cassette: metadata.name, cassetteIndex: ordinal, index: member,
-                                                                      method: request.method, target: request.target),
-                                      status: reply.status, failure: reply.failureKind)
+            return MatchedInteraction(
+                reference: InteractionReference(
+                    cassette: metadata.name, cassetteIndex: ordinal, index: member,
+                    method: request.method, target: request.target),
+                status: reply.status, failure: reply.failureKind)
         }
     }
 
@@ -59,8 +63,9 @@ final class PreparedCassette: Sendable {
         /// Interaction `member` as it was given.
         func interaction(_ member: Int) -> Interaction {
             let archive = archives[member]
-            return Interaction(request: requests[member], outcome: archive.outcome(from: replies[member]),
-                               recordedAt: archive.recordedAt, durationMs: archive.durationMs)
+            return Interaction(
+                request: requests[member], outcome: archive.outcome(from: replies[member]),
+                recordedAt: archive.recordedAt, durationMs: archive.durationMs)
         }
 
         /// Every interaction as it was given, in order.
@@ -92,18 +97,20 @@ final class PreparedCassette: Sendable {
     /// prepared again.
     convenience init(_ loaded: LoadedCassette, ordinal: Int, rank: Int, options: ReplayOptions) {
         let interactions = loaded.interactions
-        self.init(metadata: loaded.metadata, ordinal: ordinal, rank: rank, rules: PreparedRules(loaded.metadata.matching, adding: options.rules),
-                  policy: options.rules.afterLast ?? loaded.metadata.matching.afterLast ?? .repeat, matcher: options.matcher,
-                  replies: interactions.replies, requests: interactions.requests, archives: interactions.archives)
+        self.init(
+            metadata: loaded.metadata, ordinal: ordinal, rank: rank, rules: PreparedRules(loaded.metadata.matching, adding: options.rules),
+            policy: options.rules.afterLast ?? loaded.metadata.matching.afterLast ?? .repeat, matcher: options.matcher,
+            replies: interactions.replies, requests: interactions.requests, archives: interactions.archives)
     }
 
     /// This cassette with `interaction` appended.
     func appending(_ interaction: Interaction) -> PreparedCassette {
         var shared = SharedStrings()
         let (reply, archive) = InteractionArchive.prepare(interaction, shared: &shared)
-        return PreparedCassette(metadata: metadata, ordinal: ordinal, rank: rank, rules: rules, policy: policy, matcher: matcher,
-                                replies: replies + [reply], requests: requests + [shared.request(interaction.request)],
-                                archives: archives + [archive])
+        return PreparedCassette(
+            metadata: metadata, ordinal: ordinal, rank: rank, rules: rules, policy: policy, matcher: matcher,
+            replies: replies + [reply], requests: requests + [shared.request(interaction.request)],
+            archives: archives + [archive])
     }
 
     var name: String { metadata.name }

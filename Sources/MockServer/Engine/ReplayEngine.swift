@@ -55,8 +55,10 @@ package final class ReplayEngine: Sendable {
 
     private init(index: ReplayIndex, options: ReplayOptions) {
         self.options = options
-        state = Lock(State(index: index, uses: Array(repeating: 0, count: index.groups.count),
-                           inCodeCassette: index.cassettes.firstIndex { $0.name == ReplayEngine.inCodeCassetteName && $0.rank < 0 }))
+        state = Lock(
+            State(
+                index: index, uses: Array(repeating: 0, count: index.groups.count),
+                inCodeCassette: index.cassettes.firstIndex { $0.name == ReplayEngine.inCodeCassetteName && $0.rank < 0 }))
     }
 
     /// A new engine serving this one's cassettes (the in-code one included), then `loaded` as if it had been
@@ -94,8 +96,10 @@ package final class ReplayEngine: Sendable {
     /// `GET` the same request would get, whose head the server sends without the body. It only looks: the
     /// `GET`'s sequence does not advance, so a later `GET` gets the same answer. Recording modes pass
     /// `headFromGET: false`, so that such a `HEAD` is forwarded and recorded as the upstream answers it.
-    func answer(_ request: HTTPRequest, parts: RequestParts, headFromGET: Bool = true,
-                streamTiming: StreamTiming = .recorded) -> ReplayAnswer {
+    func answer(
+        _ request: HTTPRequest, parts: RequestParts, headFromGET: Bool = true,
+        streamTiming: StreamTiming = .recorded
+    ) -> ReplayAnswer {
         // Under the lock: the selection, or (rarely) the index to explain from why nothing answers.
         let (selection, unmatchedIn): (Selection?, ReplayIndex?) = state.withLock { state in
             var candidates = state.index.lookup(request, parts: parts)
@@ -105,19 +109,23 @@ package final class ReplayEngine: Sendable {
                 advancing = false
             }
             guard !candidates.isEmpty else { return (nil, state.index) }
-            let selection = ReplayEngine.select(from: candidates, groups: state.index.groups, uses: &state.uses,
-                                                cassettes: state.index.cassettes, advancing: advancing)
+            let selection = ReplayEngine.select(
+                from: candidates, groups: state.index.groups, uses: &state.uses,
+                cassettes: state.index.cassettes, advancing: advancing)
             // A HEAD answered by a used-up GET is a request nothing answers, reported as its own.
             if !advancing, case .usedUp = selection { return (nil, state.index) }
             return (selection, nil)
         }
         switch selection {
         case .serve(let cassette, let member, let isRepeat)?:
-            return ReplayAnswer(matched: cassette.matches[member], isRepeat: isRepeat,
-                                reply: cassette.replies[member].reply(timing: streamTiming))
+            return ReplayAnswer(
+                matched: cassette.matches[member], isRepeat: isRepeat,
+                reply: cassette.replies[member].reply(timing: streamTiming))
         case .usedUp(let cassette, let members)?:
-            return ReplayAnswer(unmatched: NearMiss(method: request.method, target: request.target, closest: nil, differences: [],
-                                                    usedUp: members.map(cassette.reference)))
+            return ReplayAnswer(
+                unmatched: NearMiss(
+                    method: request.method, target: request.target, closest: nil, differences: [],
+                    usedUp: members.map(cassette.reference)))
         case nil:
             return ReplayAnswer(unmatched: (unmatchedIn ?? ReplayIndex()).nearMiss(for: request, parts: parts))
         }

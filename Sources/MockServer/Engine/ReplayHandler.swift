@@ -14,8 +14,10 @@ final class ReplayHandler: HTTPHandler {
     private let checksAdmission: Bool
     private let streamTiming: StreamTiming
 
-    init(engine: ReplayEngine, journal: Journal, injector: FaultInjector?, streamTiming: StreamTiming = .recorded,
-         observer: (@Sendable (JournalEntry) -> Void)?) {
+    init(
+        engine: ReplayEngine, journal: Journal, injector: FaultInjector?, streamTiming: StreamTiming = .recorded,
+        observer: (@Sendable (JournalEntry) -> Void)?
+    ) {
         self.engine = engine
         self.streamTiming = streamTiming
         self.journal = journal

@@ -2,7 +2,7 @@ import Foundation
 
 /// One failure MockServer can inject in place of (or around) the normal answer to a request.
 ///
-/// Faults come in three families (``Family``): network-level faults break the connection, HTTP-level
+/// Faults come in three families: network-level faults break the connection, HTTP-level
 /// faults change the response, and service-level faults answer with the API's own error payload. Reach
 /// the built-ins through static factories (`.reset`, `.latency(.milliseconds(200))`,
 /// `.status(503)`); ``description`` gives the CLI spelling that ``FaultPlan/parse(specs:seed:)`` reads back
@@ -150,7 +150,8 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     var family: Family {
         switch kind {
         case .refuse, .reset, .empty, .truncate, .malformedChunk, .garbage, .stall, .latency, .throttle, .stallAfter,
-             .eventLatency: .network
+            .eventLatency:
+            .network
         case .status, .corruptBody, .emptyBody, .contentType: .http
         case .serviceError, .errorEvent: .service
         }

@@ -13,10 +13,10 @@ extension FaultDecision {
         switch fault.kind {
         case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError: false
         case .latency, .throttle, .truncate, .stallAfter, .eventLatency, .errorEvent, .malformedChunk, .corruptBody,
-             .emptyBody, .contentType: true
+            .emptyBody, .contentType:
+            true
         }
     }
-
 
     /// The reply (and the status the client sees) this fault sends instead of `normal`.
     /// The reply and status sent when this fault fires, given `normal`, the reply the request would have had

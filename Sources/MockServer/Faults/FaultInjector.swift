@@ -30,8 +30,10 @@ final class FaultInjector: Sendable {
     /// with `template` (its name, the rule and the rule's index), which returns `nil` for a rule that never
     /// applies here or throws for one that cannot be used; ``init(plan:engine:identity:)``, in the engine,
     /// looks them up in the cassettes. `identity` as in ``init(plan:identity:)``.
-    init(plan: FaultPlan, identity: String?,
-         template: (_ name: String, _ rule: FaultRule, _ index: Int) throws(MockServerError) -> HTTPResponse?) throws(MockServerError) {
+    init(
+        plan: FaultPlan, identity: String?,
+        template: (_ name: String, _ rule: FaultRule, _ index: Int) throws(MockServerError) -> HTTPResponse?
+    ) throws(MockServerError) {
         self.plan = plan
         drawSeed = SeededDraw.seed(plan.seed, identity: identity)
         counts = Lock(Array(repeating: 0, count: plan.rules.count))
@@ -90,7 +92,8 @@ final class FaultInjector: Sendable {
         default:
             break
         }
-        return FaultDecision(fault: rule.fault, ruleIndex: fired.index, rule: rule, seed: plan.seed, drawSeed: seed, count: fired.count,
-                             delay: delay, template: templates[fired.index])
+        return FaultDecision(
+            fault: rule.fault, ruleIndex: fired.index, rule: rule, seed: plan.seed, drawSeed: seed, count: fired.count,
+            delay: delay, template: templates[fired.index])
     }
 }

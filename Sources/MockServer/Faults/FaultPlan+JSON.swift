@@ -85,8 +85,9 @@ extension FaultPlan {
             fault = .eventLatency(try latency(from: object))
         case "error-event":
             try object.allowOnly(common + ["template", "afterEvents"])
-            fault = .errorEvent(try object.string("template"),
-                                afterEvents: object.has("afterEvents") ? try object.integer("afterEvents", in: 0...Int.max) : 0)
+            fault = .errorEvent(
+                try object.string("template"),
+                afterEvents: object.has("afterEvents") ? try object.integer("afterEvents", in: 0...Int.max) : 0)
         case "garbage":
             try object.allowOnly(common + ["bytes"])
             fault = object.has("bytes") ? .garbage(bytes: try object.integer("bytes", in: 1...(1 << 20))) : .garbage()
@@ -98,8 +99,9 @@ extension FaultPlan {
             fault = .throttle(bytesPerSecond: try object.integer("bytesPerSecond", in: 1...ThrottleRate.maximumBytesPerSecond))
         case "status":
             try object.allowOnly(common + ["status", "retryAfter", "headers", "body"])
-            fault = .status(try object.integer("status", in: 100...599), retryAfter: try object.optionalString("retryAfter"),
-                            headers: try object.headers("headers"), body: try object.body("body"))
+            fault = .status(
+                try object.integer("status", in: 100...599), retryAfter: try object.optionalString("retryAfter"),
+                headers: try object.headers("headers"), body: try object.body("body"))
         case "content-type":
             try object.allowOnly(common + ["contentType"])
             fault = try Fault.parse(kind: kind, argument: try object.string("contentType"))

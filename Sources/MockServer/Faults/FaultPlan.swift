@@ -16,7 +16,8 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// before any request is read).
     public init(seed: UInt64 = FaultPlan.defaultSeed, rules: [FaultRule]) throws(MockServerError) {
         for (index, rule) in rules.enumerated() where rule.fault.actsOnAccept && (rule.path != nil || rule.method != nil) {
-            throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): refuse acts before a request is read, so it cannot be filtered by path or method")
+            throw MockServerError(
+                .invalidFaultPlan, "rule \(index + 1) ('\(rule)'): refuse acts before a request is read, so it cannot be filtered by path or method")
         }
         self.seed = seed
         self.rules = rules

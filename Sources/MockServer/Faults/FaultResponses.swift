@@ -23,8 +23,9 @@ enum FaultResponses {
     /// What a `service-error` fault sends when it has no template (a server refuses such a rule at start, so
     /// only an injector built without cassettes meets this): a 500 that says so.
     static func missingTemplate(_ name: String) -> HTTPResponse {
-        status(500, retryAfter: nil, headers: ["X-MockServer-Fault": "missing-template"],
-               body: Data(#"{"error":"mockserver: no cassette holds an error template named \#(name)"}"#.utf8))
+        status(
+            500, retryAfter: nil, headers: ["X-MockServer-Fault": "missing-template"],
+            body: Data(#"{"error":"mockserver: no cassette holds an error template named \#(name)"}"#.utf8))
     }
 
     /// `response` with `body` instead of its own and a matching `Content-Length`.

@@ -146,7 +146,8 @@ extension LatencyDistribution {
         if text.hasPrefix("lognormal:") {
             let parts = text.split(separator: ":").map(String.init)
             guard parts.count == 3, let median = DurationSpelling.parse(parts[1]), let sigma = Double(parts[2]), sigma > 0, sigma <= 5 else {
-                throw MockServerError(.invalidFaultPlan, "latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5")
+                throw MockServerError(
+                    .invalidFaultPlan, "latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5")
             }
             return .logNormal(median: median, sigma: sigma)
         }
@@ -154,13 +155,15 @@ extension LatencyDistribution {
             let low = text[..<dots.lowerBound]
             let rest = text[dots.upperBound...]
             guard rest.hasSuffix("ms"), let lower = DurationSpelling.parseMilliseconds(low),
-                  let upper = DurationSpelling.parseMilliseconds(rest.dropLast(2)), lower <= upper else {
+                let upper = DurationSpelling.parseMilliseconds(rest.dropLast(2)), lower <= upper
+            else {
                 throw MockServerError(.invalidFaultPlan, "latency range '\(text)' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms")
             }
             return .uniform(lower...upper)
         }
         guard let delay = DurationSpelling.parse(text) else {
-            throw MockServerError(.invalidFaultPlan, "latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
+            throw MockServerError(
+                .invalidFaultPlan, "latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5")
         }
         return .fixed(delay)
     }
@@ -195,7 +198,8 @@ extension String {
     func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
-              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+            let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(Substring(scalars[first...last]))
     }
 }

@@ -24,12 +24,15 @@ extension Cassette {
     }
 
     private var harMetadata: HARCassetteMetadata {
-        let rules = matching.isDefault ? nil : HARMatchRules(
-            ignoreQuery: matching.ignoredQueryParameters.isEmpty ? nil : matching.ignoredQueryParameters,
-            ignoreBodyFields: matching.ignoredBodyFields.isEmpty ? nil : matching.ignoredBodyFields,
-            headers: matching.headers.isEmpty ? nil : matching.headers,
-            afterLast: matching.afterLast?.rawValue
-        )
+        let rules =
+            matching.isDefault
+            ? nil
+            : HARMatchRules(
+                ignoreQuery: matching.ignoredQueryParameters.isEmpty ? nil : matching.ignoredQueryParameters,
+                ignoreBodyFields: matching.ignoredBodyFields.isEmpty ? nil : matching.ignoredBodyFields,
+                headers: matching.headers.isEmpty ? nil : matching.headers,
+                afterLast: matching.afterLast?.rawValue
+            )
         return HARCassetteMetadata(
             name: name, upstream: upstream, origin: origin.rawValue, recordedAt: recordedAt.map(CassetteDate.format),
             matching: rules, errorTemplates: errorTemplates.isEmpty ? nil : errorTemplates.mapValues(HARResponse.init)
@@ -39,10 +42,11 @@ extension Cassette {
 
 extension HAREntry {
     init(_ interaction: Interaction, base: String, fallbackDate: Date) {
-        let response: HARResponse = switch interaction.outcome {
-        case .response(let recorded): HARResponse(recorded)
-        case .failure(let failure): HARResponse(failure: failure)
-        }
+        let response: HARResponse =
+            switch interaction.outcome {
+            case .response(let recorded): HARResponse(recorded)
+            case .failure(let failure): HARResponse(failure: failure)
+            }
         self.init(
             startedDateTime: CassetteDate.format(interaction.recordedAt ?? fallbackDate),
             time: interaction.durationMs.map(Double.init) ?? -1,
@@ -60,8 +64,9 @@ extension HARRequest {
         var postData: HARPostData?
         if !request.body.isEmpty {
             let (text, encoding) = HARBody.text(of: request.body)
-            postData = HARPostData(mimeType: HARBody.mimeType(for: request.body, contentType: request.headers["Content-Type"]),
-                                   text: text, encoding: encoding)
+            postData = HARPostData(
+                mimeType: HARBody.mimeType(for: request.body, contentType: request.headers["Content-Type"]),
+                text: text, encoding: encoding)
         }
         self.init(
             method: request.method,
@@ -85,16 +90,18 @@ extension HARResponse {
             statusText: reason == "Status" ? "" : reason,
             httpVersion: "HTTP/1.1",
             headers: response.headers.lines.map { HARNameValue(name: $0.name, value: $0.value) },
-            content: HARContent(size: response.body.data.count,
-                                mimeType: HARBody.mimeType(for: response.body, contentType: response.headers["Content-Type"]),
-                                text: text, encoding: encoding, stream: stream.map(HARStream.init)),
+            content: HARContent(
+                size: response.body.data.count,
+                mimeType: HARBody.mimeType(for: response.body, contentType: response.headers["Content-Type"]),
+                text: text, encoding: encoding, stream: stream.map(HARStream.init)),
             redirectURL: response.headers["Location"] ?? ""
         )
     }
 
     /// A failed exchange as browsers write one: status 0, nothing received.
     init(failure: TransportFailure) {
-        self.init(status: 0, statusText: "", httpVersion: "", headers: [], content: HARContent(size: 0, mimeType: "x-unknown", text: nil),
-                  comment: "failure: \(failure.kind.rawValue)", error: failure.message)
+        self.init(
+            status: 0, statusText: "", httpVersion: "", headers: [], content: HARContent(size: 0, mimeType: "x-unknown", text: nil),
+            comment: "failure: \(failure.kind.rawValue)", error: failure.message)
     }
 }

@@ -6,6 +6,7 @@ extension Cassette {
     /// are stored decoded, and an archive this package wrote gives its cassette back exactly.
     ///
     /// - Parameters:
+    ///   - url: the `.har` file to read.
     ///   - name: the cassette's name; `nil` (the default) keeps the name an exported cassette carries, else
     ///     `imported`.
     ///   - host: import only the entries for this host (`api.example.com`, `api.example.com:8443` or

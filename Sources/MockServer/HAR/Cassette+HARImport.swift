@@ -41,7 +41,8 @@ extension Cassette {
                 kept.append(KeptEntry(index: index, entry: entry, url: url))
             } else {
                 guard let url else {
-                    throw MockServerError(code: .invalidField, entry: index, reason: "request.url \"\(entry.request.url)\" is not an absolute http or https URL")
+                    throw MockServerError(
+                        code: .invalidField, entry: index, reason: "request.url \"\(entry.request.url)\" is not an absolute http or https URL")
                 }
                 kept.append(KeptEntry(index: index, entry: entry, url: url))
             }
@@ -51,8 +52,9 @@ extension Cassette {
             throw MockServerError(code: .noMatchingHost, reason: "no entry is for \(host); the archive's hosts are \(hosts.joined(separator: ", "))")
         }
         if let first = kept.first, let other = kept.first(where: { $0.url.origin != first.url.origin }) {
-            throw MockServerError(code: .multipleHosts, entry: other.index,
-                           reason: "\(other.url.origin) is another host than \(first.url.origin) of entry \(first.index)")
+            throw MockServerError(
+                code: .multipleHosts, entry: other.index,
+                reason: "\(other.url.origin) is another host than \(first.url.origin) of entry \(first.index)")
         }
 
         var upstream = kept.first?.url.origin ?? metadata?.upstream
@@ -98,7 +100,8 @@ extension Cassette {
         guard !prefix.isEmpty else { return url.target }
         let rest = url.target.dropFirst(prefix.count)
         guard url.target.hasPrefix(prefix), rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else {
-            throw MockServerError(code: .invalidField, entry: entry, reason: "request.url \(url.origin)\(url.target) is not under the upstream \(upstream ?? "")")
+            throw MockServerError(
+                code: .invalidField, entry: entry, reason: "request.url \(url.origin)\(url.target) is not under the upstream \(upstream ?? "")")
         }
         return rest.hasPrefix("/") ? String(rest) : "/" + rest
     }
@@ -117,8 +120,9 @@ extension Cassette {
             recordedAt = date
         }
         if let rules = metadata.matching {
-            matching = MatchRules(ignoredQueryParameters: rules.ignoreQuery ?? [], ignoredBodyFields: rules.ignoreBodyFields ?? [],
-                                  headers: rules.headers ?? [])
+            matching = MatchRules(
+                ignoredQueryParameters: rules.ignoreQuery ?? [], ignoredBodyFields: rules.ignoreBodyFields ?? [],
+                headers: rules.headers ?? [])
             if let policy = rules.afterLast {
                 guard let parsed = AfterLastPolicy(rawValue: policy) else {
                     throw invalid("matching.afterLast", "expected one of repeat, cycle, fail, found \"\(policy)\"")

@@ -13,7 +13,7 @@ enum HARBody {
         case .json: return "application/json"
         case .text: return "text/plain"
         case .binary: return "application/octet-stream"
-        case .stream: return contentType ?? "application/octet-stream" // `_stream` keeps the kind
+        case .stream: return contentType ?? "application/octet-stream"  // `_stream` keeps the kind
         }
     }
 
@@ -73,14 +73,16 @@ enum HARBody {
         let coding = headers["Content-Encoding"]?.trimmingHTTPWhitespace().lowercased() ?? ""
         let compressed = !coding.isEmpty && coding != "identity"
         if coding.contains("gzip"), body.starts(with: [0x1F, 0x8B]) {
-            throw MockServerError(code: .invalidField, entry: entry,
-                           reason: "\(field) body is still gzip-compressed; export the archive again with decoded content")
+            throw MockServerError(
+                code: .invalidField, entry: entry,
+                reason: "\(field) body is still gzip-compressed; export the archive again with decoded content")
         }
         let chunked = headers.contains("Transfer-Encoding")
         headers.remove(name: "Content-Encoding")
         headers.remove(name: "Transfer-Encoding")
         if let length = headers["Content-Length"]?.trimmingHTTPWhitespace(),
-           compressed || chunked || (!body.isEmpty && length != String(body.count)) {
+            compressed || chunked || (!body.isEmpty && length != String(body.count))
+        {
             headers.remove(name: "Content-Length")
         }
         return headers
@@ -92,8 +94,9 @@ enum HARBody {
         let type = MediaType(mimeType)
         if type.isMultipartFormData {
             guard let boundary = type.parameter("boundary"), !boundary.isEmpty else {
-                throw MockServerError(code: .invalidField, entry: entry,
-                               reason: "request.postData has params but no text, and its multipart type names no boundary")
+                throw MockServerError(
+                    code: .invalidField, entry: entry,
+                    reason: "request.postData has params but no text, and its multipart type names no boundary")
             }
             var body = ""
             for param in params {
@@ -106,8 +109,9 @@ enum HARBody {
             return Data((body + "--\(boundary)--\r\n").utf8)
         }
         guard type.isFormURLEncoded else {
-            throw MockServerError(code: .invalidField, entry: entry,
-                           reason: "request.postData has params but no text, and \"\(mimeType)\" is not a form type")
+            throw MockServerError(
+                code: .invalidField, entry: entry,
+                reason: "request.postData has params but no text, and \"\(mimeType)\" is not a form type")
         }
         return Data(params.map { formEncoded($0.name) + "=" + formEncoded($0.value ?? "") }.joined(separator: "&").utf8)
     }
@@ -118,7 +122,7 @@ enum HARBody {
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 result.unicodeScalars.append(Unicode.Scalar(byte))
             case UInt8(ascii: " "):
                 result += "+"

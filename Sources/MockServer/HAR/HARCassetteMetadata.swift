@@ -18,8 +18,10 @@ package struct HARCassetteMetadata: Codable, Sendable, Hashable {
     var errorTemplates: [String: HARResponse]?
 
     /// Creates the metadata record.
-    init(name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
-                errorTemplates: [String: HARResponse]?) {
+    init(
+        name: String, upstream: String?, origin: String, recordedAt: String?, matching: HARMatchRules?,
+        errorTemplates: [String: HARResponse]?
+    ) {
         self.name = name
         self.upstream = upstream
         self.origin = origin

@@ -24,8 +24,10 @@ package struct HAREntry: Codable, Sendable, Hashable {
     }
 
     /// Creates an entry.
-    init(startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
-                timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil, undated: Bool? = nil) {
+    init(
+        startedDateTime: String, time: Double, request: HARRequest, response: HARResponse,
+        timings: HARTimings? = nil, cache: HAREmpty? = HAREmpty(), comment: String? = nil, undated: Bool? = nil
+    ) {
         self.startedDateTime = startedDateTime
         self.time = time
         self.request = request

@@ -18,8 +18,10 @@ package struct HARLog: Codable, Sendable, Hashable {
     }
 
     /// Creates a log.
-    init(version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
-                cassette: HARCassetteMetadata? = nil) {
+    init(
+        version: String = "1.2", creator: HARCreator, entries: [HAREntry], comment: String? = nil,
+        cassette: HARCassetteMetadata? = nil
+    ) {
         self.version = version
         self.creator = creator
         self.entries = entries

@@ -20,8 +20,10 @@ package struct HARRequest: Codable, Sendable, Hashable {
     var bodySize: Int?
 
     /// Creates a request record.
-    init(method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
-                queryString: [HARNameValue]? = [], postData: HARPostData? = nil, headersSize: Int? = -1, bodySize: Int? = -1) {
+    init(
+        method: String, url: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+        queryString: [HARNameValue]? = [], postData: HARPostData? = nil, headersSize: Int? = -1, bodySize: Int? = -1
+    ) {
         self.method = method
         self.url = url
         self.httpVersion = httpVersion
@@ -59,7 +61,8 @@ package struct HARPostData: Codable, Sendable, Hashable {
         mimeType = try container.decode(String.self, forKey: .mimeType)
         text = try container.decodeIfPresent(String.self, forKey: .text)
         params = try container.decodeIfPresent([HARParam].self, forKey: .params)
-        encoding = try container.decodeIfPresent(String.self, forKey: .encoding)
+        encoding =
+            try container.decodeIfPresent(String.self, forKey: .encoding)
             ?? container.decodeIfPresent(String.self, forKey: .plainEncoding)
     }
 

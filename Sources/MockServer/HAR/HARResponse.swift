@@ -29,9 +29,11 @@ package struct HARResponse: Codable, Sendable, Hashable {
     }
 
     /// Creates a response record.
-    init(status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
-                content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil,
-                error: String? = nil) {
+    init(
+        status: Int, statusText: String, httpVersion: String, cookies: [HARNameValue]? = [], headers: [HARNameValue],
+        content: HARContent, redirectURL: String? = "", headersSize: Int? = -1, bodySize: Int? = -1, comment: String? = nil,
+        error: String? = nil
+    ) {
         self.status = status
         self.statusText = statusText
         self.httpVersion = httpVersion

@@ -37,8 +37,11 @@ package struct HARStream: Codable, Sendable, Hashable {
             case .text(let text): Part(offsetMs: part.offsetMs, text: text)
             case .binary(let bytes): Part(offsetMs: part.offsetMs, base64: bytes.base64EncodedString())
             case .event(let fields):
-                Part(offsetMs: part.offsetMs, event: Event(event: fields.event, id: fields.id, retry: fields.retry, data: fields.data,
-                                                           comment: fields.comment))
+                Part(
+                    offsetMs: part.offsetMs,
+                    event: Event(
+                        event: fields.event, id: fields.id, retry: fields.retry, data: fields.data,
+                        comment: fields.comment))
             }
         }
         ending = stream.ending == .complete ? nil : stream.ending.rawValue
@@ -63,8 +66,10 @@ package struct HARStream: Codable, Sendable, Hashable {
                 guard let bytes = Data(base64Encoded: base64) else { throw invalid("part \(index): base64 is not valid base64") }
                 content = .binary(bytes)
             case (nil, nil, let event?):
-                content = .event(ServerSentEventFields(event: event.event, id: event.id, retry: event.retry, data: event.data,
-                                                       comment: event.comment))
+                content = .event(
+                    ServerSentEventFields(
+                        event: event.event, id: event.id, retry: event.retry, data: event.data,
+                        comment: event.comment))
             default:
                 throw invalid("part \(index): expected exactly one of text, base64 or event")
             }

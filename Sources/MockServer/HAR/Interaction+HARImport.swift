@@ -17,11 +17,13 @@ extension Interaction {
             self.init(request: request, failure: TransportFailure(entry.response), recordedAt: recordedAt, durationMs: duration)
         } else {
             guard (100...999).contains(entry.response.status) else {
-                throw MockServerError(code: .invalidField, entry: index,
-                               reason: "response.status \(entry.response.status) is not a status code from 100 to 999")
+                throw MockServerError(
+                    code: .invalidField, entry: index,
+                    reason: "response.status \(entry.response.status) is not a status code from 100 to 999")
             }
-            self.init(request: request, response: try RecordedResponse(entry.response, entry: index, foreign: foreign),
-                      recordedAt: recordedAt, durationMs: duration)
+            self.init(
+                request: request, response: try RecordedResponse(entry.response, entry: index, foreign: foreign),
+                recordedAt: recordedAt, durationMs: duration)
         }
     }
 }
@@ -34,13 +36,15 @@ extension RecordedRequest {
             mimeType = postData.mimeType
             data = try HARBody.bytes(text: postData.text, encoding: postData.encoding, entry: entry, field: "request.postData")
             if data.isEmpty, let params = postData.params, !params.isEmpty {
-                let type = postData.mimeType.contains("/") ? postData.mimeType : request.headers.first { $0.name.caseInsensitiveEquals("Content-Type") }?.value ?? ""
+                let type =
+                    postData.mimeType.contains("/") ? postData.mimeType : request.headers.first { $0.name.caseInsensitiveEquals("Content-Type") }?.value ?? ""
                 data = try HARBody.formBody(params, mimeType: type, entry: entry)
             }
         }
         let headers = try HARBody.headers(request.headers, body: data, entry: entry, field: "request", foreign: foreign)
-        self.init(method: request.method, target: target, headers: headers,
-                  body: HARBody.recordedBody(data, mimeType: mimeType, headers: headers))
+        self.init(
+            method: request.method, target: target, headers: headers,
+            body: HARBody.recordedBody(data, mimeType: mimeType, headers: headers))
     }
 }
 
@@ -48,11 +52,12 @@ extension RecordedResponse {
     init(_ response: HARResponse, entry: Int?, foreign: Bool) throws(MockServerError) {
         let data = try HARBody.bytes(text: response.content.text, encoding: response.content.encoding, entry: entry, field: "response.content")
         let headers = try HARBody.headers(response.headers, body: data, entry: entry ?? 0, field: "response", foreign: foreign)
-        let body = if let stream = response.content.stream {
-            RecordedBody.stream(try stream.recordedStream(body: data, entry: entry))
-        } else {
-            HARBody.recordedBody(data, mimeType: response.content.mimeType, headers: headers)
-        }
+        let body =
+            if let stream = response.content.stream {
+                RecordedBody.stream(try stream.recordedStream(body: data, entry: entry))
+            } else {
+                HARBody.recordedBody(data, mimeType: response.content.mimeType, headers: headers)
+            }
         self.init(status: response.status, headers: headers, body: body)
     }
 }
@@ -66,9 +71,12 @@ extension TransportFailure {
             return Kind(rawValue: String(comment.dropFirst("failure: ".count)))
         }
         let error = response.error?.uppercased() ?? ""
-        let guessed: Kind = error.contains("REFUSED") ? .refused
-            : error.contains("TIMED_OUT") || error.contains("TIMEOUT") || error.contains("TIMED OUT") ? .timeout
-            : .reset
+        let guessed: Kind =
+            error.contains("REFUSED")
+            ? .refused
+            : error.contains("TIMED_OUT") || error.contains("TIMEOUT") || error.contains("TIMED OUT")
+                ? .timeout
+                : .reset
         self.init(kind: commented ?? guessed, message: response.error)
     }
 }

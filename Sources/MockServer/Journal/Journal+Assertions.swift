@@ -22,8 +22,10 @@ extension Journal {
     public func verifyNeverCalled(_ pattern: RequestPattern) throws(MockServerError) {
         let matching = entries(matching: pattern)
         guard !matching.isEmpty else { return }
-        throw MockServerError(.assertionFailed, "Expected \(pattern) never to be called, but it was called \(Journal.times(matching.count)):"
-            + Journal.listing(nil, matching) + droppedNote())
+        throw MockServerError(
+            .assertionFailed,
+            "Expected \(pattern) never to be called, but it was called \(Journal.times(matching.count)):"
+                + Journal.listing(nil, matching) + droppedNote())
     }
 
     /// Throws if some interaction among `interactions` (an engine's, ``ReplayEngine/interactions``) was never

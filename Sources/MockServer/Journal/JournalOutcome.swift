@@ -45,8 +45,10 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     package var replayedFailure: TransportFailure.Kind?
 
     /// Creates an outcome from its parts.
-    init(kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, faultRule: String? = nil,
-                 faultSeed: UInt64? = nil, status: Int? = nil) {
+    init(
+        kind: Kind, interaction: InteractionReference? = nil, nearMiss: NearMiss? = nil, faultRule: String? = nil,
+        faultSeed: UInt64? = nil, status: Int? = nil
+    ) {
         self.kind = kind
         self.interaction = interaction
         self.nearMiss = nearMiss

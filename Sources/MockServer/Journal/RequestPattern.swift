@@ -83,7 +83,9 @@ public struct RequestPattern: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var text = (method.map { RequestParts.normalizeMethod($0) } ?? "any method") + " " + (path?.pattern ?? "any path")
         if !query.isEmpty {
-            text += " with query " + query.map { condition in condition.value.map { "\(condition.name)=\($0)" } ?? condition.name }
+            text +=
+                " with query "
+                + query.map { condition in condition.value.map { "\(condition.name)=\($0)" } ?? condition.name }
                 .joined(separator: "&")
         }
         if let bodyContains { text += " with body containing " + JSONWriter.quoted(bodyContains) }

@@ -41,8 +41,12 @@ package struct CassetteLinter: Sendable {
         for (index, interaction) in cassette.interactions.enumerated() {
             let place = "\(file): interaction \(index)"
             if let original = duplicateOf[index] {
-                findings.append(LintFinding(kind: .duplicate, description:
-                    "\(place): duplicates interaction \(original) (same request under the cassette's match rules, same response); replay never needs it"))
+                findings.append(
+                    LintFinding(
+                        kind: .duplicate,
+                        description:
+                            "\(place): duplicates interaction \(original) (same request under the cassette's match rules, same response); replay never needs it"
+                    ))
             }
             if let sentence = Self.unreachableUpstream(interaction, in: cassette) {
                 findings.append(LintFinding(kind: .unreachableUpstream, description: "\(place): \(sentence)"))

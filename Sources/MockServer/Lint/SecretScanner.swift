@@ -113,10 +113,11 @@ struct SecretScanner: Sendable {
         // Free text: only precise formats, since prose is full of long words.
         let text = String(decoding: body, as: UTF8.self)
         let words = text.split(whereSeparator: { !($0.asciiValue.map(Self.isTokenByte) ?? false) })
-        return scanURLParameters(in: text, location: "\(side) body text") + words.compactMap { word in
-            guard let reason = Self.suspicion(of: String(word)), reason != "high-entropy string" else { return nil }
-            return SecretFinding(location: "\(side) body text", reason: reason)
-        }
+        return scanURLParameters(in: text, location: "\(side) body text")
+            + words.compactMap { word in
+                guard let reason = Self.suspicion(of: String(word)), reason != "high-entropy string" else { return nil }
+                return SecretFinding(location: "\(side) body text", reason: reason)
+            }
     }
 
     private func scanJSON(_ value: Any, path: String, side: String, into findings: inout [SecretFinding]) {
@@ -150,7 +151,7 @@ struct SecretScanner: Sendable {
     private static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
+            UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="):
             true
         default:
             false

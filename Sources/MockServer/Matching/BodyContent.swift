@@ -19,18 +19,21 @@ enum BodyContent: Sendable, Hashable {
         }
         let mediaType = MediaType(contentType)
         if mediaType.isMultipartFormData, let boundary = mediaType.parameter("boundary"),
-           let parts = MultipartPart.parse(data, boundary: boundary) {
+            let parts = MultipartPart.parse(data, boundary: boundary)
+        {
             self = .multipart(parts)
             return
         }
         let firstByte = data.first { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }
         if mediaType.isJSON || firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "["),
-           let value = try? CassetteJSON(parsing: data) {
+            let value = try? CassetteJSON(parsing: data)
+        {
             self = .json(value)
             return
         }
         if mediaType.isFormURLEncoded || (contentType == nil && BodyContent.looksFormEncoded(data)),
-           let text = String(validUTF8: data) {
+            let text = String(validUTF8: data)
+        {
             self = .form(FormField.parse(text))
             return
         }

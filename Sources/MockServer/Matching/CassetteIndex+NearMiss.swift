@@ -20,11 +20,15 @@ extension CassetteIndex {
                     compared += 1
                     let member = groups[group].first
                     let recorded = prepared.requests[member]
-                    var differences = RequestComparison.differences(recorded: RequestParts(recorded: recorded), received: parts,
-                                                                    rules: prepared.rules)
+                    var differences = RequestComparison.differences(
+                        recorded: RequestParts(recorded: recorded), received: parts,
+                        rules: prepared.rules)
                     if prepared.matcher != nil, differences.isEmpty {
-                        differences = [RequestDifference("custom matcher", recorded: nil, received: nil, weight: 1,
-                                                         description: "custom matcher: rejected the request")]
+                        differences = [
+                            RequestDifference(
+                                "custom matcher", recorded: nil, received: nil, weight: 1,
+                                description: "custom matcher: rejected the request")
+                        ]
                     }
                     let weight = differences.reduce(0) { $0 + $1.weight }
                     if weight < bestWeight {

@@ -87,8 +87,9 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
         precondition(prepared.ordinal == cassettes.count, "a prepared cassette is added at its own ordinal")
         cassettes.append(prepared)
         for (index, request) in prepared.requests.enumerated() {
-            insert(request, index: index, cassette: prepared.ordinal, rank: prepared.rank, rules: prepared.rules,
-                   customMatcher: prepared.matcher != nil)
+            insert(
+                request, index: index, cassette: prepared.ordinal, rank: prepared.rank, rules: prepared.rules,
+                customMatcher: prepared.matcher != nil)
         }
         return prepared.ordinal
     }
@@ -98,12 +99,15 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
         let prepared = cassettes[ordinal].appending(interaction)
         cassettes[ordinal] = prepared
         let index = prepared.requests.count - 1
-        insert(prepared.requests[index], index: index, cassette: ordinal, rank: prepared.rank, rules: prepared.rules,
-               customMatcher: prepared.matcher != nil)
+        insert(
+            prepared.requests[index], index: index, cassette: ordinal, rank: prepared.rank, rules: prepared.rules,
+            customMatcher: prepared.matcher != nil)
     }
 
-    private mutating func insert(_ request: RecordedRequest, index: Int, cassette ordinal: Int, rank: Int, rules: PreparedRules,
-                                 customMatcher: Bool) {
+    private mutating func insert(
+        _ request: RecordedRequest, index: Int, cassette ordinal: Int, rank: Int, rules: PreparedRules,
+        customMatcher: Bool
+    ) {
         let parts = RequestParts(recorded: request)
         let bucketKey = parts.bucketKey
         var entries = buckets.removeValue(forKey: bucketKey) ?? []

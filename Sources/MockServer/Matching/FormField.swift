@@ -26,14 +26,16 @@ struct FormField: Sendable, Hashable, Comparable {
                 }
                 if end > start {
                     if equals >= 0 {
-                        fields.append(FormField(
-                            name: PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]), plusAsSpace: true),
-                            value: PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusAsSpace: true)
-                        ))
+                        fields.append(
+                            FormField(
+                                name: PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<equals]), plusAsSpace: true),
+                                value: PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[(equals + 1)..<end]), plusAsSpace: true)
+                            ))
                     } else {
-                        fields.append(FormField(
-                            name: PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), plusAsSpace: true), value: ""
-                        ))
+                        fields.append(
+                            FormField(
+                                name: PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<end]), plusAsSpace: true), value: ""
+                            ))
                     }
                 }
                 start = end + 1

@@ -1,8 +1,9 @@
-/// Names one interaction of a ``ReplayEngine``'s cassettes, for decisions, journals and reports.
+/// Names one interaction of the cassettes a server replays, for decisions, journals and reports.
 public struct InteractionReference: Sendable, Hashable, CustomStringConvertible {
     /// The cassette's name.
     public let cassette: String
-    /// The cassette's position in ``ReplayEngine/preparedCassettes``.
+    /// The cassette's position among those the server replays: in the order they were given, the cassette of
+    /// interactions added in code (``ReplayServer/add(_:)``) last.
     public let cassetteIndex: Int
     /// The interaction's index in the cassette's `interactions`.
     public let index: Int

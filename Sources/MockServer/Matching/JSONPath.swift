@@ -18,7 +18,8 @@ struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible {
             case .index(let index):
                 text += "[\(index)]"
             case .key(let key):
-                let simple = !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
+                let simple =
+                    !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
                     && !("0"..."9").contains(key.unicodeScalars.first!)
                 text += simple ? "." + key : "[" + JSONWriter.quoted(key) + "]"
             }

@@ -1,5 +1,5 @@
 extension MatchRules {
-    /// Whether `received` matches `recorded` under these rules, exactly as ``ReplayEngine`` decides: same
+    /// Whether `received` matches `recorded` under these rules, exactly as a replaying server decides: same
     /// method and path, query fields (order-insensitive, repeats counted), the chosen headers and the body
     /// (JSON by value, form fields, multipart parts), with ignored fields left out and redaction placeholders
     /// in `recorded` matching anything, and the `Range`, `If-Range` (by value) and `If-None-Match` or
@@ -11,13 +11,15 @@ extension MatchRules {
         let right = RequestParts(received: received)
         guard left.bucketKey == right.bucketKey else { return false }
         let rules = PreparedRules(self)
-        return RequestComparison.matches(recorded: NormalizedRequest(left, rules: rules),
-                                         received: NormalizedRequest(right, rules: rules))
+        return RequestComparison.matches(
+            recorded: NormalizedRequest(left, rules: rules),
+            received: NormalizedRequest(right, rules: rules))
     }
 
     /// Every difference between `recorded` and `received` under these rules; empty exactly when they match.
     package func differences(between recorded: RecordedRequest, and received: HTTPRequest) -> [RequestDifference] {
-        RequestComparison.differences(recorded: RequestParts(recorded: recorded), received: RequestParts(received: received),
-                                      rules: PreparedRules(self))
+        RequestComparison.differences(
+            recorded: RequestParts(recorded: recorded), received: RequestParts(received: received),
+            rules: PreparedRules(self))
     }
 }

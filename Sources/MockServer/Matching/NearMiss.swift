@@ -3,8 +3,8 @@ import Foundation
 /// Why a request went unanswered: the closest recorded interaction and every difference from it, or the
 /// interactions it did match that were already used up (with `afterLast: fail`).
 ///
-/// ``description`` is the multi-line text a strict-mode test fails with; ``response`` is the 404 to send,
-/// whose JSON body carries the same text and facts.
+/// ``description`` is the multi-line text a strict-mode test fails with; the server answers the request with a
+/// 404 whose JSON body carries the same text and facts, and an `X-MockServer-Unmatched: 1` header.
 public struct NearMiss: Sendable, CustomStringConvertible {
     /// Differences listed in ``description`` before the rest are summarized as `… and N more`.
     public static let listedDifferenceLimit = 20
@@ -64,8 +64,10 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
     package var response: HTTPResponse {
         func reference(_ interaction: InteractionReference) -> CassetteJSON {
-            ["cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
-             "method": .string(interaction.method), "target": .string(interaction.target)]
+            [
+                "cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
+                "method": .string(interaction.method), "target": .string(interaction.target),
+            ]
         }
         var body: [String: CassetteJSON] = [
             "error": "unmatched request",
@@ -76,10 +78,12 @@ public struct NearMiss: Sendable, CustomStringConvertible {
         ]
         if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(reference)) }
         let bytes = CassetteJSON.sortedObject(body).serialized(pretty: true) + Data("\n".utf8)
-        return HTTPResponse(status: 404, headers: HTTPHeaders(pairs: [
-            ("Content-Type", "application/json; charset=utf-8"),
-            (Self.unmatchedHeader, "1"),
-            ("Content-Length", String(bytes.count)),
-        ]), body: bytes)
+        return HTTPResponse(
+            status: 404,
+            headers: HTTPHeaders(pairs: [
+                ("Content-Type", "application/json; charset=utf-8"),
+                (Self.unmatchedHeader, "1"),
+                ("Content-Length", String(bytes.count)),
+            ]), body: bytes)
     }
 }

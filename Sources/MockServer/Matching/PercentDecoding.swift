@@ -24,9 +24,11 @@ enum PercentDecoding {
         guard slice.withUTF8({ $0.contains(UInt8(ascii: "%")) }) else { return String(path) }
         var copy = String(path)
         return copy.withUTF8 { bytes in
-            transform(bytes, plusAsSpace: false, keepEncoded: { byte in
-                byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "%")
-            }) ?? String(decoding: bytes, as: UTF8.self)
+            transform(
+                bytes, plusAsSpace: false,
+                keepEncoded: { byte in
+                    byte == UInt8(ascii: "/") || byte == UInt8(ascii: "?") || byte == UInt8(ascii: "#") || byte == UInt8(ascii: "%")
+                }) ?? String(decoding: bytes, as: UTF8.self)
         }
     }
 

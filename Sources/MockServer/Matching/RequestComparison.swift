@@ -64,11 +64,12 @@ enum RequestComparison {
                 got.removeFirst()
             }
             for index in 0..<max(wanted.count, got.count) {
-                differences.append(RequestDifference(
-                    prefix + name,
-                    recorded: index < wanted.count ? JSONWriter.quoted(wanted[index]) : nil,
-                    received: index < got.count ? JSONWriter.quoted(got[index]) : nil
-                ))
+                differences.append(
+                    RequestDifference(
+                        prefix + name,
+                        recorded: index < wanted.count ? JSONWriter.quoted(wanted[index]) : nil,
+                        received: index < got.count ? JSONWriter.quoted(got[index]) : nil
+                    ))
             }
         }
         return differences
@@ -84,8 +85,11 @@ enum RequestComparison {
             differences.append(RequestDifference("header If-Range", recorded: joined(recorded.ifRange), received: joined(received.ifRange)))
         }
         if recorded.isConditional, !received.isConditional {
-            differences.append(RequestDifference("conditional request", recorded: nil, received: nil, description:
-                "conditional request: recorded with If-None-Match or If-Modified-Since, received without either"))
+            differences.append(
+                RequestDifference(
+                    "conditional request", recorded: nil, received: nil,
+                    description:
+                        "conditional request: recorded with If-None-Match or If-Modified-Since, received without either"))
         }
         return differences
     }
@@ -132,8 +136,9 @@ enum RequestComparison {
             }
         case (.array(let left)?, .array(let right)?):
             for index in 0..<max(left.count, right.count) {
-                jsonDifferences(index < left.count ? left[index] : nil, index < right.count ? right[index] : nil,
-                                at: path.appending(.index(index)), into: &differences)
+                jsonDifferences(
+                    index < left.count ? left[index] : nil, index < right.count ? right[index] : nil,
+                    at: path.appending(.index(index)), into: &differences)
             }
         default:
             guard recorded != received else { return }
@@ -151,19 +156,25 @@ enum RequestComparison {
             for index in 0..<max(wanted.count, got.count) {
                 let location = "part \(name.isEmpty ? "(unnamed)" : name)"
                 guard index < wanted.count, index < got.count else {
-                    differences.append(RequestDifference(location, recorded: index < wanted.count ? bytesSummary(wanted[index].data) : nil,
-                                                         received: index < got.count ? bytesSummary(got[index].data) : nil))
+                    differences.append(
+                        RequestDifference(
+                            location, recorded: index < wanted.count ? bytesSummary(wanted[index].data) : nil,
+                            received: index < got.count ? bytesSummary(got[index].data) : nil))
                     continue
                 }
                 let left = wanted[index]
                 let right = got[index]
                 if left.filename != right.filename {
-                    differences.append(RequestDifference(location + " filename", recorded: left.filename.map(JSONWriter.quoted),
-                                                         received: right.filename.map(JSONWriter.quoted)))
+                    differences.append(
+                        RequestDifference(
+                            location + " filename", recorded: left.filename.map(JSONWriter.quoted),
+                            received: right.filename.map(JSONWriter.quoted)))
                 }
                 if left.contentType != right.contentType {
-                    differences.append(RequestDifference(location + " content type", recorded: left.contentType.map(JSONWriter.quoted),
-                                                         received: right.contentType.map(JSONWriter.quoted)))
+                    differences.append(
+                        RequestDifference(
+                            location + " content type", recorded: left.contentType.map(JSONWriter.quoted),
+                            received: right.contentType.map(JSONWriter.quoted)))
                 }
                 if left.data != right.data && left.data != WildcardShape.placeholderData {
                     differences.append(RequestDifference(location, recorded: bytesSummary(left.data), received: bytesSummary(right.data)))
@@ -187,7 +198,8 @@ enum RequestComparison {
     /// Text bodies quoted and shortened, anything else as a byte count.
     static func bytesSummary(_ data: Data) -> String {
         if let text = String(validUTF8: data),
-           text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }) {
+            text.unicodeScalars.allSatisfy({ $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" })
+        {
             return shortened(JSONWriter.quoted(text))
         }
         return "\(data.count) bytes"

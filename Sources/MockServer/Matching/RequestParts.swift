@@ -13,15 +13,17 @@ struct RequestParts: Sendable {
     let body: BodyContent
 
     init(received request: HTTPRequest) {
-        self.init(method: request.method, target: request.target, headers: request.headers,
-                  body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
+        self.init(
+            method: request.method, target: request.target, headers: request.headers,
+            body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
     }
 
     /// A recorded request; a presigned URL whose signature was redacted has its signing times as placeholders
     /// too (see ``PresignedQuery``).
     init(recorded request: RecordedRequest) {
-        self.init(method: request.method, target: request.target, headers: request.headers,
-                  body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
+        self.init(
+            method: request.method, target: request.target, headers: request.headers,
+            body: request.body.isEmpty ? .empty : BodyContent(request.body, contentType: request.headers["Content-Type"]))
         query = PresignedQuery.wildcardingSigningTimes(query)
     }
 

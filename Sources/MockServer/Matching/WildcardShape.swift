@@ -80,9 +80,10 @@ struct WildcardShape: Sendable, Hashable {
         let names = Set(fields.lazy.filter { $0.value == placeholder }.map(\.name))
         for name in names.sorted() {
             let values = fields.filter { $0.name == name }.map(\.value)
-            wildcards.append(FieldWildcard(
-                name: name, placeholders: values.count { $0 == placeholder }, fixed: values.filter { $0 != placeholder }
-            ))
+            wildcards.append(
+                FieldWildcard(
+                    name: name, placeholders: values.count { $0 == placeholder }, fixed: values.filter { $0 != placeholder }
+                ))
         }
         return wildcards
     }
@@ -109,7 +110,9 @@ struct WildcardShape: Sendable, Hashable {
             guard case .json(var value) = result.body else { return nil }
             for wildcard in json {
                 if wildcard.pattern != WildcardShape.placeholder {
-                    guard case .string(let received)? = value.value(at: wildcard.path), WildcardShape.value(received, fits: wildcard.pattern) else { return nil }
+                    guard case .string(let received)? = value.value(at: wildcard.path), WildcardShape.value(received, fits: wildcard.pattern) else {
+                        return nil
+                    }
                 }
                 guard value.replace(at: wildcard.path.components[...], with: .string(wildcard.pattern)) else { return nil }
             }
@@ -123,8 +126,10 @@ struct WildcardShape: Sendable, Hashable {
             guard case .multipart(var receivedParts) = result.body else { return nil }
             for wildcard in parts {
                 var found = false
-                for index in receivedParts.indices where receivedParts[index].name == wildcard.name
-                    && receivedParts[index].filename == wildcard.filename && receivedParts[index].contentType == wildcard.contentType {
+                for index in receivedParts.indices
+                where receivedParts[index].name == wildcard.name
+                    && receivedParts[index].filename == wildcard.filename && receivedParts[index].contentType == wildcard.contentType
+                {
                     receivedParts[index].data = WildcardShape.placeholderData
                     found = true
                 }

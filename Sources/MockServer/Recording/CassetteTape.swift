@@ -91,7 +91,9 @@ final class CassetteTape: Sendable {
         }
         guard appending else {
             let what = fileExists ? path : "\(path) (as the capture log of an interrupted recording, \(logURL.relativePath))"
-            throw MockServerError(.cassetteExists, "\(what) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
+            throw MockServerError(
+                .cassetteExists,
+                "\(what) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
         }
         var cassette: Cassette
         let log: CaptureLog.Contents?
@@ -101,7 +103,8 @@ final class CassetteTape: Sendable {
             throw MockServerError(.unreadableCassette, "cannot append to \(path): \(error.description)")
         }
         if let recorded = cassette.upstream, (try? Upstream(recorded)) != upstream, recorded != upstream.description {
-            throw MockServerError(.differentUpstream, "\(path) was recorded from \(recorded), not \(upstream); record new episodes from the same upstream, or into another file")
+            throw MockServerError(
+                .differentUpstream, "\(path) was recorded from \(recorded), not \(upstream); record new episodes from the same upstream, or into another file")
         }
         let existing = cassette
         cassette.upstream = cassette.upstream ?? upstream.description
@@ -282,7 +285,10 @@ final class CassetteTape: Sendable {
     }
 
     private static func logFailure(_ reason: String, file: URL) -> MockServerError {
-        MockServerError(.cannotSave, "cannot append to the capture log \(CaptureLog.url(for: file).relativePath) (\(reason)); the exchange is kept in memory until the cassette is saved")
+        MockServerError(
+            .cannotSave,
+            "cannot append to the capture log \(CaptureLog.url(for: file).relativePath) (\(reason)); the exchange is kept in memory until the cassette is saved"
+        )
     }
 
     /// Saves the cassette now if any appended interaction is not in the file yet, then removes the log.
@@ -304,11 +310,13 @@ final class CassetteTape: Sendable {
         guard let file else { return nil }
         if let error = save() { return error }
         // An open stream's parts are in the log only: it stays until the stream ends and a later save.
-        guard let descriptor = state.withLock({ state -> Int32? in
-            guard state.openStreams.isEmpty else { return nil }
-            defer { state.logDescriptor = -1 }
-            return state.logDescriptor
-        }) else { return nil }
+        guard
+            let descriptor = state.withLock({ state -> Int32? in
+                guard state.openStreams.isEmpty else { return nil }
+                defer { state.logDescriptor = -1 }
+                return state.logDescriptor
+            })
+        else { return nil }
         if descriptor >= 0 { close(descriptor) }
         unlink(CaptureLog.url(for: file).path)
         return nil
@@ -319,9 +327,11 @@ final class CassetteTape: Sendable {
     /// holds whether or not the replacement happened. Runs on `saves` only.
     private func save() -> MockServerError? {
         guard let file else { return nil }
-        guard let (cassette, appended, logged, ownsFile) = state.withLock({ state -> (Cassette, Int, Int, Bool)? in
-            state.saved >= state.appended ? nil : (state.cassette, state.appended, state.logged, state.ownsFile)
-        }) else { return nil }
+        guard
+            let (cassette, appended, logged, ownsFile) = state.withLock({ state -> (Cassette, Int, Int, Bool)? in
+                state.saved >= state.appended ? nil : (state.cassette, state.appended, state.logged, state.ownsFile)
+            })
+        else { return nil }
         let bytes = cassette.encoded()
         let marker = CaptureLog.checkpointLine(count: logged, digest: CaptureLog.digest(bytes))
         state.withLock { state in _ = Self.writeLog(marker, in: &state) }
@@ -333,8 +343,9 @@ final class CassetteTape: Sendable {
         }
         do {
             try AtomicFile.write(bytes, to: file, overwrite: ownsFile)
-        } catch where error.code == .fileExists {
-            return MockServerError(.cassetteExists, "\(path) appeared while recording; record mode never replaces a cassette, so the recording is kept in memory only")
+        } catch  where error.code == .fileExists {
+            return MockServerError(
+                .cassetteExists, "\(path) appeared while recording; record mode never replaces a cassette, so the recording is kept in memory only")
         } catch {
             return MockServerError(.cannotSave, error.description)
         }

@@ -94,8 +94,10 @@ enum ContentCoding {
 
     /// Decodes the gzip member at the start of `input` (`afterMember`: after another) onto `output`; returns its
     /// length in bytes.
-    private static func gunzipMember(_ input: UnsafeRawBufferPointer, afterMember: Bool, into output: inout Data,
-                                     limit: Int) throws(Failure) -> Int {
+    private static func gunzipMember(
+        _ input: UnsafeRawBufferPointer, afterMember: Bool, into output: inout Data,
+        limit: Int
+    ) throws(Failure) -> Int {
         var offset = try gzipHeaderLength(input, afterMember: afterMember)
         let deflated = try inflate(UnsafeRawBufferPointer(rebasing: input[offset...]), limit: limit - output.count)
         offset += deflated.consumed
@@ -162,7 +164,8 @@ enum ContentCoding {
         let trailer = 2 + deflated.consumed
         guard input.count - trailer >= 4 else { throw .truncated }
         guard input.count - trailer == 4 else { throw .trailingData }
-        let expected = UInt32(input[trailer]) << 24 | UInt32(input[trailer + 1]) << 16 | UInt32(input[trailer + 2]) << 8
+        let expected =
+            UInt32(input[trailer]) << 24 | UInt32(input[trailer + 1]) << 16 | UInt32(input[trailer + 2]) << 8
             | UInt32(input[trailer + 3])
         guard deflated.output.withUnsafeBytes({ Checksums.adler32($0) }) == expected else { throw .adlerMismatch }
         return deflated.output

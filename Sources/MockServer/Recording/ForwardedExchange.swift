@@ -24,8 +24,10 @@ package struct ForwardedExchange: Sendable {
     package let notRecorded: Bool
 
     /// Creates an exchange report (the server does this).
-    init(interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
-                 brokenStream: TransportFailure? = nil, notRecorded: Bool = false) {
+    init(
+        interaction: Interaction, index: Int?, status: Int, bodyBytes: Int, saveError: MockServerError?,
+        brokenStream: TransportFailure? = nil, notRecorded: Bool = false
+    ) {
         self.brokenStream = brokenStream
         self.notRecorded = notRecorded
         self.interaction = interaction

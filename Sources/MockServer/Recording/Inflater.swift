@@ -44,8 +44,10 @@ struct Inflater: ~Copyable {
     /// many of its bits they took (a block still arriving is left for the next call, which decodes it again
     /// from its start) and whether the last of them was the final block. Throws for data that no more input
     /// could make valid, and ``Failure/tooLarge`` rather than produce more than `limit` bytes.
-    static func inflateWholeBlocks(_ input: UnsafeRawBufferPointer, skippingBits: Int, window: Data,
-                                   limit: Int) throws(Failure) -> (output: Data, consumedBits: Int, isFinal: Bool) {
+    static func inflateWholeBlocks(
+        _ input: UnsafeRawBufferPointer, skippingBits: Int, window: Data,
+        limit: Int
+    ) throws(Failure) -> (output: Data, consumedBits: Int, isFinal: Bool) {
         var inflater = Inflater(input: input, limit: window.count + limit)
         try inflater.reserve(window.count)
         window.withUnsafeBytes { bytes in

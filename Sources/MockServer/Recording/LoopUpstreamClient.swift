@@ -39,7 +39,8 @@ final class LoopUpstreamClient: Sendable {
     /// A client for `upstream`, or `nil` when it is not `http://` with a numeric host or `localhost`.
     init?(upstream: Upstream, group: EventLoopGroup = .shared) {
         guard upstream.url.scheme?.lowercased() == "http", let host = upstream.url.host,
-              let address = SocketAddress(host: host, port: UInt16(upstream.url.port ?? 80)) else { return nil }
+            let address = SocketAddress(host: host, port: UInt16(upstream.url.port ?? 80))
+        else { return nil }
         self.address = address
         upstreamDescription = upstream.description
         pools = group.loops.map(UpstreamPool.init(loop:))
@@ -69,8 +70,10 @@ final class LoopUpstreamClient: Sendable {
         let nanos = UInt64(max(DurationSpelling.seconds(timeout), 0.001) * 1e9)
         return await withCheckedContinuation { continuation in
             pool.loop.execute { [self] in
-                let exchange = UpstreamExchange(id: id, request: request, expectsBody: expectsBody, timeout: nanos, now: Sys.monotonicNanos(),
-                                                decision: decision) { continuation.resume(returning: $0) }
+                let exchange = UpstreamExchange(
+                    id: id, request: request, expectsBody: expectsBody, timeout: nanos, now: Sys.monotonicNanos(),
+                    decision: decision
+                ) { continuation.resume(returning: $0) }
                 pool.start(exchange, for: self)
             }
         }

@@ -20,9 +20,10 @@ enum ProxyHeaders {
     /// The client's request headers as a cassette records them: hop-by-hop fields and `Expect` dropped,
     /// `Host` naming the upstream (so a re-recording does not differ by the proxy's ephemeral port).
     static func recorded(_ headers: HTTPHeaders, upstream: Upstream) -> HTTPHeaders {
-        var kept = HTTPHeaders(headers.lines.filter { line in
-            !isHopByHop(line.name, in: headers) && !line.name.caseInsensitiveEquals("expect")
-        })
+        var kept = HTTPHeaders(
+            headers.lines.filter { line in
+                !isHopByHop(line.name, in: headers) && !line.name.caseInsensitiveEquals("expect")
+            })
         kept.set(name: "Host", value: upstream.hostHeader)
         return kept
     }
@@ -31,9 +32,10 @@ enum ProxyHeaders {
     /// both, from the URL and the body) and without `Accept-Encoding` (URLSession asks for the encodings it
     /// can decode, and decodes them, so the body is always readable).
     static func forwarded(_ recorded: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(recorded.lines.filter { line in
-            !["host", "content-length", "accept-encoding"].contains(line.name.lowercased())
-        })
+        HTTPHeaders(
+            recorded.lines.filter { line in
+                !["host", "content-length", "accept-encoding"].contains(line.name.lowercased())
+            })
     }
 
     /// URLSession's dictionary of response header fields as lines: sorted by name (URLSession does not keep
@@ -63,14 +65,15 @@ enum ProxyHeaders {
         let all = HTTPHeaders(fields.map { HTTPHeader(name: $0.name, value: $0.value) })
         let wasEncoded = all.contains("Content-Encoding")
         var lengthSeen = false
-        return HTTPHeaders(all.lines.compactMap { line in
-            if isHopByHop(line.name, in: all) || (decoded && line.name.caseInsensitiveEquals("content-encoding")) { return nil }
-            guard line.name.caseInsensitiveEquals("content-length") else { return line }
-            defer { lengthSeen = true }
-            guard let bodyCount, !lengthSeen else { return nil }
-            if bodyCount == 0 { return wasEncoded ? nil : line }
-            return HTTPHeader(name: line.name, value: String(bodyCount))
-        })
+        return HTTPHeaders(
+            all.lines.compactMap { line in
+                if isHopByHop(line.name, in: all) || (decoded && line.name.caseInsensitiveEquals("content-encoding")) { return nil }
+                guard line.name.caseInsensitiveEquals("content-length") else { return line }
+                defer { lengthSeen = true }
+                guard let bodyCount, !lengthSeen else { return nil }
+                if bodyCount == 0 { return wasEncoded ? nil : line }
+                return HTTPHeader(name: line.name, value: String(bodyCount))
+            })
     }
 
     /// Splits `a=1; Expires=Wed, 21 Oct 2026 07:28:00 GMT, b=2` into its cookies: a comma starts a new

@@ -23,8 +23,10 @@ final class RecordingHandler: HTTPHandler {
     /// The requests forwarded but not recorded, `nil` while there are none.
     private let unrecorded = Lock<UnrecordedRequests?>(nil)
 
-    init(records: Bool, replaysFirst: Bool, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
-         observer: (@Sendable (JournalEntry) -> Void)?) {
+    init(
+        records: Bool, replaysFirst: Bool, options: RecordingOptions, engine: ReplayEngine, journal: Journal,
+        observer: (@Sendable (JournalEntry) -> Void)?
+    ) {
         self.records = records
         self.replaysFirst = replaysFirst
         self.options = options
@@ -82,7 +84,8 @@ final class RecordingHandler: HTTPHandler {
             }
         }
         guard request.target.hasPrefix("/"), let url = client.upstream.url(for: request.target) else {
-            return Self.refusal(400, "This is a reverse proxy: send requests to it as to the upstream, with a path such as /users; \(request.target) cannot be forwarded.")
+            return Self.refusal(
+                400, "This is a reverse proxy: send requests to it as to the upstream, with a path such as /users; \(request.target) cannot be forwarded.")
         }
         guard inFlight.begin() else {
             return Self.refusal(503, "The recording server is stopping; the request was not forwarded.")
@@ -106,25 +109,28 @@ final class RecordingHandler: HTTPHandler {
         let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream)
         let recordedAt = Date()
         let start = ContinuousClock.now
-        let recordedRequest = RecordedRequest(method: request.method, target: request.target, headers: headers,
-                                              body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
+        let recordedRequest = RecordedRequest(
+            method: request.method, target: request.target, headers: headers,
+            body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
         let tape = records ? recording : nil
         let relayed = Lock<StreamRelay?>(nil)
         let outcome = await client.send(request, to: url, headers: headers) { [options] status, fields, cancel in
             guard request.method != "HEAD",
-                  let relay = StreamRelay.start(status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
-                                                tape: tape, redaction: options.redaction, clientGoneGrace: options.clientGoneGrace,
-                                                cancelUpstream: cancel) else { return nil }
+                let relay = StreamRelay.start(
+                    status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
+                    tape: tape, redaction: options.redaction, clientGoneGrace: options.clientGoneGrace,
+                    cancelUpstream: cancel)
+            else { return nil }
             relayed.withLock { $0 = relay }
             if !responder.send(.live(relay.live)) {
-                relay.live.cancel() // the client left before the head: as when it leaves mid-stream
+                relay.live.cancel()  // the client left before the head: as when it leaves mid-stream
             }
             return relay.pass
         }
         let durationMs = Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded())
         if let relay = relayed.withLock({ $0 }) {
             finish(relay, outcome: outcome, request: request, recordedRequest: recordedRequest, recordedAt: recordedAt, durationMs: durationMs)
-            return .close // already answered by the relay
+            return .close  // already answered by the relay
         }
 
         let response: HTTPResponse
@@ -136,15 +142,19 @@ final class RecordingHandler: HTTPHandler {
         case .failure(let failure) where failure.kind == .timeout:
             // The recorder's limit ran out, not the upstream: a recording that kept it would replay a timeout
             // the upstream never gave.
-            return .response(notRecorded(request, recordedRequest: recordedRequest, failure: failure, unreachable: false,
-                                         recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
+            return .response(
+                notRecorded(
+                    request, recordedRequest: recordedRequest, failure: failure, unreachable: false,
+                    recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
         case .failure(let failure):
             response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout)
             recordedOutcome = .failure(failure)
         case .unreachable(let failure):
             // Nothing the upstream said: a recording that kept it would replay a dead upstream for good.
-            return .response(notRecorded(request, recordedRequest: recordedRequest, failure: failure, unreachable: true,
-                                         recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
+            return .response(
+                notRecorded(
+                    request, recordedRequest: recordedRequest, failure: failure, unreachable: true,
+                    recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
         }
         var interaction = Interaction(request: recordedRequest, outcome: recordedOutcome, recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
@@ -152,8 +162,9 @@ final class RecordingHandler: HTTPHandler {
         if let tape {
             recorded = tape.append(interaction)
         }
-        report(request, interaction: interaction, recorded: recorded, status: response.status,
-               bodyBytes: request.method == "HEAD" ? 0 : response.body.count, brokenStream: nil, at: recordedAt)
+        report(
+            request, interaction: interaction, recorded: recorded, status: response.status,
+            bodyBytes: request.method == "HEAD" ? 0 : response.body.count, brokenStream: nil, at: recordedAt)
         return .response(response)
     }
 
@@ -161,8 +172,10 @@ final class RecordingHandler: HTTPHandler {
     /// recorded as unfinished when the recorder cut it (``cutStreams()`` stopped it, the upstream fell silent
     /// for the timeout, or the client left, which cancels the upstream exchange unless it ends within
     /// ``RecordingOptions/clientGoneGrace``), else as broken.
-    private func finish(_ relay: StreamRelay, outcome: UpstreamForwarder.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
-                        recordedAt: Date, durationMs: Int) {
+    private func finish(
+        _ relay: StreamRelay, outcome: UpstreamForwarder.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
+        recordedAt: Date, durationMs: Int
+    ) {
         var broken: TransportFailure?
         var ending = RecordedStream.Ending.complete
         if case .failure(let failure) = outcome {
@@ -175,24 +188,31 @@ final class RecordingHandler: HTTPHandler {
             interaction = recorded.interaction
         } else {
             // Passed through: what is reported is the exchange without its parts.
-            interaction = Interaction(request: recordedRequest,
-                                      outcome: .response(RecordedResponse(status: relay.live.head.status, headers: relay.live.head.headers,
-                                                                          body: .stream(RecordedStream([], ending: ending)))),
-                                      recordedAt: recordedAt, durationMs: durationMs)
+            interaction = Interaction(
+                request: recordedRequest,
+                outcome: .response(
+                    RecordedResponse(
+                        status: relay.live.head.status, headers: relay.live.head.headers,
+                        body: .stream(RecordedStream([], ending: ending)))),
+                recordedAt: recordedAt, durationMs: durationMs)
             options.redaction.redact(&interaction)
         }
-        report(request, interaction: interaction, recorded: recorded.map { ($0.index, $0.saveError) }, status: relay.live.head.status,
-               bodyBytes: relay.byteCount, brokenStream: broken, at: recordedAt)
+        report(
+            request, interaction: interaction, recorded: recorded.map { ($0.index, $0.saveError) }, status: relay.live.head.status,
+            bodyBytes: relay.byteCount, brokenStream: broken, at: recordedAt)
     }
 
     /// Answers a request the upstream could not be reached for (`unreachable`), or that it sent nothing for within
     /// the timeout: a 502 or 504 saying so (and that nothing was recorded, when `recording`), journaled as
     /// ``JournalOutcome/Kind/upstreamUnreachable`` or ``JournalOutcome/Kind/upstreamTimedOut`` and counted in
     /// ``unrecordedRequests``; nothing goes on the tape.
-    private func notRecorded(_ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, unreachable: Bool,
-                             recording: Bool, recordedAt: Date, durationMs: Int) -> HTTPResponse {
-        let response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout, unreachable: unreachable,
-                                                  recording: recording)
+    private func notRecorded(
+        _ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, unreachable: Bool,
+        recording: Bool, recordedAt: Date, durationMs: Int
+    ) -> HTTPResponse {
+        let response = failure.badGatewayResponse(
+            upstream: client.upstream, timeout: client.timeout, unreachable: unreachable,
+            recording: recording)
         var interaction = Interaction(request: recordedRequest, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
         unrecorded.withLock { noted in
@@ -201,26 +221,33 @@ final class RecordingHandler: HTTPHandler {
         }
         let entry = journal.append(request, outcome: .notRecorded(failure, status: response.status), at: recordedAt)
         observer?(entry)
-        options.onExchange?(ForwardedExchange(interaction: interaction, index: nil, status: response.status,
-                                              bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: nil, notRecorded: true))
+        options.onExchange?(
+            ForwardedExchange(
+                interaction: interaction, index: nil, status: response.status,
+                bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: nil, notRecorded: true))
         return response
     }
 
     /// Journals the exchange and tells the observers.
-    private func report(_ request: HTTPRequest, interaction: Interaction, recorded: (index: Int, saveError: MockServerError?)?,
-                        status: Int, bodyBytes: Int, brokenStream: TransportFailure?, at date: Date) {
+    private func report(
+        _ request: HTTPRequest, interaction: Interaction, recorded: (index: Int, saveError: MockServerError?)?,
+        status: Int, bodyBytes: Int, brokenStream: TransportFailure?, at date: Date
+    ) {
         let journalOutcome: JournalOutcome
         if let recorded, let tape = recording {
-            let reference = InteractionReference(cassette: tape.cassette.name, cassetteIndex: -1, index: recorded.index,
-                                                 method: interaction.request.method, target: interaction.request.target)
+            let reference = InteractionReference(
+                cassette: tape.cassette.name, cassetteIndex: -1, index: recorded.index,
+                method: interaction.request.method, target: interaction.request.target)
             journalOutcome = .recorded(reference, status: status)
         } else {
             journalOutcome = .passedThrough(status: status)
         }
         let entry = journal.append(request, outcome: journalOutcome, at: date)
         observer?(entry)
-        options.onExchange?(ForwardedExchange(interaction: interaction, index: recorded?.index, status: status, bodyBytes: bodyBytes,
-                                              saveError: recorded?.saveError, brokenStream: brokenStream))
+        options.onExchange?(
+            ForwardedExchange(
+                interaction: interaction, index: recorded?.index, status: status, bodyBytes: bodyBytes,
+                saveError: recorded?.saveError, brokenStream: brokenStream))
     }
 
     /// Cuts every stream being relayed, and any that starts from now on, recording each as unfinished: a
@@ -232,7 +259,8 @@ final class RecordingHandler: HTTPHandler {
 
     /// An answer for a request that is not forwarded: `status` with a JSON body holding `message`.
     private static func refusal(_ status: Int, _ message: String) -> HTTPReply {
-        .response(status: status, headers: ["Content-Type": "application/json", "Connection": "close"],
-                  body: CassetteJSON.object(["error": .string("not_forwarded"), "message": .string(message)]).serialized())
+        .response(
+            status: status, headers: ["Content-Type": "application/json", "Connection": "close"],
+            body: CassetteJSON.object(["error": .string("not_forwarded"), "message": .string(message)]).serialized())
     }
 }

@@ -31,8 +31,10 @@ public struct RecordingOptions: Sendable {
     package var clientGoneGrace: Duration = .milliseconds(300)
 
     /// Creates options; every parameter but the upstream has the default described on its property.
-    public init(upstream: Upstream, file: URL? = nil, name: String? = nil, redaction: RedactionRules = .default,
-                timeout: Duration = .seconds(30)) {
+    public init(
+        upstream: Upstream, file: URL? = nil, name: String? = nil, redaction: RedactionRules = .default,
+        timeout: Duration = .seconds(30)
+    ) {
         self.upstream = upstream
         self.file = file
         self.name = name

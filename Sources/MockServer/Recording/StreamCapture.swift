@@ -112,26 +112,30 @@ final class StreamCapture: Sendable {
         String(validUTF8: bytes).map(RecordedStream.Content.text) ?? .binary(bytes)
     }
 
-    /// The fields of an LF-terminated event in the order ``ServerSentEventFields/wireText`` writes them;
-    /// `nil` when a line is not `name: value` of a known field (the exact text is kept then).
+    /// The fields of one event, read with the package's event-stream tokenizer; `nil` when it has a field
+    /// the format does not store (the exact text is kept then). Whether the fields give back the very bytes
+    /// received is the caller's check.
     private static func fields(of text: String) -> ServerSentEventFields? {
         var fields = ServerSentEventFields()
-        var data: [Substring] = []
-        var comments: [Substring] = []
-        for line in text.dropLast(2).split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix(": ") { comments.append(line.dropFirst(2)); continue }
-            guard let colon = line.firstIndex(of: ":"), line[line.index(after: colon)...].hasPrefix(" ") else { return nil }
-            let value = String(line[line.index(colon, offsetBy: 2)...])
-            switch line[..<colon] {
-            case "data": data.append(Substring(value))
-            case "event": fields.event = value
-            case "id": fields.id = value
-            case "retry":
-                guard let retry = Int(value) else { return nil }
-                fields.retry = retry
-            default: return nil
+        var data: [String] = []
+        var comments: [String] = []
+        var storable = true
+        var lines = ServerSentEventLines()
+        Array(text.utf8).withUnsafeBufferPointer { bytes in
+            lines.feed(bytes) { line in
+                switch line {
+                case .blank: break
+                case .comment(let comment): comments.append(comment)
+                case .field("data", let value): data.append(value)
+                case .field("event", let value): fields.event = value
+                case .field("id", let value): fields.id = value
+                case .field("retry", let value):
+                    if let retry = Int(value) { fields.retry = retry } else { storable = false }
+                case .field: storable = false
+                }
             }
         }
+        guard storable else { return nil }
         if !data.isEmpty { fields.data = data.joined(separator: "\n") }
         if !comments.isEmpty { fields.comment = comments.joined(separator: "\n") }
         return fields
@@ -156,7 +160,8 @@ extension RecordedStream {
     /// ``RecordedBody/init(_:contentType:)``); any other stays a stream.
     func recordedBody(contentType: String?) -> RecordedBody {
         guard ending == .complete, !Self.streamingTypes.contains(MediaType(contentType).essence),
-              (parts.last?.offsetMs ?? 0) - (parts.first?.offsetMs ?? 0) <= Self.atOnceMs else { return .stream(self) }
+            (parts.last?.offsetMs ?? 0) - (parts.first?.offsetMs ?? 0) <= Self.atOnceMs
+        else { return .stream(self) }
         return RecordedBody(data, contentType: contentType)
     }
 }

@@ -36,10 +36,12 @@ final class StreamRelay: Sendable {
     /// When the client goes away, `cancelUpstream` is called after `clientGoneGrace`
     /// (``RecordingOptions/clientGoneGrace``): nobody wants the rest of the stream, but an upstream that ends
     /// it meanwhile has it recorded as ended.
-    static func start(status: Int, fields: [(name: String, value: String)], request: RecordedRequest, recordedAt: Date,
-                      tape: CassetteTape?, redaction: RedactionRules, clientGoneGrace: Duration,
-                      cancelUpstream: @escaping @Sendable () -> Void) -> StreamRelay? {
-        guard status >= 200, status != 204, status != 304 else { return nil } // answers without a body
+    static func start(
+        status: Int, fields: [(name: String, value: String)], request: RecordedRequest, recordedAt: Date,
+        tape: CassetteTape?, redaction: RedactionRules, clientGoneGrace: Duration,
+        cancelUpstream: @escaping @Sendable () -> Void
+    ) -> StreamRelay? {
+        guard status >= 200, status != 204, status != 304 else { return nil }  // answers without a body
         let headers = ProxyHeaders.response(fields, bodyCount: nil)
         let mediaType = MediaType(headers["Content-Type"])
         let kind: StreamCapture.Kind
@@ -58,12 +60,14 @@ final class StreamRelay: Sendable {
             DispatchQueue.global().asyncAfter(deadline: .now() + DurationSpelling.seconds(clientGoneGrace), execute: cancelUpstream)
         }
         guard let tape else { return StreamRelay(live: live, recording: nil) }
-        var head = Interaction(request: request, outcome: .response(RecordedResponse(status: status, headers: headers, body: .stream(RecordedStream([])))),
-                               recordedAt: recordedAt)
+        var head = Interaction(
+            request: request, outcome: .response(RecordedResponse(status: status, headers: headers, body: .stream(RecordedStream([])))),
+            recordedAt: recordedAt)
         let secrets = redaction.secretValues(in: request)
         redaction.redact(&head)
-        let recording = Recording(capture: StreamCapture(kind), tape: tape, stream: tape.beginStream(head), redaction: redaction,
-                                  contentType: headers["Content-Type"], secrets: secrets)
+        let recording = Recording(
+            capture: StreamCapture(kind), tape: tape, stream: tape.beginStream(head), redaction: redaction,
+            contentType: headers["Content-Type"], secrets: secrets)
         return StreamRelay(live: live, recording: recording)
     }
 

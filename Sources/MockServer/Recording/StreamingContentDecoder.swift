@@ -64,11 +64,12 @@ struct StreamingContentDecoder {
     /// Notes that the body ended.
     /// - Throws: ``MockServerError/Code/undecodableBody`` when it ended before its coding did.
     func finish() throws(MockServerError) {
-        let complete = switch stage {
-        case .ended: true
-        case .header(let afterMember): afterMember && pending.isEmpty
-        case .blocks, .trailer: false
-        }
+        let complete =
+            switch stage {
+            case .ended: true
+            case .header(let afterMember): afterMember && pending.isEmpty
+            case .blocks, .trailer: false
+            }
         guard complete else {
             throw MockServerError(.undecodableBody, ContentCoding.Failure.truncated.sentence(coding: coding, limit: limit))
         }

@@ -9,11 +9,12 @@ extension TransportFailure {
     /// message says that nothing was recorded for the request.
     func badGatewayResponse(upstream: Upstream, timeout: Duration, unreachable: Bool = false, recording: Bool = false) -> HTTPResponse {
         let timedOut = !unreachable && kind == .timeout
-        var sentence = switch unreachable ? .refused : kind {
-        case .refused: "The upstream \(upstream) could not be reached"
-        case .reset: "The upstream \(upstream) broke the connection before a complete response"
-        case .timeout: "The upstream \(upstream) sent nothing for \(DurationSpelling.milliseconds(timeout)) ms, the recorder's upstream timeout"
-        }
+        var sentence =
+            switch unreachable ? .refused : kind {
+            case .refused: "The upstream \(upstream) could not be reached"
+            case .reset: "The upstream \(upstream) broke the connection before a complete response"
+            case .timeout: "The upstream \(upstream) sent nothing for \(DurationSpelling.milliseconds(timeout)) ms, the recorder's upstream timeout"
+            }
         sentence += (unreachable || timedOut) && recording ? "; nothing was recorded for this request." : "."
         var body: [String: CassetteJSON] = [
             "error": .string("upstream_\(kind.rawValue)"),
@@ -21,8 +22,9 @@ extension TransportFailure {
             "upstream": .string(upstream.description),
         ]
         if let message { body["detail"] = .string(message) }
-        return HTTPResponse(status: timedOut ? 504 : 502,
-                            headers: ["Content-Type": "application/json", "X-MockServer-Upstream-Failure": kind.rawValue],
-                            body: CassetteJSON.sortedObject(body).serialized())
+        return HTTPResponse(
+            status: timedOut ? 504 : 502,
+            headers: ["Content-Type": "application/json", "X-MockServer-Upstream-Failure": kind.rawValue],
+            body: CassetteJSON.sortedObject(body).serialized())
     }
 }

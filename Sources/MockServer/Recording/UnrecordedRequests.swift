@@ -29,12 +29,16 @@ struct UnrecordedRequests: Sendable {
         let requests = count == 1 ? "1 request" : "\(count) requests"
         let unrecorded = "so nothing was recorded for \(requests) (the first: \(first)) in \(file)"
         guard failure.kind != .timeout else {
-            return MockServerError(.upstreamTimedOut, "the upstream \(upstream) sent nothing for \(DurationSpelling.milliseconds(timeout)) ms, "
-                + "the recorder's upstream timeout, \(unrecorded); give it longer (RecordingOptions.timeout, or `recorder capture "
-                + "--upstream-timeout`) and record again")
+            return MockServerError(
+                .upstreamTimedOut,
+                "the upstream \(upstream) sent nothing for \(DurationSpelling.milliseconds(timeout)) ms, "
+                    + "the recorder's upstream timeout, \(unrecorded); give it longer (RecordingOptions.timeout, or `recorder capture "
+                    + "--upstream-timeout`) and record again")
         }
         let why = failure.message.map { " (\($0))" } ?? ""
-        return MockServerError(.upstreamUnreachable, "the upstream \(upstream) could not be reached\(why), \(unrecorded); "
-            + "start the upstream (or point \(RecordVariables.upstream) at one that runs) and record again")
+        return MockServerError(
+            .upstreamUnreachable,
+            "the upstream \(upstream) could not be reached\(why), \(unrecorded); "
+                + "start the upstream (or point \(RecordVariables.upstream) at one that runs) and record again")
     }
 }

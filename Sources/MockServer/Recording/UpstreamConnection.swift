@@ -21,8 +21,10 @@ final class UpstreamExchange {
     var retried = false
     private var finish: ((LoopUpstreamOutcome) -> Void)?
 
-    init(id: UInt64, request: [UInt8], expectsBody: Bool, timeout: UInt64, now: UInt64, decision: UpstreamStreamDecision?,
-         finish: @escaping (LoopUpstreamOutcome) -> Void) {
+    init(
+        id: UInt64, request: [UInt8], expectsBody: Bool, timeout: UInt64, now: UInt64, decision: UpstreamStreamDecision?,
+        finish: @escaping (LoopUpstreamOutcome) -> Void
+    ) {
         self.id = id
         self.request = request
         self.timeout = timeout
@@ -149,7 +151,7 @@ final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
                     lost("The upstream \(client.upstreamDescription) closed the connection without answering.")
                     return
                 }
-                advance() // ends the exchange: the end of input completes the answer or cuts it
+                advance()  // ends the exchange: the end of input completes the answer or cuts it
                 return
             case .failed(let code):
                 lost("The connection to \(client.upstreamDescription) failed: \(Sys.describe(code)).")
@@ -187,7 +189,7 @@ final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
                     return
                 }
             case .end(let reusable):
-                guard let head = exchange.head else { return } // the reader ends only after a head
+                guard let head = exchange.head else { return }  // the reader ends only after a head
                 do {
                     try exchange.decoder?.finish()
                 } catch {

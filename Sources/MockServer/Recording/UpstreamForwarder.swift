@@ -89,8 +89,10 @@ final class UpstreamForwarder: Sendable {
     /// the body's length and `Accept-Encoding` limited to the codings decoded here, and the answer's header
     /// lines as they arrived. A body in another coding, or one that does not decode, is kept as it came, with
     /// its `Content-Encoding`.
-    private func send(_ request: HTTPRequest, headers: HTTPHeaders, through own: LoopUpstreamClient,
-                      decision: UpstreamStreamDecision?) async -> Outcome {
+    private func send(
+        _ request: HTTPRequest, headers: HTTPHeaders, through own: LoopUpstreamClient,
+        decision: UpstreamStreamDecision?
+    ) async -> Outcome {
         var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
         for line in headers where !line.name.caseInsensitiveEquals("content-length") {
             if line.name.caseInsensitiveEquals("accept-encoding") {
@@ -116,8 +118,9 @@ final class UpstreamForwarder: Sendable {
             if !coding.isEmpty {
                 if let plain = try? ContentCoding.decode(body, contentEncoding: coding) { body = plain } else { decoded = false }
             }
-            let headers = ProxyHeaders.response(head.headers.lines.map { ($0.name, $0.value) }, bodyCount: streamed ? nil : body.count,
-                                                decoded: decoded)
+            let headers = ProxyHeaders.response(
+                head.headers.lines.map { ($0.name, $0.value) }, bodyCount: streamed ? nil : body.count,
+                decoded: decoded)
             return .response(HTTPResponse(status: head.status, headers: headers, body: body))
         }
     }
@@ -155,10 +158,12 @@ final class UpstreamForwarder: Sendable {
     /// How a URLSession error is recorded: could not connect (or find the host, or agree on TLS) is
     /// `refused`, timed out is `timeout`, and anything that broke an open exchange is `reset`.
     static func kind(ofURLErrorCode code: Int) -> TransportFailure.Kind {
-        let refused: [URLError.Code] = [.cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
-                                        .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
-                                        .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot,
-                                        .clientCertificateRejected, .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection]
+        let refused: [URLError.Code] = [
+            .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet,
+            .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateNotYetValid, .serverCertificateHasUnknownRoot,
+            .clientCertificateRejected, .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection,
+        ]
         if code == URLError.Code.timedOut.rawValue { return .timeout }
         if refused.contains(where: { $0.rawValue == code }) { return .refused }
         return .reset

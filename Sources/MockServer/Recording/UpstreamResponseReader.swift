@@ -52,8 +52,9 @@ struct UpstreamResponseReader {
     /// The largest head accepted; a larger one is an error rather than unbounded buffering.
     static let maxHeadBytes = 64 * 1024
     /// Chunked framing through the request decoder, without its request-sized body limit.
-    private static let limits = ParserLimits(maxRequestLineLength: maxHeadBytes, maxHeaderBytes: maxHeadBytes,
-                                             maxHeaderCount: .max, maxBodyBytes: .max, maxChunkLineLength: 4096)
+    private static let limits = ParserLimits(
+        maxRequestLineLength: maxHeadBytes, maxHeaderBytes: maxHeadBytes,
+        maxHeaderCount: .max, maxBodyBytes: .max, maxChunkLineLength: 4096)
 
     /// False for the answer to `HEAD`, which has no body.
     let expectsBody: Bool
@@ -105,8 +106,10 @@ struct UpstreamResponseReader {
         case .head:
             guard let head = try readHead() else {
                 if inputEnded {
-                    throw UpstreamResponseError(message: receivedAny ? "The upstream closed the connection in the middle of its answer's head."
-                                                                    : "The upstream closed the connection without answering.")
+                    throw UpstreamResponseError(
+                        message: receivedAny
+                            ? "The upstream closed the connection in the middle of its answer's head."
+                            : "The upstream closed the connection without answering.")
                 }
                 return .needsMore
             }
@@ -115,7 +118,9 @@ struct UpstreamResponseReader {
             if remaining == 0 { return end(reusable: keepsAlive) }
             let take = min(remaining, buffer.count - position)
             guard take > 0 else {
-                if inputEnded { throw UpstreamResponseError(message: "The upstream closed the connection \(remaining) bytes before the end of its answer's body.") }
+                if inputEnded {
+                    throw UpstreamResponseError(message: "The upstream closed the connection \(remaining) bytes before the end of its answer's body.")
+                }
                 return .needsMore
             }
             let piece = Data(buffer[position..<(position + take)])
@@ -171,7 +176,7 @@ struct UpstreamResponseReader {
             position = end.bodyStart
             scanned = position
             let parsed = try Self.parseHead(lines)
-            if parsed.status >= 100, parsed.status < 200, parsed.status != 101 { continue } // interim: 100 Continue, 103 Early Hints
+            if parsed.status >= 100, parsed.status < 200, parsed.status != 101 { continue }  // interim: 100 Continue, 103 Early Hints
             let framing = try framing(of: parsed)
             state = .body(framing, keepsAlive: parsed.keepsAlive && !(framing.isUntilClose))
             return parsed
@@ -189,7 +194,7 @@ struct UpstreamResponseReader {
                 // A line feed followed by an empty line: LF LF or LF CR LF.
                 if index + 1 < buffer.count, buffer[index + 1] == ASCII.lf { return (index + 1, index + 2) }
                 if index + 2 < buffer.count, buffer[index + 1] == ASCII.cr, buffer[index + 2] == ASCII.lf { return (index + 1, index + 3) }
-                if index + 2 >= buffer.count { break } // the blank line may still be arriving
+                if index + 2 >= buffer.count { break }  // the blank line may still be arriving
             }
             index += 1
         }
@@ -211,7 +216,8 @@ struct UpstreamResponseReader {
                 throw UpstreamResponseError(message: "The upstream's answer folds a header line, which HTTP/1.1 no longer allows.")
             }
             guard let colon = line.firstIndex(of: ASCII.colon), colon > line.startIndex,
-                  line[..<colon].allSatisfy(ASCII.isToken) else {
+                line[..<colon].allSatisfy(ASCII.isToken)
+            else {
                 throw UpstreamResponseError(message: "The upstream's answer has a malformed header line.")
             }
             var value = line[(colon + 1)...]
@@ -229,8 +235,9 @@ struct UpstreamResponseReader {
         let bytes = Array(line)
         let prefix = Array("HTTP/1.".utf8)
         guard bytes.count >= 12, bytes.starts(with: prefix), let minor = ASCII.hexValue(bytes[7]), minor <= 9,
-              bytes[8] == ASCII.space, bytes.count == 12 || bytes[12] == ASCII.space,
-              bytes[9..<12].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            bytes[8] == ASCII.space, bytes.count == 12 || bytes[12] == ASCII.space,
+            bytes[9..<12].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else {
             throw UpstreamResponseError(message: "The upstream's answer does not start with an HTTP/1.x status line.")
         }
         let status = bytes[9..<12].reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
@@ -250,7 +257,8 @@ struct UpstreamResponseReader {
             .map { $0.trimmingHTTPWhitespace() }
         guard let first = lengths.first else { return .untilClose }
         guard first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-              let length = Int(first), lengths.allSatisfy({ $0 == first }) else {
+            let length = Int(first), lengths.allSatisfy({ $0 == first })
+        else {
             throw UpstreamResponseError(message: "The upstream's answer has an invalid Content-Length.")
         }
         return .length(remaining: length)

@@ -7,8 +7,11 @@ import ServiceReplayShared
 /// Decides, when the head of a response arrives, whether its body is passed on as it arrives: given the
 /// status and header fields, and a way to cancel the exchange (when nobody wants the rest of the body),
 /// returns where each piece of the body goes, or `nil` to collect it whole.
-typealias UpstreamStreamDecision = @Sendable (_ status: Int, _ fields: [(name: String, value: String)],
-                                              _ cancel: @escaping @Sendable () -> Void) -> (@Sendable (Data) -> Void)?
+typealias UpstreamStreamDecision =
+    @Sendable (
+        _ status: Int, _ fields: [(name: String, value: String)],
+        _ cancel: @escaping @Sendable () -> Void
+    ) -> (@Sendable (Data) -> Void)?
 
 /// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 struct UpstreamCompletion: Sendable {
@@ -37,8 +40,9 @@ final class UpstreamTaskRouter: Sendable {
     /// may last as long as its pieces keep coming.
     func run(_ task: URLSessionDataTask, silence: Duration, decision: UpstreamStreamDecision? = nil) async -> UpstreamCompletion {
         await withCheckedContinuation { continuation in
-            let transfer = UpstreamTransfer(task: task, continuation: continuation, decision: decision,
-                                            streamsCancelled: streamsCancelled)
+            let transfer = UpstreamTransfer(
+                task: task, continuation: continuation, decision: decision,
+                streamsCancelled: streamsCancelled)
             sessionDelegate.route(task, to: transfer)
             task.resume()
             transfer.expire(after: silence)
@@ -75,8 +79,10 @@ final class UpstreamTransfer: SessionTaskHandler {
     private let state: Lock<State>
     private let streamsCancelled: Lock<Bool>
 
-    init(task: URLSessionDataTask, continuation: CheckedContinuation<UpstreamCompletion, Never>,
-         decision: UpstreamStreamDecision?, streamsCancelled: Lock<Bool>) {
+    init(
+        task: URLSessionDataTask, continuation: CheckedContinuation<UpstreamCompletion, Never>,
+        decision: UpstreamStreamDecision?, streamsCancelled: Lock<Bool>
+    ) {
         self.task = task
         state = Lock(State(continuation: continuation, decision: decision))
         self.streamsCancelled = streamsCancelled
@@ -127,7 +133,7 @@ final class UpstreamTransfer: SessionTaskHandler {
             state.lastByte = .now()
             if let sink = state.sink { return (sink, false) }
             if state.decision != nil { return (nil, true) }
-            state.body.append(data) // in place: the body is not copied for each piece
+            state.body.append(data)  // in place: the body is not copied for each piece
             return (nil, false)
         }
         if let sink {
@@ -147,10 +153,12 @@ final class UpstreamTransfer: SessionTaskHandler {
     /// Asks the task's decision, once, whether its body streams, and installs the sink it gives. The delegate
     /// queue is serial: callbacks of one task never overlap, so deciding outside the lock is safe.
     private func decide() {
-        guard let decision = state.withLock({ state -> UpstreamStreamDecision? in
-            defer { state.decision = nil }
-            return state.decision
-        }), let response = task.response as? HTTPURLResponse else { return }
+        guard
+            let decision = state.withLock({ state -> UpstreamStreamDecision? in
+                defer { state.decision = nil }
+                return state.decision
+            }), let response = task.response as? HTTPURLResponse
+        else { return }
         let fields = ProxyHeaders.urlSessionFields(response.allHeaderFields)
         guard let sink = decision(response.statusCode, fields, { [task] in task.cancel() }) else { return }
         state.withLock { $0.sink = sink }
@@ -158,12 +166,14 @@ final class UpstreamTransfer: SessionTaskHandler {
     }
 
     func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
-        guard let (continuation, ended) = state.withLock({ state -> (CheckedContinuation<UpstreamCompletion, Never>, State)? in
-            guard let continuation = state.continuation else { return nil }
-            // What the completion needs moves out; the transfer keeps nothing once it completed.
-            defer { state = State() }
-            return (continuation, state)
-        }) else { return }
+        guard
+            let (continuation, ended) = state.withLock({ state -> (CheckedContinuation<UpstreamCompletion, Never>, State)? in
+                guard let continuation = state.continuation else { return nil }
+                // What the completion needs moves out; the transfer keeps nothing once it completed.
+                defer { state = State() }
+                return (continuation, state)
+            })
+        else { return }
         var completion = UpstreamCompletion(head: nil, body: ended.body, error: nil, streamed: ended.sink != nil)
         if ended.timedOut {
             completion.error = (URLError.Code.timedOut.rawValue, "The upstream sent nothing in time.")

@@ -65,10 +65,12 @@ extension ReplayServer {
         public var streamTiming: StreamTiming
 
         /// Creates a configuration; every parameter has the default described on its property.
-        public init(matching: MatchRules = MatchRules(), matcher: (@Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool)? = nil,
-                    faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
-                    onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil,
-                    streamTiming: StreamTiming = .recorded) {
+        public init(
+            matching: MatchRules = MatchRules(), matcher: (@Sendable (_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool)? = nil,
+            faults: FaultSource = .environment, strict: Bool = false, journalCapacity: Int = Journal.defaultCapacity,
+            onRequest: (@Sendable (JournalEntry) -> Void)? = nil, mode: Mode = .replay, recording: RecordingOptions? = nil,
+            streamTiming: StreamTiming = .recorded
+        ) {
             self.streamTiming = streamTiming
             self.matching = matching
             self.matcher = matcher

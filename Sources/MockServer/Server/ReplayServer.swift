@@ -96,18 +96,22 @@ public final class ReplayServer: Sendable {
         journal = Journal(capacity: configuration.journalCapacity)
         let injector: FaultInjector?
         if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine, identity: configuration.faultIdentity) } else { injector = nil }
-        handler = ReplayHandler(engine: engine, journal: journal, injector: injector,
-                                streamTiming: configuration.streamTiming, observer: configuration.onRequest)
+        handler = ReplayHandler(
+            engine: engine, journal: journal, injector: injector,
+            streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         if configuration.mode.forwards, let options = configuration.recording {
-            let recorder = RecordingHandler(records: configuration.mode.records, replaysFirst: configuration.mode == .replayOrRecord,
-                                            options: options, engine: engine, journal: journal, observer: configuration.onRequest)
+            let recorder = RecordingHandler(
+                records: configuration.mode.records, replaysFirst: configuration.mode == .replayOrRecord, options: options,
+                engine: engine, journal: journal, observer: configuration.onRequest)
             self.recorder = recorder
-            http = HTTPServer(configuration: configuration.server, handler: recorder, group: .shared,
-                              onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+            http = HTTPServer(
+                configuration: configuration.server, handler: recorder, group: .shared,
+                onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         } else {
             recorder = nil
-            http = HTTPServer(configuration: configuration.server, handler: handler, group: .shared,
-                              onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+            http = HTTPServer(
+                configuration: configuration.server, handler: handler, group: .shared,
+                onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         }
     }
 
@@ -122,7 +126,8 @@ public final class ReplayServer: Sendable {
     public func start() async throws -> URL {
         if configuration.mode.forwards {
             guard let recorder else {
-                throw MockServerError(.missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
+                throw MockServerError(
+                    .missingOptions, "the \(configuration.mode) mode forwards requests, so it needs Configuration.recording with the upstream")
             }
             try recorder.prepare()
         }
@@ -131,7 +136,7 @@ public final class ReplayServer: Sendable {
 
     /// Closes the listener and every connection, stalled ones included. Safe to call more than once.
     /// In a forwarding mode it first cuts the streamed answers being relayed (a stream may never end; each
-    /// is recorded as far as it came, as ``RecordedStream/Ending/unfinished``), then lets the other exchanges
+    /// is recorded as far as it came, marked unfinished, so that replay keeps it open after its last part), then lets the other exchanges
     /// in flight finish (each bounded by ``RecordingOptions/timeout``; requests arriving meanwhile get a 503),
     /// so every exchange a client was answered is recorded, then writes the recorded cassette file and removes its capture log; call
     /// ``saveRecording()`` afterwards to learn whether that succeeded.
@@ -181,7 +186,8 @@ public final class ReplayServer: Sendable {
         var named: [String] = []
         for entry in journal.entries where entry.outcome.kind == .matched {
             guard let kind = entry.outcome.replayedFailure, let reference = entry.outcome.interaction,
-                  seen.insert(reference).inserted else { continue }
+                seen.insert(reference).inserted
+            else { continue }
             named.append("\(reference.cassette) interaction \(reference.index) (\(reference.method) \(reference.target)), \(JournalOutcome.replaying(kind))")
         }
         guard !named.isEmpty else { return nil }
@@ -213,8 +219,11 @@ public final class ReplayServer: Sendable {
     /// How many client connections are open right now (0 when not running).
     var openConnectionCount: Int { http.openConnectionCount }
 
-    /// Adds a hand-written interaction for the odd case; it answers before any cassette does (see
-    /// ``ReplayEngine/add(_:)``). Build one with ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``.
+    /// Adds a hand-written interaction for the odd case; it answers before any cassette does: requests it
+    /// matches are answered by the added interactions alone, in the order added, then as the after-last policy
+    /// says (repeat unless ``ReplayServer/Configuration/matching`` sets another `afterLast`). Build one with
+    /// ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``. Each call copies the server's
+    /// index, so it suits a handful of additions, not thousands.
     public func add(_ interaction: Interaction) {
         if let recorder { recorder.add(interaction) } else { replayEngine.add(interaction) }
     }

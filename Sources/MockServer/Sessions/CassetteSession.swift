@@ -41,8 +41,10 @@ package struct CassetteSession: Sendable {
     /// - Throws: ``MockServerError`` for a cassette missing in replay mode, several names in a mode that
     ///   records one file, or no upstream when one is needed; ``MockServerError`` for an invalid upstream;
     ///   ``MockServerError`` for an unreadable cassette.
-    package init(names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: ReplayServer.Configuration,
-                 test: String?, environment: [String: String] = TestEnvironment.current) throws {
+    package init(
+        names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: ReplayServer.Configuration,
+        test: String?, environment: [String: String] = TestEnvironment.current
+    ) throws {
         self.mode = mode
         var configuration = configuration
         // Random faults draw per test (see ReplayServer.Configuration.faultIdentity).
@@ -50,11 +52,14 @@ package struct CassetteSession: Sendable {
         var drift: DriftCheck?
         let missing = names.filter { !Self.exists($0, in: folder) }
         // A cassette an earlier test of this process recorded under `once` is appended to (see CassetteTurns).
-        let appendsOnce = mode == .once && names.count == 1 && missing.isEmpty
+        let appendsOnce =
+            mode == .once && names.count == 1 && missing.isEmpty
             && CassetteTurns.shared.wasClaimed(Self.file(names[0], in: folder))
         let records = mode == .newEpisodes || mode == .all || (mode == .once && !missing.isEmpty)
         if records && names.count != 1 {
-            throw MockServerError(.invalidConfiguration, "\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
+            throw MockServerError(
+                .invalidConfiguration,
+                "\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
         }
         switch mode {
         case .once where missing.isEmpty && !appendsOnce, .none:
@@ -69,8 +74,9 @@ package struct CassetteSession: Sendable {
             pending = nil
             old = nil
             let existing = try Self.load(names.filter { !missing.contains($0) }, in: folder)
-            let upstream = try Self.upstream(upstream, recorded: existing.lazy.compactMap(\.metadata.upstream).first,
-                                             for: names.joined(separator: ", "), environment: environment)
+            let upstream = try Self.upstream(
+                upstream, recorded: existing.lazy.compactMap(\.metadata.upstream).first,
+                for: names.joined(separator: ", "), environment: environment)
             configuration.mode = .passThrough
             configuration.recording = RecordingOptions(upstream: upstream)
             if mode == .drift {
@@ -87,8 +93,10 @@ package struct CassetteSession: Sendable {
             let continues = mode == .all && old != nil && CassetteTurns.shared.wasReplaced(target)
             cassettes = []
             file = target
-            let pending = mode == .all
-                ? target.deletingLastPathComponent().appendingPathComponent("\(target.lastPathComponent).recording-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
+            let pending =
+                mode == .all
+                ? target.deletingLastPathComponent().appendingPathComponent(
+                    "\(target.lastPathComponent).recording-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
                 : nil
             self.pending = pending
             self.old = mode == .all ? old : nil
@@ -101,8 +109,9 @@ package struct CassetteSession: Sendable {
             }
             configuration.mode = mode == .newEpisodes || appendsOnce || continues ? .replayOrRecord : .record
             // Redaction as `recorder capture` applies it: the default rules.
-            configuration.recording = RecordingOptions(upstream: upstream, file: pending ?? target,
-                                                       name: old?.name ?? name.replacingOccurrences(of: "/", with: "-"))
+            configuration.recording = RecordingOptions(
+                upstream: upstream, file: pending ?? target,
+                name: old?.name ?? name.replacingOccurrences(of: "/", with: "-"))
         }
         self.configuration = configuration
         self.drift = drift
@@ -112,7 +121,10 @@ package struct CassetteSession: Sendable {
     /// The error for a cassette `name` missing from `folder` where it is only replayed: the file, and the
     /// command that records it for the test `test`.
     package static func notFound(_ name: String, in folder: URL, test: String?) -> MockServerError {
-        MockServerError(.cassetteNotFound, "no cassette \(name) at \(file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)")
+        MockServerError(
+            .cassetteNotFound,
+            "no cassette \(name) at \(file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)"
+        )
     }
 
     /// Replays `cassettes` as they are, whatever the environment's record mode.
@@ -141,10 +153,19 @@ package struct CassetteSession: Sendable {
     /// for the timeout) is short of them: it is settled as a failed test's, and the test fails saying so.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
     ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it;
-    ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream.
+    ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream;
+    ///   `invalidConfiguration` when ``RecordMode/once`` recorded a missing cassette from no request at all.
     package func finish(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
         guard let file, let unrecorded = server.unrecordedRequestsError(file: file.path) else {
-            return try settle(server, passed: passed)
+            try settle(server, passed: passed)
+            if let file, mode == .once, !FileManager.default.fileExists(atPath: file.path) {
+                // Left quiet, the test would pass now and fail offline for want of the cassette.
+                throw MockServerError(
+                    .invalidConfiguration,
+                    "no request reached the server while \(RecordMode.recordVariable)=once recorded \(file.path), so there is nothing to replay offline; a test whose requests go elsewhere (the fault matrix starts servers of its own) does not belong under .mockServer or withMockServer"
+                )
+            }
+            return
         }
         do {
             try settle(server, passed: false)
@@ -171,25 +192,36 @@ package struct CassetteSession: Sendable {
                 recorded.errorTemplates = old.errorTemplates
                 try recorded.save(to: pending, overwrite: true)
             } catch {
-                throw MockServerError(.cannotSave, "the new recording stays in \(pending.path) without the hand-written parts of \(file.path): \(error.description)")
+                throw MockServerError(
+                    .cannotSave, "the new recording stays in \(pending.path) without the hand-written parts of \(file.path): \(error.description)")
             }
         }
         switch passed {
         case true? where CassetteTurns.shared.hasFailed(file):
             // The run is failing already; this passing test only says where its recording went.
-            FileHandle.standardError.write(Data("note: a test sharing \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all leaves it as it was before the run; this test's new recording is in \(pending.path)\n".utf8))
+            FileHandle.standardError.write(
+                Data(
+                    "note: a test sharing \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all leaves it as it was before the run; this test's new recording is in \(pending.path)\n"
+                        .utf8))
             return
         case true?:
             break
         case false?:
             guard let original = CassetteTurns.shared.noteFailed(file) else {
-                throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
+                throw MockServerError(
+                    .cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
             }
             // An earlier test sharing the cassette replaced it, dropping what this one used: put it back.
             try AtomicFile.write(original, to: file, overwrite: true)
-            throw MockServerError(.cannotSave, "the test failed, so \(RecordMode.recordVariable)=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(pending.path)")
+            throw MockServerError(
+                .cannotSave,
+                "the test failed, so \(RecordMode.recordVariable)=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(pending.path)"
+            )
         case nil:
-            throw MockServerError(.cannotSave, "\(RecordMode.recordVariable)=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending.path): if the test passed, accept it with `mv '\(pending.path)' '\(file.path)'`")
+            throw MockServerError(
+                .cannotSave,
+                "\(RecordMode.recordVariable)=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending.path): if the test passed, accept it with `mv '\(pending.path)' '\(file.path)'`"
+            )
         }
         let original = CassetteTurns.shared.wasReplaced(file) ? nil : try? Data(contentsOf: file)
         do {
@@ -217,13 +249,17 @@ package struct CassetteSession: Sendable {
     /// ``ReplayServer/current``), stops it, settles the recording with ``finish(_:passed:)`` (`passed` judges
     /// `body`'s result, `nil` when it cannot tell; a throwing `body` failed, and where its recording went is
     /// written to standard error) and, in strict mode, throws when a request went unmatched.
-    package func withServer<Result>(_ body: (ReplayServer) async throws -> Result,
-                                    passed: (Result) -> Bool?) async throws -> Result {
+    package func withServer<Result>(
+        _ body: (ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         try await ServerSlots.shared.holding { try await withServerInSlot(body, passed: passed) }
     }
 
-    private func withServerInSlot<Result>(_ body: (ReplayServer) async throws -> Result,
-                                          passed: (Result) -> Bool?) async throws -> Result {
+    private func withServerInSlot<Result>(
+        _ body: (ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         let server = try ReplayServer(loaded: cassettes, configuration: configuration)
         try await server.start()
         let result: Result
@@ -265,35 +301,44 @@ package struct CassetteSession: Sendable {
     /// ``RecordMode/all``, decides whether the new recording replaces the old cassette).
     /// - Throws: ``MockServerError`` (`invalidConfiguration`) for a test with faults in a mode that records
     ///   when there is no `rehearse` (the caller cannot ignore the failures of a first run).
-    package static func run<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
-                                    configuration: ReplayServer.Configuration, test: String?,
-                                    environment: [String: String] = TestEnvironment.current,
-                                    warn: ([String]) -> Void,
-                                    rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                    _ body: (CassetteSession, ReplayServer) async throws -> Result,
-                                    passed: (Result) -> Bool?) async throws -> Result {
+    package static func run<Result>(
+        names: [String], folder: URL, upstream: String?, mode: RecordMode,
+        configuration: ReplayServer.Configuration, test: String?,
+        environment: [String: String] = TestEnvironment.current,
+        warn: ([String]) -> Void,
+        rehearse: ((() async throws -> Void) async -> Void)? = nil,
+        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         let turn = names.count == 1 ? try await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
         defer { if let turn { CassetteTurns.shared.give(turn) } }
         return try await CassetteTurns.$held.withValue(CassetteTurns.held.union(turn.map { [$0] } ?? [])) {
-            try await runTaken(names: names, folder: folder, upstream: upstream, mode: mode, configuration: configuration, test: test,
-                               environment: environment, warn: warn, rehearse: rehearse, body, passed: passed)
+            try await runTaken(
+                names: names, folder: folder, upstream: upstream, mode: mode, configuration: configuration, test: test,
+                environment: environment, warn: warn, rehearse: rehearse, body, passed: passed)
         }
     }
 
     /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` once the turn is taken.
-    private static func runTaken<Result>(names: [String], folder: URL, upstream: String?, mode: RecordMode,
-                                         configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
-                                         warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
-                                         _ body: (CassetteSession, ReplayServer) async throws -> Result,
-                                         passed: (Result) -> Bool?) async throws -> Result {
-        let session = try CassetteSession(names: names, folder: folder, upstream: upstream, mode: mode,
-                                          configuration: configuration, test: test, environment: environment)
+    private static func runTaken<Result>(
+        names: [String], folder: URL, upstream: String?, mode: RecordMode,
+        configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
+        warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
+        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
+        let session = try CassetteSession(
+            names: names, folder: folder, upstream: upstream, mode: mode,
+            configuration: configuration, test: test, environment: environment)
         warn(session.warnings)
         guard session.configuration.mode.records, let faults = try session.faultPlan() else {
             return try await session.withServer({ try await body(session, $0) }, passed: passed)
         }
         guard let rehearse else {
-            throw MockServerError(.invalidConfiguration, "faults do not apply while \(RecordMode.recordVariable)=\(mode.rawValue) records \(names.joined(separator: ", ")), and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
+            throw MockServerError(
+                .invalidConfiguration,
+                "faults do not apply while \(RecordMode.recordVariable)=\(mode.rawValue) records \(names.joined(separator: ", ")), and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing"
+            )
         }
         return try await session.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
     }
@@ -309,15 +354,19 @@ package struct CassetteSession: Sendable {
 
     /// Records through a rehearsal of `body`, then runs `body` for real against the recording with `faults`
     /// (see ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)``).
-    private func rehearsed<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
-                                   _ body: (CassetteSession, ReplayServer) async throws -> Result,
-                                   passed: (Result) -> Bool?) async throws -> Result {
+    private func rehearsed<Result>(
+        faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
+        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         try await ServerSlots.shared.holding { try await rehearsedInSlot(faults: faults, rehearse: rehearse, body, passed: passed) }
     }
 
-    private func rehearsedInSlot<Result>(faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
-                                         _ body: (CassetteSession, ReplayServer) async throws -> Result,
-                                         passed: (Result) -> Bool?) async throws -> Result {
+    private func rehearsedInSlot<Result>(
+        faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
+        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         let recorder = try ReplayServer(cassettes: [], configuration: configuration)
         try await recorder.start()
         await ReplayServer.$current.withValue(recorder) {
@@ -366,11 +415,16 @@ package struct CassetteSession: Sendable {
     }
 
     /// `MOCKSERVER_UPSTREAM`, else the call site's, else the recorded cassette's upstream.
-    private static func upstream(_ callSite: String?, recorded: String?, for name: String,
-                                 environment: [String: String]) throws -> Upstream {
+    private static func upstream(
+        _ callSite: String?, recorded: String?, for name: String,
+        environment: [String: String]
+    ) throws -> Upstream {
         let override = environment[upstreamVariable].flatMap { $0.isEmpty ? nil : $0 }
         guard let text = override ?? callSite ?? recorded else {
-            throw MockServerError(.missingOptions, "recording \(name) needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set \(upstreamVariable)")
+            throw MockServerError(
+                .missingOptions,
+                "recording \(name) needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set \(upstreamVariable)"
+            )
         }
         return try Upstream(text)
     }
@@ -385,7 +439,8 @@ package struct CassetteSession: Sendable {
             guard let recordedAt = cassette.recordedAt else { return nil }
             let age = Int(now.timeIntervalSince(recordedAt) / 86_400)
             guard age > days else { return nil }
-            return "cassette \(cassette.name) was recorded \(age) days ago, more than \(maxAgeVariable)=\(days); re-record it with `\(RecordMode.recordVariable)=all swift test`"
+            return
+                "cassette \(cassette.name) was recorded \(age) days ago, more than \(maxAgeVariable)=\(days); re-record it with `\(RecordMode.recordVariable)=all swift test`"
         }
     }
 }

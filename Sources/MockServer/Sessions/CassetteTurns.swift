@@ -61,7 +61,9 @@ package final class CassetteTurns: Sendable {
         }
         guard needsTurn else { return nil }
         guard !Self.held.contains(key) else {
-            throw MockServerError(.invalidConfiguration, "this test is recording \(file.path) already, so a helper inside it cannot record the same cassette; give the inner one a cassette of its own")
+            throw MockServerError(
+                .invalidConfiguration,
+                "this test is recording \(file.path) already, so a helper inside it cannot record the same cassette; give the inner one a cassette of its own")
         }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let now = state.withLock { state in

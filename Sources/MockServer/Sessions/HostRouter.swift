@@ -23,10 +23,13 @@ final class HostRouter: Sendable {
     /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
     /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
     /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them.
-    static func loopbackRequest(for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
-                                sessionHeaders: [String: String]) -> URLRequest? {
+    static func loopbackRequest(
+        for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
+        sessionHeaders: [String: String]
+    ) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
-              var target = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
+            var target = URLComponents(url: url, resolvingAgainstBaseURL: true)
+        else { return nil }
         let authority = (target.host ?? "") + (target.port.map { ":\($0)" } ?? "")
         target.scheme = base.scheme
         target.host = base.host
@@ -179,8 +182,10 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
 
     func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
         let http = response as? HTTPURLResponse
-        let shown = HTTPURLResponse(url: originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",
-                                    headerFields: http?.allHeaderFields as? [String: String]) ?? response
+        let shown =
+            HTTPURLResponse(
+                url: originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",
+                headerFields: http?.allHeaderFields as? [String: String]) ?? response
         deliver { $0.urlProtocol($1, didReceive: shown, cacheStoragePolicy: .notAllowed) }
     }
 

@@ -79,8 +79,9 @@ final class HostRoutes: Sendable {
     func destination(ofSlot index: Int) -> Destination? {
         let route = table.withLock { $0.routes.indices.contains(index) ? $0.routes[index] : nil }
         guard let route, let baseURL = route.server?.baseURL else { return nil }
-        return Destination(baseURL: baseURL, timeout: route.configuration.timeoutIntervalForRequest,
-                           headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions)
+        return Destination(
+            baseURL: baseURL, timeout: route.configuration.timeoutIntervalForRequest,
+            headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions)
     }
 
     /// A configuration's `httpAdditionalHeaders` as names and values (Apple documents string values only;

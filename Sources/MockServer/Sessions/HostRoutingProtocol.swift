@@ -41,13 +41,18 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
         // Without a descriptor for each end of the loopback connection, the request would wait in the
         // server's backlog until it timed out, naming nothing.
         guard Sys.descriptorsLeft(2) else {
-            fail(.cannotConnectToHost, "the process has no file descriptors left (its limit is \(Sys.descriptorLimit)), so the routed request was not sent; something keeps descriptors open, or the limit is too low (ulimit -n)")
+            fail(
+                .cannotConnectToHost,
+                "the process has no file descriptors left (its limit is \(Sys.descriptorLimit)), so the routed request was not sent; something keeps descriptors open, or the limit is too low (ulimit -n)"
+            )
             return
         }
         guard let destination = HostRoutes.shared.destination(ofSlot: Slot.index),
-              let routed = HostRouter.loopbackRequest(for: request, to: destination.baseURL, sessionTimeout: destination.timeout,
-                                                      sessionHeaders: destination.headers),
-              let session = destination.sessions.session(timeout: routed.timeoutInterval) else {
+            let routed = HostRouter.loopbackRequest(
+                for: request, to: destination.baseURL, sessionTimeout: destination.timeout,
+                sessionHeaders: destination.headers),
+            let session = destination.sessions.session(timeout: routed.timeoutInterval)
+        else {
             fail(.cannotConnectToHost)
             return
         }

@@ -9,8 +9,10 @@ package enum RecordingsFolder {
     /// when no ancestor has one (the source tree is not on this device), the first shipped as a resource of
     /// `bundles` (see ``inResources(of:)``); else `nil`. The `MOCKSERVER_RECORDINGS` environment variable,
     /// when set, names the folder instead.
-    package static func nearest(to filePath: String, environment: [String: String] = TestEnvironment.current,
-                                bundles: [Bundle] = Bundle.allBundles) -> URL? {
+    package static func nearest(
+        to filePath: String, environment: [String: String] = TestEnvironment.current,
+        bundles: [Bundle] = Bundle.allBundles
+    ) -> URL? {
         if let override = environment[variable], !override.isEmpty {
             return URL(fileURLWithPath: override, isDirectory: true)
         }
@@ -49,10 +51,15 @@ package enum RecordingsFolder {
 
     /// `folder` when given, else the folder ``nearest(to:environment:)`` finds for a test in `filePath`.
     /// - Throws: ``MockServerError`` (`cassetteNotFound`) when there is none, saying how to make one.
-    package static func forTest(_ folder: URL?, filePath: String,
-                                environment: [String: String] = TestEnvironment.current) throws(MockServerError) -> URL {
+    package static func forTest(
+        _ folder: URL?, filePath: String,
+        environment: [String: String] = TestEnvironment.current
+    ) throws(MockServerError) -> URL {
         if let folder = folder ?? nearest(to: filePath, environment: environment) { return folder }
-        throw MockServerError(.cassetteNotFound, "no Recordings folder at or above \(filePath); create one (such as Recordings/ next to Package.swift), set \(variable) to a folder, or pass the folder with `in:`")
+        throw MockServerError(
+            .cassetteNotFound,
+            "no Recordings folder at or above \(filePath); create one (such as Recordings/ next to Package.swift), set \(variable) to a folder, or pass the folder with `in:`"
+        )
     }
 
     /// The cassettes named `name` in `folder`: `NAME.json` (or `NAME` itself when it ends in `.json`) as one

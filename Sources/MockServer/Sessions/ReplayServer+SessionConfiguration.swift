@@ -32,12 +32,16 @@ extension ReplayServer {
         // On Apple platforms only a background configuration has an identifier. FoundationNetworking has no
         // background sessions (nor `background(withIdentifier:)`), but a settable `identifier`: one set is refused alike.
         if let identifier = base.identifier {
-            throw MockServerError(.invalidConfiguration, "the background session configuration '\(identifier)' cannot be routed, because background sessions ignore protocolClasses and would reach the real network; pass .ephemeral or .default instead")
+            throw MockServerError(
+                .invalidConfiguration,
+                "the background session configuration '\(identifier)' cannot be routed, because background sessions ignore protocolClasses and would reach the real network; pass .ephemeral or .default instead"
+            )
         }
         guard let configuration = base.copy() as? URLSessionConfiguration else {
             throw MockServerError(.invalidConfiguration, "the session configuration could not be copied")
         }
-        configuration.protocolClasses = [HostRoutes.shared.protocolClass(for: self, configuration: configuration)]
+        configuration.protocolClasses =
+            [HostRoutes.shared.protocolClass(for: self, configuration: configuration)]
             + (base.protocolClasses ?? [])
         return configuration
     }

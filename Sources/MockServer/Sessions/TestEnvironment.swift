@@ -15,8 +15,10 @@ package enum TestEnvironment {
 
     /// The variables that choose what a test records, where it looks and what it forwards to. The fault
     /// variables are not among them: CI sets those on purpose for the services suite.
-    package static let recordingVariables = [RecordMode.recordVariable, RecordMode.liveVariable, RecordingsFolder.variable,
-                                             CassetteSession.upstreamVariable, CassetteSession.maxAgeVariable]
+    package static let recordingVariables = [
+        RecordMode.recordVariable, RecordMode.liveVariable, RecordingsFolder.variable,
+        CassetteSession.upstreamVariable, CassetteSession.maxAgeVariable,
+    ]
 
     /// The process's environment without ``recordingVariables``: what the package's own suite runs under.
     package static var ownSuite: [String: String] {

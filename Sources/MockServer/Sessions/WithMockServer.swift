@@ -24,7 +24,7 @@ import Foundation
 /// `MOCKSERVER_UPSTREAM` when set, else to `upstream`, else to the cassette's own `upstream`; it redacts
 /// with ``RedactionRules/default``, as `recorder capture` does. The modes that record take one name.
 /// Replayed cassettes recorded more than `MOCKSERVER_MAX_AGE_DAYS` days ago earn a warning on standard error.
-/// Tests of one process recording the same cassette take turns on it (see the README's "Record from your tests").
+/// Tests of one process recording the same cassette take turns on it (see the article "Recording from your tests", in MockServerTesting).
 ///
 /// MockServer links no test framework, so this function cannot see a failure that does not throw (a failed
 /// `#expect` or `XCTAssert`): under `all` the new recording, with the old cassette's hand-written parts, stays
@@ -36,14 +36,17 @@ import Foundation
 /// - Parameters:
 ///   - names: cassette names relative to `folder`: `github/users` for `github/users.json`, or a folder
 ///     name for every cassette in it.
-///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`
-///     (see ``RecordingsFolder/nearest(to:environment:)``).
+///   - folder: the recordings folder; default the folder the `MOCKSERVER_RECORDINGS` environment variable
+///     names, else the nearest `Recordings/` at or above the folder of `filePath`, else the first `Recordings`
+///     folder shipped as a bundle resource (when the source tree is not on the device).
 ///   - upstream: the real API a recording forwards to, such as `https://api.github.com`; default `nil`
 ///     (the cassette's own). Unused when only replaying.
 ///   - configuration: how the server runs; default loopback, ephemeral port, faults from the environment.
 ///     The record mode sets its ``ReplayServer/Configuration/mode`` and ``ReplayServer/Configuration/recording``.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
+///   - body: the test's work, given the started server; its result is returned.
+/// - Returns: what `body` returns.
 /// - Throws: what `body` throws, or ``MockServerError``: `cassetteNotFound` when a cassette is missing in
 ///   replay mode (naming the file and the command that records it), or no `Recordings/` folder is found;
 ///   `invalidConfiguration`, `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid
@@ -63,9 +66,10 @@ public func withMockServer<Result>(
 ) async throws -> Result {
     // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
     // throw: under `all` the new recording stays beside the old cassette (see CassetteSession.finish).
-    try await CassetteSession.forTest(names: names, folder: folder, upstream: upstream, configuration: configuration,
-                                   filePath: filePath, function: function, { _, server in try await body(server) },
-                                   passed: { _ in nil })
+    try await CassetteSession.forTest(
+        names: names, folder: folder, upstream: upstream, configuration: configuration,
+        filePath: filePath, function: function, { _, server in try await body(server) },
+        passed: { _ in nil })
 }
 
 extension CassetteSession {
@@ -76,17 +80,20 @@ extension CassetteSession {
     /// the result as ``withServer(_:passed:)`` says, and `rehearse` runs a fault test's recording run as
     /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` says.
     /// - Throws: ``MockServerError`` as that function documents.
-    package static func forTest<Result>(names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
-                                        filePath: String, function: String,
-                                        environment: [String: String] = TestEnvironment.current,
-                                        warn: ([String]) -> Void = CassetteSession.printWarnings,
-                                        rehearse: ((() async throws -> Void) async -> Void)? = nil,
-                                        _ body: (CassetteSession, ReplayServer) async throws -> Result,
-                                        passed: (Result) -> Bool?) async throws -> Result {
+    package static func forTest<Result>(
+        names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
+        filePath: String, function: String,
+        environment: [String: String] = TestEnvironment.current,
+        warn: ([String]) -> Void = CassetteSession.printWarnings,
+        rehearse: ((() async throws -> Void) async -> Void)? = nil,
+        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        passed: (Result) -> Bool?
+    ) async throws -> Result {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
-        return try await run(names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
-                             configuration: configuration, test: testName(function), environment: environment, warn: warn,
-                             rehearse: rehearse, body, passed: passed)
+        return try await run(
+            names: names, folder: recordings, upstream: upstream, mode: try RecordMode.fromEnvironment(environment),
+            configuration: configuration, test: testName(function), environment: environment, warn: warn,
+            rehearse: rehearse, body, passed: passed)
     }
 
     /// A test's name as `swift test --filter` takes it: `function` (`#function`, or a Swift Testing test's

@@ -37,8 +37,11 @@ extension Connection {
             perform(inner, throttled)
         case .stream(let stream):
             if let rate = context.bytesPerSecond {
-                perform(.response(stream.wholeResponse), ReplyContext(isHEAD: context.isHEAD, keepAliveRequested: context.keepAliveRequested,
-                                                                      isHTTP10: context.isHTTP10, bytesPerSecond: rate))
+                perform(
+                    .response(stream.wholeResponse),
+                    ReplyContext(
+                        isHEAD: context.isHEAD, keepAliveRequested: context.keepAliveRequested,
+                        isHTTP10: context.isHTTP10, bytesPerSecond: rate))
             } else {
                 startStream(stream, context)
             }

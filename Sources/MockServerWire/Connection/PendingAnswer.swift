@@ -35,8 +35,10 @@ final class PendingAnswer: Sendable {
 
     /// The responder is gone: answer 500 unless an answer was sent.
     func abandon() {
-        _ = send(.response(status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                           body: Data("The request handler released its responder without answering.\n".utf8)))
+        _ = send(
+            .response(
+                status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                body: Data("The request handler released its responder without answering.\n".utf8)))
     }
 
     func onCancel(_ handler: @escaping @Sendable () -> Void) {

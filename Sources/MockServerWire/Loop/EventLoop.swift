@@ -128,7 +128,7 @@ package final class EventLoop: @unchecked Sendable {
     }
 
     /// Starts watching `descriptor` for `interest` and handing it the reports (loop thread only). `shared` marks
-    /// a listener every loop watches (see ``Poller/add(_:interest:shared:)``).
+    /// a listener several loops may watch (see ``Poller/add(_:interest:shared:)``).
     package func watch(_ descriptor: LoopDescriptor, interest: Interest, shared: Bool = false) {
         let index = Int(descriptor.fd)
         if index >= descriptors.count {

@@ -1,5 +1,6 @@
-/// An attached server's listening socket as one event loop watches it: every loop has its own, on the same
-/// descriptor (see ``Poller/add(_:interest:shared:)``), and admits the connections it accepts.
+/// An attached server's listening socket as one event loop watches it: each loop that accepts for the server
+/// (see ``EventLoopGroup/acceptingLoops()``) has its own, on the same descriptor, and admits the connections it
+/// accepts.
 final class Listener: LoopDescriptor {
     /// At most this many connections are accepted per readiness report. One, like nginx's default:
     /// epoll then offers the next pending connection to a loop that is idle (EPOLLEXCLUSIVE wakes

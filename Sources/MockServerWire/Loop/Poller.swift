@@ -46,8 +46,11 @@ enum PollerBackend: Sendable {
 /// A readiness mechanism owned by one event loop; used only on that loop's thread, except that
 /// ``add(_:interest:shared:)`` for a listener happens there too.
 package protocol Poller: AnyObject {
-    /// Starts watching `fd`. `shared` marks a listening socket watched by every loop; epoll then wakes
-    /// only one of them per connection (EPOLLEXCLUSIVE).
+    /// Whether a listener that several loops watch wakes only one of them per connection. epoll does
+    /// (EPOLLEXCLUSIVE); poll(2) wakes every loop, and all but one then find nothing to accept.
+    var wakesOneLoopPerConnection: Bool { get }
+    /// Starts watching `fd`. `shared` marks a listening socket that several loops may watch; epoll then
+    /// wakes only one of them per connection (EPOLLEXCLUSIVE).
     func add(_ fd: Int32, interest: Interest, shared: Bool)
     func modify(_ fd: Int32, interest: Interest)
     /// Stops watching `fd`, which stays open.

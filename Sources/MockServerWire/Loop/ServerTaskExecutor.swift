@@ -13,7 +13,7 @@ package enum ServerTaskExecutor {
     /// tasks run there too.
     @discardableResult
     package static func task(_ work: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
-        if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+        if #available(Swift6Runtime , *) {
             return Task(executorPreference: DispatchTaskExecutor.shared, operation: work)
         }
         return Task(operation: work)
@@ -21,7 +21,7 @@ package enum ServerTaskExecutor {
 }
 
 /// The task executor behind ``ServerTaskExecutor``: a concurrent Dispatch queue.
-@available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+@available(Swift6Runtime, *)
 private final class DispatchTaskExecutor: TaskExecutor {
     static let shared = DispatchTaskExecutor()
 

@@ -35,7 +35,8 @@ enum RequestHeadParser {
     /// `method SP request-target SP HTTP-version`, with exactly one space between parts.
     private static func parseRequestLine(_ line: UnsafeRawBufferPointer) throws(RequestRejection) -> (String, String, String, Bool) {
         guard let firstSpace = line.firstIndex(of: ASCII.space),
-              let secondSpace = line.firstIndex(of: ASCII.space, from: firstSpace + 1) else {
+            let secondSpace = line.firstIndex(of: ASCII.space, from: firstSpace + 1)
+        else {
             throw .malformed("The request line is not 'METHOD target HTTP/1.1'.")
         }
         let method = UnsafeRawBufferPointer(rebasing: line[..<firstSpace])
@@ -56,7 +57,8 @@ enum RequestHeadParser {
     private static func parseVersion(_ version: UnsafeRawBufferPointer) throws(RequestRejection) -> Bool {
         let isDigit = { (byte: UInt8) in byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
         guard version.count == 8, UnsafeRawBufferPointer(rebasing: version[..<5]).equals("HTTP/"),
-              isDigit(version[5]), version[6] == UInt8(ascii: "."), isDigit(version[7]) else {
+            isDigit(version[5]), version[6] == UInt8(ascii: "."), isDigit(version[7])
+        else {
             throw .malformed("The protocol version is not HTTP/1.1.")
         }
         guard version[5] == UInt8(ascii: "1") else { throw .unsupportedVersion }

@@ -7,6 +7,7 @@ final class EpollPoller: Poller {
     private let epoll: Int32
     private let capacity = 256
     private let buffer: UnsafeMutableRawPointer
+    let wakesOneLoopPerConnection = true
 
     init?() {
         guard let symbols = LinuxSymbols.shared else { return nil }
@@ -44,12 +45,13 @@ final class EpollPoller: Poller {
             let event = buffer + index * LinuxSymbols.eventSize
             let flags = event.loadUnaligned(as: UInt32.self)
             let fd = Int32(truncatingIfNeeded: event.loadUnaligned(fromByteOffset: LinuxSymbols.eventDataOffset, as: UInt64.self))
-            events.append(PollerEvent(
-                fd: fd,
-                readable: flags & LinuxSymbols.epollIn != 0,
-                writable: flags & LinuxSymbols.epollOut != 0,
-                hangup: flags & (LinuxSymbols.epollErr | LinuxSymbols.epollHup) != 0
-            ))
+            events.append(
+                PollerEvent(
+                    fd: fd,
+                    readable: flags & LinuxSymbols.epollIn != 0,
+                    writable: flags & LinuxSymbols.epollOut != 0,
+                    hangup: flags & (LinuxSymbols.epollErr | LinuxSymbols.epollHup) != 0
+                ))
         }
     }
 

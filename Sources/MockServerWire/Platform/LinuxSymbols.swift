@@ -21,8 +21,9 @@ struct LinuxSymbols: @unchecked Sendable {
     static let shared: LinuxSymbols? = {
         guard let process = dlopen(nil, RTLD_NOW) else { return nil }
         guard let create = dlsym(process, "epoll_create1"),
-              let ctl = dlsym(process, "epoll_ctl"),
-              let wait = dlsym(process, "epoll_wait") else { return nil }
+            let ctl = dlsym(process, "epoll_ctl"),
+            let wait = dlsym(process, "epoll_wait")
+        else { return nil }
         return LinuxSymbols(
             epollCreate1: unsafeBitCast(create, to: EpollCreate1.self),
             epollCtl: unsafeBitCast(ctl, to: EpollCtl.self),

@@ -11,6 +11,7 @@ final class PollPoller: Poller {
     private var isDirty = true
     /// Extra events asked for and reported as hangup (see ``PollerBackend/pollWithDarwinHangup``).
     private let peerCloseEvents: Int16
+    let wakesOneLoopPerConnection = false
 
     /// `reportsPeerCloseAsHangup` makes Linux report a peer's FIN as Darwin does (POLLIN|POLLHUP), via
     /// POLLRDHUP; Darwin already does, so there it changes nothing.
@@ -62,12 +63,13 @@ final class PollPoller: Poller {
         for index in descriptors.indices where descriptors[index].revents != 0 {
             let flags = descriptors[index].revents
             descriptors[index].revents = 0
-            events.append(PollerEvent(
-                fd: descriptors[index].fd,
-                readable: flags & Int16(POLLIN) != 0,
-                writable: flags & Int16(POLLOUT) != 0,
-                hangup: flags & (Int16(POLLERR | POLLHUP | POLLNVAL) | peerCloseEvents) != 0
-            ))
+            events.append(
+                PollerEvent(
+                    fd: descriptors[index].fd,
+                    readable: flags & Int16(POLLIN) != 0,
+                    writable: flags & Int16(POLLOUT) != 0,
+                    hangup: flags & (Int16(POLLERR | POLLHUP | POLLNVAL) | peerCloseEvents) != 0
+                ))
         }
     }
 }

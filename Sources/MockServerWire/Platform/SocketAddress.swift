@@ -64,7 +64,8 @@ package struct SocketAddress: @unchecked Sendable {
     /// The port in host byte order.
     var port: UInt16 {
         withUnsafeBytes(of: storage) { raw in
-            isIPv6 ? UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
+            isIPv6
+                ? UInt16(bigEndian: raw.load(as: sockaddr_in6.self).sin6_port)
                 : UInt16(bigEndian: raw.load(as: sockaddr_in.self).sin_port)
         }
     }

@@ -15,7 +15,8 @@ struct HTTPDateCache {
         let days = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
         let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let text = "Date: \(days[Int(time.tm_wday)]), \(two(time.tm_mday)) \(months[Int(time.tm_mon)]) \(time.tm_year + 1900) "
+        let text =
+            "Date: \(days[Int(time.tm_wday)]), \(two(time.tm_mday)) \(months[Int(time.tm_mon)]) \(time.tm_year + 1900) "
             + "\(two(time.tm_hour)):\(two(time.tm_min)):\(two(time.tm_sec)) GMT\r\n"
         return Array(text.utf8)
     }

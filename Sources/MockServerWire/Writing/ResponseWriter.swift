@@ -50,7 +50,8 @@ enum ResponseWriter {
                 hasTransferEncoding = true
             case 10 where header.name.caseInsensitiveEquals("connection"):
                 // Hop-by-hop: the server writes its own; the handler's can only ask to close.
-                asksToClose = asksToClose || header.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }
+                asksToClose =
+                    asksToClose || header.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }
                 continue
             case 10 where header.name.caseInsensitiveEquals("keep-alive"):
                 // Hop-by-hop (a recorded "timeout=5, max=100" would describe another server).
@@ -100,7 +101,8 @@ enum ResponseWriter {
         if let length = Int(value) { return length }
         let utf8 = value.utf8
         guard let first = utf8.firstIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }),
-              let last = utf8.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return nil }
+            let last = utf8.lastIndex(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") })
+        else { return nil }
         return Int(value[first...last])
     }
 }

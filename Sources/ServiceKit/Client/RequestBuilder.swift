@@ -14,22 +14,26 @@ struct RequestBuilder {
     /// The request for a ``WebService`` call, or `.network(.cannotConnect)` (underlying
     /// `URLError.badURL`) when no URL can be made.
     func request<Service: WebService>(for service: Service, parameters: Parameters) throws(WebServiceError) -> URLRequest {
-        try request(endpoint: service.endpoint, method: service.method, parameters: parameters,
-                    encoding: service.parameterEncoding, formatting: service.parameterFormatting,
-                    files: service.files, accept: "application/json", configure: service.configure)
+        try request(
+            endpoint: service.endpoint, method: service.method, parameters: parameters,
+            encoding: service.parameterEncoding, formatting: service.parameterFormatting,
+            files: service.files, accept: "application/json", configure: service.configure)
     }
 
     /// The request for a ``StreamingService`` call: the same as a ``WebService``'s, accepting
     /// `text/event-stream`.
     func request<Service: StreamingService>(for service: Service, parameters: Parameters) throws(WebServiceError) -> URLRequest {
-        try request(endpoint: service.endpoint, method: service.method, parameters: parameters,
-                    encoding: service.parameterEncoding, formatting: service.parameterFormatting,
-                    files: [], accept: "text/event-stream", configure: service.configure)
+        try request(
+            endpoint: service.endpoint, method: service.method, parameters: parameters,
+            encoding: service.parameterEncoding, formatting: service.parameterFormatting,
+            files: [], accept: "text/event-stream", configure: service.configure)
     }
 
-    private func request(endpoint: String, method: HTTPMethod, parameters: Parameters, encoding: ParameterEncoding,
-                         formatting: ParameterFormatting, files: [MultipartFile], accept: String,
-                         configure: (inout URLRequest) -> Void) throws(WebServiceError) -> URLRequest {
+    private func request(
+        endpoint: String, method: HTTPMethod, parameters: Parameters, encoding: ParameterEncoding,
+        formatting: ParameterFormatting, files: [MultipartFile], accept: String,
+        configure: (inout URLRequest) -> Void
+    ) throws(WebServiceError) -> URLRequest {
         let query = encoding == .query ? RequestBody.queryString(parameters, formatting: formatting) : ""
         guard let url = url(endpoint: endpoint, query: query) else {
             throw .network(.cannotConnect, underlyingError: URLError(.badURL))
@@ -52,8 +56,10 @@ struct RequestBuilder {
         return request
     }
 
-    private func body(_ encoding: ParameterEncoding, parameters: Parameters, files: [MultipartFile],
-                      formatting: ParameterFormatting) -> RequestBody? {
+    private func body(
+        _ encoding: ParameterEncoding, parameters: Parameters, files: [MultipartFile],
+        formatting: ParameterFormatting
+    ) -> RequestBody? {
         switch encoding {
         case .query:
             return nil

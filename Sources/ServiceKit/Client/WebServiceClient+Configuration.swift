@@ -21,10 +21,12 @@ extension WebServiceClient {
         public var clock: any ServiceClock
 
         /// A configuration; every argument has the documented default.
-        public init(headers: [String: String] = [:],
-                    commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() },
-                    timeout: TimeInterval = 60, retryPolicy: RetryPolicy? = nil,
-                    clock: any ServiceClock = SystemClock()) {
+        public init(
+            headers: [String: String] = [:],
+            commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() },
+            timeout: TimeInterval = 60, retryPolicy: RetryPolicy? = nil,
+            clock: any ServiceClock = SystemClock()
+        ) {
             self.headers = headers
             self.commonParameters = commonParameters
             self.timeout = timeout

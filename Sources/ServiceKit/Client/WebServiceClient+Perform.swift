@@ -11,8 +11,11 @@ extension WebServiceClient {
     }
 
     /// One call, start to finish: build the request once, then attempt, and retry while the policy allows.
-    func perform<Service: WebService>(_ service: Service, uploadProgress: UploadProgressHandler?)
-        async throws(WebServiceError) -> Outcome<Service.Response> {
+    func perform<Service: WebService>(
+        _ service: Service, uploadProgress: UploadProgressHandler?
+    )
+        async throws(WebServiceError) -> Outcome<Service.Response>
+    {
         guard !Task.isCancelled else { throw .network(.cancelled) }
         var parameters = service.parameters
         parameters.merge(defaults: await configuration.commonParameters())
@@ -28,8 +31,11 @@ extension WebServiceClient {
             case .failure(let error, let serverDelay):
                 (failure, retryAfter) = (error, serverDelay)
             }
-            guard let delay = configuration.retryPolicy?.delay(after: attempt, failedWith: failure,
-                                                               method: service.method, retryAfter: retryAfter) else {
+            guard
+                let delay = configuration.retryPolicy?.delay(
+                    after: attempt, failedWith: failure,
+                    method: service.method, retryAfter: retryAfter)
+            else {
                 throw failure
             }
             do {
@@ -47,8 +53,10 @@ extension WebServiceClient {
         case failure(WebServiceError, retryAfter: TimeInterval?)
     }
 
-    private func attemptOnce<Service: WebService>(_ request: URLRequest, service: Service,
-                                                  uploadProgress: UploadProgressHandler?) async -> Attempt<Service.Response> {
+    private func attemptOnce<Service: WebService>(
+        _ request: URLRequest, service: Service,
+        uploadProgress: UploadProgressHandler?
+    ) async -> Attempt<Service.Response> {
         let received: TransportResponse
         do {
             received = try await transport.send(request, uploadProgress: uploadProgress)
@@ -60,8 +68,9 @@ extension WebServiceClient {
         guard !Task.isCancelled else {
             return .failure(.network(.cancelled), retryAfter: nil)
         }
-        let reply = RawResponse(statusCode: received.statusCode, headers: received.headers, body: received.body,
-                                url: received.url ?? request.url, receivedAt: configuration.clock.now)
+        let reply = RawResponse(
+            statusCode: received.statusCode, headers: received.headers, body: received.body,
+            url: received.url ?? request.url, receivedAt: configuration.clock.now)
         switch service.interpret(reply) {
         case .success(let response):
             return .success(Outcome(response: response, reply: reply))

@@ -27,8 +27,9 @@ public final class WebServiceClient: Sendable {
     /// - Precondition: `baseURL` is an `http` or `https` URL; anything else is a programming error.
     public init(baseURL: URL, configuration: Configuration = Configuration(), transport: (any HTTPTransport)? = nil) {
         let scheme = baseURL.scheme?.lowercased()
-        precondition(scheme == "http" || scheme == "https",
-                     "WebServiceClient needs an http or https base URL; got \(baseURL.absoluteString)")
+        precondition(
+            scheme == "http" || scheme == "https",
+            "WebServiceClient needs an http or https base URL; got \(baseURL.absoluteString)")
         self.baseURL = baseURL
         self.configuration = configuration
         self.transport = transport ?? URLSessionTransport()
@@ -40,8 +41,11 @@ public final class WebServiceClient: Sendable {
     ///
     /// - Throws: ``WebServiceError`` only: network-level when no complete response arrived, service-level
     ///   when the response was an error or could not be mapped.
-    public func send<Service: WebService>(_ service: Service, uploadProgress: UploadProgressHandler? = nil)
-        async throws(WebServiceError) -> Service.Response {
+    public func send<Service: WebService>(
+        _ service: Service, uploadProgress: UploadProgressHandler? = nil
+    )
+        async throws(WebServiceError) -> Service.Response
+    {
         try await perform(service, uploadProgress: uploadProgress).response
     }
 }

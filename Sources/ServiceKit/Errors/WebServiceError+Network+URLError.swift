@@ -36,27 +36,27 @@ extension WebServiceError.Network {
     public init(urlErrorCode code: URLError.Code) {
         switch code {
         case .notConnectedToInternet, .internationalRoamingOff, .callIsActive, .dataNotAllowed,
-             .cannotLoadFromNetwork:
+            .cannotLoadFromNetwork:
             self = .notConnected
         case .cannotFindHost, .dnsLookupFailed:
             self = .cannotFindHost
         case .cannotConnectToHost, .badURL, .resourceUnavailable, .userAuthenticationRequired,
-             .userCancelledAuthentication, .fileDoesNotExist, .fileIsDirectory, .noPermissionsToReadFile,
-             .backgroundSessionInUseByAnotherProcess, .backgroundSessionRequiresSharedContainer:
+            .userCancelledAuthentication, .fileDoesNotExist, .fileIsDirectory, .noPermissionsToReadFile,
+            .backgroundSessionInUseByAnotherProcess, .backgroundSessionRequiresSharedContainer:
             self = .cannotConnect
         case .timedOut:
             self = .timedOut
         case .networkConnectionLost, .backgroundSessionWasDisconnected, .requestBodyStreamExhausted:
             self = .connectionLost
         case .badServerResponse, .cannotParseResponse, .zeroByteResource, .cannotDecodeRawData,
-             .cannotDecodeContentData, .unknown, .unsupportedURL, .httpTooManyRedirects,
-             .redirectToNonExistentLocation, .dataLengthExceedsMaximum, .downloadDecodingFailedMidStream,
-             .downloadDecodingFailedToComplete, .cannotCreateFile, .cannotOpenFile, .cannotCloseFile,
-             .cannotWriteToFile, .cannotRemoveFile, .cannotMoveFile:
+            .cannotDecodeContentData, .unknown, .unsupportedURL, .httpTooManyRedirects,
+            .redirectToNonExistentLocation, .dataLengthExceedsMaximum, .downloadDecodingFailedMidStream,
+            .downloadDecodingFailedToComplete, .cannotCreateFile, .cannotOpenFile, .cannotCloseFile,
+            .cannotWriteToFile, .cannotRemoveFile, .cannotMoveFile:
             self = .badResponse
         case .secureConnectionFailed, .serverCertificateHasBadDate, .serverCertificateUntrusted,
-             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
-             .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired, .appTransportSecurityRequiresSecureConnection:
             self = .secureConnectionFailed
         case .cancelled:
             self = .cancelled
@@ -87,7 +87,8 @@ extension WebServiceError.Network {
             default: self = .connectionLost
             }
         } else if (error as NSError).domain == NSURLErrorDomain,
-                  let code = Self.urlErrorCode(rawValue: (error as NSError).code) {
+            let code = Self.urlErrorCode(rawValue: (error as NSError).code)
+        {
             // On Linux an NSError built in NSURLErrorDomain does not always cast to URLError.
             self.init(urlErrorCode: code)
         } else {

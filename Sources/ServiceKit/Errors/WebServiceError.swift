@@ -60,8 +60,10 @@ public final class WebServiceError: NSError, LocalizedError, @unchecked Sendable
     }
 
     /// A service-level error: the server answered, but not with what the service asked for.
-    public static func service(_ failure: Service, underlyingError: (any Error)? = nil,
-                               statusCode: Int? = nil) -> WebServiceError {
+    public static func service(
+        _ failure: Service, underlyingError: (any Error)? = nil,
+        statusCode: Int? = nil
+    ) -> WebServiceError {
         WebServiceError(.service(failure), underlyingError: underlyingError, statusCode: statusCode)
     }
 

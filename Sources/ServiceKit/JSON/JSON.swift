@@ -75,7 +75,8 @@ public struct JSON: Sendable {
         switch node {
         case .value(.array(let elements)) where elements.indices.contains(index):
             element = .value(elements[index])
-        case .document(let document, let array) where document.tape[array].kind == .array
+        case .document(let document, let array)
+        where document.tape[array].kind == .array
             && (0..<document.tape[array].count).contains(index):
             var position = array + 1
             for _ in 0..<index {

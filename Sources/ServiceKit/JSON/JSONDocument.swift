@@ -87,7 +87,8 @@ final class JSONDocument: Sendable {
                     let entry = tape[member]
                     if entry.kind == .plainString {
                         if entry.length == wanted.count,
-                           wanted.isEmpty || memcmp(raw.baseAddress! + entry.start, wanted.baseAddress!, wanted.count) == 0 {
+                            wanted.isEmpty || memcmp(raw.baseAddress! + entry.start, wanted.baseAddress!, wanted.count) == 0
+                        {
                             found = member + 1
                         }
                     } else if string(at: member).utf8.elementsEqual(wanted) {
@@ -160,8 +161,9 @@ final class JSONDocument: Sendable {
         let entry = tape[index]
         return bytes.withUnsafeBytes { raw in
             // The parser checked that the literal fits Int.
-            JSONParser.integer(UnsafeRawBufferPointer(rebasing: raw[entry.start..<(entry.start + entry.length)])
-                .assumingMemoryBound(to: UInt8.self))!
+            JSONParser.integer(
+                UnsafeRawBufferPointer(rebasing: raw[entry.start..<(entry.start + entry.length)])
+                    .assumingMemoryBound(to: UInt8.self))!
         }
     }
 

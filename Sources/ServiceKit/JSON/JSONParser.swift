@@ -196,7 +196,8 @@ struct JSONParser {
     private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count,
-              memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0 else {
+            memcmp(bytes.baseAddress! + index, literal.utf8Start, count) == 0
+        else {
             throw failure("expected a value (object, array, string, number, true, false or null)")
         }
         index += count
@@ -259,7 +260,7 @@ struct JSONParser {
         }
         switch bytes[index + 1] {
         case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
-             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
             index += 2
         case UInt8(ascii: "u"):
             guard bytes.count - index >= 6, Self.hexQuad(bytes, at: index + 2) != nil else {
@@ -326,7 +327,8 @@ struct JSONParser {
         switch unit {
         case 0xD800...0xDBFF:
             if text.count - index >= 12, text[index + 6] == UInt8(ascii: "\\"), text[index + 7] == UInt8(ascii: "u"),
-               let low = hexQuad(text, at: index + 8), (0xDC00...0xDFFF).contains(low) {
+                let low = hexQuad(text, at: index + 8), (0xDC00...0xDFFF).contains(low)
+            {
                 return (Unicode.Scalar(0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00))!, 12)
             }
             return ("\u{FFFD}", 6)
@@ -409,8 +411,10 @@ struct JSONParser {
         for byte in text[(isNegative ? 1 : 0)...] {
             let digit = Int(byte &- UInt8(ascii: "0"))
             let (shifted, overflowedShift) = value.multipliedReportingOverflow(by: 10)
-            let (next, overflowedAdd) = isNegative ? shifted.subtractingReportingOverflow(digit)
-                                                   : shifted.addingReportingOverflow(digit)
+            let (next, overflowedAdd) =
+                isNegative
+                ? shifted.subtractingReportingOverflow(digit)
+                : shifted.addingReportingOverflow(digit)
             guard !overflowedShift, !overflowedAdd else { return nil }
             value = next
         }

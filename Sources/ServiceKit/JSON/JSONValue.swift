@@ -20,7 +20,8 @@ public enum JSONValue: Hashable, Sendable {
 }
 
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
-    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral {
+    ExpressibleByBooleanLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
     /// A `.string`.
     public init(stringLiteral value: String) { self = .string(value) }
     /// An `.integer`.

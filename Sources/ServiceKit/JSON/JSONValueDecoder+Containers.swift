@@ -18,8 +18,11 @@ struct KeyedJSONContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         try decoder.unbox(type, at: member(key))
     }
 
-    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key)
-        throws -> KeyedDecodingContainer<NestedKey> {
+    func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type, forKey key: Key
+    )
+        throws -> KeyedDecodingContainer<NestedKey>
+    {
         try nested(key).container(keyedBy: type)
     }
 
@@ -68,8 +71,11 @@ struct UnkeyedJSONContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type)
-        throws -> KeyedDecodingContainer<NestedKey> {
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy type: NestedKey.Type
+    )
+        throws -> KeyedDecodingContainer<NestedKey>
+    {
         let container = try JSONValueDecoder(json: next(), dateFormat: decoder.dateFormat).container(keyedBy: type)
         currentIndex += 1
         return container

@@ -20,8 +20,10 @@ struct JSONValueDecoder: Decoder {
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
         guard json.isObject else {
-            throw WebServiceError.service(json.exists ? .invalidField(json.path.description)
-                                                      : .missingField(json.path.description))
+            throw WebServiceError.service(
+                json.exists
+                    ? .invalidField(json.path.description)
+                    : .missingField(json.path.description))
         }
         return KeyedDecodingContainer(KeyedJSONContainer<Key>(decoder: self))
     }

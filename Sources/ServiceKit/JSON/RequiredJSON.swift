@@ -32,7 +32,8 @@ public struct RequiredJSON: Sendable {
         if let read {
             return read
         }
-        throw json.exists ? .service(.invalidField(json.path.description))
-                          : .service(.missingField(json.path.description))
+        throw json.exists
+            ? .service(.invalidField(json.path.description))
+            : .service(.missingField(json.path.description))
     }
 }

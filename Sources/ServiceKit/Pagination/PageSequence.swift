@@ -47,7 +47,7 @@ public struct PageSequence<Service: PaginatedService>: AsyncSequence, Sendable {
             let outcome: WebServiceClient.Outcome<Service.Response>
             do {
                 outcome = try await client.perform(service, uploadProgress: nil)
-            } catch where error.reason == .network(.cancelled) {
+            } catch  where error.reason == .network(.cancelled) {
                 return finish()
             } catch {
                 _ = finish()

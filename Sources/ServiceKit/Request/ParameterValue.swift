@@ -30,36 +30,43 @@ extension ParameterValue: ParameterConvertible {
     public var parameterValue: ParameterValue { self }
 }
 
+/// A string is sent as it is (``ParameterValue/string(_:)``).
 extension String: ParameterConvertible {
     /// `.string(self)`.
     public var parameterValue: ParameterValue { .string(self) }
 }
 
+/// An integer is sent in decimal (``ParameterValue/integer(_:)``).
 extension Int: ParameterConvertible {
     /// `.integer(self)`.
     public var parameterValue: ParameterValue { .integer(self) }
 }
 
+/// A number is sent without a fraction when it is whole (``ParameterValue/double(_:)``).
 extension Double: ParameterConvertible {
     /// `.double(self)`.
     public var parameterValue: ParameterValue { .double(self) }
 }
 
+/// A boolean is sent as ``ParameterFormatting/booleans`` says (``ParameterValue/bool(_:)``).
 extension Bool: ParameterConvertible {
     /// `.bool(self)`.
     public var parameterValue: ParameterValue { .bool(self) }
 }
 
+/// A date is sent as ``ParameterFormatting/dates`` says (``ParameterValue/date(_:)``).
 extension Date: ParameterConvertible {
     /// `.date(self)`.
     public var parameterValue: ParameterValue { .date(self) }
 }
 
+/// A URL is sent as its absolute string.
 extension URL: ParameterConvertible {
     /// The absolute string.
     public var parameterValue: ParameterValue { .string(absoluteString) }
 }
 
+/// An array is sent as ``ParameterFormatting/arrays`` says (``ParameterValue/array(_:)``).
 extension Array: ParameterConvertible where Element: ParameterConvertible {
     /// `.array` of the elements' values.
     public var parameterValue: ParameterValue { .array(map(\.parameterValue)) }

@@ -11,7 +11,8 @@ enum LinkHeader {
             for link in links(in: value) {
                 // URI templates ({?since}) are not URLs; Foundation would percent-encode the braces and accept them.
                 guard !link.target.contains(where: { $0 == "{" || $0 == "}" }),
-                      let url = URL(string: link.target, relativeTo: base)?.absoluteURL else { continue }
+                    let url = URL(string: link.target, relativeTo: base)?.absoluteURL
+                else { continue }
                 for relation in link.relations where result[relation] == nil {
                     result[relation] = url
                 }

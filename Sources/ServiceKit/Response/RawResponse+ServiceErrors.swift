@@ -48,8 +48,9 @@ extension JSON {
     /// responses and stream events.
     var errorPayload: WebServiceError.Service? {
         if self["error_id"].exists || self["error_name"].exists {
-            return .errorPayload(code: self["error_name"].string ?? self["error_id"].string,
-                                 message: self["error_message"].string)
+            return .errorPayload(
+                code: self["error_name"].string ?? self["error_id"].string,
+                message: self["error_message"].string)
         }
         let error = self["error"]
         if error.isObject {

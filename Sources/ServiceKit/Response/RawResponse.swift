@@ -35,7 +35,8 @@ public struct RawResponse: Sendable {
         } else {
             do {
                 let document = try JSONDocument.parse(body)
-                (json, bodyProblem) = document.map { (JSON(document: $0), nil) }
+                (json, bodyProblem) =
+                    document.map { (JSON(document: $0), nil) }
                     ?? (nil, .service(.undecodableBody, statusCode: statusCode))
             } catch {
                 (json, bodyProblem) = (nil, .service(.undecodableBody, underlyingError: error, statusCode: statusCode))

@@ -31,9 +31,11 @@ public struct RetryPolicy: Sendable {
     public var random: @Sendable () -> Double
 
     /// A policy; every argument has the documented default.
-    public init(maxAttempts: Int = 3, initialDelay: TimeInterval = 0.5, multiplier: Double = 2,
-                maxDelay: TimeInterval = 30, jitter: Double = 0.2, maxRetryAfter: TimeInterval = 60,
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(
+        maxAttempts: Int = 3, initialDelay: TimeInterval = 0.5, multiplier: Double = 2,
+        maxDelay: TimeInterval = 30, jitter: Double = 0.2, maxRetryAfter: TimeInterval = 60,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+    ) {
         self.maxAttempts = max(1, maxAttempts)
         self.initialDelay = max(0, initialDelay)
         self.multiplier = max(1, multiplier)
@@ -55,8 +57,10 @@ public struct RetryPolicy: Sendable {
 
     /// The wait in seconds before the attempt after `attempt` (counted from 1), or `nil` to give up and
     /// report `error`. `retryAfter` is the server's `Retry-After` for that attempt, if any.
-    public func delay(after attempt: Int, failedWith error: WebServiceError, method: HTTPMethod,
-                      retryAfter: TimeInterval?) -> TimeInterval? {
+    public func delay(
+        after attempt: Int, failedWith error: WebServiceError, method: HTTPMethod,
+        retryAfter: TimeInterval?
+    ) -> TimeInterval? {
         guard attempt < maxAttempts, isRetryable(error, method: method) else { return nil }
         if let retryAfter {
             return retryAfter <= maxRetryAfter ? retryAfter : nil

@@ -9,8 +9,10 @@ extension WebService {
             return .failure(.service(failure, statusCode: reply.statusCode))
         }
         guard reply.isSuccess else {
-            return .failure(.service(.httpStatus(reply.statusCode, message: reply.serverMessage),
-                                     statusCode: reply.statusCode))
+            return .failure(
+                .service(
+                    .httpStatus(reply.statusCode, message: reply.serverMessage),
+                    statusCode: reply.statusCode))
         }
         do {
             return .success(try decodeResponse(reply))
@@ -46,8 +48,10 @@ extension DecodingError {
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
-        JSONPath(components: keys.map { key in
-            key.intValue.map(JSONPath.Component.index) ?? .key(key.stringValue)
-        }).description
+        JSONPath(
+            components: keys.map { key in
+                key.intValue.map(JSONPath.Component.index) ?? .key(key.stringValue)
+            }
+        ).description
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -88,7 +89,7 @@ public struct EventStream<Service: StreamingService>: AsyncSequence, Sendable {
                     if service.requiresEndOfStream { throw WebServiceError.network(.connectionLost) }
                     return nil
                 }
-                parsed = parser.feed(chunk)
+                parsed = parser.feed(chunk).map(ServerSentEvent.init)
                 nextParsed = 0
             }
         }
@@ -126,8 +127,9 @@ public struct EventStream<Service: StreamingService>: AsyncSequence, Sendable {
             guard !Task.isCancelled else { throw .network(.cancelled) }
             var parameters = service.parameters
             parameters.merge(defaults: await client.configuration.commonParameters())
-            let builder = RequestBuilder(baseURL: client.baseURL, headers: client.configuration.headers,
-                                         timeout: client.configuration.timeout)
+            let builder = RequestBuilder(
+                baseURL: client.baseURL, headers: client.configuration.headers,
+                timeout: client.configuration.timeout)
             let request = try builder.request(for: service, parameters: parameters)
             let response: StreamedResponse
             do {
@@ -143,9 +145,10 @@ public struct EventStream<Service: StreamingService>: AsyncSequence, Sendable {
                 body = response.body.makeAsyncIterator()
                 return
             }
-            let reply = RawResponse(statusCode: response.statusCode, headers: response.headers,
-                                    body: try await Self.collect(response.body, limit: Self.errorBodyLimit),
-                                    url: response.url ?? request.url, receivedAt: client.configuration.clock.now)
+            let reply = RawResponse(
+                statusCode: response.statusCode, headers: response.headers,
+                body: try await Self.collect(response.body, limit: Self.errorBodyLimit),
+                url: response.url ?? request.url, receivedAt: client.configuration.clock.now)
             if let failure = service.serviceError(in: reply) {
                 throw .service(failure, statusCode: reply.statusCode)
             }

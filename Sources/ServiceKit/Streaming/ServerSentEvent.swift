@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// One event of a `text/event-stream` response, as the WHATWG HTML standard's "interpreting an event
 /// stream" dispatches it.
@@ -21,6 +22,11 @@ public struct ServerSentEvent: Hashable, Sendable {
         self.data = data
         self.lastEventID = lastEventID
         self.retry = retry
+    }
+
+    /// The event the package's one event-stream parser dispatched.
+    init(_ parsed: ServerSentEventParser.Event) {
+        self.init(type: parsed.type, data: parsed.data, lastEventID: parsed.lastEventID, retry: parsed.retry)
     }
 
     /// The data parsed as JSON (the usual payload of a streaming API); `nil` when it is not JSON.

@@ -34,8 +34,9 @@ extension HTTPTransport {
             chunks.yield(response.body)
         }
         chunks.finish()
-        return StreamedResponse(statusCode: response.statusCode, headers: response.headers, body: body,
-                                url: response.url)
+        return StreamedResponse(
+            statusCode: response.statusCode, headers: response.headers, body: body,
+            url: response.url)
     }
 }
 

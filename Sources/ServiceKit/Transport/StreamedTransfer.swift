@@ -124,8 +124,10 @@ final class StreamedTransfer: SessionTaskHandler {
         if let error {
             outcome = .failure(error)
         } else if let response = task.response as? HTTPURLResponse, let body = state.body {
-            outcome = .success(StreamedResponse(statusCode: response.statusCode, headers: ResponseHeaders(of: response),
-                                                body: body, url: response.url))
+            outcome = .success(
+                StreamedResponse(
+                    statusCode: response.statusCode, headers: ResponseHeaders(of: response),
+                    body: body, url: response.url))
         } else {
             outcome = .failure(URLError(.badServerResponse))
         }

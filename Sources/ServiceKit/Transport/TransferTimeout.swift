@@ -104,11 +104,15 @@ final class TransferTimeout: @unchecked Sendable {
 extension TransferTimeout {
     /// A timer that fails `task` as timed out after `limit` without progress: `settle` decides its outcome
     /// at once, then the task is cancelled (its own completion, coming later, finds it settled).
-    static func failing(_ task: URLSessionTask, after limit: Duration,
-                        settle: @escaping @Sendable (_ error: (any Error)?) -> Void) -> TransferTimeout {
-        TransferTimeout(limit: limit, hasHead: { task.response != nil }, onExpiry: {
-            settle(URLError(.timedOut))
-            task.cancel()
-        })
+    static func failing(
+        _ task: URLSessionTask, after limit: Duration,
+        settle: @escaping @Sendable (_ error: (any Error)?) -> Void
+    ) -> TransferTimeout {
+        TransferTimeout(
+            limit: limit, hasHead: { task.response != nil },
+            onExpiry: {
+                settle(URLError(.timedOut))
+                task.cancel()
+            })
     }
 }

@@ -36,8 +36,9 @@ public final class URLSessionTransport: HTTPTransport {
     /// data tasks with a body on Darwin and on Linux alike (checked on Linux with a raw socket server).
     public func send(_ request: URLRequest, uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
         let (loosened, timeout) = Self.timing(request)
-        return try await WholeTransfer.run(session.dataTask(with: loosened), through: router, timeout: timeout,
-                                          uploadProgress: uploadProgress)
+        return try await WholeTransfer.run(
+            session.dataTask(with: loosened), through: router, timeout: timeout,
+            uploadProgress: uploadProgress)
     }
 
     /// Sends `request` as a data task and returns once the first bytes of the body (or the end of a

@@ -31,8 +31,10 @@ final class WholeTransfer: SessionTaskHandler {
     /// error. Cancelling the calling Swift task cancels `task`, which then completes with `URLError.cancelled`.
     /// With a `timeout`, the task fails with `URLError.timedOut` once that long passes without bytes sent or
     /// received.
-    static func run(_ task: URLSessionTask, through router: SessionTaskRouter, timeout: Duration?,
-                    uploadProgress: UploadProgressHandler?) async throws -> TransportResponse {
+    static func run(
+        _ task: URLSessionTask, through router: SessionTaskRouter, timeout: Duration?,
+        uploadProgress: UploadProgressHandler?
+    ) async throws -> TransportResponse {
         let transfer = WholeTransfer(task: task, progress: uploadProgress)
         router.route(task, to: transfer)
         if let timeout {
@@ -81,8 +83,14 @@ final class WholeTransfer: SessionTaskHandler {
     /// Settles the transfer with `error` (`nil`: it completed): resumes whoever waits for it, or keeps the
     /// outcome for them. Only the first call counts.
     private func finish(error: (any Error)?) {
-        let (timeout, finished) = state.withLock { state -> (TransferTimeout?, (CheckedContinuation<TransportResponse, any Error>,
-                                                                               Result<TransportResponse, any Error>)?) in
+        let (timeout, finished) = state.withLock {
+            state -> (
+                TransferTimeout?,
+                (
+                    CheckedContinuation<TransportResponse, any Error>,
+                    Result<TransportResponse, any Error>
+                )?
+            ) in
             guard !state.isSettled else { return (nil, nil) }
             state.isSettled = true
             let outcome = Self.outcome(of: task, body: state.body, error: error)
@@ -100,15 +108,20 @@ final class WholeTransfer: SessionTaskHandler {
         }
     }
 
-    private static func outcome(of task: URLSessionTask, body: Data, error: (any Error)?)
-        -> Result<TransportResponse, any Error> {
+    private static func outcome(
+        of task: URLSessionTask, body: Data, error: (any Error)?
+    )
+        -> Result<TransportResponse, any Error>
+    {
         if let error {
             return .failure(error)
         }
         guard let response = task.response as? HTTPURLResponse else {
             return .failure(URLError(.badServerResponse))
         }
-        return .success(TransportResponse(statusCode: response.statusCode, headers: ResponseHeaders(of: response),
-                                          body: body, url: response.url))
+        return .success(
+            TransportResponse(
+                statusCode: response.statusCode, headers: ResponseHeaders(of: response),
+                body: body, url: response.url))
     }
 }

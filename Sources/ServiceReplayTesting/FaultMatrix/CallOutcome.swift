@@ -30,14 +30,15 @@ struct CallOutcome: Sendable, CustomStringConvertible {
     /// than the baseline's, `.service(.httpStatus(503)) after 2 retries (slept 1 s, 1 s)`,
     /// `.network(.timedOut) after 2 events`.
     var description: String {
-        var text = switch result {
-        case .value(let value) where baseline != nil: "success: \(Self.shortened(value)) (baseline: \(baseline ?? ""))"
-        case .value: "success"
-        case .error(let error): error.reason.matrixSpelling
-        case .foreignError(let description): "the error \(description)"
-        case .outlived(let deadline): "still running at its deadline of \(Self.seconds(deadline))"
-        case .notInjected: "the fault never fired"
-        }
+        var text =
+            switch result {
+            case .value(let value) where baseline != nil: "success: \(Self.shortened(value)) (baseline: \(baseline ?? ""))"
+            case .value: "success"
+            case .error(let error): error.reason.matrixSpelling
+            case .foreignError(let description): "the error \(description)"
+            case .outlived(let deadline): "still running at its deadline of \(Self.seconds(deadline))"
+            case .notInjected: "the fault never fired"
+            }
         switch result {
         case .outlived, .notInjected: return text
         default: break

@@ -93,18 +93,19 @@ extension FaultMatrix {
 
         /// `.service(.httpStatus(503))`, `.network(...)`, `the baseline value`, `... after 2 events`.
         public var description: String {
-            let text = switch rule {
-            case .baselineValue: "the baseline value"
-            case .fallback(let value, _): "the fallback \(value)"
-            case .family(.network): ".network(...)"
-            case .family(.service): ".service(...)"
-            case .oneOf(let reasons): reasons.map(\.matrixSpelling).joined(separator: " or ")
-            case .httpStatus(let code): ".service(.httpStatus(\(code)))"
-            case .rateLimited: ".service(.rateLimited)"
-            case .recognisedServiceError: ".service(.httpStatus, .rateLimited or .errorPayload)"
-            case .unusableBody: ".service(.undecodableBody) or .service(.wrongContentType)"
-            case .anyError: ".network(...) or .service(...)"
-            }
+            let text =
+                switch rule {
+                case .baselineValue: "the baseline value"
+                case .fallback(let value, _): "the fallback \(value)"
+                case .family(.network): ".network(...)"
+                case .family(.service): ".service(...)"
+                case .oneOf(let reasons): reasons.map(\.matrixSpelling).joined(separator: " or ")
+                case .httpStatus(let code): ".service(.httpStatus(\(code)))"
+                case .rateLimited: ".service(.rateLimited)"
+                case .recognisedServiceError: ".service(.httpStatus, .rateLimited or .errorPayload)"
+                case .unusableBody: ".service(.undecodableBody) or .service(.wrongContentType)"
+                case .anyError: ".network(...) or .service(...)"
+                }
             guard let eventsBefore else { return text }
             return text + " after \(eventsBefore) event" + (eventsBefore == 1 ? "" : "s")
         }
@@ -119,16 +120,17 @@ extension WebServiceError.Reason {
         case .network(let failure):
             return ".network(.\(failure))"
         case .service(let failure):
-            let inner = switch failure {
-            case .httpStatus(let status, _): "httpStatus(\(status))"
-            case .rateLimited(let delay?): "rateLimited(\(delay == delay.rounded() && abs(delay) < 1e15 ? String(Int(delay)) : String(delay)))"
-            case .rateLimited(nil): "rateLimited"
-            case .errorPayload(let code, _): "errorPayload(\(code ?? "-"))"
-            case .undecodableBody: "undecodableBody"
-            case .wrongContentType(let type): "wrongContentType(\(type))"
-            case .missingField(let path): "missingField(\(path))"
-            case .invalidField(let path): "invalidField(\(path))"
-            }
+            let inner =
+                switch failure {
+                case .httpStatus(let status, _): "httpStatus(\(status))"
+                case .rateLimited(let delay?): "rateLimited(\(delay == delay.rounded() && abs(delay) < 1e15 ? String(Int(delay)) : String(delay)))"
+                case .rateLimited(nil): "rateLimited"
+                case .errorPayload(let code, _): "errorPayload(\(code ?? "-"))"
+                case .undecodableBody: "undecodableBody"
+                case .wrongContentType(let type): "wrongContentType(\(type))"
+                case .missingField(let path): "missingField(\(path))"
+                case .invalidField(let path): "invalidField(\(path))"
+                }
             return ".service(.\(inner))"
         }
     }

@@ -19,7 +19,9 @@ extension FaultMatrix {
         let recordedAt: Date?
         let shape: Shape
         let margin: Duration
-        let makeClient: @Sendable (URL) -> WebServiceClient
+        /// The client the caller's closure built once, for ``FaultMatrix/placeholderURL``: each run sends with its
+        /// settings and transport (one `URLSession` for the whole matrix) to the run's own server.
+        let client: WebServiceClient
         /// Sends the call; a stream also says how many events arrived before it ended.
         let call: @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
 
@@ -31,7 +33,7 @@ extension FaultMatrix {
         /// The baseline, in the environment's record mode, then every case not skipped against what the
         /// baseline replayed or recorded, at most `parallel` at once; a failing baseline throws.
         ///
-        /// The baseline takes the cassette's turn as a test would (see the README's "Record from your tests"):
+        /// The baseline takes the cassette's turn as a test would (see the article "Recording from your tests", in MockServerTesting):
         /// under `once` it records a missing cassette, under `new-episodes` it appends, under `all` it
         /// re-records, and the new recording replaces the old cassette only when every row passed. Rows only
         /// replay, so they never record. Under `drift` and `MOCKSERVER_LIVE=1` the baseline talks to the
@@ -42,43 +44,49 @@ extension FaultMatrix {
             let file = folder.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
             if mode == .all && CassetteTurns.shared.hasFailed(file) {
                 // One failing re-recording is enough: the rows of `cases(for:)` would each record again.
-                throw FaultMatrixError("\(subject): a test re-recording \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all does not record it again here; that test's failure says why")
+                throw FaultMatrixError(
+                    "\(subject): a test re-recording \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all does not record it again here; that test's failure says why"
+                )
             }
-            return try await CassetteSession.run(names: [cassette], folder: folder, upstream: upstream, mode: mode,
-                                                 configuration: ReplayServer.Configuration(faults: .none), test: test,
-                                                 warn: CassetteSession.printWarnings, { session, server in
-                let baseline = try await perform(on: server, fault: nil, baseline: nil)
-                guard case .value = baseline.outcome.result, case .success(let value)? = baseline.value else {
-                    var said = ""
-                    if case .error(let error) = baseline.outcome.result, let message = error.errorDescription { said = " (\(message))" }
-                    throw FaultMatrixError("\(subject): the call must succeed without faults before faults can tell anything, but it ended in \(baseline.outcome)\(said)")
-                }
-                if mode == .live || mode == .drift {
-                    let variable = mode == .live ? "\(RecordMode.liveVariable)=1" : "\(RecordMode.recordVariable)=drift"
-                    let sentence = "faults apply only to replays, so under \(variable) the matrix ran its baseline against the upstream and none of its \(cases.count) rows"
-                    FileHandle.standardError.write(Data("note: \(subject): \(sentence)\n".utf8))
-                    return Report(subject: subject, rows: [], elapsed: ContinuousClock.now - started, notice: sentence)
-                }
-                // Stopped first, so that what it recorded is complete; the rows replay that.
-                await server.stop()
-                let replayed = session.cassettes(after: server)
-                var rows = [Report.Row?](repeating: nil, count: cases.count)
-                try await withThrowingTaskGroup(of: (Int, Report.Row).self) { group in
-                    var next = 0
-                    func addNext() {
-                        guard next < cases.count else { return }
-                        let index = next
-                        next += 1
-                        group.addTask { (index, try await row(for: cases[index], replaying: replayed, baseline: value)) }
+            return try await CassetteSession.run(
+                names: [cassette], folder: folder, upstream: upstream, mode: mode,
+                configuration: ReplayServer.Configuration(faults: .none), test: test,
+                warn: CassetteSession.printWarnings,
+                { session, server in
+                    let baseline = try await perform(on: server, fault: nil, baseline: nil)
+                    guard case .value = baseline.outcome.result, case .success(let value)? = baseline.value else {
+                        var said = ""
+                        if case .error(let error) = baseline.outcome.result, let message = error.errorDescription { said = " (\(message))" }
+                        throw FaultMatrixError(
+                            "\(subject): the call must succeed without faults before faults can tell anything, but it ended in \(baseline.outcome)\(said)")
                     }
-                    for _ in 0..<max(1, parallel) { addNext() }
-                    while let (index, row) = try await group.next() {
-                        rows[index] = row
-                        addNext()
+                    if mode == .live || mode == .drift {
+                        let variable = mode == .live ? "\(RecordMode.liveVariable)=1" : "\(RecordMode.recordVariable)=drift"
+                        let sentence =
+                            "faults apply only to replays, so under \(variable) the matrix ran its baseline against the upstream and none of its \(cases.count) rows"
+                        FileHandle.standardError.write(Data("note: \(subject): \(sentence)\n".utf8))
+                        return Report(subject: subject, rows: [], elapsed: ContinuousClock.now - started, notice: sentence)
                     }
-                }
-                return Report(subject: subject, rows: rows.compactMap { $0 }, elapsed: ContinuousClock.now - started)
-            }, passed: { $0.failures.isEmpty })
+                    // Stopped first, so that what it recorded is complete; the rows replay that.
+                    await server.stop()
+                    let replayed = session.cassettes(after: server)
+                    var rows = [Report.Row?](repeating: nil, count: cases.count)
+                    try await withThrowingTaskGroup(of: (Int, Report.Row).self) { group in
+                        var next = 0
+                        func addNext() {
+                            guard next < cases.count else { return }
+                            let index = next
+                            next += 1
+                            group.addTask { (index, try await row(for: cases[index], replaying: replayed, baseline: value)) }
+                        }
+                        for _ in 0..<max(1, parallel) { addNext() }
+                        while let (index, row) = try await group.next() {
+                            rows[index] = row
+                            addNext()
+                        }
+                    }
+                    return Report(subject: subject, rows: rows.compactMap { $0 }, elapsed: ContinuousClock.now - started)
+                }, passed: { $0.failures.isEmpty })
         }
 
         private func row(for row: Case, replaying cassettes: [LoadedCassette], baseline: Value) async throws -> Report.Row {
@@ -87,24 +95,28 @@ extension FaultMatrix {
             }
             let started = ContinuousClock.now
             let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
-            let performed = try await CassetteSession(replaying: cassettes, configuration: configuration).withServer({ server in
-                try await perform(on: server, fault: row.fault, baseline: baseline)
-            }, passed: { _ in true })
+            let performed = try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(
+                { server in
+                    try await perform(on: server, fault: row.fault, baseline: baseline)
+                }, passed: { _ in true })
             let passed = row.expectation.isMet(by: performed.outcome)
-            return Report.Row(case: row, got: performed.outcome.description, passed: passed, sleeps: performed.outcome.sleeps,
-                              elapsed: ContinuousClock.now - started, outcome: performed.outcome)
+            return Report.Row(
+                case: row, got: performed.outcome.description, passed: passed, sleeps: performed.outcome.sleeps,
+                elapsed: ContinuousClock.now - started, outcome: performed.outcome)
         }
 
         /// One run against `server`: under `fault`, or without faults when `nil`.
-        private func perform(on server: ReplayServer, fault: String?, baseline: Value?) async throws
-            -> (outcome: CallOutcome, value: Result<Value, any Error>?) {
+        private func perform(
+            on server: ReplayServer, fault: String?, baseline: Value?
+        ) async throws
+            -> (outcome: CallOutcome, value: Result<Value, any Error>?)
+        {
             guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
             // The closure's client, on a virtual clock: retries are recorded, never slept.
-            let built = makeClient(baseURL)
             let clock = VirtualClock(now: recordedAt ?? Date())
-            var settings = built.configuration
+            var settings = client.configuration
             settings.clock = clock
-            let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
+            let client = WebServiceClient(baseURL: Self.rebased(client.baseURL, onto: baseURL), configuration: settings, transport: client.transport)
             let ended = await Self.race(deadline) { await call(client) }
             var outcome: CallOutcome
             switch ended {
@@ -112,8 +124,9 @@ extension FaultMatrix {
                 outcome = CallOutcome(result: .outlived(deadline))
             case let (.success(value), events)?:
                 let equal = baseline.map { $0 == value } ?? true
-                outcome = CallOutcome(result: .value(value), events: events, equalsBaseline: equal,
-                                      baseline: equal ? nil : baseline.map(CallOutcome.shortened))
+                outcome = CallOutcome(
+                    result: .value(value), events: events, equalsBaseline: equal,
+                    baseline: equal ? nil : baseline.map(CallOutcome.shortened))
             case let (.failure(error as WebServiceError), events)?:
                 outcome = CallOutcome(result: .error(error), events: events)
             case let (.failure(error), events)?:
@@ -122,6 +135,17 @@ extension FaultMatrix {
             outcome.sleeps = clock.sleeps
             if fault != nil, !Self.injected(server) { outcome.result = .notInjected }
             return (outcome, ended?.result)
+        }
+
+        /// `url` sent to `server`'s scheme, host and port, its path and query kept.
+        static func rebased(_ url: URL, onto server: URL) -> URL {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+                let target = URLComponents(url: server, resolvingAgainstBaseURL: false)
+            else { return server }
+            components.scheme = target.scheme
+            components.host = target.host
+            components.port = target.port
+            return components.url ?? server
         }
 
         /// Whether the server injected a fault: a journal entry says so, or (for `refuse`, which acts before a

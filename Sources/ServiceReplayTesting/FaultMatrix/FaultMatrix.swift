@@ -8,7 +8,7 @@ import ServiceKit
 /// service-level failures, kept in one call.
 ///
 /// ```swift
-/// let report = try await FaultMatrix.run(ProfileService(login: "octocat"), replaying: "github/users",
+/// let report = try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
 ///                                        client: { baseURL in WebServiceClient(baseURL: baseURL, configuration: .init(timeout: 1)) })
 /// #expect(report.failures.isEmpty, "\(report)")
 /// ```
@@ -48,7 +48,8 @@ public enum FaultMatrix {
     /// - Parameters:
     ///   - service: the call; its response is compared with the baseline's by `==`.
     ///   - cassette: the cassette's name in `folder` (`github/users`).
-    ///   - folder: the recordings folder; default the nearest `Recordings/` above `filePath`.
+    ///   - folder: the recordings folder; default as for `withReplay`: the folder `MOCKSERVER_RECORDINGS` names,
+    ///     else the nearest `Recordings/` at or above the folder of `filePath`.
     ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
     ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
@@ -60,7 +61,7 @@ public enum FaultMatrix {
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
     ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
-    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServerError``
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServer/MockServerError``
     ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
     ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
     ///   recording was kept aside.
@@ -70,8 +71,10 @@ public enum FaultMatrix {
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
         margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Response: Equatable {
-        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
-                                client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin) { client in
+        let runner = try runner(
+            subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
+            client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin
+        ) { client in
             do throws(WebServiceError) {
                 return (.success(try await client.send(service)), nil)
             } catch {
@@ -83,15 +86,38 @@ public enum FaultMatrix {
 
     /// Runs the streaming `service` through the matrix: the rows of a plain call, plus the stream faults
     /// after `eventsBeforeFault` events. The events received are compared with the baseline's by `==`.
-    /// Parameters and errors as for the plain service's `run`.
+    /// - Parameters:
+    ///   - service: the call; the events it receives are compared with the baseline's by `==`.
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default as for `withReplay`: the folder `MOCKSERVER_RECORDINGS` names,
+    ///     else the nearest `Recordings/` at or above the folder of `filePath`.
+    ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
+    ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
+    ///   - eventsBeforeFault: how many events arrive before a stream fault strikes; default 1 (a negative
+    ///     count counts as 0).
+    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
+    ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
+    ///   - parallel: runs at once; default ``defaultParallelRuns``.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    ///   - function: the test's name, for the command that records a missing cassette; leave the default.
+    /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
+    ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServer/MockServerError``
+    ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
+    ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
+    ///   recording was kept aside.
     public static func run<Service: StreamingService>(
         _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, eventsBeforeFault: Int = 1,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
         margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Event: Equatable {
-        let runner = try runner(subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
-                                idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin) { client in
+        let runner = try runner(
+            subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
+            idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin
+        ) { client in
             var events: [Service.Event] = []
             do throws(WebServiceError) {
                 for try await event in client.events(of: service) { events.append(event) }
@@ -104,14 +130,31 @@ public enum FaultMatrix {
     }
 
     /// Runs any async call the app makes through a client (a repository or view-model method) through the
-    /// matrix. Each run must throw the ``WebServiceError`` family its fault stands for, or return the fallback
+    /// matrix. Each run must throw the ``ServiceKit/WebServiceError`` family its fault stands for, or return the fallback
     /// an override declares for it (`.expect(family: .network, .fallback(cached), because: ...)`); a value
     /// where an error was due is a swallowed error, a different value a stale one.
     /// - Parameters:
     ///   - name: the call's name in the report (`ProfileRepository.load`).
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default as for `withReplay`: the folder `MOCKSERVER_RECORDINGS` names,
+    ///     else the nearest `Recordings/` at or above the folder of `filePath`.
+    ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
+    ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - idempotent: whether a retry policy may repeat the call (its requests are GETs); default `true`.
+    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
+    ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
+    ///   - parallel: runs at once; default ``defaultParallelRuns``.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     ///   - call: the call, given the run's client; its value is compared with the baseline's by `==`.
-    ///   Other parameters and errors as for the plain service's `run`.
+    /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
+    ///   `MOCKSERVER_LIVE=1` it holds no rows and its ``Report/notice`` says why.
+    /// - Throws: ``FaultMatrixError`` when the baseline fails or an override names no fault; ``MockServer/MockServerError``
+    ///   when the cassette is missing in replay mode (naming the command that records it) or cannot be read,
+    ///   when the record mode or upstream is invalid, and under `all` when the rows failed, so the new
+    ///   recording was kept aside.
     public static func run<Value: Equatable & Sendable>(
         _ name: String, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, idempotent: Bool = true,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
@@ -119,8 +162,10 @@ public enum FaultMatrix {
         margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function,
         _ call: @escaping @Sendable (WebServiceClient) async throws -> Value
     ) async throws -> Report {
-        let runner = try runner(subject: name, cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
-                                idempotent: idempotent, eventsBeforeFault: nil, margin: margin) { client in
+        let runner = try runner(
+            subject: name, cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
+            idempotent: idempotent, eventsBeforeFault: nil, margin: margin
+        ) { client in
             do {
                 return (.success(try await call(client)), nil)
             } catch {
@@ -134,23 +179,39 @@ public enum FaultMatrix {
     /// `@Test(arguments:)`: each fault its own test case.
     ///
     /// ```swift
-    /// @Test(arguments: try FaultMatrix.cases(for: ProfileService.self, replaying: "github/users", client: makeClient))
+    /// @Test(arguments: try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: makeClient))
     /// func profile(_ fault: FaultMatrix.Case) async throws {
-    ///     let report = try await FaultMatrix.run(ProfileService(login: "octocat"), replaying: "github/users",
+    ///     let report = try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
     ///                                            client: makeClient, only: fault)
     ///     #expect(report.failures.isEmpty, "\(report)")
     /// }
     /// ```
+    ///
+    /// Give every parameter but `kind` and `method` as to `run`, whose `only` takes a case returned here.
     /// - Parameters:
     ///   - kind: the service type; a `StreamingService` gets the stream rows.
     ///   - method: the service's method (a POST is never retried); default GET.
-    ///   Other parameters as for `run`, which must be given the same.
-    public static func cases(for kind: Any.Type, method: HTTPMethod = .get, replaying cassette: String, in folder: URL? = nil,
-                             eventsBeforeFault: Int = 1,
-                             client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
-                             overrides: [Override] = [], filePath: String = #filePath) throws -> [Case] {
-        let (_, _, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
-                                      eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
+    ///   - cassette: the cassette's name in `folder` (`github/users`).
+    ///   - folder: the recordings folder; default as for `run`.
+    ///   - eventsBeforeFault: for a `StreamingService`, how many events arrive before a stream fault strikes;
+    ///     default 1 (a negative count counts as 0). Ignored for other services.
+    ///   - client: builds the client for a run's base URL; the rows depend on its timeout and retry policy.
+    ///   - overrides: changed expectations and skipped faults (a skipped fault stays a case, which `run` reports
+    ///     as skipped), and faults added as cases of their own.
+    ///   - filePath: where to start looking for `Recordings/`; leave the default.
+    /// - Returns: the cases in the order `run` runs them.
+    /// - Throws: ``FaultMatrixError`` when an override names neither a fault of the matrix nor a valid fault
+    ///   spec; ``MockServer/MockServerError`` when no recordings folder is found, or the cassette is missing in
+    ///   replay mode or cannot be read.
+    public static func cases(
+        for kind: Any.Type, method: HTTPMethod = .get, replaying cassette: String, in folder: URL? = nil,
+        eventsBeforeFault: Int = 1,
+        client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
+        overrides: [Override] = [], filePath: String = #filePath
+    ) throws -> [Case] {
+        let (_, _, shape, _) = try shape(
+            cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
+            eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
         return try cases(for: shape, overrides: overrides)
     }
 
@@ -158,42 +219,57 @@ public enum FaultMatrix {
         let all = try cases(for: runner.shape, overrides: overrides)
         guard let only else { return all }
         guard let row = all.first(where: { $0.fault == only.fault }) else {
-            throw FaultMatrixError("the case '\(only.fault)' is not a row of \(runner.subject)'s matrix; build the arguments with the same cassette, client and overrides as the run")
+            throw FaultMatrixError(
+                "the case '\(only.fault)' is not a row of \(runner.subject)'s matrix; build the arguments with the same cassette, client and overrides as the run"
+            )
         }
         return [row]
     }
 
-    private static func runner<Value>(subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
-                                      client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
-                                      eventsBeforeFault: Int?, margin: Duration,
-                                      call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?))
-        throws -> Runner<Value> {
+    private static func runner<Value>(
+        subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
+        client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
+        eventsBeforeFault: Int?, margin: Duration,
+        call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
+    )
+        throws -> Runner<Value>
+    {
         let test = CassetteSession.testName(function)
-        let (recordings, recordedAt, shape) = try shape(cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
-                                                        idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
-        return Runner(subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
-                      recordedAt: recordedAt, shape: shape, margin: margin, makeClient: client, call: call)
+        let (recordings, recordedAt, shape, built) = try shape(
+            cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
+            idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
+        return Runner(
+            subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
+            recordedAt: recordedAt, shape: shape, margin: margin, client: built, call: call)
     }
 
-    /// The recordings folder, the cassette's date and the matrix's shape: its error templates, and the
-    /// timeout and attempts of a client `client` builds. A cassette the record mode will record (missing under
+    /// The recordings folder, the cassette's date, the matrix's shape (its error templates, and the timeout and
+    /// attempts of the client) and the client `client` builds, once: every run uses its settings and transport. A cassette the record mode will record (missing under
     /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
-    private static func shape(cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
-                              idempotent: Bool, eventsBeforeFault: Int?) throws -> (URL, Date?, Shape) {
+    private static func shape(
+        cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
+        idempotent: Bool, eventsBeforeFault: Int?
+    ) throws -> (URL, Date?, Shape, WebServiceClient) {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
         let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
+        // Through the cache the replay servers read from, so the file is read and parsed once.
         let loaded: Cassette?
         if FileManager.default.fileExists(atPath: file.path) {
-            loaded = try Cassette.load(from: file)
+            loaded = try CassetteFileCache.shared.load(file).metadata
         } else if try RecordMode.fromEnvironment() == .none {
             throw CassetteSession.notFound(cassette, in: recordings, test: test)
         } else {
             loaded = nil
         }
-        // A client for a port nothing listens on, only to read its settings.
-        let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
-        let shape = Shape(eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
-                          attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
-        return (recordings, loaded?.recordedAt, shape)
+        let built = client(placeholderURL)
+        let settings = built.configuration
+        let shape = Shape(
+            eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
+            attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
+        return (recordings, loaded?.recordedAt, shape, built)
     }
+
+    /// The base URL the client is built for before any server runs: a port nothing listens on. Every run then
+    /// sends to its own server's host and port, keeping the rest of the client's base URL.
+    static let placeholderURL = URL(string: "http://127.0.0.1:9")!
 }

@@ -21,7 +21,8 @@ struct Console: Sendable {
     /// The process's own standard output and error, unbuffered, so lines appear as they are printed and
     /// the two streams interleave in order.
     static var standard: Console {
-        Console(writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
-                writeError: { FileHandle.standardError.write(Data($0.utf8)) })
+        Console(
+            writeOutput: { FileHandle.standardOutput.write(Data($0.utf8)) },
+            writeError: { FileHandle.standardError.write(Data($0.utf8)) })
     }
 }

@@ -7,7 +7,8 @@ enum CaptureCommand: Command {
     static let help = CommandHelp(
         name: "capture",
         summary: "record a real API into a cassette through a reverse proxy",
-        usage: "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS]",
+        usage:
+            "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS]",
         description: """
             Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query,
             headers with Host rewritten, body), gives the client the upstream's answer, and records the
@@ -39,8 +40,9 @@ enum CaptureCommand: Command {
             .init(spelling: "--mode MODE", text: "record: a new cassette (default); new-episodes: append to FILE."),
             .init(spelling: "--redact-header NAME", text: "Also redact this header (repeatable)."),
             .init(spelling: "--redact-field NAME", text: "Also redact this query, form or JSON field (repeatable)."),
-            .init(spelling: "--upstream-timeout SECONDS",
-                  text: "How long the upstream may send nothing before the client gets a 504 and nothing is recorded (default 30)."),
+            .init(
+                spelling: "--upstream-timeout SECONDS",
+                text: "How long the upstream may send nothing before the client gets a 504 and nothing is recorded (default 30)."),
         ],
         examples: [
             "recorder capture --upstream https://api.github.com --out Recordings/github/users.json",
@@ -49,8 +51,9 @@ enum CaptureCommand: Command {
     )
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field", "upstream-timeout"], flags: [],
-                                   command: "capture")
+        let parsed = try Arguments(
+            arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field", "upstream-timeout"], flags: [],
+            command: "capture")
         try parsed.expectPositionals(0...0, what: "no arguments", command: "capture")
         let upstream = try self.upstream(parsed.required("upstream"))
         let port = try parsed.integer("port", in: 0...65535) ?? 0
@@ -65,8 +68,9 @@ enum CaptureCommand: Command {
         let existed = interrupted || FileManager.default.fileExists(atPath: out)
 
         let tally = Tally()
-        var options = RecordingOptions(upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction,
-                                       timeout: .seconds(timeout))
+        var options = RecordingOptions(
+            upstream: upstream, file: URL(fileURLWithPath: out, isDirectory: false), redaction: redaction,
+            timeout: .seconds(timeout))
         options.onExchange = { exchange in
             if exchange.index != nil { tally.countRecorded() }
             console.print(CaptureLine.exchange(exchange))
@@ -98,8 +102,10 @@ enum CaptureCommand: Command {
 
         let signal = await shutdown.wait()
         await server.stop()
-        console.print(CaptureLine.summary(signal: signal, recorded: tally.recorded, replayed: mode == .replayOrRecord ? tally.replayed : nil,
-                                          out: out, cassette: server.recordedCassette, existed: existed))
+        console.print(
+            CaptureLine.summary(
+                signal: signal, recorded: tally.recorded, replayed: mode == .replayOrRecord ? tally.replayed : nil,
+                out: out, cassette: server.recordedCassette, existed: existed))
         do {
             try server.saveRecording()
         } catch {
@@ -112,8 +118,12 @@ enum CaptureCommand: Command {
     /// names a port (`Recordings/127.0.0.1-8080.json`).
     static func defaultOut(for upstream: Upstream) -> String {
         let host = upstream.hostHeader.replacingOccurrences(of: "[", with: "").replacingOccurrences(of: "]", with: "")
-        let name = upstream.url.port == nil ? host : host.replacingOccurrences(of: ":", with: "-", options: .backwards,
-                                                                              range: host.range(of: ":", options: .backwards))
+        let name =
+            upstream.url.port == nil
+            ? host
+            : host.replacingOccurrences(
+                of: ":", with: "-", options: .backwards,
+                range: host.range(of: ":", options: .backwards))
         return "Recordings/\(name).json"
     }
 
@@ -140,9 +150,13 @@ enum CaptureCommand: Command {
         } catch let error as MockServerError where ![.invalidHost, .cannotListen, .stopped].contains(error.code) {
             await server.stop()
             if error.code == .cassetteExists, interrupted {
-                let held = (try? Cassette.load(from: URL(fileURLWithPath: out, isDirectory: false))).map { ", which holds \(counted($0.interactions.count, "interaction"))" } ?? ""
-                throw .failure("\(out) holds an interrupted capture (its capture log \(out).log\(held)); "
-                    + "capture into it with --mode new-episodes (which keeps them and only appends), or choose another --out")
+                let held =
+                    (try? Cassette.load(from: URL(fileURLWithPath: out, isDirectory: false))).map {
+                        ", which holds \(counted($0.interactions.count, "interaction"))"
+                    } ?? ""
+                throw .failure(
+                    "\(out) holds an interrupted capture (its capture log \(out).log\(held)); "
+                        + "capture into it with --mode new-episodes (which keeps them and only appends), or choose another --out")
             }
             if error.code == .cassetteExists {
                 throw .failure("\(out) already exists; capture into it with --mode new-episodes (which only appends), or choose another --out")

@@ -16,7 +16,8 @@ enum DriftCommand: Command {
     static let help = CommandHelp(
         name: "drift",
         summary: "re-send recorded requests to the live API and report changes of shape",
-        usage: "recorder drift CASSETTE|DIR... [--upstream URL] [--header 'Name: value']... [--header-field NAME]... [--all-methods] [--rate N] [--max-wait SECONDS] [--strict] [--json] [--junit FILE]",
+        usage:
+            "recorder drift CASSETTE|DIR... [--upstream URL] [--header 'Name: value']... [--header-field NAME]... [--all-methods] [--rate N] [--max-wait SECONDS] [--strict] [--json] [--junit FILE]",
         description: """
             Sends each recorded request again, as recorded (method, target, header lines in order, body), to the
             cassette's upstream or --upstream, one at a time, and compares the live answer with the recorded one
@@ -51,8 +52,9 @@ enum DriftCommand: Command {
     )
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["upstream", "header", "header-field", "rate", "max-wait", "junit"],
-                                   flags: ["all-methods", "strict", "json"], command: "drift")
+        let parsed = try Arguments(
+            arguments, options: ["upstream", "header", "header-field", "rate", "max-wait", "junit"],
+            flags: ["all-methods", "strict", "json"], command: "drift")
         try parsed.expectPositionals(1...Int.max, what: "the cassettes to check", command: "drift")
         let rate = try rate(parsed)
         let longestWait = try parsed.integer("max-wait", in: 0...3600) ?? defaultMaxWait
@@ -74,7 +76,8 @@ enum DriftCommand: Command {
         let requests = cassettes.flatMap { $0.cassette.interactions.map(\.request) }
         let used = DriftRequest.usedFills(given, in: requests)
         if let unused = given.first(where: { !used.contains($0.name.lowercased()) }) {
-            throw .usage("--header '\(unused.name)' fills no redacted header of these cassettes; give only headers recorded as \(Cassette.redactionPlaceholder)")
+            throw .usage(
+                "--header '\(unused.name)' fills no redacted header of these cassettes; give only headers recorded as \(Cassette.redactionPlaceholder)")
         }
         let fills = fillValues(given, for: requests)
 
@@ -153,7 +156,9 @@ enum DriftCommand: Command {
 
     /// The values that fill redacted headers: those given with --header, then, for every other redacted header
     /// name in `requests`, its environment variable when set.
-    static func fillValues(_ given: HTTPHeaders, for requests: [RecordedRequest], environment: [String: String] = ProcessInfo.processInfo.environment) -> HTTPHeaders {
+    static func fillValues(
+        _ given: HTTPHeaders, for requests: [RecordedRequest], environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> HTTPHeaders {
         var fills = given
         for request in requests {
             for line in request.headers where line.value.contains(Cassette.redactionPlaceholder) && !fills.contains(line.name) {
@@ -170,7 +175,8 @@ enum DriftCommand: Command {
         var headers = HTTPHeaders()
         for text in texts {
             guard let colon = text.firstIndex(of: ":"), !text[..<colon].trimmingCharacters(in: .whitespaces).isEmpty,
-                  !text[..<colon].contains(" ") else {
+                !text[..<colon].contains(" ")
+            else {
                 throw .usage("--header '\(text)' is not 'Name: value'")
             }
             headers.add(name: String(text[..<colon]), value: text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))

@@ -34,7 +34,7 @@ enum ExportCommand: Command {
         let cassette = try CassetteLoading.load(path)
         do {
             try cassette.har().save(to: URL(fileURLWithPath: output, isDirectory: false), overwrite: force)
-        } catch where error.code == .fileExists {
+        } catch  where error.code == .fileExists {
             throw .failure("\(output) already exists; pass --force to replace it")
         } catch {
             throw .failure(error.file == nil ? error.located(in: path).description : error.description)

@@ -28,8 +28,9 @@ enum ImportCommand: Command {
     )
 
     static func run(_ arguments: [String], console: Console) throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["out", "name", "host", "redact-header", "redact-field"], flags: ["force"],
-                                   command: "import")
+        let parsed = try Arguments(
+            arguments, options: ["out", "name", "host", "redact-header", "redact-field"], flags: ["force"],
+            command: "import")
         try parsed.expectPositionals(1...1, what: "one HAR file", command: "import")
         let output = try parsed.required("out")
         let force = parsed.flag("force")
@@ -64,7 +65,7 @@ enum ImportCommand: Command {
         }
         do {
             try result.cassette.save(to: outputURL, overwrite: force)
-        } catch where error.code == .fileExists {
+        } catch  where error.code == .fileExists {
             throw .failure("\(output) already exists; pass --force to replace it")
         } catch {
             throw .failure(error.description)

@@ -52,7 +52,9 @@ enum LintCommand: Command {
                     let cassette = try Cassette.load(from: url)
                     interactions += cassette.interactions.count
                     if cassette.formatVersion < Cassette.currentVersion {
-                        console.print("\(url.relativePath): format version \(cassette.formatVersion); it loads and replays as it is, and is written as version \(Cassette.currentVersion) when next saved")
+                        console.print(
+                            "\(url.relativePath): format version \(cassette.formatVersion); it loads and replays as it is, and is written as version \(Cassette.currentVersion) when next saved"
+                        )
                     }
                     found = linter.findings(in: cassette, file: url.relativePath)
                 } catch {
@@ -80,17 +82,21 @@ enum LintCommand: Command {
             let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
             let folder = exists && isFolder.boolValue ? path : (path as NSString).deletingLastPathComponent
             let only = exists && isFolder.boolValue ? nil : (path as NSString).lastPathComponent + ".recording-"
-            let names = (exists && isFolder.boolValue ? FileManager.default.subpaths(atPath: folder)
-                : try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
+            let names =
+                (exists && isFolder.boolValue
+                    ? FileManager.default.subpaths(atPath: folder)
+                    : try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)) ?? []
             for name in names.sorted() {
                 let file = (name as NSString).lastPathComponent
                 guard let marker = file.range(of: ".recording-"), only.map({ file.hasPrefix($0) }) ?? true else { continue }
                 let shown = folder.isEmpty ? name : (folder as NSString).appendingPathComponent(name)
-                let cassette = (shown as NSString).deletingLastPathComponent.isEmpty
+                let cassette =
+                    (shown as NSString).deletingLastPathComponent.isEmpty
                     ? String(file[..<marker.lowerBound])
                     : ((shown as NSString).deletingLastPathComponent as NSString).appendingPathComponent(String(file[..<marker.lowerBound]))
-                found.append("\(shown): a leftover recording of \(cassette), kept aside by MOCKSERVER_RECORD=all when its test failed or was "
-                    + "stopped; compare it with \(cassette), then move it over that file or delete it")
+                found.append(
+                    "\(shown): a leftover recording of \(cassette), kept aside by MOCKSERVER_RECORD=all when its test failed or was "
+                        + "stopped; compare it with \(cassette), then move it over that file or delete it")
             }
         }
         return found

@@ -78,7 +78,8 @@ enum ReplayCommand: Command {
             throw .failure("cannot serve on port \(port): \(error)")
         }
         let milliseconds = Int((Double(loadTime.components.attoseconds) / 1e15 + Double(loadTime.components.seconds) * 1000).rounded())
-        console.print("Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
+        console.print(
+            "Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
         if let faults = server.faultPlan {
             console.print("Faults: \(faults)")
         }

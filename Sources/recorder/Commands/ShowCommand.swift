@@ -27,9 +27,10 @@ enum ShowCommand: Command {
         guard let index = Int(indexText) else { throw .usage("INDEX '\(indexText)' is not a whole number") }
         let cassette = try CassetteLoading.load(parsed.positionals[0])
         guard cassette.interactions.indices.contains(index) else {
-            throw .usage(cassette.interactions.isEmpty
-                ? "\(cassette.name) has no interactions"
-                : "interaction \(index) does not exist; \(cassette.name) has interactions 0 to \(cassette.interactions.count - 1)")
+            throw .usage(
+                cassette.interactions.isEmpty
+                    ? "\(cassette.name) has no interactions"
+                    : "interaction \(index) does not exist; \(cassette.name) has interactions 0 to \(cassette.interactions.count - 1)")
         }
         let interaction = cassette.interactions[index]
         if parsed.flag("curl") {

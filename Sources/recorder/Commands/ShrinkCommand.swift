@@ -59,7 +59,8 @@ enum ShrinkCommand: Command {
         let maxRuns = try parsed.integer("runs", in: 2...10_000) ?? defaultRuns
         let timeout = try parsed.integer("timeout", in: 1...86_400) ?? defaultTimeout
         let command = parsed.positionals
-        let folder = try parsed.single("logs").map { URL(fileURLWithPath: $0) }
+        let folder =
+            try parsed.single("logs").map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("recorder-shrink-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -82,8 +83,9 @@ enum ShrinkCommand: Command {
             throw .failure("cannot run \(command.joined(separator: " ")): \(error)")
         }
         let rules = outcome.rules.count == 1 ? "1 rule still makes" : "\(outcome.rules.count) rules still make"
-        console.print("\(counted(outcome.fired, "fault")) fired; \(rules) it fail, found in \(counted(outcome.runs, "run"))"
-                      + (outcome.budgetSpent ? " (the --runs budget ran out: a smaller plan may exist)" : "") + ":")
+        console.print(
+            "\(counted(outcome.fired, "fault")) fired; \(rules) it fail, found in \(counted(outcome.runs, "run"))"
+                + (outcome.budgetSpent ? " (the --runs budget ran out: a smaller plan may exist)" : "") + ":")
         var line = "\(FaultPlan.faultsVariable)=\(ShellQuote.quote(outcome.plan))"
         if let seed { line += " \(FaultPlan.seedVariable)=\(seed)" }
         console.print(line + " " + command.map(ShellQuote.word).joined(separator: " "))
@@ -96,8 +98,11 @@ enum ChildRun {
     /// Runs `command` (looked up on `PATH`) with `environment` added and `MOCKSERVER_FAULT_LOG` set, and
     /// returns whether it failed (a non-zero exit, or still running after `timeout`) and the logged decisions.
     /// Its files in `folder` are named after `number`.
-    static func run(_ command: [String], number: Int, environment: [String: String], timeout: Duration, folder: URL) async throws
-        -> (failed: Bool, decisions: [FaultLogLine]) {
+    static func run(
+        _ command: [String], number: Int, environment: [String: String], timeout: Duration, folder: URL
+    ) async throws
+        -> (failed: Bool, decisions: [FaultLogLine])
+    {
         let log = folder.appendingPathComponent("run-\(number).faults.jsonl")
         let output = folder.appendingPathComponent("run-\(number).log")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)

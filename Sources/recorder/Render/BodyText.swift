@@ -22,7 +22,8 @@ enum BodyText {
         case .stream(let stream):
             // One line per part, with its offset, so the timing shows; then how it ended, unless properly.
             var lines = stream.parts.map { part in
-                "+\(part.offsetMs) ms  " + String(decoding: part.content.data, as: UTF8.self).trimmingCharacters(in: .newlines)
+                "+\(part.offsetMs) ms  "
+                    + String(decoding: part.content.data, as: UTF8.self).trimmingCharacters(in: .newlines)
                     .replacingOccurrences(of: "\n", with: "\n          ")
             }
             switch stream.ending {

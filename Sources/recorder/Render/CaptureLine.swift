@@ -39,7 +39,9 @@ enum CaptureLine {
             text += ", interaction \(index)"
         }
         if exchange.notRecorded {
-            text += exchange.interaction.failure?.kind == .timeout ? ", not recorded: the upstream sent nothing in time (see --upstream-timeout)"
+            text +=
+                exchange.interaction.failure?.kind == .timeout
+                ? ", not recorded: the upstream sent nothing in time (see --upstream-timeout)"
                 : ", not recorded: the upstream could not be reached"
         }
         if let error = exchange.saveError {

@@ -58,7 +58,8 @@ struct DriftReport {
     var unreachableSentence: String? {
         let sent = entries.filter { if case .skipped = $0.outcome { false } else { true } }
         guard !sent.isEmpty, sent.allSatisfy({ if case .unreachable = $0.outcome { true } else { false } }),
-              case .unreachable(let message) = sent[0].outcome else { return nil }
+            case .unreachable(let message) = sent[0].outcome
+        else { return nil }
         let upstreams = Set(sections.filter { !$0.entries.isEmpty }.map(\.upstream)).sorted().joined(separator: ", ")
         return "cannot reach \(upstreams), so nothing was compared: \(message)"
     }
@@ -100,27 +101,36 @@ struct DriftReport {
         for section in sections {
             var interactions: [CassetteJSON] = []
             for entry in section.entries {
-                var object: CassetteJSON.Members = ["index": .number(JSONNumber(entry.index)), "method": .string(entry.method),
-                                                    "target": .string(entry.target)]
+                var object: CassetteJSON.Members = [
+                    "index": .number(JSONNumber(entry.index)), "method": .string(entry.method),
+                    "target": .string(entry.target),
+                ]
                 switch entry.outcome {
                 case .checked(let changes): object["result"] = .string(changes.isEmpty ? "unchanged" : "changed")
                 case .skipped(let reason): object["result"] = "skipped"; object["reason"] = .string(reason)
                 case .unreachable(let message): object["result"] = "unreachable"; object["reason"] = .string(message)
                 }
-                object["changes"] = .array(entry.changes.map { change in
-                    ["severity": .string(change.severity.rawValue), "place": .string(change.place), "recorded": .string(change.recorded),
-                     "live": .string(change.live), "kind": .string(change.kind)]
-                })
+                object["changes"] = .array(
+                    entry.changes.map { change in
+                        [
+                            "severity": .string(change.severity.rawValue), "place": .string(change.place), "recorded": .string(change.recorded),
+                            "live": .string(change.live), "kind": .string(change.kind),
+                        ]
+                    })
                 interactions.append(.object(object))
             }
-            cassettes.append(["file": .string(section.file), "name": .string(section.name), "upstream": .string(section.upstream),
-                              "interactions": .array(interactions)])
+            cassettes.append([
+                "file": .string(section.file), "name": .string(section.name), "upstream": .string(section.upstream),
+                "interactions": .array(interactions),
+            ])
         }
         let document: CassetteJSON = [
             "cassettes": .array(cassettes),
-            "summary": ["checked": .number(JSONNumber(checked)), "breaking": .number(JSONNumber(breaking)),
-                        "additive": .number(JSONNumber(additive)), "skipped": .number(JSONNumber(skipped)),
-                        "strict": .bool(strict), "line": .string(summary)],
+            "summary": [
+                "checked": .number(JSONNumber(checked)), "breaking": .number(JSONNumber(breaking)),
+                "additive": .number(JSONNumber(additive)), "skipped": .number(JSONNumber(skipped)),
+                "strict": .bool(strict), "line": .string(summary),
+            ],
             "exitStatus": .number(JSONNumber(failed ? 1 : 0)),
         ]
         return String(decoding: document.serialized(pretty: true), as: UTF8.self)
@@ -136,7 +146,8 @@ struct DriftReport {
         for section in sections {
             let sectionFailures = section.entries.filter(fails).count
             let sectionSkipped = section.entries.filter { if case .skipped = $0.outcome { true } else { false } }.count
-            lines.append("  <testsuite name=\"\(xml(section.file))\" tests=\"\(section.entries.count)\" failures=\"\(sectionFailures)\" skipped=\"\(sectionSkipped)\">")
+            lines.append(
+                "  <testsuite name=\"\(xml(section.file))\" tests=\"\(section.entries.count)\" failures=\"\(sectionFailures)\" skipped=\"\(sectionSkipped)\">")
             for entry in section.entries {
                 let open = "    <testcase classname=\"\(xml(section.name))\" name=\"\(xml(entry.title))\""
                 let failing = entry.changes.filter { $0.severity == .breaking || strict }
@@ -148,8 +159,9 @@ struct DriftReport {
                 } else {
                     lines.append(open + ">")
                     if !failing.isEmpty {
-                        lines.append("      <failure message=\"\(xml(counted(failing.count, "breaking change")))\">"
-                            + xml(failing.map(\.line).joined(separator: "\n")) + "</failure>")
+                        lines.append(
+                            "      <failure message=\"\(xml(counted(failing.count, "breaking change")))\">"
+                                + xml(failing.map(\.line).joined(separator: "\n")) + "</failure>")
                     }
                     if !warnings.isEmpty {
                         lines.append("      <system-out>" + xml(warnings.map { "warning: " + $0.line }.joined(separator: "\n")) + "</system-out>")

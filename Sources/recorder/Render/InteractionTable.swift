@@ -4,7 +4,8 @@ import MockServer
 /// with its index, method, target, status (or failure kind), response body size and duration.
 enum InteractionTable {
     static func lines(for cassette: Cassette) -> [String] {
-        let header = "\(cassette.name): \(counted(cassette.interactions.count, "interaction")), \(cassette.origin.rawValue), "
+        let header =
+            "\(cassette.name): \(counted(cassette.interactions.count, "interaction")), \(cassette.origin.rawValue), "
             + (cassette.upstream.map { "upstream \($0)" } ?? "no upstream")
         var table = TextTable([.right, .left, .left, .left, .right, .right])
         for (index, interaction) in cassette.interactions.enumerated() {

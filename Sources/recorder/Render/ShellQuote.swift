@@ -9,9 +9,11 @@ enum ShellQuote {
 
     /// `text` bare when it holds only characters no shell treats specially (`GET`, `body.bin`), else quoted.
     static func word(_ text: String) -> String {
-        let plain = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
-        }
+        let plain =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "@%+=:,./_-".unicodeScalars.contains(scalar))
+            }
         return plain ? text : quote(text)
     }
 }

@@ -57,7 +57,9 @@ struct PlanShrinker {
             return environment
         }
         guard try await attempt(environment(decisions), rules: decisions.count).failed else {
-            throw RecorderError.failure("the \(decisions.count) faults that fired, as a deterministic plan, do not make the command fail: it depends on timing or on which server a request reached")
+            throw RecorderError.failure(
+                "the \(decisions.count) faults that fired, as a deterministic plan, do not make the command fail: it depends on timing or on which server a request reached"
+            )
         }
         var kept = decisions
         var removedOne = true

@@ -6,7 +6,8 @@ import MockServer
 /// typical small API response.
 enum BenchmarkPayload {
     static let json: Data = {
-        let prefix = #"{"id":42,"login":"octocat","name":"The Octocat","company":"GitHub","blog":"https://github.blog","location":"San Francisco","email":null,"bio":"#
+        let prefix =
+            #"{"id":42,"login":"octocat","name":"The Octocat","company":"GitHub","blog":"https://github.blog","location":"San Francisco","email":null,"bio":"#
         let suffix = #"","public_repos":8,"followers":9999,"following":9,"created_at":"2011-01-25T18:44:36Z"}"#
         let filler = String(repeating: "x", count: 300 - prefix.utf8.count - suffix.utf8.count - 1)
         return Data((prefix + "\"" + filler + suffix).utf8)

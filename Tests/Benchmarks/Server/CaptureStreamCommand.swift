@@ -72,7 +72,8 @@ enum CaptureStreamCommand {
 
         let cassette = try Cassette.load(from: URL(fileURLWithPath: out))
         guard case .stream(let recorded)? = cassette.interactions.first?.response?.body.form, recorded.parts.count == events,
-              recorded.ending == .complete else {
+            recorded.ending == .complete
+        else {
             throw BenchmarkError("the cassette does not hold the \(events)-event stream")
         }
         let captureRate = Double(events) / seconds(captureTime)
@@ -89,8 +90,10 @@ enum CaptureStreamCommand {
     private static func feed(_ stream: LiveStream, to reader: EventReader, events: Int, received: (Int) throws -> Void) throws {
         for sent in stride(from: 0, to: events, by: batch) {
             for number in sent..<(sent + batch) {
-                stream.send(Data((#"data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#
-                                  + "\n\n").utf8))
+                stream.send(
+                    Data(
+                        (#"data: {"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#
+                            + "\n\n").utf8))
             }
             try reader.readEvents(until: sent + batch)
             try received(sent + batch)
@@ -110,8 +113,9 @@ enum CaptureStreamCommand {
     static func residentKilobytes(of pid: Int32) throws -> Int {
         // portability-ok: where /proc is missing this throws the sentence below.
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-              let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "") else {
+            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+            let kilobytes = Int(line.split(separator: " ").dropFirst().first ?? "")
+        else {
             throw BenchmarkError("cannot read the resident memory of process \(pid) from /proc")
         }
         return kilobytes
@@ -153,7 +157,8 @@ final class RecorderProcess {
             guard !chunk.isEmpty else { throw BenchmarkError("recorder capture ended before listening: \(text)") }
             text += String(decoding: chunk, as: UTF8.self)
             if let range = text.range(of: "Listening on http://127.0.0.1:"),
-               let port = Int(text[range.upperBound...].prefix { $0.isNumber }), text[range.upperBound...].contains(";") {
+                let port = Int(text[range.upperBound...].prefix { $0.isNumber }), text[range.upperBound...].contains(";")
+            {
                 return port
             }
         }

@@ -33,8 +33,9 @@ enum CassetteCommand {
         cassette.name = "bench-\(interactions)"
         let payload = Interaction(
             request: RecordedRequest(method: "GET", target: "/"),
-            response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                       body: RecordedBody(BenchmarkPayload.json, contentType: "application/json")))
+            response: RecordedResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: RecordedBody(BenchmarkPayload.json, contentType: "application/json")))
         cassette.interactions.insert(payload, at: 0)
         return cassette
     }

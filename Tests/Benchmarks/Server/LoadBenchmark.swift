@@ -39,12 +39,14 @@ public enum LoadBenchmark {
                 target: "/users?since=\(index)&per_page=1",
                 headers: HTTPHeaders(pairs: [("Accept", "application/vnd.github+json"), ("User-Agent", "bench/1.0")])
             )
-            let body: CassetteJSON = [[
-                "login": .string("user\(index)"), "id": .number(JSONNumber(index + 1)),
-                "node_id": "MDQ6VXNlcjE=", "avatar_url": .string("https://avatars.githubusercontent.com/u/\(index + 1)?v=4"),
-                "url": .string("https://api.github.com/users/user\(index)"), "html_url": .string("https://github.com/user\(index)"),
-                "type": "User", "site_admin": false, "score": 1.5,
-            ]]
+            let body: CassetteJSON = [
+                [
+                    "login": .string("user\(index)"), "id": .number(JSONNumber(index + 1)),
+                    "node_id": "MDQ6VXNlcjE=", "avatar_url": .string("https://avatars.githubusercontent.com/u/\(index + 1)?v=4"),
+                    "url": .string("https://api.github.com/users/user\(index)"), "html_url": .string("https://github.com/user\(index)"),
+                    "type": "User", "site_admin": false, "score": 1.5,
+                ]
+            ]
             let response = RecordedResponse(
                 status: 200,
                 headers: HTTPHeaders(pairs: [

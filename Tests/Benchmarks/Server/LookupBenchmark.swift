@@ -26,11 +26,13 @@ public enum LookupBenchmark {
         list.reserveCapacity(interactions)
         for index in 0..<interactions {
             let request = lookupRequest(index)
-            list.append(Interaction(
-                request: RecordedRequest(request),
-                response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                           body: .json(["id": .number(JSONNumber(index)), "ok": true]))
-            ))
+            list.append(
+                Interaction(
+                    request: RecordedRequest(request),
+                    response: RecordedResponse(
+                        status: 200, headers: ["Content-Type": "application/json"],
+                        body: .json(["id": .number(JSONNumber(index)), "ok": true]))
+                ))
         }
         return Cassette(name: "lookup-\(interactions)", interactions: list)
     }
@@ -40,8 +42,9 @@ public enum LookupBenchmark {
         if index.isMultiple(of: 2) {
             return HTTPRequest(method: "GET", target: "/users?since=\(index)&per_page=1", headers: ["Accept": "application/json"])
         }
-        return HTTPRequest(method: "POST", target: "/search", headers: ["Content-Type": "application/json"],
-                           body: Data(#"{"page": 1, "query": "term \#(index)"}"#.utf8))
+        return HTTPRequest(
+            method: "POST", target: "/search", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"page": 1, "query": "term \#(index)"}"#.utf8))
     }
 
     /// Times ``ReplayEngine/answer(_:headFromGET:)`` for each cassette size with the same mix of requests (1,000 distinct

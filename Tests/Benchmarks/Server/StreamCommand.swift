@@ -29,17 +29,24 @@ enum StreamCommand {
             index += 2
         }
         let parts = (0..<events).map { number in
-            RecordedStream.Part(offsetMs: number / 10, .event(ServerSentEventFields(
-                data: #"{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#)))
+            RecordedStream.Part(
+                offsetMs: number / 10,
+                .event(
+                    ServerSentEventFields(
+                        data: #"{"id":"chatcmpl-1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"token \#(number)"}}]}"#)))
         }
         let stream = RecordedStream(parts)
         let headers: HTTPHeaders = ["Content-Type": "text/event-stream"]
-        let cassette = Cassette(name: "stream-bench", interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: "/stream"),
-                        response: RecordedResponse(status: 200, headers: headers, body: .stream(stream))),
-            Interaction(request: RecordedRequest(method: "GET", target: "/body"),
-                        response: RecordedResponse(status: 200, headers: headers, body: .text(String(decoding: stream.data, as: UTF8.self)))),
-        ])
+        let cassette = Cassette(
+            name: "stream-bench",
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/stream"),
+                    response: RecordedResponse(status: 200, headers: headers, body: .stream(stream))),
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/body"),
+                    response: RecordedResponse(status: 200, headers: headers, body: .text(String(decoding: stream.data, as: UTF8.self)))),
+            ])
         let configuration = ReplayServer.Configuration(faults: .none, journalCapacity: 1, streamTiming: .instant)
         try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             guard let port = server.baseURL?.port else { throw BenchmarkError("the server has no port") }

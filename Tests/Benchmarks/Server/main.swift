@@ -30,7 +30,9 @@ do {
     case "capture-stream":
         try await CaptureStreamCommand.run(Array(arguments.dropFirst()))
     default:
-        throw BenchmarkError("Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY] | startstop [--interactions N] [--runs R] | stream [--events N] [--runs R] | capture-stream --recorder PATH --out FILE [--events N] [--first M]")
+        throw BenchmarkError(
+            "Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY] | startstop [--interactions N] [--runs R] | stream [--events N] [--runs R] | capture-stream --recorder PATH --out FILE [--events N] [--first M]"
+        )
     }
 } catch {
     FileHandle.standardError.write(Data("mockserver-bench: \(error)\n".utf8))

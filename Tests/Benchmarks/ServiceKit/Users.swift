@@ -31,10 +31,11 @@ struct MappedUsersService: WebService {
 
     func response(from json: JSON) throws -> [User] {
         try json.required.array.map { user in
-            User(login: try user["login"].required.string, id: try user["id"].required.int,
-                 avatarURL: try user["avatar_url"].required.url, htmlURL: try user["html_url"].required.url,
-                 type: try user["type"].required.string, siteAdmin: try user["site_admin"].required.bool,
-                 name: user["name"].string, createdAt: try user["created_at"].required.date(.iso8601))
+            User(
+                login: try user["login"].required.string, id: try user["id"].required.int,
+                avatarURL: try user["avatar_url"].required.url, htmlURL: try user["html_url"].required.url,
+                type: try user["type"].required.string, siteAdmin: try user["site_admin"].required.bool,
+                name: user["name"].string, createdAt: try user["created_at"].required.date(.iso8601))
         }
     }
 }

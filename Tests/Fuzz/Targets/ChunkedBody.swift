@@ -32,7 +32,9 @@ private func decode(_ stream: ArraySlice<UInt8>, cutAt points: [Int], limits: Pa
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzChunkedBody(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let (selector, stream) = FuzzInput(start, count).selectorAndRest
-    let limits = selector & 1 == 0 ? ParserLimits.standard
+    let limits =
+        selector & 1 == 0
+        ? ParserLimits.standard
         : ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 128, maxHeaderCount: 8, maxBodyBytes: 256, maxChunkLineLength: 24)
     let whole = decode(stream, cutAt: stream.isEmpty ? [] : [stream.count], limits: limits)
     let split = decode(stream, cutAt: splitPoints(count: stream.count, seed: selector), limits: limits)

@@ -18,8 +18,9 @@ public func fuzzContentDecoding(_ start: UnsafeRawPointer?, _ count: Int) -> CIn
     } catch {
         let sentence = error.description
         require(error.code == .undecodableBody, "failed with code \(error.code): \(sentence)")
-        require(sentence.hasPrefix("The upstream's ") && sentence.hasSuffix(".") && !sentence.contains("\n"),
-                "the failure is not one sentence: \(sentence)")
+        require(
+            sentence.hasPrefix("The upstream's ") && sentence.hasSuffix(".") && !sentence.contains("\n"),
+            "the failure is not one sentence: \(sentence)")
         return 0
     }
     require(decoded.count <= limit, "decoded \(decoded.count) bytes with a limit of \(limit)")

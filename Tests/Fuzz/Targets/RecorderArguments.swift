@@ -9,8 +9,9 @@ public func fuzzRecorderArguments(_ start: UnsafeRawPointer?, _ count: Int) -> C
     let parsed: Arguments
     do throws(RecorderError) {
         // The options and flags of `replay` and `capture` together: every way of giving a value is covered.
-        parsed = try Arguments(words, options: ["port", "fault", "faults", "seed", "upstream", "out"],
-                               flags: ["strict", "quiet", "overwrite"], command: "fuzz")
+        parsed = try Arguments(
+            words, options: ["port", "fault", "faults", "seed", "upstream", "out"],
+            flags: ["strict", "quiet", "overwrite"], command: "fuzz")
     } catch {
         return 0
     }

@@ -61,8 +61,10 @@ private struct InputPath {
                 }
                 require(current.body.count <= limits.maxBodyBytes, "a body of \(current.body.count) bytes passed the limit of \(limits.maxBodyBytes)")
                 let request = current.head.request
-                events.append(.request(method: request.method, target: request.target, headerCount: request.headers.count,
-                                       framing: current.head.framing, body: current.body))
+                events.append(
+                    .request(
+                        method: request.method, target: request.target, headerCount: request.headers.count,
+                        framing: current.head.framing, body: current.body))
                 pending = nil
                 continue
             }
@@ -86,7 +88,9 @@ private struct InputPath {
                 case .failure(let rejection):
                     events.append(.rejected(rejection))
                 case .success(let head):
-                    require(head.request.headers.count <= limits.maxHeaderCount, "\(head.request.headers.count) headers passed the limit of \(limits.maxHeaderCount)")
+                    require(
+                        head.request.headers.count <= limits.maxHeaderCount,
+                        "\(head.request.headers.count) headers passed the limit of \(limits.maxHeaderCount)")
                     unreadStart += end
                     scanner.reset()
                     switch head.framing {
@@ -108,7 +112,9 @@ private struct InputPath {
 public func fuzzRequestStream(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let (selector, stream) = FuzzInput(start, count).selectorAndRest
     // Tight limits half of the time, so that every limit is reachable with short inputs.
-    let limits = selector & 1 == 0 ? ParserLimits.standard
+    let limits =
+        selector & 1 == 0
+        ? ParserLimits.standard
         : ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 256, maxHeaderCount: 8, maxBodyBytes: 512, maxChunkLineLength: 24)
 
     var whole = InputPath(limits: limits)

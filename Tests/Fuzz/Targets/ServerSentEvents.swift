@@ -1,8 +1,8 @@
-// ServiceKit's server-sent event parser, as a streaming service meets a `text/event-stream` body: the same
+// The package's server-sent event parser, as a ServiceKit streaming service meets a `text/event-stream` body: the same
 // bytes fed once whole and once in chunks of random sizes (a CR and its LF may arrive apart, a character may be
 // split) must give the same events.
 import Foundation
-@testable import ServiceKit
+@testable import ServiceReplayShared
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzServerSentEvents(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
@@ -10,7 +10,7 @@ public func fuzzServerSentEvents(_ start: UnsafeRawPointer?, _ count: Int) -> CI
     var whole = ServerSentEventParser()
     let expected = whole.feed(stream)
     var split = ServerSentEventParser()
-    var events: [ServerSentEvent] = []
+    var events: [ServerSentEventParser.Event] = []
     var from = stream.startIndex
     for point in splitPoints(count: stream.count, seed: selector) {
         events += split.feed(stream[from..<(stream.startIndex + point)])

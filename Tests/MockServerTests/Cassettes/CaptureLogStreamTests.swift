@@ -5,15 +5,19 @@ import Testing
 /// Streams in the capture log: logged part by part while open, assembled when they end, and never lost when
 /// the recording stops or is killed first.
 @Suite struct CaptureLogStreamTests {
-    static let head = Interaction(request: RecordedRequest(method: "GET", target: "/events"),
-                                  response: RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
-                                                             body: .stream(RecordedStream([]))))
+    static let head = Interaction(
+        request: RecordedRequest(method: "GET", target: "/events"),
+        response: RecordedResponse(
+            status: 200, headers: ["Content-Type": "text/event-stream"],
+            body: .stream(RecordedStream([]))))
     static let parts = (1...3).map { RecordedStream.Part(offsetMs: $0 * 10, .event(ServerSentEventFields(id: "\($0)", data: "event \($0)"))) }
 
     static func streamed(_ parts: [RecordedStream.Part], _ ending: RecordedStream.Ending, durationMs: Int? = nil) -> Interaction {
         var interaction = head
-        interaction.outcome = .response(RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
-                                                         body: .stream(RecordedStream(parts, ending: ending))))
+        interaction.outcome = .response(
+            RecordedResponse(
+                status: 200, headers: ["Content-Type": "text/event-stream"],
+                body: .stream(RecordedStream(parts, ending: ending))))
         interaction.durationMs = durationMs
         return interaction
     }

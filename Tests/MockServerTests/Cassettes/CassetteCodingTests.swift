@@ -15,16 +15,25 @@ import Testing
         #expect(cassette.upstream == "https://api.github.com")
         #expect(cassette.origin == .recorded)
         #expect(cassette.recordedAt == Date(timeIntervalSince1970: 1_795_255_200))
-        #expect(cassette.matching == MatchRules(ignoredQueryParameters: ["_"], ignoredBodyFields: ["timestamp"],
-                                                headers: ["Accept"], afterLast: .cycle))
+        #expect(
+            cassette.matching
+                == MatchRules(
+                    ignoredQueryParameters: ["_"], ignoredBodyFields: ["timestamp"],
+                    headers: ["Accept"], afterLast: .cycle))
         #expect(cassette.errorTemplates["rate_limit"]?.status == 403)
         #expect(cassette.interactions.count == 3)
         let first = cassette.interactions[0]
         #expect(first.durationMs == 87)
         #expect(first.request.target == "/users?since=0&per_page=2")
         #expect(first.response?.headers.values(for: "set-cookie") == ["a=1", "b=2"])
-        #expect(first.response?.body == .json([["avatar_url": "https://avatars.githubusercontent.com/u/1?v=4",
-                                                "id": 1, "login": "mojombo", "score": 1.5]]))
+        #expect(
+            first.response?.body
+                == .json([
+                    [
+                        "avatar_url": "https://avatars.githubusercontent.com/u/1?v=4",
+                        "id": 1, "login": "mojombo", "score": 1.5,
+                    ]
+                ]))
         #expect(cassette.interactions[1].recordedAt == Date(timeIntervalSince1970: 1_795_255_201.25))
         #expect(cassette.interactions[1].request.body == .text("username=ann&password=<redacted>"))
         #expect(cassette.interactions[1].response?.body == .binary(Data([0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10])))
@@ -40,9 +49,13 @@ import Testing
         // The contract says cassettes are written as JSONEncoder writes them; our writer must agree.
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        let cassette = Cassette(name: "n", upstream: "https://x.example/a", note: "é \"q\"",
-                                interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/a/b"),
-                                                           response: RecordedResponse(status: 204))])
+        let cassette = Cassette(
+            name: "n", upstream: "https://x.example/a", note: "é \"q\"",
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/a/b"),
+                    response: RecordedResponse(status: 204))
+            ])
         struct Shape: Encodable {
             struct Request: Encodable { var method: String; var target: String }
             struct Response: Encodable { var status: Int }
@@ -56,7 +69,8 @@ import Testing
     }
 
     @Test func minimalHandWrittenCassette_getsDefaults() throws {
-        let text = #"{"format": "servicereplay-cassette", "version": 1, "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 200, "body": {"text": ""}}}]}"#
+        let text =
+            #"{"format": "servicereplay-cassette", "version": 1, "interactions": [{"request": {"method": "GET", "target": "/"}, "response": {"status": 200, "body": {"text": ""}}}]}"#
         let cassette = try Cassette(jsonData: Data(text.utf8), source: "Recordings/nice/feed.json")
         #expect(cassette.name == "feed")
         #expect(cassette.origin == .recorded)
@@ -81,13 +95,14 @@ import Testing
         // latin-1 bytes for the iso-8859-1 row, UTF-8 otherwise
         let data = contentType.contains("8859") ? body.data(using: .isoLatin1)! : Data(body.utf8)
         let recorded = RecordedBody(data, contentType: contentType.isEmpty ? nil : contentType)
-        let kind = switch recorded.form {
-        case .empty: "empty"
-        case .json: "json"
-        case .text: "text"
-        case .binary: "binary"
-        case .stream: "stream"
-        }
+        let kind =
+            switch recorded.form {
+            case .empty: "empty"
+            case .json: "json"
+            case .text: "text"
+            case .binary: "binary"
+            case .stream: "stream"
+            }
         #expect(kind == expected)
         #expect(recorded.isEmpty || recorded.data == data || kind == "json")
     }
@@ -95,13 +110,18 @@ import Testing
     @Test func replayResponse_keepsJSONKeyOrderAndLiterals_andFixesFraming() throws {
         let response = RecordedResponse(
             status: 200,
-            headers: HTTPHeaders(pairs: [("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
-                                         ("Transfer-Encoding", "chunked"), ("Content-Length", "999")]),
+            headers: HTTPHeaders(pairs: [
+                ("Content-Type", "application/json"), ("Content-Encoding", "gzip"),
+                ("Transfer-Encoding", "chunked"), ("Content-Length", "999"),
+            ]),
             body: .json(try CassetteJSON(parsing: #"{"url": "https://x.example/a", "b": [1, 2.50]}"#))
         ).replayResponse
         #expect(String(decoding: response.body, as: UTF8.self) == #"{"url":"https://x.example/a","b":[1,2.50]}"#)
-        #expect(response.headers.lines == [HTTPHeader(name: "Content-Type", value: "application/json"),
-                                           HTTPHeader(name: "Content-Length", value: String(response.body.count))])
+        #expect(
+            response.headers.lines == [
+                HTTPHeader(name: "Content-Type", value: "application/json"),
+                HTTPHeader(name: "Content-Length", value: String(response.body.count)),
+            ])
     }
 
     @Test func replayResponse_ofHEAD_keepsRecordedContentLength() {

@@ -5,9 +5,13 @@ import Testing
 /// Saving is atomic and never overwrites unless asked; folders load recursively in path order.
 @Suite struct CassetteFileTests {
     private func sample(_ name: String, status: Int = 200) -> Cassette {
-        Cassette(name: name, origin: .handWritten,
-                 interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/\(name)"),
-                                            response: RecordedResponse(status: status))])
+        Cassette(
+            name: name, origin: .handWritten,
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/\(name)"),
+                    response: RecordedResponse(status: status))
+            ])
     }
 
     private func entries(_ folder: URL) throws -> [String] {
@@ -117,7 +121,10 @@ import Testing
             _ = try Cassette.loadAll(from: relative)
             Issue.record("expected an error")
         } catch {
-            #expect(error.description == "api/broken.json: invalid JSON at line 1, column 2: expected a string key in an object, found end of input; the file ends before its JSON does, so it was cut short")
+            #expect(
+                error.description
+                    == "api/broken.json: invalid JSON at line 1, column 2: expected a string key in an object, found end of input; the file ends before its JSON does, so it was cut short"
+            )
         }
     }
 

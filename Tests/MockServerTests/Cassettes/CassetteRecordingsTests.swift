@@ -30,9 +30,11 @@ import Testing
     @Test func redactedRecordings_matchRealSecrets_andAnotherBoundary() throws {
         let engine = ReplayEngine(cassettes: try Cassette.loadAll(from: Self.recordings))
         // A real password where the recording has a placeholder
-        let login = engine.answer(HTTPRequest(method: "POST", target: "/login",
-                                              headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                              body: Data("username=CommandShift&password=hunter2".utf8)))
+        let login = engine.answer(
+            HTTPRequest(
+                method: "POST", target: "/login",
+                headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("username=CommandShift&password=hunter2".utf8)))
         #expect(login.response?.status == 200)
         // A real token, parameters in another order
         let friends = engine.answer(HTTPRequest(method: "GET", target: "/friends?user_id=42&token=abc123"))

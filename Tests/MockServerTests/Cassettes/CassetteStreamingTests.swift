@@ -83,7 +83,8 @@ import Testing
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = URL(fileURLWithPath: "broken.json", relativeTo: folder)
-        let broken = CassetteFixtures.document(interactions: "[\(CassetteFixtures.interaction()), \(CassetteFixtures.interaction(response: #""response": {"status": "x"}"#))]")
+        let broken = CassetteFixtures.document(
+            interactions: "[\(CassetteFixtures.interaction()), \(CassetteFixtures.interaction(response: #""response": {"status": "x"}"#))]")
         try Data(broken.utf8).write(to: file)
         let badFile = #expect(throws: MockServerError.self) { try LoadedCassette(contentsOf: file) }
         #expect(badFile?.description == "broken.json: interaction 1: response.status: expected an integer, found a string")

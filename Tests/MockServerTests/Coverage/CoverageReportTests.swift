@@ -44,22 +44,24 @@ import Testing
         // THEN the JSON and the table's refuse line hold the sum, and no endpoint (nothing was read)
         #expect(try CoverageReport.read(from: report).refusedConnections == 5)
         #expect(json.contains("\"refusedConnections\" : 5"), "\(json)")
-        #expect(table == """
-            endpoint | requests | fault | family | times | server sent
-            ---------+----------+-------+--------+-------+------------
-            refuse: 5 connections closed on accept (before any endpoint)
-            every endpoint met a network-level fault
+        #expect(
+            table == """
+                endpoint | requests | fault | family | times | server sent
+                ---------+----------+-------+--------+-------+------------
+                refuse: 5 connections closed on accept (before any endpoint)
+                every endpoint met a network-level fault
 
-            """)
+                """)
         // AND the log holds each refused connection, numbered per server
-        #expect(String(decoding: try Data(contentsOf: log), as: UTF8.self) == """
-            {"connection":1,"fault":"refuse"}
-            {"connection":2,"fault":"refuse"}
-            {"connection":1,"fault":"refuse"}
-            {"connection":2,"fault":"refuse"}
-            {"connection":3,"fault":"refuse"}
+        #expect(
+            String(decoding: try Data(contentsOf: log), as: UTF8.self) == """
+                {"connection":1,"fault":"refuse"}
+                {"connection":2,"fault":"refuse"}
+                {"connection":1,"fault":"refuse"}
+                {"connection":2,"fault":"refuse"}
+                {"connection":3,"fault":"refuse"}
 
-            """)
+                """)
     }
 
     @Test func table_listsEachEndpointsFaults_withWhatWasSent_mostFrequentFirst_andFlagsThoseNoNetworkFaultReached() async throws {
@@ -67,28 +69,34 @@ import Testing
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let report = folder.appendingPathComponent("deep/er/coverage.json")
-        let server = try await Self.served("status=503,path=/users/1; status=500,path=/users/2; reset,path=/users/3",
-                                           paths: ["/users/1", "/users/2", "/users/3", "/feeds"],
-                                           requests: ["/users/1", "/users/2", "/users/1", "/users/3", "/feeds"])
+        let server = try await Self.served(
+            "status=503,path=/users/1; status=500,path=/users/2; reset,path=/users/3",
+            paths: ["/users/1", "/users/2", "/users/3", "/feeds"],
+            requests: ["/users/1", "/users/2", "/users/1", "/users/3", "/feeds"])
         // WHEN its coverage is written (the report's folders made as needed)
         try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
         let coverage = try CoverageReport.read(from: report)
         // THEN the numbered paths are one endpoint, with each fault kind met, its family and what was sent
-        #expect(coverage.endpoints["GET /users/{n}"] == CoverageReport.Endpoint(endpoint: "GET /users/{n}", requests: 4, faults: [
-            "status": CoverageReport.Met(family: "http", count: 3, outcomes: ["status 503": 2, "status 500": 1]),
-            "reset": CoverageReport.Met(family: "network", count: 1, outcomes: ["no response": 1]),
-        ]))
+        #expect(
+            coverage.endpoints["GET /users/{n}"]
+                == CoverageReport.Endpoint(
+                    endpoint: "GET /users/{n}", requests: 4,
+                    faults: [
+                        "status": CoverageReport.Met(family: "http", count: 3, outcomes: ["status 503": 2, "status 500": 1]),
+                        "reset": CoverageReport.Met(family: "network", count: 1, outcomes: ["no response": 1]),
+                    ]))
         #expect(coverage.endpoints["GET /feeds"] == CoverageReport.Endpoint(endpoint: "GET /feeds", requests: 1))
         #expect(coverage.refusedConnections == 0)
-        #expect(try String(contentsOf: CoverageReport.tableFile(beside: report), encoding: .utf8) == """
-            endpoint                       | requests | fault  | family  | times | server sent
-            -------------------------------+----------+--------+---------+-------+-----------------------------
-            GET /feeds  [no network fault] | 1        | (none) |         |       |
-            GET /users/{n}                 | 4        | reset  | network | 1     | no response ×1
-                                           |          | status | http    | 3     | status 503 ×2, status 500 ×1
-            never tested against a network-level fault: GET /feeds
+        #expect(
+            try String(contentsOf: CoverageReport.tableFile(beside: report), encoding: .utf8) == """
+                endpoint                       | requests | fault  | family  | times | server sent
+                -------------------------------+----------+--------+---------+-------+-----------------------------
+                GET /feeds  [no network fault] | 1        | (none) |         |       |
+                GET /users/{n}                 | 4        | reset  | network | 1     | no response ×1
+                                               |          | status | http    | 3     | status 503 ×2, status 500 ×1
+                never tested against a network-level fault: GET /feeds
 
-            """)
+                """)
     }
 
     @Test func aSecondServer_addsToTheCountsTheFirstWrote() async throws {
@@ -103,8 +111,9 @@ import Testing
         #expect(coverage.endpoints["GET /users/{n}"]?.requests == 4)
         #expect(coverage.endpoints["GET /users/{n}"]?.faults["reset"] == CoverageReport.Met(family: "network", count: 2, outcomes: ["no response": 2]))
         #expect(coverage.untestedAgainstNetworkFaults == [])
-        #expect(try String(contentsOf: CoverageReport.tableFile(beside: report), encoding: .utf8)
-            .hasSuffix("\nevery endpoint met a network-level fault\n"))
+        #expect(
+            try String(contentsOf: CoverageReport.tableFile(beside: report), encoding: .utf8)
+                .hasSuffix("\nevery endpoint met a network-level fault\n"))
     }
 
     @Test func faultLog_ranksEachDecisionAmongTheRequestsWithItsMethodAndPath_andAppendsAcrossServers() async throws {
@@ -113,14 +122,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("faults.jsonl")
         for _ in 1...2 {
-            let server = try await Self.served("status=503,when=every:2,path=/a", paths: ["/a", "/b"],
-                                               requests: ["/a", "/b", "/a", "/b", "/a", "/a?x=1"])
+            let server = try await Self.served(
+                "status=503,when=every:2,path=/a", paths: ["/a", "/b"],
+                requests: ["/a", "/b", "/a", "/b", "/a", "/a?x=1"])
             try FaultCoverage.write(server, environment: [FaultCoverage.logVariable: log.path])
         }
         // THEN each decision names the rule as the plan spells it and the request's rank by method and path
         // (the query left out), one JSON line each, the second server's after the first's
         // (JSONEncoder escapes slashes, on every platform.)
-        let line = #"{"fault":"status=503,when=every:2,path=\/a","method":"GET","nth":2,"path":"\/a"}"# + "\n"
+        let line =
+            #"{"fault":"status=503,when=every:2,path=\/a","method":"GET","nth":2,"path":"\/a"}"# + "\n"
             + #"{"fault":"status=503,when=every:2,path=\/a","method":"GET","nth":4,"path":"\/a"}"# + "\n"
         let text = String(decoding: try Data(contentsOf: log), as: UTF8.self)
         #expect(text == line + line, "\(text)")

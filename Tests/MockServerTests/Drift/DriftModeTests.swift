@@ -15,25 +15,28 @@ import Testing
         let version = Lock(1)
         func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
             let v2 = version.withLock { $0 } == 2
-            let body = switch request.path {
-            case "/user": v2 ? #"{"id":2}"# : #"{"id":1,"email":"ann@example.com"}"#
-            default: v2 ? #"{"id":3,"bio":"hi"}"# : #"{"id":3}"#
-            }
+            let body =
+                switch request.path {
+                case "/user": v2 ? #"{"id":2}"# : #"{"id":1,"email":"ann@example.com"}"#
+                default: v2 ? #"{"id":3,"bio":"hi"}"# : #"{"id":3}"#
+                }
             return .response(status: 200, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         }
     }
 
     /// Runs a test body that asks for GET /user and GET /profile, in drift mode, against `upstream`.
     private func runTest(folder: URL) async throws {
-        try await CassetteSession.run(names: ["api"], folder: folder, upstream: nil, mode: .drift, configuration: .init(faults: .none),
-                                   test: nil, environment: [:], warn: { _ in }, { _, server in
-            try await withURLSession { session in
-                for path in ["/user", "/profile"] {
-                    let (_, response) = try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
-                    #expect(response.statusCode == 200)
+        try await CassetteSession.run(
+            names: ["api"], folder: folder, upstream: nil, mode: .drift, configuration: .init(faults: .none),
+            test: nil, environment: [:], warn: { _ in },
+            { _, server in
+                try await withURLSession { session in
+                    for path in ["/user", "/profile"] {
+                        let (_, response) = try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
+                        #expect(response.statusCode == 200)
+                    }
                 }
-            }
-        }, passed: { _ in true })
+            }, passed: { _ in true })
     }
 
     @Test func driftMode_passesOnAnUnchangedAPI_failsNamingTheBreakingChange_andNeverTouchesTheCassette() async throws {
@@ -44,11 +47,15 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("drift-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let json = { (text: String) in RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: RecordedBody(Data(text.utf8), contentType: "application/json")) }
-        let cassette = Cassette(name: "api", upstream: base.absoluteString, interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: "/user"), response: json(#"{"id":1,"email":"ann@example.com"}"#)),
-            Interaction(request: RecordedRequest(method: "GET", target: "/profile"), response: json(#"{"id":3}"#)),
-        ])
+        let json = { (text: String) in
+            RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: RecordedBody(Data(text.utf8), contentType: "application/json"))
+        }
+        let cassette = Cassette(
+            name: "api", upstream: base.absoluteString,
+            interactions: [
+                Interaction(request: RecordedRequest(method: "GET", target: "/user"), response: json(#"{"id":1,"email":"ann@example.com"}"#)),
+                Interaction(request: RecordedRequest(method: "GET", target: "/profile"), response: json(#"{"id":3}"#)),
+            ])
         let file = folder.appendingPathComponent("api.json")
         try cassette.save(to: file)
         let saved = try Data(contentsOf: file)
@@ -63,9 +70,10 @@ import Testing
         // other half an added one)
         let error = await #expect(throws: MockServerError.self) { try await runTest(folder: folder) }
         #expect(error?.code == .apiDrift)
-        #expect(error?.reason == "the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
-            + "  GET /user: breaking  $.email: string → missing (field removed)\n"
-            + "  GET /profile: additive  $.bio: missing → string (field added)")
+        #expect(
+            error?.reason == "the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
+                + "  GET /user: breaking  $.email: string → missing (field removed)\n"
+                + "  GET /profile: additive  $.bio: missing → string (field added)")
         // AND the cassette is byte for byte as it was
         #expect(try Data(contentsOf: file) == saved)
         await server.stop()
@@ -91,12 +99,16 @@ import Testing
         return statuses
     }
 
-    private static let cassette = Cassette(name: "api", interactions: [
-        Interaction(request: RecordedRequest(method: "GET", target: "/user"),
-                    response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 1, "email": "ann@example.com"]))),
-        Interaction(request: RecordedRequest(method: "GET", target: "/profile"),
-                    response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 3]))),
-    ])
+    private static let cassette = Cassette(
+        name: "api",
+        interactions: [
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/user"),
+                response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 1, "email": "ann@example.com"]))),
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/profile"),
+                response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .json(["id": 3]))),
+        ])
 
     @Test func driftCheck_returnsAdditiveChanges_andRequestsNoCassetteAnswers_asWarnings() async throws {
         // GIVEN the upstream at version 2, where /profile gained a field, and a request no interaction answers
@@ -111,8 +123,11 @@ import Testing
         #expect(statuses == [200, 200])
         let warnings = try await check.verify()
         // THEN nothing is thrown, and each is a warning worded as recorder drift words it
-        #expect(warnings == ["drift: GET /profile: additive  $.bio: missing → string (field added)",
-                             "drift: GET /other: no interaction of the cassettes answers this request, so nothing was compared"])
+        #expect(
+            warnings == [
+                "drift: GET /profile: additive  $.bio: missing → string (field added)",
+                "drift: GET /other: no interaction of the cassettes answers this request, so nothing was compared",
+            ])
     }
 
     @Test func driftCheck_withNothingKept_comparesNothing() async throws {
@@ -128,7 +143,9 @@ import Testing
         let error = await #expect(throws: MockServerError.self) { try await check.verify() }
         // THEN the failure is the breaking change, named at the request
         #expect(error?.code == .apiDrift)
-        #expect(error?.reason.hasPrefix("the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
-            + "  GET /profile: breaking  upstream: answered → unreachable (") == true, "\(String(describing: error))")
+        #expect(
+            error?.reason.hasPrefix(
+                "the live API no longer answers as the cassette says (MOCKSERVER_RECORD=drift):\n"
+                    + "  GET /profile: breaking  upstream: answered → unreachable (") == true, "\(String(describing: error))")
     }
 }

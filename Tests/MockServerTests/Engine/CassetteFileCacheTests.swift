@@ -9,9 +9,13 @@ import ServiceReplayTestSupport
 /// A cassette file is read once and shared while it is unchanged; any change to it is read again.
 @Suite(.ownEnvironment) struct CassetteFileCacheTests {
     private func sample(_ name: String, status: Int = 200) -> Cassette {
-        Cassette(name: name, origin: .handWritten,
-                 interactions: [Interaction(request: RecordedRequest(method: "GET", target: "/\(name)"),
-                                            response: RecordedResponse(status: status))])
+        Cassette(
+            name: name, origin: .handWritten,
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/\(name)"),
+                    response: RecordedResponse(status: status))
+            ])
     }
 
     @Test func load_unchangedFile_sharesTheFirstRead() throws {
@@ -72,7 +76,10 @@ import ServiceReplayTestSupport
         let cache = CassetteFileCache()
         let first = #expect(throws: MockServerError.self) { try cache.load(url) }
         let second = #expect(throws: MockServerError.self) { try cache.load(url) }
-        #expect(first?.description == "\(url.path): invalid JSON at line 1, column 2: expected a string key in an object, found end of input; the file ends before its JSON does, so it was cut short")
+        #expect(
+            first?.description
+                == "\(url.path): invalid JSON at line 1, column 2: expected a string key in an object, found end of input; the file ends before its JSON does, so it was cut short"
+        )
         #expect(second?.description == first?.description)
         // Once fixed, it loads
         try sample("fixed").save(to: url, overwrite: true)
@@ -108,7 +115,8 @@ import ServiceReplayTestSupport
         try base.save(to: file)
         #expect(try await Self.status(of: "b", replaying: "api", in: folder) == 404)
         // WHEN a killed recording leaves a capture log beside the unchanged file, holding one more interaction
-        let lines = CaptureLog.headerLine(base: CaptureLog.digest(base.encoded()), cassette: base)
+        let lines =
+            CaptureLog.headerLine(base: CaptureLog.digest(base.encoded()), cassette: base)
             + CaptureLog.interactionLine(.stub("GET", "/b", status: 202))
         try Data(lines).write(to: CaptureLog.url(for: file))
         // THEN the next server replays the logged interaction too, as Cassette.load reads the file

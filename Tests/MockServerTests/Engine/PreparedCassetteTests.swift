@@ -12,23 +12,34 @@ import Testing
         matching: MatchRules(ignoredQueryParameters: ["_"], headers: ["Accept"], afterLast: .cycle),
         errorTemplates: ["rate_limit": RecordedResponse(status: 429, headers: ["Retry-After": "1"], body: .json(["message": "slow down"]))],
         interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: "/json?since=0", headers: ["Accept": "application/json"]),
-                        response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                                   body: .json(["n": 1.50, "text": "a\u{1}\"b/é", "list": [.null, true, 1e+20]])),
-                        recordedAt: Date(timeIntervalSince1970: 1_795_255_201), durationMs: 87),
-            Interaction(request: RecordedRequest(method: "POST", target: "/form", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                 body: .text("a=1&b=<redacted>")),
-                        response: RecordedResponse(status: 201, headers: ["Content-Type": "text/plain", "Content-Length": "999"], body: .text("created"))),
-            Interaction(request: RecordedRequest(method: "GET", target: "/gzip"),
-                        response: RecordedResponse(status: 200, headers: HTTPHeaders(pairs: [("Content-Encoding", "gzip"), ("Content-Type", "image/png"),
-                                                                                            ("Transfer-Encoding", "chunked")]),
-                                                   body: .binary(Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])))),
-            Interaction(request: RecordedRequest(method: "HEAD", target: "/head"),
-                        response: RecordedResponse(status: 200, headers: ["Content-Length": "1234"])),
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/json?since=0", headers: ["Accept": "application/json"]),
+                response: RecordedResponse(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: .json(["n": 1.50, "text": "a\u{1}\"b/é", "list": [.null, true, 1e+20]])),
+                recordedAt: Date(timeIntervalSince1970: 1_795_255_201), durationMs: 87),
+            Interaction(
+                request: RecordedRequest(
+                    method: "POST", target: "/form", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                    body: .text("a=1&b=<redacted>")),
+                response: RecordedResponse(status: 201, headers: ["Content-Type": "text/plain", "Content-Length": "999"], body: .text("created"))),
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/gzip"),
+                response: RecordedResponse(
+                    status: 200,
+                    headers: HTTPHeaders(pairs: [
+                        ("Content-Encoding", "gzip"), ("Content-Type", "image/png"),
+                        ("Transfer-Encoding", "chunked"),
+                    ]),
+                    body: .binary(Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF])))),
+            Interaction(
+                request: RecordedRequest(method: "HEAD", target: "/head"),
+                response: RecordedResponse(status: 200, headers: ["Content-Length": "1234"])),
             Interaction(request: RecordedRequest(method: "GET", target: "/empty-text"), response: RecordedResponse(status: 204, body: .text(""))),
             Interaction(request: RecordedRequest(method: "GET", target: "/empty-binary"), response: RecordedResponse(status: 200, body: .binary(Data()))),
-            Interaction(request: RecordedRequest(method: "GET", target: "/down"), failure: TransportFailure(kind: .timeout, message: "timed out"),
-                        durationMs: 30_000),
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/down"), failure: TransportFailure(kind: .timeout, message: "timed out"),
+                durationMs: 30_000),
         ])
 
     @Test func engineCassettes_areTheCassettesGiven() {
@@ -48,8 +59,9 @@ import Testing
         let engine = ReplayEngine(cassettes: [Self.cassette])
         for (position, interaction) in Self.cassette.interactions.enumerated() {
             // WHEN each interaction's own request is sent
-            let request = HTTPRequest(method: interaction.request.method, target: interaction.request.target,
-                                      headers: interaction.request.headers, body: interaction.request.body.data)
+            let request = HTTPRequest(
+                method: interaction.request.method, target: interaction.request.target,
+                headers: interaction.request.headers, body: interaction.request.body.data)
             let decision = engine.answer(request)
             // THEN it answers with that interaction's replay response, or replays its failure
             #expect(decision.interaction?.index == position)
@@ -69,11 +81,15 @@ import Testing
 
     @Test func equalHeaders_areKeptOnce() throws {
         // GIVEN a decoded cassette whose interactions repeat header values longer than Swift keeps inline
-        let written = Cassette(name: "repeats", interactions: (0..<3).map { index in
-            Interaction(request: RecordedRequest(method: "GET", target: "/users/\(index)", headers: ["Accept": "application/vnd.github+json"]),
-                        response: RecordedResponse(status: 200, headers: ["Content-Type": "application/json; charset=utf-8"],
-                                                   body: .json(["id": .number(JSONNumber(index))])))
-        })
+        let written = Cassette(
+            name: "repeats",
+            interactions: (0..<3).map { index in
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/users/\(index)", headers: ["Accept": "application/vnd.github+json"]),
+                    response: RecordedResponse(
+                        status: 200, headers: ["Content-Type": "application/json; charset=utf-8"],
+                        body: .json(["id": .number(JSONNumber(index))])))
+            })
         let decoded = try Cassette(jsonData: written.encoded(), source: "repeats.json")
         let prepared = PreparedCassette(LoadedCassette(decoded), ordinal: 0, rank: 0, options: ReplayOptions())
         // WHEN prepared THEN equal values share one storage, and requests sending the same headers one list

@@ -7,14 +7,17 @@ import Testing
 /// Requests the server answers itself, before any cassette, reach the configuration's observer: the journal
 /// never holds them, so a log would show nothing of a client's 400 or 408.
 @Suite struct RejectedRequestReportTests {
-    @Test(arguments: [
-        ("NOT HTTP AT ALL\r\n\r\n", 400, nil),
-        ("POST /upload?sig=s3cr3t HTTP/1.1\r\nContent-Length: 51\r\n\r\n", 413, nil),
-        ("POST /upload?sig=s3cr3t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n33\r\n\(String(repeating: "a", count: 51))\r\n0\r\n\r\n",
-         413, "POST /upload"),
-        ("PUT /file HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", 417, "PUT /file"),
-        ("POST /slow HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 408, "POST /slow"),
-    ] as [(String, Int, String?)])
+    @Test(
+        arguments: [
+            ("NOT HTTP AT ALL\r\n\r\n", 400, nil),
+            ("POST /upload?sig=s3cr3t HTTP/1.1\r\nContent-Length: 51\r\n\r\n", 413, nil),
+            (
+                "POST /upload?sig=s3cr3t HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n33\r\n\(String(repeating: "a", count: 51))\r\n0\r\n\r\n",
+                413, "POST /upload"
+            ),
+            ("PUT /file HTTP/1.1\r\nExpect: 200-ok\r\nContent-Length: 1\r\n\r\nx", 417, "PUT /file"),
+            ("POST /slow HTTP/1.1\r\nContent-Length: 10\r\n\r\nabc", 408, "POST /slow"),
+        ] as [(String, Int, String?)])
     func rejectedRequest_isReported_withStatusReasonAndPath_neverItsQuery(request: String, status: Int, path: String?) async throws {
         // Given a replay server with small limits and an observer of rejections
         let reported = Lock<[RejectedRequest]>([])

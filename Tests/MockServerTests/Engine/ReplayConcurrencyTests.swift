@@ -76,7 +76,7 @@ import Testing
                 }
                 // WHEN each answer is looked up and its sequence advanced
                 let answer = engine.answer(HTTPRequest(method: "GET", target: "/same"))
-                guard let interaction = answer.interaction else { continue } // before the first stub
+                guard let interaction = answer.interaction else { continue }  // before the first stub
                 // THEN it is one of the stubs added, with that stub's own response, never one from another view
                 // of the index, and each thread sees the sequence move forward
                 if answer.status != 200 + interaction.index % 100 || interaction.index < last {

@@ -9,8 +9,10 @@ import Testing
         let cassette = try Cassette(jsonData: Data(CassetteFixtures.githubUsers.utf8), source: "users.json")
         let engine = ReplayEngine(cassettes: [cassette])
         // WHEN the recorded request arrives (query reordered, ignored parameter added, chosen header present)
-        let decision = engine.answer(HTTPRequest(method: "GET", target: "/users?per_page=2&since=0&_=123",
-                                                 headers: ["Accept": "application/vnd.github+json"]))
+        let decision = engine.answer(
+            HTTPRequest(
+                method: "GET", target: "/users?per_page=2&since=0&_=123",
+                headers: ["Accept": "application/vnd.github+json"]))
         // THEN the JSON body is compact with sorted keys, Content-Length fits it, and headers keep their order
         let response = try #require(decision.response)
         let body = String(decoding: response.body, as: UTF8.self)
@@ -46,23 +48,37 @@ import Testing
     }
 
     @Test func stubBuilder_addsJSONContentType_andKeepsRequestDetails() {
-        let stub = Interaction.stub("POST", "/login", status: 401, json: ["error": "invalid_credentials"],
-                                    requestBody: .json(["username": "ann"]), requestHeaders: ["Accept": "application/json"])
-        #expect(stub.request == RecordedRequest(method: "POST", target: "/login", headers: ["Accept": "application/json"],
-                                                body: .json(["username": "ann"])))
-        #expect(stub.response == RecordedResponse(status: 401, headers: ["Content-Type": "application/json"],
-                                                  body: .json(["error": "invalid_credentials"])))
+        let stub = Interaction.stub(
+            "POST", "/login", status: 401, json: ["error": "invalid_credentials"],
+            requestBody: .json(["username": "ann"]), requestHeaders: ["Accept": "application/json"])
+        #expect(
+            stub.request
+                == RecordedRequest(
+                    method: "POST", target: "/login", headers: ["Accept": "application/json"],
+                    body: .json(["username": "ann"])))
+        #expect(
+            stub.response
+                == RecordedResponse(
+                    status: 401, headers: ["Content-Type": "application/json"],
+                    body: .json(["error": "invalid_credentials"])))
         let text = Interaction.stub("GET", "/robots.txt", text: "User-agent: *")
         #expect(text.response?.headers["Content-Type"] == "text/plain; charset=utf-8")
     }
 
     @Test func stubbedRequestBody_mustMatch() {
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
-            .stub("POST", "/login", status: 200, json: ["ok": true], requestBody: .json(["username": "ann"])),
-        ])])
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c",
+                interactions: [
+                    .stub("POST", "/login", status: 200, json: ["ok": true], requestBody: .json(["username": "ann"]))
+                ])
+        ])
         func send(_ body: String) -> Int? {
-            engine.answer(HTTPRequest(method: "POST", target: "/login", headers: ["Content-Type": "application/json"],
-                                      body: Data(body.utf8))).response?.status
+            engine.answer(
+                HTTPRequest(
+                    method: "POST", target: "/login", headers: ["Content-Type": "application/json"],
+                    body: Data(body.utf8))
+            ).response?.status
         }
         #expect(send(#"{"username": "bob"}"#) == 404)
         #expect(send(#"{"username": "ann"}"#) == 200)

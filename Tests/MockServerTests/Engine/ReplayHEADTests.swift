@@ -10,15 +10,20 @@ import ServiceReplayTestSupport
         status: 200, headers: HTTPHeaders(pairs: [("Content-Type", "text/html; charset=utf-8"), ("ETag", #""v1""#)]),
         body: .text("<p>first</p>"))
 
-    private static let cassette = Cassette(name: "pages", interactions: [
-        Interaction(request: RecordedRequest(method: "GET", target: "/page"), response: page),
-        Interaction(request: RecordedRequest(method: "GET", target: "/page"),
-                    response: RecordedResponse(status: 200, headers: ["Content-Type": "text/html"], body: .text("<p>second</p>"))),
-        Interaction(request: RecordedRequest(method: "HEAD", target: "/recorded-head"),
-                    response: RecordedResponse(status: 200, headers: ["X-Recorded": "head", "Content-Length": "1234"])),
-        Interaction(request: RecordedRequest(method: "GET", target: "/recorded-head"),
-                    response: RecordedResponse(status: 200, headers: ["X-Recorded": "get"], body: .text("get"))),
-    ])
+    private static let cassette = Cassette(
+        name: "pages",
+        interactions: [
+            Interaction(request: RecordedRequest(method: "GET", target: "/page"), response: page),
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/page"),
+                response: RecordedResponse(status: 200, headers: ["Content-Type": "text/html"], body: .text("<p>second</p>"))),
+            Interaction(
+                request: RecordedRequest(method: "HEAD", target: "/recorded-head"),
+                response: RecordedResponse(status: 200, headers: ["X-Recorded": "head", "Content-Length": "1234"])),
+            Interaction(
+                request: RecordedRequest(method: "GET", target: "/recorded-head"),
+                response: RecordedResponse(status: 200, headers: ["X-Recorded": "get"], body: .text("get"))),
+        ])
 
     @Test func headOfARecordedGET_getsItsStatusAndHeadersWithoutTheBody_andLeavesItsSequenceAlone() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none, strict: true)) { server in
@@ -91,8 +96,9 @@ import ServiceReplayTestSupport
             }
         }
         // AND strict mode still fails the test, naming the request
-        #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches HEAD /nothing") == true,
-                "\(String(describing: error))")
+        #expect(
+            error?.description.hasPrefix("1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches HEAD /nothing") == true,
+            "\(String(describing: error))")
     }
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/curl"), "curl is not installed at /usr/bin/curl"))
@@ -102,8 +108,9 @@ import ServiceReplayTestSupport
             let url = server.baseURL!.appendingPathComponent("page").absoluteString
             let (status, output) = try await onThread {
                 let pipe = Pipe()
-                let curl = try ChildProcess(URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--show-error", "-I", "--max-time", "30", url],
-                                            output: pipe)
+                let curl = try ChildProcess(
+                    URL(fileURLWithPath: "/usr/bin/curl"), ["--silent", "--show-error", "-I", "--max-time", "30", url],
+                    output: pipe)
                 let output = pipe.fileHandleForReading.readDataToEndOfFile()
                 curl.waitUntilExit()
                 return (curl.terminationStatus, String(decoding: output, as: UTF8.self))

@@ -21,8 +21,9 @@ import Testing
     ])
     func identicalRequests_replayInOrder_thenFollowThePolicy(policy: AfterLastPolicy?, expected: [Int]) {
         // GIVEN three recordings of the same request
-        let cassette = Cassette(name: "c", matching: MatchRules(afterLast: policy),
-                                interactions: [Self.interaction("/x", 201), Self.interaction("/x", 202), Self.interaction("/x", 203)])
+        let cassette = Cassette(
+            name: "c", matching: MatchRules(afterLast: policy),
+            interactions: [Self.interaction("/x", 201), Self.interaction("/x", 202), Self.interaction("/x", 203)])
         // WHEN it is sent five times THEN the recordings come in order, then the policy applies
         #expect(Self.statuses(ReplayEngine(cassettes: [cassette]), "/x", times: 5) == expected)
     }
@@ -65,8 +66,9 @@ import Testing
     }
 
     @Test func cycle_restartsEveryOverlappingGroup() {
-        let cassette = Cassette(name: "c", matching: MatchRules(afterLast: .cycle),
-                                interactions: [Self.interaction("/f?token=<redacted>", 201), Self.interaction("/f?token=abc", 202)])
+        let cassette = Cassette(
+            name: "c", matching: MatchRules(afterLast: .cycle),
+            interactions: [Self.interaction("/f?token=<redacted>", 201), Self.interaction("/f?token=abc", 202)])
         #expect(Self.statuses(ReplayEngine(cassettes: [cassette]), "/f?token=abc", times: 5) == [201, 202, 201, 202, 201])
     }
 
@@ -93,11 +95,13 @@ import Testing
 
     @Test func customMatcher_decidesWithinMethodAndPath_inRecordedOrder() {
         // GIVEN a matcher that only looks at one header, and recordings whose queries differ
-        let cassette = Cassette(name: "c", interactions: [
-            .stub("GET", "/x?page=1", status: 201, requestHeaders: ["X-Tenant": "a"]),
-            .stub("GET", "/x?page=2", status: 202, requestHeaders: ["X-Tenant": "b"]),
-            .stub("GET", "/x?page=3", status: 203, requestHeaders: ["X-Tenant": "a"]),
-        ])
+        let cassette = Cassette(
+            name: "c",
+            interactions: [
+                .stub("GET", "/x?page=1", status: 201, requestHeaders: ["X-Tenant": "a"]),
+                .stub("GET", "/x?page=2", status: 202, requestHeaders: ["X-Tenant": "b"]),
+                .stub("GET", "/x?page=3", status: 203, requestHeaders: ["X-Tenant": "a"]),
+            ])
         let configuration = ReplayServer.Configuration(matcher: { recorded, received in
             recorded.headers["X-Tenant"] == received.headers["X-Tenant"]
         })
@@ -128,18 +132,22 @@ import Testing
     @Test(arguments: [AfterLastPolicy.repeat, .cycle, .fail])
     func head_looksAtTheGETsNextAnswer_withoutAdvancingIt(policy: AfterLastPolicy) {
         // GIVEN two recorded answers to GET /x
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", matching: MatchRules(afterLast: policy),
-                                                       interactions: [Self.interaction("/x", 201), Self.interaction("/x", 202)])])
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c", matching: MatchRules(afterLast: policy),
+                interactions: [Self.interaction("/x", 201), Self.interaction("/x", 202)])
+        ])
         func send(_ method: String) -> Int { engine.answer(HTTPRequest(method: method, target: "/x")).status ?? -1 }
         // WHEN HEADs come between the GETs, before and after the recorded ones are used up
         let statuses = [send("HEAD"), send("GET"), send("HEAD"), send("GET"), send("HEAD"), send("GET")]
         // THEN each HEAD gets what the next GET gets, and the GETs' sequence is the one without HEADs; used up
         // under `fail`, a HEAD is unmatched like the GET
-        let expected: [Int] = switch policy {
-        case .repeat: [201, 201, 202, 202, 202, 202]
-        case .cycle: [201, 201, 202, 202, 201, 201]
-        case .fail: [201, 201, 202, 202, 404, 404]
-        }
+        let expected: [Int] =
+            switch policy {
+            case .repeat: [201, 201, 202, 202, 202, 202]
+            case .cycle: [201, 201, 202, 202, 201, 201]
+            case .fail: [201, 201, 202, 202, 404, 404]
+            }
         #expect(statuses == expected)
     }
 }

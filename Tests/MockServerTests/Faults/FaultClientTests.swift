@@ -101,9 +101,12 @@ import ServiceReplayTestSupport
     func curl_exitsWithTheDocumentedStatus(spec: String, exits: Set<Int32>) async throws {
         try await FaultWireTests.withFaultServer(spec) { _, url in
             let status = try await onThread {
-                let curl = try ChildProcess(URL(fileURLWithPath: Self.curl!),
-                                            ["--silent", "--output", "/dev/null", "--max-time", String(Self.clientTimeout(for: spec)),
-                                             url.appendingPathComponent("thing").absoluteString])
+                let curl = try ChildProcess(
+                    URL(fileURLWithPath: Self.curl!),
+                    [
+                        "--silent", "--output", "/dev/null", "--max-time", String(Self.clientTimeout(for: spec)),
+                        url.appendingPathComponent("thing").absoluteString,
+                    ])
                 curl.waitUntilExit()
                 return curl.terminationStatus
             }

@@ -8,13 +8,13 @@ import Testing
 @Suite struct FaultPathTests {
     @Test(arguments: [
         // target as sent, glob, whether the glob selects the request
-        ("/%75sers/1", "/users/*", true),            // a percent-encoded letter
+        ("/%75sers/1", "/users/*", true),  // a percent-encoded letter
         ("/users/%31", "/users/1", true),
         ("http://127.0.0.1/users/1", "/users/*", true),  // absolute-form, as sent to a proxy
         ("http://127.0.0.1/users/1?x=1", "/users/1", true),
-        ("/users/1#top", "/users/1", true),          // a fragment is not part of the path
+        ("/users/1#top", "/users/1", true),  // a fragment is not part of the path
         ("/users/1?page=2#top", "*/1", true),
-        ("/users%2F1", "/users/*", false),           // an encoded slash stays encoded
+        ("/users%2F1", "/users/*", false),  // an encoded slash stays encoded
         ("/feeds", "/users/*", false),
     ])
     func faultPathGlob_andJournalPattern_selectTheSameRequests(target: String, glob: String, selects: Bool) async throws {

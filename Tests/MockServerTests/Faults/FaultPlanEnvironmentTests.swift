@@ -23,7 +23,10 @@ import Testing
 
     @Test(arguments: [
         (["MOCKSERVER_FAULTS": "reset", "MOCKSERVER_SEED": "abc"], "MOCKSERVER_SEED 'abc' is not a whole number from 0 to 2^64-1"),
-        (["MOCKSERVER_FAULTS": "boom"], "MOCKSERVER_FAULTS: invalid fault spec 'boom': 'boom' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"),
+        (
+            ["MOCKSERVER_FAULTS": "boom"],
+            "MOCKSERVER_FAULTS: invalid fault spec 'boom': 'boom' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"
+        ),
     ])
     func badEnvironment_throwsOneSentence(environment: [String: String], message: String) {
         #expect(throws: MockServerError(.invalidFaultPlan, message)) { try FaultPlan.fromEnvironment(environment) }

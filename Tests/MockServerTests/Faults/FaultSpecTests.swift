@@ -66,16 +66,34 @@ import Testing
     // Given a bad spec, then the error is one sentence naming the spec and its bad part, word for word.
     @Test(arguments: [
         ("", "invalid fault spec '': it names no fault kind"),
-        ("explode", "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"),
+        (
+            "explode",
+            "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"
+        ),
         ("reset=3", "invalid fault spec 'reset=3': reset takes no argument"),
         ("truncate", "invalid fault spec 'truncate': truncate needs an argument, as in truncate=body:10"),
         ("truncate=middle", "invalid fault spec 'truncate=middle': truncate takes status-line, headers, body:N or event:N, such as truncate=body:10"),
         // Found by the FaultSpec fuzz target: a duration too large for the clock trapped instead of failing.
-        ("latency=2002e150ms", "invalid fault spec 'latency=2002e150ms': latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5"),
-        ("latency=1..1e300ms", "invalid fault spec 'latency=1..1e300ms': latency range '1..1e300ms' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms"),
-        ("latency=fast", "invalid fault spec 'latency=fast': latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5"),
-        ("latency=300..100ms", "invalid fault spec 'latency=300..100ms': latency range '300..100ms' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms"),
-        ("latency=lognormal:120ms", "invalid fault spec 'latency=lognormal:120ms': latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5"),
+        (
+            "latency=2002e150ms",
+            "invalid fault spec 'latency=2002e150ms': latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5"
+        ),
+        (
+            "latency=1..1e300ms",
+            "invalid fault spec 'latency=1..1e300ms': latency range '1..1e300ms' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms"
+        ),
+        (
+            "latency=fast",
+            "invalid fault spec 'latency=fast': latency takes a duration of at most an hour such as 200ms or 1.5s, a range such as 100..300ms, or lognormal:120ms:0.5"
+        ),
+        (
+            "latency=300..100ms",
+            "invalid fault spec 'latency=300..100ms': latency range '300..100ms' must read LOW..HIGHms with LOW ≤ HIGH ≤ 3600000, such as 100..300ms"
+        ),
+        (
+            "latency=lognormal:120ms",
+            "invalid fault spec 'latency=lognormal:120ms': latency=lognormal takes a median of at most an hour and a sigma from 0 to 5, such as lognormal:120ms:0.5"
+        ),
         ("throttle=fast", "invalid fault spec 'throttle=fast': throttle takes a rate such as 2kbps, 64KB/s or 500B/s, from 1 byte to 1 TB per second"),
         ("throttle=1bps", "invalid fault spec 'throttle=1bps': throttle takes a rate such as 2kbps, 64KB/s or 500B/s, from 1 byte to 1 TB per second"),
         ("status=99", "invalid fault spec 'status=99': status takes an HTTP status code from 100 to 599, such as status=503"),

@@ -9,11 +9,13 @@ import Testing
     /// Two cassettes: `things` (GET /thing, template `quota`) and `others` (GET /other, template `rate_limit`).
     static let cassettes: [Cassette] = {
         var things = Cassette(name: "things", interactions: [.stub("GET", "/thing", json: .object(["ok": .bool(true)]))])
-        things.errorTemplates["quota"] = RecordedResponse(status: 429, headers: ["Content-Type": "application/json"],
-                                                          body: .json(.object(["error": .string("quota")])))
+        things.errorTemplates["quota"] = RecordedResponse(
+            status: 429, headers: ["Content-Type": "application/json"],
+            body: .json(.object(["error": .string("quota")])))
         var others = Cassette(name: "others", interactions: [.stub("GET", "/other", json: .object(["ok": .bool(true)]))])
-        others.errorTemplates["rate_limit"] = RecordedResponse(status: 403, headers: ["Content-Type": "application/json"],
-                                                               body: .json(.object(["message": .string("rate limited")])))
+        others.errorTemplates["rate_limit"] = RecordedResponse(
+            status: 403, headers: ["Content-Type": "application/json"],
+            body: .json(.object(["message": .string("rate limited")])))
         return [things, others]
     }()
 
@@ -37,7 +39,8 @@ import Testing
         }
 
         // Then both fail with one sentence naming the rule and the templates there are
-        let sentence = "rule 2 ('service-error=maintenance'): no cassette served has an error template named 'maintenance'; the templates there are: quota, rate_limit"
+        let sentence =
+            "rule 2 ('service-error=maintenance'): no cassette served has an error template named 'maintenance'; the templates there are: quota, rate_limit"
         #expect(error?.code == .invalidFaultPlan)
         #expect(error?.description == sentence)
         #expect(direct?.description == sentence)
@@ -53,12 +56,18 @@ import Testing
 
         // Then it fails, saying no cassette has templates at all
         #expect(error?.code == .invalidFaultPlan)
-        #expect(error?.description == "rule 1 ('error-event=server_error,after=1'): no cassette served has an error template named 'server_error'; the cassettes served have no error templates")
+        #expect(
+            error?.description
+                == "rule 1 ('error-event=server_error,after=1'): no cassette served has an error template named 'server_error'; the cassettes served have no error templates"
+        )
     }
 
     @Test func aRuleWhosePathSelectsARecordedRequest_needsItsTemplate() async throws {
         let error = await Self.startError(try FaultPlan.parse(specs: "service-error=maintenance,path=/th*"))
-        #expect(error?.description == "rule 1 ('service-error=maintenance,path=/th*'): no cassette served has an error template named 'maintenance'; the templates there are: quota, rate_limit")
+        #expect(
+            error?.description
+                == "rule 1 ('service-error=maintenance,path=/th*'): no cassette served has an error template named 'maintenance'; the templates there are: quota, rate_limit"
+        )
     }
 
     @Test func aRuleAimedAtAnotherAPI_byAPathNoRecordedRequestHas_isLeftOut() async throws {

@@ -11,11 +11,14 @@ import Testing
 
     /// A cassette with one JSON interaction and one error template, served under `specs` (seed 42).
     static func withFaultServer<T>(_ specs: String, _ body: (ReplayServer, URL) async throws -> T) async throws -> T {
-        var cassette = Cassette(name: "things", interactions: [
-            .stub("GET", "/thing", json: try CassetteJSON(parsing: Data(Self.body.utf8)), headers: ["Content-Type": "application/json"]),
-        ])
-        cassette.errorTemplates["quota"] = RecordedResponse(status: 429, headers: ["Content-Type": "application/json", "Retry-After": "30"],
-                                                            body: .json(.object(["error": .string("quota")])))
+        var cassette = Cassette(
+            name: "things",
+            interactions: [
+                .stub("GET", "/thing", json: try CassetteJSON(parsing: Data(Self.body.utf8)), headers: ["Content-Type": "application/json"])
+            ])
+        cassette.errorTemplates["quota"] = RecordedResponse(
+            status: 429, headers: ["Content-Type": "application/json", "Retry-After": "30"],
+            body: .json(.object(["error": .string("quota")])))
         let plan = try FaultPlan.parse(specs: specs, seed: 42)
         return try await withMockServer(cassettes: [cassette], configuration: .init(faults: .plan(plan))) { server in
             try await body(server, server.baseURL!)
@@ -196,10 +199,12 @@ import Testing
     }
 
     @Test func replacingFaults_leaveTheSequenceUntouched_soARetryGetsTheFirstRecordedResponse() async throws {
-        let cassette = Cassette(name: "poll", matching: MatchRules(afterLast: .fail), interactions: [
-            .stub("GET", "/job", json: .object(["state": .string("pending")])),
-            .stub("GET", "/job", json: .object(["state": .string("done")])),
-        ])
+        let cassette = Cassette(
+            name: "poll", matching: MatchRules(afterLast: .fail),
+            interactions: [
+                .stub("GET", "/job", json: .object(["state": .string("pending")])),
+                .stub("GET", "/job", json: .object(["state": .string("done")])),
+            ])
         let plan = try FaultPlan.parse(specs: "status=503,when=first:1")
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .plan(plan))) { server in
             let client = try RawHTTPClient(server.baseURL!)
@@ -235,9 +240,11 @@ import Testing
     }
 
     @Test func recordedTransportFailures_replayAsTheSameFailure() async throws {
-        let cassette = Cassette(name: "failures", interactions: [
-            .failure("GET", "/refused", kind: .refused), .failure("GET", "/reset", kind: .reset), .failure("GET", "/timeout", kind: .timeout),
-        ])
+        let cassette = Cassette(
+            name: "failures",
+            interactions: [
+                .failure("GET", "/refused", kind: .refused), .failure("GET", "/reset", kind: .reset), .failure("GET", "/timeout", kind: .timeout),
+            ])
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none)) { server in
             for target in ["/refused", "/reset"] {
                 let client = try RawHTTPClient(server.baseURL!)

@@ -37,10 +37,14 @@ import Testing
 
     @Test func binaryBodies_areBase64_andFailures_areStatusZeroWithAComment() throws {
         // Given a binary upload and a reset connection
-        let cassette = Cassette(name: "x", upstream: "http://127.0.0.1:8080", interactions: [
-            Interaction(request: RecordedRequest(method: "PUT", target: "/blob", headers: ["Content-Type": "image/png"], body: .binary(Data([0x89, 0x50, 0x4E, 0x47]))),
-                        failure: TransportFailure(kind: .reset, message: "connection reset by peer")),
-        ])
+        let cassette = Cassette(
+            name: "x", upstream: "http://127.0.0.1:8080",
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(
+                        method: "PUT", target: "/blob", headers: ["Content-Type": "image/png"], body: .binary(Data([0x89, 0x50, 0x4E, 0x47]))),
+                    failure: TransportFailure(kind: .reset, message: "connection reset by peer"))
+            ])
         // When exported
         let entry = try #require(try cassette.har().log.entries.first)
         // Then the body is base64 with the extension field, and the failure is a browser-style failed entry

@@ -17,9 +17,10 @@ import Testing
         #expect(result.cassette.name == "shop")
         #expect(result.cassette.origin == .recorded)
         #expect(result.cassette.note == "Imported from a HAR archive written by WebInspector 537.36.")
-        #expect(result.cassette.interactions.map(\.request.target) == [
-            "/api/cart?currency=EUR&token=<redacted>&view=full", "/login", "/images/dot.png", "/api/cart/items", "/api/recommendations?limit=4",
-        ])
+        #expect(
+            result.cassette.interactions.map(\.request.target) == [
+                "/api/cart?currency=EUR&token=<redacted>&view=full", "/login", "/images/dot.png", "/api/cart/items", "/api/recommendations?limit=4",
+            ])
     }
 
     @Test func gzippedHTTP2Response_dropsPseudoAndFramingHeaders_keepsRepeatedSetCookie() throws {
@@ -30,7 +31,10 @@ import Testing
         #expect(interaction.request.headers["Cookie"] == "sid=<redacted>; theme=<redacted>")
         let response = try #require(interaction.response)
         #expect(response.headers.lines.map(\.name) == ["cache-control", "content-type", "date", "set-cookie", "set-cookie", "vary"])
-        #expect(response.headers.values(for: "Set-Cookie") == ["sid=<redacted>; Path=/; Secure; HttpOnly; SameSite=Lax", "cart_seen=<redacted>; Path=/; Max-Age=3600"])
+        #expect(
+            response.headers.values(for: "Set-Cookie") == [
+                "sid=<redacted>; Path=/; Secure; HttpOnly; SameSite=Lax", "cart_seen=<redacted>; Path=/; Max-Age=3600",
+            ])
         // And the body is JSON, literals kept
         guard case .json(let value, _) = response.body.form else {
             Issue.record("expected a JSON body, found \(response.body)")
@@ -71,7 +75,9 @@ import Testing
         #expect(interaction.request.body == .json(["sku": "C-3", "qty": 1, "gift_note": "Happy birthday!\nLove, Ann"]))
         let response = try #require(interaction.response)
         #expect(!response.headers.contains("Transfer-Encoding"))
-        #expect(response.body.data == Data(#"{"id":981,"sku":"C-3","qty":1,"checkout":{"url":"https://shop.example.com/checkout","access_token":"<redacted>"}}"#.utf8))
+        #expect(
+            response.body.data
+                == Data(#"{"id":981,"sku":"C-3","qty":1,"checkout":{"url":"https://shop.example.com/checkout","access_token":"<redacted>"}}"#.utf8))
         // Redacted: cookie, set-cookie ×2, set-cookie, authorization; token; password, access_token
         #expect(result.redacted == RedactionCount(headers: 5, queryParameters: 1, bodyFields: 2))
         #expect(CassetteLinter().findings(in: result.cassette, file: "shop.json") == [])
@@ -83,22 +89,30 @@ import Testing
         #expect(interaction.durationMs == 30)
     }
 
-    @Test(arguments: [
-        ("net::ERR_CONNECTION_REFUSED", nil, TransportFailure.Kind.refused),
-        ("net::ERR_TIMED_OUT", nil, .timeout),
-        ("net::ERR_CONNECTION_CLOSED", nil, .reset),
-        (nil, "failure: timeout", .timeout),
-        (nil, nil, .reset),
-    ] as [(String?, String?, TransportFailure.Kind)])
+    @Test(
+        arguments: [
+            ("net::ERR_CONNECTION_REFUSED", nil, TransportFailure.Kind.refused),
+            ("net::ERR_TIMED_OUT", nil, .timeout),
+            ("net::ERR_CONNECTION_CLOSED", nil, .reset),
+            (nil, "failure: timeout", .timeout),
+            (nil, nil, .reset),
+        ] as [(String?, String?, TransportFailure.Kind)])
     func failureKinds_comeFromTheCommentOrTheBrowserError(error: String?, comment: String?, kind: TransportFailure.Kind) throws {
-        let document = Self.document(entries: [Self.entry(url: "http://127.0.0.1:8080/x", response: HARResponse(
-            status: 0, statusText: "", httpVersion: "", headers: [], content: HARContent(size: 0, mimeType: "x-unknown", text: nil),
-            comment: comment, error: error))])
+        let document = Self.document(entries: [
+            Self.entry(
+                url: "http://127.0.0.1:8080/x",
+                response: HARResponse(
+                    status: 0, statusText: "", httpVersion: "", headers: [], content: HARContent(size: 0, mimeType: "x-unknown", text: nil),
+                    comment: comment, error: error))
+        ])
         #expect(try Cassette(har: document).interactions.first?.failure?.kind == kind)
     }
 
     @Test func severalHosts_withoutAChoice_failNamingTheOtherHost() throws {
-        #expect(throws: MockServerError(code: .multipleHosts, entry: 3, reason: "https://fonts.example-cdn.com is another host than https://shop.example.com of entry 0")) {
+        #expect(
+            throws: MockServerError(
+                code: .multipleHosts, entry: 3, reason: "https://fonts.example-cdn.com is another host than https://shop.example.com of entry 0")
+        ) {
             try Cassette(har: try HARFixtures.browserDocument())
         }
     }
@@ -111,8 +125,11 @@ import Testing
     }
 
     @Test func hostChoice_matchingNothing_namesTheHostsThereAre() throws {
-        #expect(throws: MockServerError(code: .noMatchingHost,
-                                 reason: "no entry is for example.org; the archive's hosts are https://fonts.example-cdn.com, https://shop.example.com")) {
+        #expect(
+            throws: MockServerError(
+                code: .noMatchingHost,
+                reason: "no entry is for example.org; the archive's hosts are https://fonts.example-cdn.com, https://shop.example.com")
+        ) {
             try Cassette.importing(try HARFixtures.browserDocument(), options: HARImportOptions(host: "example.org"))
         }
     }
@@ -123,15 +140,26 @@ import Testing
         (Self.entry(url: "http://h/x", method: "GET NOW"), "request.method \"GET NOW\" is not an HTTP method"),
         (Self.entry(url: "http://h/x", response: Self.response(status: 1000)), "response.status 1000 is not a status code from 100 to 999"),
         (Self.entry(url: "http://h/x", response: Self.response(text: "%%%", encoding: "base64")), "response.content.text is not valid base64"),
-        (Self.entry(url: "http://h/x", response: Self.response(text: "x", encoding: "gzip")),
-         "response.content.encoding \"gzip\" is not supported; only base64 is"),
-        (Self.entry(url: "http://h/x", response: Self.response(text: "H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==", encoding: "base64", headers: [HARNameValue(name: "Content-Encoding", value: "gzip")])),
-         "response body is still gzip-compressed; export the archive again with decoded content"),
-        (Self.entry(url: "http://h/x", postData: HARPostData(mimeType: "multipart/form-data", text: nil, params: [HARParam(name: "a", value: "1")])),
-         "request.postData has params but no text, and its multipart type names no boundary"),
+        (
+            Self.entry(url: "http://h/x", response: Self.response(text: "x", encoding: "gzip")),
+            "response.content.encoding \"gzip\" is not supported; only base64 is"
+        ),
+        (
+            Self.entry(
+                url: "http://h/x",
+                response: Self.response(
+                    text: "H4sIAAAAAAAAA8tIzcnJBwCGphA2BQAAAA==", encoding: "base64", headers: [HARNameValue(name: "Content-Encoding", value: "gzip")])),
+            "response body is still gzip-compressed; export the archive again with decoded content"
+        ),
+        (
+            Self.entry(url: "http://h/x", postData: HARPostData(mimeType: "multipart/form-data", text: nil, params: [HARParam(name: "a", value: "1")])),
+            "request.postData has params but no text, and its multipart type names no boundary"
+        ),
         // Found by fuzzing: imported, it gave a cassette that does not load.
-        (Self.entry(url: "http://h/x", response: Self.response(headers: [HARNameValue(name: "A", value: "1"), HARNameValue(name: "", value: "x")])),
-         "response.headers[1]: the header name is empty"),
+        (
+            Self.entry(url: "http://h/x", response: Self.response(headers: [HARNameValue(name: "A", value: "1"), HARNameValue(name: "", value: "x")])),
+            "response.headers[1]: the header name is empty"
+        ),
     ])
     func badEntries_failWithOneSentenceNamingTheEntryAndField(entry: HAREntry, reason: String) {
         #expect(throws: MockServerError(code: .invalidField, entry: 0, reason: reason)) {
@@ -141,28 +169,45 @@ import Testing
 
     @Test func formParamsWithoutText_becomeTheBody() throws {
         // Given writers that give only the fields of a form and of a multipart body
-        let form = Self.entry(url: "http://h/f", postData: HARPostData(mimeType: "application/x-www-form-urlencoded", text: nil,
-                                                                        params: [HARParam(name: "q", value: "tea & mugs"), HARParam(name: "page", value: "2")]))
-        let multipart = Self.entry(url: "http://h/m", postData: HARPostData(mimeType: "multipart/form-data; boundary=XyZ", text: nil, params: [
-            HARParam(name: "caption", value: "Hi"), HARParam(name: "photo", value: "JPEG", fileName: "p.jpg", contentType: "image/jpeg"),
-        ]))
+        let form = Self.entry(
+            url: "http://h/f",
+            postData: HARPostData(
+                mimeType: "application/x-www-form-urlencoded", text: nil,
+                params: [HARParam(name: "q", value: "tea & mugs"), HARParam(name: "page", value: "2")]))
+        let multipart = Self.entry(
+            url: "http://h/m",
+            postData: HARPostData(
+                mimeType: "multipart/form-data; boundary=XyZ", text: nil,
+                params: [
+                    HARParam(name: "caption", value: "Hi"), HARParam(name: "photo", value: "JPEG", fileName: "p.jpg", contentType: "image/jpeg"),
+                ]))
         // When imported
         let cassette = try Cassette(har: Self.document(entries: [form, multipart]))
         // Then the bodies are rebuilt as the browser would have sent them
         #expect(cassette.interactions[0].request.body == .text("q=tea+%26+mugs&page=2"))
-        #expect(cassette.interactions[1].request.body.data == Data((
-            "--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nHi\r\n" +
-            "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\nJPEG\r\n--XyZ--\r\n").utf8))
+        #expect(
+            cassette.interactions[1].request.body.data
+                == Data(
+                    ("--XyZ\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nHi\r\n"
+                        + "--XyZ\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"p.jpg\"\r\nContent-Type: image/jpeg\r\n\r\nJPEG\r\n--XyZ--\r\n")
+                        .utf8))
     }
 
     @Test(arguments: [
-        ("{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}}}", MockServerError.Code.invalidField, "log.entries: the field is missing"),
-        ("{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}, \"entries\": [{\"startedDateTime\": 5}]}}",
-         .invalidField, "log.entries[0].startedDateTime: expected a string"),
+        (
+            "{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}}}", MockServerError.Code.invalidField,
+            "log.entries: the field is missing"
+        ),
+        (
+            "{\"log\": {\"version\": \"1.2\", \"creator\": {\"name\": \"x\", \"version\": \"1\"}, \"entries\": [{\"startedDateTime\": 5}]}}",
+            .invalidField, "log.entries[0].startedDateTime: expected a string"
+        ),
         ("{\"log\": [1,}", .syntax, "invalid JSON at line 1, column 12: unexpected '}', expected a value"),
         // Found by fuzzing: Foundation's decoder, handed this, crashed under AddressSanitizer.
-        (String(repeating: "[", count: 513) + "\n  \r\r\r\r\r\r\r[", .syntax,
-         "invalid JSON at line 1, column 513: nesting deeper than 512 levels"),
+        (
+            String(repeating: "[", count: 513) + "\n  \r\r\r\r\r\r\r[", .syntax,
+            "invalid JSON at line 1, column 513: nesting deeper than 512 levels"
+        ),
     ])
     func malformedArchives_nameTheFileAndField(json: String, code: MockServerError.Code, reason: String) {
         #expect(throws: MockServerError(code: code, file: "bad.har", reason: reason)) {
@@ -175,13 +220,17 @@ import Testing
     }
 
     static func response(status: Int = 200, text: String? = nil, encoding: String? = nil, headers: [HARNameValue] = []) -> HARResponse {
-        HARResponse(status: status, statusText: "", httpVersion: "HTTP/1.1", headers: headers,
-                    content: HARContent(size: 0, mimeType: "application/octet-stream", text: text, encoding: encoding))
+        HARResponse(
+            status: status, statusText: "", httpVersion: "HTTP/1.1", headers: headers,
+            content: HARContent(size: 0, mimeType: "application/octet-stream", text: text, encoding: encoding))
     }
 
-    static func entry(url: String, started: String = "2026-11-22T10:00:00Z", method: String = "GET", postData: HARPostData? = nil,
-                      response: HARResponse = response()) -> HAREntry {
-        HAREntry(startedDateTime: started, time: 1, request: HARRequest(method: method, url: url, httpVersion: "HTTP/1.1", headers: [], postData: postData),
-                 response: response)
+    static func entry(
+        url: String, started: String = "2026-11-22T10:00:00Z", method: String = "GET", postData: HARPostData? = nil,
+        response: HARResponse = response()
+    ) -> HAREntry {
+        HAREntry(
+            startedDateTime: started, time: 1, request: HARRequest(method: method, url: url, httpVersion: "HTTP/1.1", headers: [], postData: postData),
+            response: response)
     }
 }

@@ -68,10 +68,13 @@ import Testing
     func bodiesKeepTheirKind_whateverTheContentTypeHeaderSays(body: RecordedBody) throws {
         // Given bodies under a JSON header, a text header and no header at all
         for headers: HTTPHeaders in [["Content-Type": "application/json"], ["Content-Type": "text/plain"], [:]] {
-            let cassette = Cassette(name: "kinds", upstream: "http://127.0.0.1:9", interactions: [
-                Interaction(request: RecordedRequest(method: "POST", target: "/x", headers: headers, body: body),
-                            response: RecordedResponse(status: 200, headers: headers, body: body)),
-            ])
+            let cassette = Cassette(
+                name: "kinds", upstream: "http://127.0.0.1:9",
+                interactions: [
+                    Interaction(
+                        request: RecordedRequest(method: "POST", target: "/x", headers: headers, body: body),
+                        response: RecordedResponse(status: 200, headers: headers, body: body))
+                ])
             // When exported and imported
             let back = try Cassette(har: try HARFixtures.throughBytes(try cassette.har()))
             // Then request and response bodies are the same kind with the same content
@@ -82,14 +85,19 @@ import Testing
     @Test func failuresUnknownDurationsAndRepeatedHeaders_surviveTheRoundTrip() throws {
         // Given a cassette with a transport failure, a missing duration, repeated and oddly ordered headers
         let headers = HTTPHeaders(pairs: [("X-B", "2"), ("Set-Cookie", "a=<redacted>"), ("x-a", "1"), ("Set-Cookie", "b=<redacted>; Path=/")])
-        let cassette = Cassette(name: "odd", upstream: "https://api.example.com/base/", origin: .handWritten, interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: "/a?x=1&x=2"), failure: TransportFailure(kind: .timeout, message: "timed out after 30 s"),
-                        recordedAt: Date(timeIntervalSince1970: 1_800_000_000), durationMs: 30_000),
-            Interaction(request: RecordedRequest(method: "HEAD", target: "/"), response: RecordedResponse(status: 299, headers: headers),
-                        recordedAt: Date(timeIntervalSince1970: 1_800_000_001)),
-            Interaction(request: RecordedRequest(method: "DELETE", target: "/b"), failure: TransportFailure(kind: .refused),
-                        recordedAt: Date(timeIntervalSince1970: 1_800_000_002), durationMs: 0),
-        ])
+        let cassette = Cassette(
+            name: "odd", upstream: "https://api.example.com/base/", origin: .handWritten,
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/a?x=1&x=2"), failure: TransportFailure(kind: .timeout, message: "timed out after 30 s"),
+                    recordedAt: Date(timeIntervalSince1970: 1_800_000_000), durationMs: 30_000),
+                Interaction(
+                    request: RecordedRequest(method: "HEAD", target: "/"), response: RecordedResponse(status: 299, headers: headers),
+                    recordedAt: Date(timeIntervalSince1970: 1_800_000_001)),
+                Interaction(
+                    request: RecordedRequest(method: "DELETE", target: "/b"), failure: TransportFailure(kind: .refused),
+                    recordedAt: Date(timeIntervalSince1970: 1_800_000_002), durationMs: 0),
+            ])
         // When exported and imported
         let back = try Cassette(har: try HARFixtures.throughBytes(try cassette.har()))
         // Then it is the same cassette
@@ -102,25 +110,38 @@ import Testing
         ("application/json", .json(["a": 1, "b": [true, .null]])),
         ("text/plain; charset=utf-8", .text("plain words\n")),
         ("image/png", .binary(Data([0x89, 0x50, 0x00, 0xFF]))),
-        ("text/event-stream", .stream(RecordedStream([
-            RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "delta", id: "1", retry: 500, data: "one\ntwo", comment: "c"))),
-            RecordedStream.Part(offsetMs: 40, .text("data:  odd spacing\n\n")),
-            RecordedStream.Part(offsetMs: 40, .binary(Data([0x64, 0x61, 0xFF, 0x0A, 0x0A]))),
-        ], ending: .unfinished))),
-        ("text/html; charset=utf-8", .stream(RecordedStream([
-            RecordedStream.Part(offsetMs: 3, .text("<html><body>")),
-            RecordedStream.Part(offsetMs: 250, .text("<p>late</p></body></html>")),
-        ], ending: .broken))),
+        (
+            "text/event-stream",
+            .stream(
+                RecordedStream(
+                    [
+                        RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "delta", id: "1", retry: 500, data: "one\ntwo", comment: "c"))),
+                        RecordedStream.Part(offsetMs: 40, .text("data:  odd spacing\n\n")),
+                        RecordedStream.Part(offsetMs: 40, .binary(Data([0x64, 0x61, 0xFF, 0x0A, 0x0A]))),
+                    ], ending: .unfinished))
+        ),
+        (
+            "text/html; charset=utf-8",
+            .stream(
+                RecordedStream(
+                    [
+                        RecordedStream.Part(offsetMs: 3, .text("<html><body>")),
+                        RecordedStream.Part(offsetMs: 250, .text("<p>late</p></body></html>")),
+                    ], ending: .broken))
+        ),
         ("application/x-ndjson", .stream(RecordedStream([RecordedStream.Part(offsetMs: 0, .text("{\"n\":1}\n"))]))),
     ]
 
     @Test func everyBodyKind_streamsIncluded_throughHAR_comesBackIdentical() throws {
         // Given a cassette with one interaction per body kind, each under its own content type
-        let cassette = Cassette(name: "kinds", upstream: "http://127.0.0.1:9", interactions: Self.everyBodyKind.map { kind in
-            Interaction(request: RecordedRequest(method: "GET", target: "/x"),
-                        response: RecordedResponse(status: 200, headers: ["Content-Type": kind.contentType], body: kind.body),
-                        recordedAt: Date(timeIntervalSince1970: 1_800_000_000), durationMs: 300)
-        })
+        let cassette = Cassette(
+            name: "kinds", upstream: "http://127.0.0.1:9",
+            interactions: Self.everyBodyKind.map { kind in
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/x"),
+                    response: RecordedResponse(status: 200, headers: ["Content-Type": kind.contentType], body: kind.body),
+                    recordedAt: Date(timeIntervalSince1970: 1_800_000_000), durationMs: 300)
+            })
         // When exported and imported
         let har = try HARFixtures.throughBytes(try cassette.har())
         let back = try Cassette(har: har)
@@ -133,11 +154,15 @@ import Testing
 
     @Test func streamRecord_whosePartsDisagreeWithTheText_isRefused_namingTheEntry() throws {
         // Given an exported stream whose content.text was edited afterwards
-        let cassette = Cassette(name: "edited", upstream: "http://127.0.0.1:9", interactions: [
-            Interaction(request: RecordedRequest(method: "GET", target: "/x"),
-                        response: RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
-                                                   body: .stream(RecordedStream([RecordedStream.Part(offsetMs: 0, .text("data: a\n\n"))])))),
-        ])
+        let cassette = Cassette(
+            name: "edited", upstream: "http://127.0.0.1:9",
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/x"),
+                    response: RecordedResponse(
+                        status: 200, headers: ["Content-Type": "text/event-stream"],
+                        body: .stream(RecordedStream([RecordedStream.Part(offsetMs: 0, .text("data: a\n\n"))]))))
+            ])
         var har = try cassette.har()
         har.log.entries[0].response.content.text = "data: b\n\n"
         // When it is imported, THEN it is refused with one sentence naming the entry and the field

@@ -6,20 +6,25 @@ import Testing
 @Suite struct JournalTests {
     /// A journal fed by an engine over a small cassette: two /users pages, a login, and one unmatched request.
     private func exercised() -> (Journal, ReplayEngine) {
-        let cassette = Cassette(name: "nice", interactions: [
-            .stub("GET", "/users?page=1"), .stub("GET", "/users?page=2"),
-            Interaction(request: RecordedRequest(method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                                 body: .text("username=ann&password=<redacted>")),
-                        response: RecordedResponse(status: 200)),
-            .stub("GET", "/feeds"),
-        ])
+        let cassette = Cassette(
+            name: "nice",
+            interactions: [
+                .stub("GET", "/users?page=1"), .stub("GET", "/users?page=2"),
+                Interaction(
+                    request: RecordedRequest(
+                        method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                        body: .text("username=ann&password=<redacted>")),
+                    response: RecordedResponse(status: 200)),
+                .stub("GET", "/feeds"),
+            ])
         let engine = ReplayEngine(cassettes: [cassette])
         let journal = Journal()
         let requests = [
             HTTPRequest(method: "GET", target: "/users?page=1"),
             HTTPRequest(method: "GET", target: "/users?page=1"),
-            HTTPRequest(method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                        body: Data("username=ann&password=s3cret".utf8)),
+            HTTPRequest(
+                method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("username=ann&password=s3cret".utf8)),
             HTTPRequest(method: "GET", target: "/missing"),
         ]
         for (second, request) in requests.enumerated() {
@@ -33,10 +38,11 @@ import Testing
         let entries = journal.entries
         #expect(entries.map(\.sequence) == [0, 1, 2, 3])
         #expect(entries.map(\.time.timeIntervalSince1970) == [0, 1, 2, 3])
-        #expect(entries.map(\.description) == [
-            "#0 GET /users?page=1 → nice interaction 0", "#1 GET /users?page=1 → nice interaction 0",
-            "#2 POST /login → nice interaction 2", "#3 GET /missing → unmatched",
-        ])
+        #expect(
+            entries.map(\.description) == [
+                "#0 GET /users?page=1 → nice interaction 0", "#1 GET /users?page=1 → nice interaction 0",
+                "#2 POST /login → nice interaction 2", "#3 GET /missing → unmatched",
+            ])
         #expect(entries[0].outcome.status == 200)
         #expect(entries[3].outcome.kind == .unmatched)
         #expect(entries[3].outcome.status == 404)
@@ -86,11 +92,12 @@ import Testing
             try journal.verify(.get("/users*"), calledTimes: 1)
             Issue.record("expected a failure")
         } catch {
-            #expect(error.description == """
-            Expected GET /users* to be called 1 time, but it was called 2 times:
-              #0 GET /users?page=1 → nice interaction 0
-              #1 GET /users?page=1 → nice interaction 0
-            """)
+            #expect(
+                error.description == """
+                    Expected GET /users* to be called 1 time, but it was called 2 times:
+                      #0 GET /users?page=1 → nice interaction 0
+                      #1 GET /users?page=1 → nice interaction 0
+                    """)
         }
     }
 
@@ -100,13 +107,14 @@ import Testing
             try journal.verify(.post("/photos"), calledTimes: 1)
             Issue.record("expected a failure")
         } catch {
-            #expect(error.description == """
-            Expected POST /photos to be called 1 time, but it was never called. Requests received (4):
-              #0 GET /users?page=1 → nice interaction 0
-              #1 GET /users?page=1 → nice interaction 0
-              #2 POST /login → nice interaction 2
-              #3 GET /missing → unmatched
-            """)
+            #expect(
+                error.description == """
+                    Expected POST /photos to be called 1 time, but it was never called. Requests received (4):
+                      #0 GET /users?page=1 → nice interaction 0
+                      #1 GET /users?page=1 → nice interaction 0
+                      #2 POST /login → nice interaction 2
+                      #3 GET /missing → unmatched
+                    """)
         }
         do {
             try Journal().verify(.post("/photos"), calledTimes: 2)
@@ -132,11 +140,12 @@ import Testing
             try journal.verifyEveryInteractionUsed(among: engine.interactions)
             Issue.record("expected a failure")
         } catch {
-            #expect(error.description == """
-            2 of 4 recorded interactions were never used:
-              nice interaction 1 (GET /users?page=2)
-              nice interaction 3 (GET /feeds)
-            """)
+            #expect(
+                error.description == """
+                    2 of 4 recorded interactions were never used:
+                      nice interaction 1 (GET /users?page=2)
+                      nice interaction 3 (GET /feeds)
+                    """)
         }
         for target in ["/users?page=2", "/feeds"] {
             let request = HTTPRequest(method: "GET", target: target)
@@ -193,8 +202,10 @@ import Testing
         let cassette = Cassette(name: "c", interactions: (0..<5).map { .stub("GET", "/\($0)") })
         let journal = Journal()
         for (cassetteIndex, index) in [(0, 3), (-1, 5), (5_000, 1 << 40), (0, -2)] {
-            journal.append(HTTPRequest(method: "GET", target: "/"), outcome: .faultInjected(
-                rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: cassetteIndex, index: index, method: "GET", target: "/")))
+            journal.append(
+                HTTPRequest(method: "GET", target: "/"),
+                outcome: .faultInjected(
+                    rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: cassetteIndex, index: index, method: "GET", target: "/")))
         }
         // THEN each is kept without trouble, and only the engine's own counts for its cassettes
         #expect(journal.unusedInteractions(among: ReplayEngine(cassettes: [cassette]).interactions).map(\.index) == [0, 1, 2, 4])
@@ -211,8 +222,10 @@ import Testing
     @Test func faultOnAMatchedInteraction_countsAsUsed() {
         let cassette = Cassette(name: "c", interactions: [.stub("GET", "/x")])
         let journal = Journal()
-        journal.append(HTTPRequest(method: "GET", target: "/x"), outcome: .faultInjected(
-            rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: 0, index: 0, method: "GET", target: "/x")))
+        journal.append(
+            HTTPRequest(method: "GET", target: "/x"),
+            outcome: .faultInjected(
+                rule: "reset", interaction: InteractionReference(cassette: "c", cassetteIndex: 0, index: 0, method: "GET", target: "/x")))
         #expect(journal.unusedInteractions(among: ReplayEngine(cassettes: [cassette]).interactions).isEmpty)
     }
 

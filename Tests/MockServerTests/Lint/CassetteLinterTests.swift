@@ -12,26 +12,29 @@ import Testing
     }
 
     private static func interaction(_ target: String, _ body: String) -> Interaction {
-        Interaction(request: RecordedRequest(method: "GET", target: target),
-                    response: RecordedResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .text(body)))
+        Interaction(
+            request: RecordedRequest(method: "GET", target: target),
+            response: RecordedResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .text(body)))
     }
 
     /// Responses named by letter, all to `GET /poll` unless a target is given.
-    @Test(arguments: [
-        ("AA", nil, [1: 0]),
-        ("ABB", nil, [2: 1]),
-        ("ABBB", nil, [2: 1, 3: 1]),
-        ("AAB", nil, [:]),
-        ("ABA", nil, [:]),
-        ("AA", AfterLastPolicy.repeat, [1: 0]),
-        ("AAA", .cycle, [1: 0, 2: 0]),
-        ("ABB", .cycle, [:]),
-        ("AA", .fail, [:]),
-    ] as [(String, AfterLastPolicy?, [Int: Int])])
+    @Test(
+        arguments: [
+            ("AA", nil, [1: 0]),
+            ("ABB", nil, [2: 1]),
+            ("ABBB", nil, [2: 1, 3: 1]),
+            ("AAB", nil, [:]),
+            ("ABA", nil, [:]),
+            ("AA", AfterLastPolicy.repeat, [1: 0]),
+            ("AAA", .cycle, [1: 0, 2: 0]),
+            ("ABB", .cycle, [:]),
+            ("AA", .fail, [:]),
+        ] as [(String, AfterLastPolicy?, [Int: Int])])
     func duplicates_areOnlyThoseReplayNeverNeeds(responses: String, policy: AfterLastPolicy?, expected: [Int: Int]) {
         // Given identical requests answered in this order under this policy
-        let cassette = Cassette(name: "poll", matching: MatchRules(afterLast: policy),
-                                interactions: responses.map { Self.interaction("/poll", String($0)) })
+        let cassette = Cassette(
+            name: "poll", matching: MatchRules(afterLast: policy),
+            interactions: responses.map { Self.interaction("/poll", String($0)) })
         // When looking for duplicates
         let found = CassetteLinter.duplicates(in: cassette)
         // Then exactly the redundant ones are reported, each against the first of its run
@@ -56,24 +59,32 @@ import Testing
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiI0MiJ9.c2lnbmF0dXJlLWJ5dGVz"
         var leaky = Self.interaction("/me?access_token=abc123", "A")
         leaky.request.headers = ["Authorization": "Bearer abc"]
-        let cassette = Cassette(name: "c", errorTemplates: ["expired": RecordedResponse(status: 401, headers: ["Content-Type": "application/json"],
-                                                                                         body: .json(["hint": .string(jwt)]))],
-                                interactions: [Self.interaction("/a", "A"), Self.interaction("/a", "A"), leaky])
+        let cassette = Cassette(
+            name: "c",
+            errorTemplates: [
+                "expired": RecordedResponse(
+                    status: 401, headers: ["Content-Type": "application/json"],
+                    body: .json(["hint": .string(jwt)]))
+            ],
+            interactions: [Self.interaction("/a", "A"), Self.interaction("/a", "A"), leaky])
         // When linted
         let findings = CassetteLinter().findings(in: cassette, file: "api/c.json")
         // Then every sentence names where to look
-        #expect(findings.map(\.description) == [
-            "api/c.json: interaction 1: duplicates interaction 0 (same request under the cassette's match rules, same response); replay never needs it",
-            "api/c.json: interaction 2: request header Authorization: credential header is not redacted",
-            "api/c.json: interaction 2: request query access_token: secret field is not redacted",
-            "api/c.json: error template expired: response body $.hint: JSON Web Token is not redacted",
-        ])
+        #expect(
+            findings.map(\.description) == [
+                "api/c.json: interaction 1: duplicates interaction 0 (same request under the cassette's match rules, same response); replay never needs it",
+                "api/c.json: interaction 2: request header Authorization: credential header is not redacted",
+                "api/c.json: interaction 2: request query access_token: secret field is not redacted",
+                "api/c.json: error template expired: response body $.hint: JSON Web Token is not redacted",
+            ])
         #expect(findings.map(\.kind) == [.duplicate, .secret, .secret, .secret])
     }
 
     @Test(arguments: [
-        ("{\"format\": \"servicereplay-cassette\", \"version\": 1, \"interactions\": [{\"request\": {\"method\": \"GET\", \"target\": \"/\"}, \"response\": {\"status\": \"200\"}}]}",
-         "bad.json: interaction 0: response.status: expected an integer, found a string"),
+        (
+            "{\"format\": \"servicereplay-cassette\", \"version\": 1, \"interactions\": [{\"request\": {\"method\": \"GET\", \"target\": \"/\"}, \"response\": {\"status\": \"200\"}}]}",
+            "bad.json: interaction 0: response.status: expected an integer, found a string"
+        ),
         ("{\"format\": \"other\"}", "bad.json: not a ServiceReplay cassette: format is \"other\", expected \"servicereplay-cassette\""),
     ])
     func unloadableFiles_areOneFormatFinding(contents: String, sentence: String) throws {

@@ -22,9 +22,13 @@ import Testing
 
     @Test func rangedReads_getTheirOwnRange_inAnyOrder() {
         // GIVEN three ranges of one object recorded in order
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
-            Self.ranged("bytes=0-9", "abcdefghij"), Self.ranged("bytes=10-19", "klmnopqrst"), Self.ranged("bytes=20-25", "uvwxyz"),
-        ])])
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c",
+                interactions: [
+                    Self.ranged("bytes=0-9", "abcdefghij"), Self.ranged("bytes=10-19", "klmnopqrst"), Self.ranged("bytes=20-25", "uvwxyz"),
+                ])
+        ])
         // WHEN they are asked for in another order
         let bodies = ["bytes=20-25", "bytes=0-9", "bytes=10-19"].map { Self.text(engine.answer(Self.get("/object", ["Range": $0]))) }
         // THEN each gets the bytes of its own range
@@ -33,9 +37,13 @@ import Testing
 
     @Test func recordedRange_answersBeforeAWholeBodyRecordedEarlier() {
         // GIVEN a whole-body GET recorded before a ranged GET of the same object
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
-            .stub("GET", "/object", text: "abcdefghijklmnopqrstuvwxyz"), Self.ranged("bytes=0-9", "abcdefghij"),
-        ])])
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c",
+                interactions: [
+                    .stub("GET", "/object", text: "abcdefghijklmnopqrstuvwxyz"), Self.ranged("bytes=0-9", "abcdefghij"),
+                ])
+        ])
         // WHEN the range is asked for first, then the whole body, then the range again
         let ranged = engine.answer(Self.get("/object", ["Range": "bytes=0-9"]))
         let whole = engine.answer(Self.get("/object"))
@@ -56,9 +64,13 @@ import Testing
 
     @Test func unrecordedRange_fallsBackToTheWholeBody_whenOneWasRecorded() {
         // GIVEN a whole body and one range recorded
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
-            .stub("GET", "/object", text: "whole"), Self.ranged("bytes=0-9", "abcdefghij"),
-        ])])
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c",
+                interactions: [
+                    .stub("GET", "/object", text: "whole"), Self.ranged("bytes=0-9", "abcdefghij"),
+                ])
+        ])
         // WHEN another range is asked for THEN the whole body answers it, never the other range's bytes
         let answer = engine.answer(Self.get("/object", ["Range": "bytes=20-25"]))
         #expect(answer.status == 200 && Self.text(answer) == "whole")
@@ -83,8 +95,9 @@ import Testing
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [interaction])])
         // WHEN the same range is asked for with another date THEN it is unmatched, the report naming both dates
         let answer = engine.answer(Self.get("/object", ["Range": "bytes=0-9", "If-Range": "Thu, 26 Nov 2026 10:00:00 GMT"]))
-        #expect(answer.nearMiss?.differences.map(\.description)
-            == [#"header If-Range: recorded "Wed, 25 Nov 2026 10:00:00 GMT", received "Thu, 26 Nov 2026 10:00:00 GMT""#])
+        #expect(
+            answer.nearMiss?.differences.map(\.description)
+                == [#"header If-Range: recorded "Wed, 25 Nov 2026 10:00:00 GMT", received "Thu, 26 Nov 2026 10:00:00 GMT""#])
     }
 
     @Test func unconditionalRequest_toARecordedConditionalOne_isANearMissSayingSo() {
@@ -92,17 +105,22 @@ import Testing
         notModified.request = RecordedRequest(method: "GET", target: "/etag", headers: ["If-Modified-Since": "Tue, 01 Dec 2026 00:00:00 GMT"])
         let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [notModified])])
         let answer = engine.answer(Self.get("/etag"))
-        #expect(answer.nearMiss?.differences.map(\.description)
-            == ["conditional request: recorded with If-None-Match or If-Modified-Since, received without either"])
+        #expect(
+            answer.nearMiss?.differences.map(\.description)
+                == ["conditional request: recorded with If-None-Match or If-Modified-Since, received without either"])
     }
 
     @Test func conditionalAndUnconditionalRequests_getTheirOwnRecording_inAnyOrder() {
         // GIVEN an unconditional GET recorded (200 with an ETag), then a conditional one (304)
         var notModified = Interaction.stub("GET", "/etag", status: 304)
         notModified.request = RecordedRequest(method: "GET", target: "/etag", headers: ["If-None-Match": "\"v1\""])
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
-            .stub("GET", "/etag", text: "body", headers: ["ETag": "\"v1\""]), notModified,
-        ])])
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c",
+                interactions: [
+                    .stub("GET", "/etag", text: "body", headers: ["ETag": "\"v1\""]), notModified,
+                ])
+        ])
         // WHEN the conditional request comes first, then the unconditional one, then both again
         let statuses = [["If-None-Match": "\"v1\""], [:], [:], ["If-Modified-Since": "Tue, 01 Dec 2026 00:00:00 GMT"]]
             .map { (headers: HTTPHeaders) in engine.answer(Self.get("/etag", headers)).status ?? -1 }

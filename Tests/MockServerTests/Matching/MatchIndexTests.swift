@@ -55,9 +55,11 @@ import Testing
     }
 
     private func cassette(_ name: String, count: Int, rules: MatchRules, generator: inout Generator) -> Cassette {
-        Cassette(name: name, matching: rules, interactions: (0..<count).map { _ in
-            Interaction(request: generator.recordedRequest(), response: RecordedResponse(status: 200))
-        })
+        Cassette(
+            name: name, matching: rules,
+            interactions: (0..<count).map { _ in
+                Interaction(request: generator.recordedRequest(), response: RecordedResponse(status: 200))
+            })
     }
 
     @Test(arguments: [UInt64(1), 2, 3])
@@ -66,8 +68,11 @@ import Testing
         var generator = Generator(random: SeededGenerator(seed: seed))
         let cassettes = [
             cassette("plain", count: 100, rules: MatchRules(), generator: &generator),
-            cassette("strict", count: 100, rules: MatchRules(ignoredQueryParameters: ["_"], ignoredBodyFields: ["ts"],
-                                                              headers: ["Accept", "Authorization"]), generator: &generator),
+            cassette(
+                "strict", count: 100,
+                rules: MatchRules(
+                    ignoredQueryParameters: ["_"], ignoredBodyFields: ["ts"],
+                    headers: ["Accept", "Authorization"]), generator: &generator),
         ]
         var index = ReplayIndex()
         for (rank, cassette) in cassettes.enumerated() { index.add(cassette, rank: rank, options: ReplayOptions()) }
@@ -75,11 +80,14 @@ import Testing
         for _ in 0..<300 {
             // WHEN a random request is looked up
             let request = generator.receivedRequest()
-            let found = Set(index.candidates(for: request, parts: RequestParts(received: request)).flatMap { candidate in
-                index.groups[candidate.group].members.map { "\(candidate.cassette)/\($0)" }
-            })
+            let found = Set(
+                index.candidates(for: request, parts: RequestParts(received: request)).flatMap { candidate in
+                    index.groups[candidate.group].members.map { "\(candidate.cassette)/\($0)" }
+                })
             // AND the engine's lookup (which skips parsing requests without query and body) finds the same groups
-            #expect(Array(index.lookup(request, parts: RequestParts(received: request))) == Array(index.candidates(for: request, parts: RequestParts(received: request))))
+            #expect(
+                Array(index.lookup(request, parts: RequestParts(received: request)))
+                    == Array(index.candidates(for: request, parts: RequestParts(received: request))))
             // THEN the index returns exactly the interactions that match pairwise
             var expected = Set<String>()
             for (ordinal, cassette) in cassettes.enumerated() {
@@ -101,14 +109,17 @@ import Testing
         var generator = Generator(random: SeededGenerator(seed: seed))
         var index = ReplayIndex()
         index.add(cassette("plain", count: 150, rules: MatchRules(), generator: &generator), rank: 0, options: ReplayOptions())
-        index.add(cassette("ignoring", count: 150, rules: MatchRules(ignoredQueryParameters: ["_", "x"], ignoredBodyFields: ["ts"]),
-                           generator: &generator), rank: 1, options: ReplayOptions())
+        index.add(
+            cassette(
+                "ignoring", count: 150, rules: MatchRules(ignoredQueryParameters: ["_", "x"], ignoredBodyFields: ["ts"]),
+                generator: &generator), rank: 1, options: ReplayOptions())
         var plainHits = 0
         for _ in 0..<400 {
             // WHEN a request is looked up both ways
             let received = generator.receivedRequest()
-            let request = HTTPRequest(method: received.method, target: generator.chance(50) ? RequestParts.split(received.target).path.description : received.target,
-                                      headers: received.headers, body: received.method == "GET" ? Data() : received.body)
+            let request = HTTPRequest(
+                method: received.method, target: generator.chance(50) ? RequestParts.split(received.target).path.description : received.target,
+                headers: received.headers, body: received.method == "GET" ? Data() : received.body)
             let full = Array(index.candidates(for: request, parts: RequestParts(received: request)))
             // THEN both find the same groups in the same order
             #expect(Array(index.lookup(request, parts: RequestParts(received: request))) == full, "\(request.method) \(request.target)")
@@ -121,12 +132,14 @@ import Testing
     @Test func index_groupsIdenticalRequestsInRecordedOrder() {
         // GIVEN the same request recorded three times between others
         let same = RecordedRequest(method: "GET", target: "/x?b=2&a=1")
-        let cassette = Cassette(name: "c", interactions: [
-            Interaction(request: same, response: RecordedResponse(status: 200)),
-            Interaction(request: RecordedRequest(method: "GET", target: "/y"), response: RecordedResponse(status: 200)),
-            Interaction(request: RecordedRequest(method: "GET", target: "/x?a=1&b=2"), response: RecordedResponse(status: 200)),
-            Interaction(request: same, response: RecordedResponse(status: 200)),
-        ])
+        let cassette = Cassette(
+            name: "c",
+            interactions: [
+                Interaction(request: same, response: RecordedResponse(status: 200)),
+                Interaction(request: RecordedRequest(method: "GET", target: "/y"), response: RecordedResponse(status: 200)),
+                Interaction(request: RecordedRequest(method: "GET", target: "/x?a=1&b=2"), response: RecordedResponse(status: 200)),
+                Interaction(request: same, response: RecordedResponse(status: 200)),
+            ])
         var index = ReplayIndex()
         index.add(cassette, rank: 0, options: ReplayOptions())
         // WHEN looked up THEN one group holds 0, 2 and 3 in order
@@ -141,8 +154,9 @@ import Testing
         func request(_ index: Int) -> HTTPRequest {
             index.isMultiple(of: 2)
                 ? HTTPRequest(method: "GET", target: "/users?since=\(index)&per_page=1")
-                : HTTPRequest(method: "POST", target: "/search", headers: ["Content-Type": "application/json"],
-                              body: Data(#"{"page": 1, "query": "term \#(index)"}"#.utf8))
+                : HTTPRequest(
+                    method: "POST", target: "/search", headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"page": 1, "query": "term \#(index)"}"#.utf8))
         }
         let interactions = (0..<count).map { index in
             Interaction(request: RecordedRequest(request(index)), response: RecordedResponse(status: 200, body: .json(["id": .number(JSONNumber(index))])))

@@ -35,108 +35,124 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "a different query value",
-             interactions: [.stub("GET", "/users?since=0&per_page=2")], requests: [get("/users?since=1&per_page=2")],
-             report: """
-             No recorded interaction matches GET /users?since=1&per_page=2.
-             Closest: c interaction 0 (GET /users?since=0&per_page=2), which differs in:
-               query since: recorded "0", received "1"
-             """),
-        Case(name: "missing and extra query parameters",
-             interactions: [.stub("GET", "/users?since=0&per_page=2")], requests: [get("/users?debug=true&since=0")],
-             report: """
-             No recorded interaction matches GET /users?debug=true&since=0.
-             Closest: c interaction 0 (GET /users?since=0&per_page=2), which differs in:
-               query debug: recorded nothing, received "true"
-               query per_page: recorded "2", received nothing
-             """),
-        Case(name: "a different method",
-             interactions: [recorded(form("/login", "u=ann"))], requests: [get("/login")],
-             report: """
-             No recorded interaction matches GET /login.
-             Closest: c interaction 0 (POST /login), which differs in:
-               method: recorded POST, received GET
-               body: recorded form fields u=ann, received nothing
-             """),
-        Case(name: "a different path",
-             interactions: [.stub("GET", "/users/octocat"), .stub("GET", "/repos/x/y")], requests: [get("/users/octocot")],
-             report: """
-             No recorded interaction matches GET /users/octocot.
-             Closest: c interaction 0 (GET /users/octocat), which differs in:
-               path: recorded /users/octocat, received /users/octocot
-             """),
-        Case(name: "JSON paths with both values",
-             interactions: [recorded(json("POST", "/users", #"{"user": {"id": 42, "name": "Ann"}, "tags": ["a"], "token": "<redacted>"}"#))],
-             requests: [json("POST", "/users", #"{"user": {"id": 43}, "tags": ["a", "b"], "token": "xyz"}"#)],
-             report: """
-             No recorded interaction matches POST /users.
-             Closest: c interaction 0 (POST /users), which differs in:
-               $.tags[1]: recorded nothing, received "b"
-               $.user.id: recorded 42, received 43
-               $.user.name: recorded "Ann", received nothing
-             """),
-        Case(name: "a placeholder inside a JSON string: no difference where the text around it fits",
-             interactions: [recorded(json("POST", "/hooks", #"{"callback": "https://x/v?Signature=<redacted>&K=2", "n": 1, "u": "https://y/?sig=<redacted>"}"#))],
-             requests: [json("POST", "/hooks", #"{"callback": "https://x/v?Signature=abc&K=2", "n": 2, "u": "https://z/?sig=abc"}"#)],
-             report: """
-             No recorded interaction matches POST /hooks.
-             Closest: c interaction 0 (POST /hooks), which differs in:
-               $.n: recorded 1, received 2
-               $.u: recorded "https://y/?sig=<redacted>", received "https://z/?sig=abc"
-             """),
-        Case(name: "a chosen header",
-             interactions: [.stub("GET", "/a", requestHeaders: ["Accept": "application/json"])], rules: MatchRules(headers: ["Accept"]),
-             requests: [get("/a", headers: ["accept": "text/html"])],
-             report: """
-             No recorded interaction matches GET /a.
-             Closest: c interaction 0 (GET /a), which differs in:
-               header Accept: recorded "application/json", received "text/html"
-             """),
-        Case(name: "the closest of several",
-             interactions: [.stub("GET", "/users?since=0&per_page=2"), .stub("GET", "/users?since=5&per_page=9"), .stub("POST", "/users")],
-             requests: [get("/users?since=5&per_page=9&x=1")],
-             report: """
-             No recorded interaction matches GET /users?since=5&per_page=9&x=1.
-             Closest: c interaction 1 (GET /users?since=5&per_page=9), which differs in:
-               query x: recorded nothing, received "1"
-             """),
-        Case(name: "form fields, with a redacted one matching",
-             interactions: [recorded(form("/login", "username=ann&password=%3Credacted%3E"))],
-             requests: [form("/login", "password=hunter2&username=bob")],
-             report: """
-             No recorded interaction matches POST /login.
-             Closest: c interaction 0 (POST /login), which differs in:
-               form field username: recorded "ann", received "bob"
-             """),
-        Case(name: "a multipart part's filename and content type",
-             interactions: [recorded(upload(filename: "cat.jpg", type: "image/jpeg"))],
-             requests: [upload(filename: "dog.png", type: "image/png")],
-             report: """
-             No recorded interaction matches POST /photos.
-             Closest: c interaction 0 (POST /photos), which differs in:
-               part photo filename: recorded "cat.jpg", received "dog.png"
-               part photo content type: recorded "image/jpeg", received "image/png"
-             """),
-        Case(name: "a different kind of body",
-             interactions: [recorded(json("POST", "/a", #"{"a": 1}"#))], requests: [form("/a", "a=1")],
-             report: """
-             No recorded interaction matches POST /a.
-             Closest: c interaction 0 (POST /a), which differs in:
-               body: recorded JSON {"a":1}, received form fields a=1
-             """),
-        Case(name: "a match already used up",
-             interactions: [.stub("GET", "/x")], rules: MatchRules(afterLast: .fail), requests: [get("/x"), get("/x")],
-             report: "GET /x matched c interaction 0 (GET /x), but it was already used and afterLast is fail."),
-        Case(name: "several matches used up",
-             interactions: [.stub("GET", "/x"), .stub("GET", "/x")], rules: MatchRules(afterLast: .fail),
-             requests: [get("/x"), get("/x"), get("/x")],
-             report: """
-             GET /x matched 2 recorded interactions, but each was already used and afterLast is fail:
-               c interaction 0 (GET /x)
-               c interaction 1 (GET /x)
-             """),
-        Case(name: "nothing recorded", interactions: [], requests: [get("/x")],
-             report: "No recorded interaction matches GET /x; the cassettes hold no interactions."),
+        Case(
+            name: "a different query value",
+            interactions: [.stub("GET", "/users?since=0&per_page=2")], requests: [get("/users?since=1&per_page=2")],
+            report: """
+                No recorded interaction matches GET /users?since=1&per_page=2.
+                Closest: c interaction 0 (GET /users?since=0&per_page=2), which differs in:
+                  query since: recorded "0", received "1"
+                """),
+        Case(
+            name: "missing and extra query parameters",
+            interactions: [.stub("GET", "/users?since=0&per_page=2")], requests: [get("/users?debug=true&since=0")],
+            report: """
+                No recorded interaction matches GET /users?debug=true&since=0.
+                Closest: c interaction 0 (GET /users?since=0&per_page=2), which differs in:
+                  query debug: recorded nothing, received "true"
+                  query per_page: recorded "2", received nothing
+                """),
+        Case(
+            name: "a different method",
+            interactions: [recorded(form("/login", "u=ann"))], requests: [get("/login")],
+            report: """
+                No recorded interaction matches GET /login.
+                Closest: c interaction 0 (POST /login), which differs in:
+                  method: recorded POST, received GET
+                  body: recorded form fields u=ann, received nothing
+                """),
+        Case(
+            name: "a different path",
+            interactions: [.stub("GET", "/users/octocat"), .stub("GET", "/repos/x/y")], requests: [get("/users/octocot")],
+            report: """
+                No recorded interaction matches GET /users/octocot.
+                Closest: c interaction 0 (GET /users/octocat), which differs in:
+                  path: recorded /users/octocat, received /users/octocot
+                """),
+        Case(
+            name: "JSON paths with both values",
+            interactions: [recorded(json("POST", "/users", #"{"user": {"id": 42, "name": "Ann"}, "tags": ["a"], "token": "<redacted>"}"#))],
+            requests: [json("POST", "/users", #"{"user": {"id": 43}, "tags": ["a", "b"], "token": "xyz"}"#)],
+            report: """
+                No recorded interaction matches POST /users.
+                Closest: c interaction 0 (POST /users), which differs in:
+                  $.tags[1]: recorded nothing, received "b"
+                  $.user.id: recorded 42, received 43
+                  $.user.name: recorded "Ann", received nothing
+                """),
+        Case(
+            name: "a placeholder inside a JSON string: no difference where the text around it fits",
+            interactions: [
+                recorded(json("POST", "/hooks", #"{"callback": "https://x/v?Signature=<redacted>&K=2", "n": 1, "u": "https://y/?sig=<redacted>"}"#))
+            ],
+            requests: [json("POST", "/hooks", #"{"callback": "https://x/v?Signature=abc&K=2", "n": 2, "u": "https://z/?sig=abc"}"#)],
+            report: """
+                No recorded interaction matches POST /hooks.
+                Closest: c interaction 0 (POST /hooks), which differs in:
+                  $.n: recorded 1, received 2
+                  $.u: recorded "https://y/?sig=<redacted>", received "https://z/?sig=abc"
+                """),
+        Case(
+            name: "a chosen header",
+            interactions: [.stub("GET", "/a", requestHeaders: ["Accept": "application/json"])], rules: MatchRules(headers: ["Accept"]),
+            requests: [get("/a", headers: ["accept": "text/html"])],
+            report: """
+                No recorded interaction matches GET /a.
+                Closest: c interaction 0 (GET /a), which differs in:
+                  header Accept: recorded "application/json", received "text/html"
+                """),
+        Case(
+            name: "the closest of several",
+            interactions: [.stub("GET", "/users?since=0&per_page=2"), .stub("GET", "/users?since=5&per_page=9"), .stub("POST", "/users")],
+            requests: [get("/users?since=5&per_page=9&x=1")],
+            report: """
+                No recorded interaction matches GET /users?since=5&per_page=9&x=1.
+                Closest: c interaction 1 (GET /users?since=5&per_page=9), which differs in:
+                  query x: recorded nothing, received "1"
+                """),
+        Case(
+            name: "form fields, with a redacted one matching",
+            interactions: [recorded(form("/login", "username=ann&password=%3Credacted%3E"))],
+            requests: [form("/login", "password=hunter2&username=bob")],
+            report: """
+                No recorded interaction matches POST /login.
+                Closest: c interaction 0 (POST /login), which differs in:
+                  form field username: recorded "ann", received "bob"
+                """),
+        Case(
+            name: "a multipart part's filename and content type",
+            interactions: [recorded(upload(filename: "cat.jpg", type: "image/jpeg"))],
+            requests: [upload(filename: "dog.png", type: "image/png")],
+            report: """
+                No recorded interaction matches POST /photos.
+                Closest: c interaction 0 (POST /photos), which differs in:
+                  part photo filename: recorded "cat.jpg", received "dog.png"
+                  part photo content type: recorded "image/jpeg", received "image/png"
+                """),
+        Case(
+            name: "a different kind of body",
+            interactions: [recorded(json("POST", "/a", #"{"a": 1}"#))], requests: [form("/a", "a=1")],
+            report: """
+                No recorded interaction matches POST /a.
+                Closest: c interaction 0 (POST /a), which differs in:
+                  body: recorded JSON {"a":1}, received form fields a=1
+                """),
+        Case(
+            name: "a match already used up",
+            interactions: [.stub("GET", "/x")], rules: MatchRules(afterLast: .fail), requests: [get("/x"), get("/x")],
+            report: "GET /x matched c interaction 0 (GET /x), but it was already used and afterLast is fail."),
+        Case(
+            name: "several matches used up",
+            interactions: [.stub("GET", "/x"), .stub("GET", "/x")], rules: MatchRules(afterLast: .fail),
+            requests: [get("/x"), get("/x"), get("/x")],
+            report: """
+                GET /x matched 2 recorded interactions, but each was already used and afterLast is fail:
+                  c interaction 0 (GET /x)
+                  c interaction 1 (GET /x)
+                """),
+        Case(
+            name: "nothing recorded", interactions: [], requests: [get("/x")],
+            report: "No recorded interaction matches GET /x; the cassettes hold no interactions."),
     ]
 
     @Test(arguments: cases)
@@ -181,10 +197,15 @@ import Testing
     }
 
     @Test func longDifferenceLists_areShortenedInTheReport() throws {
-        let recordedBody = CassetteJSON.object(CassetteJSON.Members(Dictionary(uniqueKeysWithValues: (0..<30).map { ("k\($0 + 10)", CassetteJSON.number(JSONNumber($0))) })))
-        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [
-            Interaction(request: RecordedRequest(method: "POST", target: "/a", body: .json(recordedBody)), response: RecordedResponse(status: 200)),
-        ])])
+        let recordedBody = CassetteJSON.object(
+            CassetteJSON.Members(Dictionary(uniqueKeysWithValues: (0..<30).map { ("k\($0 + 10)", CassetteJSON.number(JSONNumber($0))) })))
+        let engine = ReplayEngine(cassettes: [
+            Cassette(
+                name: "c",
+                interactions: [
+                    Interaction(request: RecordedRequest(method: "POST", target: "/a", body: .json(recordedBody)), response: RecordedResponse(status: 200))
+                ])
+        ])
         guard let nearMiss = engine.answer(Self.json("POST", "/a", "{}")).nearMiss else {
             Issue.record("expected unmatched")
             return

@@ -38,8 +38,9 @@ import Testing
     }
 
     @Test func unknownCoding_throws_namingIt() {
-        expectFailure(ContentCodingVector.named("gzipFixed").encoded, "gzip, BR",
-                      "The upstream's body is encoded with 'br', which the recorder cannot decode.")
+        expectFailure(
+            ContentCodingVector.named("gzipFixed").encoded, "gzip, BR",
+            "The upstream's body is encoded with 'br', which the recorder cannot decode.")
     }
 
     // MARK: Stored blocks
@@ -53,8 +54,9 @@ import Testing
     }
 
     @Test func storedBlock_whoseLengthDoesNotMatchItsComplement_throws() {
-        expectFailure(Data([0x01, 0x05, 0x00, 0x00, 0x00]) + Data("hello".utf8), "deflate",
-                      "The upstream's deflate body is corrupt: a stored block's length does not match its complement.")
+        expectFailure(
+            Data([0x01, 0x05, 0x00, 0x00, 0x00]) + Data("hello".utf8), "deflate",
+            "The upstream's deflate body is corrupt: a stored block's length does not match its complement.")
     }
 
     // MARK: Streams no compressor makes
@@ -142,14 +144,15 @@ import Testing
     // MARK: Containers
 
     /// A byte changed at `offset` (from the end when negative) by xor with `change`.
-    @Test(arguments: [
-        ("gzipFixed", -8, 0x40, "The upstream's gzip body is corrupt: the CRC-32 does not match."),
-        ("gzipDynamic", -1, 0x40, "The upstream's gzip body is corrupt: the length in its trailer does not match."),
-        ("gzipAllHeaderFields", 20, 0x40, "The upstream's gzip body is corrupt: the header's CRC-16 does not match."),  // in FNAME
-        ("gzipFixed", 2, 0x01, "The upstream's gzip body is corrupt: it names compression method 9, not deflate (8)."),
-        ("gzipFixed", 3, 0x20, "The upstream's gzip body is corrupt: its header sets reserved flags."),
-        ("zlibDynamic", -1, 0x40, "The upstream's deflate body is corrupt: the Adler-32 checksum does not match."),
-    ] as [(String, Int, UInt8, String)])
+    @Test(
+        arguments: [
+            ("gzipFixed", -8, 0x40, "The upstream's gzip body is corrupt: the CRC-32 does not match."),
+            ("gzipDynamic", -1, 0x40, "The upstream's gzip body is corrupt: the length in its trailer does not match."),
+            ("gzipAllHeaderFields", 20, 0x40, "The upstream's gzip body is corrupt: the header's CRC-16 does not match."),  // in FNAME
+            ("gzipFixed", 2, 0x01, "The upstream's gzip body is corrupt: it names compression method 9, not deflate (8)."),
+            ("gzipFixed", 3, 0x20, "The upstream's gzip body is corrupt: its header sets reserved flags."),
+            ("zlibDynamic", -1, 0x40, "The upstream's deflate body is corrupt: the Adler-32 checksum does not match."),
+        ] as [(String, Int, UInt8, String)])
     func changedByte_isDetected(vector: String, offset: Int, change: UInt8, message: String) {
         var body = ContentCodingVector.named(vector).encoded
         body[offset < 0 ? body.count + offset : offset] ^= change
@@ -161,15 +164,17 @@ import Testing
     }
 
     @Test func zlibHeaderAskingForAPresetDictionary_throws() {
-        expectFailure(Data([0x78, 0xBB, 0x00, 0x00, 0x00, 0x01, 0x03, 0x00]), "deflate",
-                      "The upstream's deflate body is corrupt: it needs a preset dictionary, which HTTP does not provide.")
+        expectFailure(
+            Data([0x78, 0xBB, 0x00, 0x00, 0x00, 0x01, 0x03, 0x00]), "deflate",
+            "The upstream's deflate body is corrupt: it needs a preset dictionary, which HTTP does not provide.")
     }
 
     @Test(arguments: ["gzipFixed", "zlibDynamic", "rawDynamic"])
     func bytesAfterTheCompressedData_throw(vector: String) {
         let vector = ContentCodingVector.named(vector)
-        expectFailure(vector.encoded + Data([0x00]), vector.contentEncoding,
-                      "The upstream's \(vector.contentEncoding) body is corrupt: other bytes follow the end of the compressed data.")
+        expectFailure(
+            vector.encoded + Data([0x00]), vector.contentEncoding,
+            "The upstream's \(vector.contentEncoding) body is corrupt: other bytes follow the end of the compressed data.")
     }
 
     @Test(arguments: ["gzipFixed", "gzipAllHeaderFields", "zlibDynamic", "rawFixedMatches", "zlibThenGzip"])
@@ -188,8 +193,9 @@ import Testing
         let vector = ContentCodingVector.named(vector)
         let limit = vector.plain.count
         #expect(try ContentCoding.decode(vector.encoded, contentEncoding: vector.contentEncoding, limit: limit) == vector.plain)
-        expectFailure(vector.encoded, vector.contentEncoding, limit: limit - 1,
-                      "The upstream's \(vector.contentEncoding) body decodes to more than \(limit - 1) bytes, the limit for a recorded body.")
+        expectFailure(
+            vector.encoded, vector.contentEncoding, limit: limit - 1,
+            "The upstream's \(vector.contentEncoding) body decodes to more than \(limit - 1) bytes, the limit for a recorded body.")
     }
 
     @Test func defaultLimit_isOneGibibyte() {
@@ -198,8 +204,10 @@ import Testing
 
     // MARK: Helpers
 
-    private func expectFailure(_ body: Data, _ contentEncoding: String, limit: Int = ContentCoding.defaultLimit, _ message: String,
-                               sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectFailure(
+        _ body: Data, _ contentEncoding: String, limit: Int = ContentCoding.defaultLimit, _ message: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         do {
             let decoded = try ContentCoding.decode(body, contentEncoding: contentEncoding, limit: limit)
             Issue.record("decoded \(decoded.count) bytes instead of failing with \(message)", sourceLocation: sourceLocation)

@@ -19,8 +19,10 @@ import Testing
     }
 
     /// Runs `body` with an upstream answering with `respond`, and a recording server in front of it.
-    func withRecordedUpstream<T>(_ respond: @escaping @Sendable (HTTPRequest, HTTPRequestContext) -> HTTPReply,
-                                 _ body: (ReplayServer, URL, Arrivals) async throws -> T) async throws -> T {
+    func withRecordedUpstream<T>(
+        _ respond: @escaping @Sendable (HTTPRequest, HTTPRequestContext) -> HTTPReply,
+        _ body: (ReplayServer, URL, Arrivals) async throws -> T
+    ) async throws -> T {
         let arrivals = Arrivals()
         let handler = TestHandler { request, context in
             arrivals.append(request, context)
@@ -48,15 +50,17 @@ import Testing
     @Test func theRequest_goesOutAsTheClientSentIt_withTheUpstreamsHost() async throws {
         try await withRecordedUpstream({ _, _ in .response(status: 204) }) { _, base, arrivals in
             let body = Data(#"{"b":1}"#.utf8)
-            _ = try await rawExchange(base, "POST /items?x=1&x=2 HTTP/1.1\r\nX-First: 1\r\nHost: proxy\r\nAccept: */*\r\nx-first: 2\r\nContent-Type: application/json", body: body)
+            _ = try await rawExchange(
+                base, "POST /items?x=1&x=2 HTTP/1.1\r\nX-First: 1\r\nHost: proxy\r\nAccept: */*\r\nx-first: 2\r\nContent-Type: application/json", body: body)
             let arrived = try #require(arrivals.all.first?.request)
             #expect(arrived.method == "POST")
             #expect(arrived.target == "/items?x=1&x=2")
             #expect(arrived.body == body)
             let upstreamHost = try #require(arrived.headers["Host"])
-            #expect(arrived.headers.lines.map { "\($0.name): \($0.value)" } == [
-                "X-First: 1", "Host: \(upstreamHost)", "Accept: */*", "x-first: 2", "Content-Type: application/json", "Content-Length: 7",
-            ])
+            #expect(
+                arrived.headers.lines.map { "\($0.name): \($0.value)" } == [
+                    "X-First: 1", "Host: \(upstreamHost)", "Accept: */*", "x-first: 2", "Content-Type: application/json", "Content-Length: 7",
+                ])
             #expect(upstreamHost != "proxy")
         }
     }
@@ -121,7 +125,7 @@ import Testing
         try await withRecordedUpstream({ request, context in
             context.requestIndex == 0 ? .response(status: 200, body: Data(request.path.utf8)) : .close
         }) { server, base, arrivals in
-            let count = EventLoopGroup.shared.loops.count + 1 // enough for one request to find a kept-alive connection
+            let count = EventLoopGroup.shared.loops.count + 1  // enough for one request to find a kept-alive connection
             for index in 0..<count {
                 let response = try await rawExchange(base, "GET /n/\(index) HTTP/1.1\r\nHost: proxy")
                 #expect(response.status == 200)
@@ -140,7 +144,7 @@ import Testing
             let response = try await rawExchange(base, "GET /gone HTTP/1.1\r\nHost: proxy")
             #expect(response.status == 502)
             #expect(response.headers["X-MockServer-Upstream-Failure"] == "reset")
-            #expect(arrivals.all.count == 1) // not sent again: the connection was new
+            #expect(arrivals.all.count == 1)  // not sent again: the connection was new
             #expect(server.recordedCassette?.interactions.isEmpty != false)
             let error = try #require(server.unrecordedRequestsError(file: "f.json"))
             #expect(error.description.contains("closed the connection without answering.), so nothing was recorded for 1 request (the first: GET /gone)"))

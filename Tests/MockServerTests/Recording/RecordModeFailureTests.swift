@@ -19,7 +19,7 @@ import Testing
     }
 
     static let cases = [
-        FailureCase(name: "broken", kind: .reset, replayed: .reset),
+        FailureCase(name: "broken", kind: .reset, replayed: .reset)
     ]
 
     @Test(arguments: cases)
@@ -75,8 +75,11 @@ import Testing
                 #expect(response.headers["X-MockServer-Upstream-Failure"] == "timeout")
                 let body = try CassetteJSON(parsing: response.body)
                 #expect(body["error"] == .string("upstream_timeout"))
-                #expect(body["message"] == .string("The upstream \(upstream.absoluteString) sent nothing for 1000 ms, the recorder's upstream timeout; "
-                                                   + "nothing was recorded for this request."))
+                #expect(
+                    body["message"]
+                        == .string(
+                            "The upstream \(upstream.absoluteString) sent nothing for 1000 ms, the recorder's upstream timeout; "
+                                + "nothing was recorded for this request."))
                 // And the journal, the report and the tape agree that nothing was recorded
                 #expect(server.journal.entries.map(\.outcome.description) == ["upstream timed out, not recorded (504)"])
                 #expect(reports.all.map(\.notRecorded) == [true])
@@ -86,7 +89,8 @@ import Testing
                 // And the test that recorded is told to give the upstream longer
                 let error = try #require(server.unrecordedRequestsError(file: "silent.json"))
                 #expect(error.code == .upstreamTimedOut)
-                #expect(error.description == "the upstream \(upstream.absoluteString) sent nothing for 1000 ms, the recorder's upstream timeout, "
+                #expect(
+                    error.description == "the upstream \(upstream.absoluteString) sent nothing for 1000 ms, the recorder's upstream timeout, "
                         + "so nothing was recorded for 1 request (the first: GET /stall) in silent.json; give it longer "
                         + "(RecordingOptions.timeout, or `recorder capture --upstream-timeout`) and record again")
             }
@@ -124,7 +128,9 @@ import Testing
                 let error = try #require(server.unrecordedRequestsError(file: "down.json"))
                 #expect(error.code == .upstreamUnreachable)
                 #expect(error.description.hasPrefix("the upstream \(target.absoluteString) could not be reached ("))
-                #expect(error.description.contains("), so nothing was recorded for 2 requests (the first: GET /\(name)?token=<redacted>) in down.json; start the upstream"))
+                #expect(
+                    error.description.contains(
+                        "), so nothing was recorded for 2 requests (the first: GET /\(name)?token=<redacted>) in down.json; start the upstream"))
             }
             // And no cassette file was written
             #expect(!FileManager.default.fileExists(atPath: file.path))
@@ -134,8 +140,9 @@ import Testing
     @Test func unreachableUpstream_inPassThroughMode_saysOnlyThatItCouldNotBeReached_andTellsTheObserver() async throws {
         let target = URL(string: "http://127.0.0.1:\(try await closedPort())")!
         let observed = Lock<[String]>([])
-        let configuration = ReplayServer.Configuration(faults: .none, onRequest: { entry in observed.withLock { $0.append(entry.description) } },
-                                                       mode: .passThrough, recording: RecordingOptions(upstream: try Upstream(target)))
+        let configuration = ReplayServer.Configuration(
+            faults: .none, onRequest: { entry in observed.withLock { $0.append(entry.description) } },
+            mode: .passThrough, recording: RecordingOptions(upstream: try Upstream(target)))
         let server = try ReplayServer(cassettes: [], configuration: configuration)
         let base = try await server.start()
         let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: proxy")

@@ -5,10 +5,13 @@ import Testing
 /// The forwarding modes side by side: what each forwards, replays, records and refuses.
 @Suite struct RecordModeModesTests {
     private func cassette(upstream: URL, targets: [String]) -> Cassette {
-        Cassette(name: "api", upstream: upstream.absoluteString, interactions: targets.map { target in
-            Interaction(request: RecordedRequest(method: "GET", target: target),
-                        response: RecordedResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .text("recorded \(target)")))
-        })
+        Cassette(
+            name: "api", upstream: upstream.absoluteString,
+            interactions: targets.map { target in
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: target),
+                    response: RecordedResponse(status: 200, headers: ["Content-Type": "text/plain"], body: .text("recorded \(target)")))
+            })
     }
 
     @Test func replayOrRecord_replaysWhatTheFileHolds_andAppendsOnlyWhatWasMissing() async throws {
@@ -76,7 +79,10 @@ import Testing
             try await withRecordingServer(upstream: upstream, mode: .record, file: file) { _, _ in }
         }
         #expect(error?.code == .cassetteExists)
-        #expect(error?.description == "\(file.relativePath) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)")
+        #expect(
+            error?.description
+                == "\(file.relativePath) already exists; record mode never replaces a cassette (append to it in replay-or-record mode, or record into another file)"
+        )
         #expect(try Data(contentsOf: file) == before)
     }
 
@@ -89,7 +95,10 @@ import Testing
             try await withRecordingServer(upstream: URL(string: "http://127.0.0.1:9")!, mode: .replayOrRecord, file: file) { _, _ in }
         }
         #expect(error?.code == .differentUpstream)
-        #expect(error?.description == "\(file.relativePath) was recorded from https://api.github.com, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file")
+        #expect(
+            error?.description
+                == "\(file.relativePath) was recorded from https://api.github.com, not http://127.0.0.1:9; record new episodes from the same upstream, or into another file"
+        )
     }
 
     @Test func forwardingMode_withoutRecordingOptions_throwsAtStart() async throws {
@@ -134,13 +143,16 @@ import Testing
     @Test func redactedSecrets_stillMatchOnReplay_withOtherLiveValues() async throws {
         try await withUpstream { upstream, _ in
             let cassette = try await withRecordingServer(upstream: upstream) { server, base in
-                _ = try await rawExchange(base, "GET /text?access_token=first-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer first\r\nCookie: session=first")
+                _ = try await rawExchange(
+                    base, "GET /text?access_token=first-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer first\r\nCookie: session=first")
                 return try #require(server.recordedCassette)
             }
             #expect(!String(decoding: cassette.encoded(), as: UTF8.self).contains("first"))
             let replay = ReplayServer.Configuration(matching: MatchRules(headers: ["Authorization", "Cookie"]), faults: .none, strict: true)
             try await withMockServer(cassettes: [cassette], configuration: replay) { server in
-                let response = try await rawExchange(server.baseURL!, "GET /text?access_token=second-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer second\r\nCookie: session=second")
+                let response = try await rawExchange(
+                    server.baseURL!,
+                    "GET /text?access_token=second-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer second\r\nCookie: session=second")
                 #expect(response.status == 200)
                 #expect(response.body == FakeUpstream.text)
             }

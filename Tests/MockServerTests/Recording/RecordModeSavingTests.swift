@@ -102,8 +102,9 @@ import Testing
     @Test func onRequest_givenToTheConfiguration_seesEachRecordedExchange() async throws {
         let seen = Lock<[String]>([])
         try await withUpstream { upstream, _ in
-            let configuration = ReplayServer.Configuration(faults: .none, onRequest: { entry in seen.withLock { $0.append("\(entry)") } },
-                                                           mode: .record, recording: RecordingOptions(upstream: try Upstream(upstream)))
+            let configuration = ReplayServer.Configuration(
+                faults: .none, onRequest: { entry in seen.withLock { $0.append("\(entry)") } },
+                mode: .record, recording: RecordingOptions(upstream: try Upstream(upstream)))
             try await withMockServer(cassettes: [], configuration: configuration) { server in
                 _ = try await rawExchange(server.baseURL!, "GET /text HTTP/1.1\r\nHost: proxy")
             }

@@ -88,15 +88,17 @@ import Testing
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream) { server, base in
                 let response = try await rawExchange(base, "GET /cookies HTTP/1.1\r\nHost: proxy")
-                #expect(response.headers.values(for: "Set-Cookie") == [
-                    "session=s3cr3t-session; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
-                    "theme=dark; Path=/",
-                ])
+                #expect(
+                    response.headers.values(for: "Set-Cookie") == [
+                        "session=s3cr3t-session; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
+                        "theme=dark; Path=/",
+                    ])
                 let recorded = try #require(server.recordedCassette?.interactions.first?.response)
-                #expect(recorded.headers.values(for: "Set-Cookie") == [
-                    "session=<redacted>; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
-                    "theme=<redacted>; Path=/",
-                ])
+                #expect(
+                    recorded.headers.values(for: "Set-Cookie") == [
+                        "session=<redacted>; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
+                        "theme=<redacted>; Path=/",
+                    ])
             }
         }
     }
@@ -105,7 +107,9 @@ import Testing
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream) { server, base in
                 let body = Data(#"{"password":"hunter2","user":"ann"}"#.utf8)
-                _ = try await rawExchange(base, """
+                _ = try await rawExchange(
+                    base,
+                    """
                     POST /echo?access_token=live-token&page=2 HTTP/1.1\r
                     Host: 127.0.0.1:1\r
                     Authorization: Bearer live-bearer\r

@@ -18,15 +18,17 @@ import Testing
         // THEN every event is handed out by the piece that completes it; fields only where they reproduce
         // the bytes, exact text otherwise
         #expect(handedOut == [0, 4, 1, 0])
-        #expect(parts.map(\.content) == [
-            .event(ServerSentEventFields(data: "a")),
-            .event(ServerSentEventFields(event: "x", id: "1", data: "b\nc")),
-            .event(ServerSentEventFields(comment: "ping")),
-            .text("data:d\n\n"),
-            .text("data: e\r\n\r\n"),
-            .text("data: tail"),
-        ])
-        #expect(String(decoding: RecordedStream(parts).data, as: UTF8.self)
+        #expect(
+            parts.map(\.content) == [
+                .event(ServerSentEventFields(data: "a")),
+                .event(ServerSentEventFields(event: "x", id: "1", data: "b\nc")),
+                .event(ServerSentEventFields(comment: "ping")),
+                .text("data:d\n\n"),
+                .text("data: e\r\n\r\n"),
+                .text("data: tail"),
+            ])
+        #expect(
+            String(decoding: RecordedStream(parts).data, as: UTF8.self)
                 == "data: a\n\nevent: x\nid: 1\ndata: b\ndata: c\n\n: ping\n\ndata:d\n\ndata: e\r\n\r\ndata: tail")
         #expect(zip(parts, parts.dropFirst()).allSatisfy { $0.offsetMs <= $1.offsetMs })
         #expect(capture.byteCount == RecordedStream(parts).data.count)

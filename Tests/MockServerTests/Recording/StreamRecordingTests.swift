@@ -16,8 +16,11 @@ import ServiceReplayShared
 
     /// Records `stream` through a proxy in front of an upstream answering with it, a raw client reading the
     /// whole answer: what the client got and how its connection ended, the cassette, and the exchanges reported.
-    static func recordThroughProxy(_ stream: LiveStream) async throws
-        -> (text: String, ending: RawHTTPClient.Ending, cassette: Cassette, reports: [ForwardedExchange]) {
+    static func recordThroughProxy(
+        _ stream: LiveStream
+    ) async throws
+        -> (text: String, ending: RawHTTPClient.Ending, cassette: Cassette, reports: [ForwardedExchange])
+    {
         let reports = ExchangeReports()
         let (text, ending, cassette) = try await withUpstream(respond: streaming(stream)) { upstream, _ in
             try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
@@ -133,8 +136,11 @@ import ServiceReplayShared
             // AND the cassette file holds both events, marked unfinished, and no log is left
             let saved = try Cassette.load(from: file)
             let recorded = try Self.recordedStream(saved)
-            #expect(recorded.parts.map(\.content) == [.event(ServerSentEventFields(id: "1", data: "one")),
-                                                      .event(ServerSentEventFields(id: "2", data: "two"))])
+            #expect(
+                recorded.parts.map(\.content) == [
+                    .event(ServerSentEventFields(id: "1", data: "one")),
+                    .event(ServerSentEventFields(id: "2", data: "two")),
+                ])
             #expect(recorded.ending == .unfinished)
             #expect(saved.interactions.count == 1)
             #expect(!FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path))
@@ -299,8 +305,13 @@ import ServiceReplayShared
         // THEN every stream is recorded whole and ended, whatever the client's timing
         #expect(recorded.count == 20)
         #expect(recorded.map(\.ending) == Array(repeating: .complete, count: 20))
-        #expect(recorded.allSatisfy { $0.parts.map(\.content) == [.event(ServerSentEventFields(data: "one")),
-                                                                   .event(ServerSentEventFields(data: "[DONE]"))] })
+        #expect(
+            recorded.allSatisfy {
+                $0.parts.map(\.content) == [
+                    .event(ServerSentEventFields(data: "one")),
+                    .event(ServerSentEventFields(data: "[DONE]")),
+                ]
+            })
     }
 
     @Test func clientClosingBeforeTheUpstreamsEnd_thatComesWithinTheGrace_isRecordedAsEnded_everyTime() async throws {
@@ -315,7 +326,9 @@ import ServiceReplayShared
 
     /// Records one answer from an upstream whose `stream` (of `contentType`) the test feeds through `feed`,
     /// which gets the client after the request went out; returns the recorded body and what the client read.
-    static func recordChunked(_ contentType: String, feed: @escaping @Sendable (LiveStream, RawHTTPClient) async throws -> Void) async throws -> (RecordedBody, String) {
+    static func recordChunked(
+        _ contentType: String, feed: @escaping @Sendable (LiveStream, RawHTTPClient) async throws -> Void
+    ) async throws -> (RecordedBody, String) {
         let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": contentType]))
         return try await withUpstream(respond: Self.streaming(stream)) { upstream, _ in
             try await withRecordingServer(upstream: upstream) { server, base in

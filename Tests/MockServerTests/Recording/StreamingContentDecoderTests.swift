@@ -56,8 +56,10 @@ import ServiceReplayTestSupport
         try decoder.finish()
     }
 
-    @Test(arguments: [("gzip", true), ("x-gzip", true), ("deflate", true), ("identity, GZIP", true), ("br", false),
-                      ("gzip, gzip", false), ("", false), ("identity", false), ("gzip, br", false)])
+    @Test(arguments: [
+        ("gzip", true), ("x-gzip", true), ("deflate", true), ("identity, GZIP", true), ("br", false),
+        ("gzip, gzip", false), ("", false), ("identity", false), ("gzip, br", false),
+    ])
     func onlyOneKnownCoding_isDecodedAsItArrives(contentEncoding: String, streams: Bool) {
         #expect((StreamingContentDecoder(contentEncoding: contentEncoding) != nil) == streams)
     }
@@ -85,13 +87,14 @@ import ServiceReplayTestSupport
         }
     }
 
-    @Test(arguments: [
-        ("gzipFixed", -8, 0x40, "The upstream's gzip body is corrupt: the CRC-32 does not match."),
-        ("gzipDynamic", -1, 0x40, "The upstream's gzip body is corrupt: the length in its trailer does not match."),
-        ("gzipFixed", 3, 0x20, "The upstream's gzip body is corrupt: its header sets reserved flags."),
-        ("zlibDynamic", -1, 0x40, "The upstream's deflate body is corrupt: the Adler-32 checksum does not match."),
-        ("gzipFixed", 0, 0x01, "The upstream's gzip body is not gzip data: it does not start with the gzip signature."),
-    ] as [(String, Int, UInt8, String)])
+    @Test(
+        arguments: [
+            ("gzipFixed", -8, 0x40, "The upstream's gzip body is corrupt: the CRC-32 does not match."),
+            ("gzipDynamic", -1, 0x40, "The upstream's gzip body is corrupt: the length in its trailer does not match."),
+            ("gzipFixed", 3, 0x20, "The upstream's gzip body is corrupt: its header sets reserved flags."),
+            ("zlibDynamic", -1, 0x40, "The upstream's deflate body is corrupt: the Adler-32 checksum does not match."),
+            ("gzipFixed", 0, 0x01, "The upstream's gzip body is not gzip data: it does not start with the gzip signature."),
+        ] as [(String, Int, UInt8, String)])
     func changedByte_failsAsWhenDecodedWhole(vector: String, offset: Int, change: UInt8, message: String) throws {
         let vector = ContentCodingVector.named(vector)
         var body = vector.encoded

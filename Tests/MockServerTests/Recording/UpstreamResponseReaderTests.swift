@@ -56,22 +56,40 @@ import Testing
     }
 
     static let framings = [
-        Framed(name: "Content-Length", wire: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", expectsBody: true, closes: false, body: "hello", reusable: true),
-        Framed(name: "chunked with an extension and a trailer", wire: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nhel\r\n2\r\nlo\r\n0\r\nT: 1\r\n\r\n",
-               expectsBody: true, closes: false, body: "hello", reusable: true),
-        Framed(name: "until the close", wire: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", expectsBody: true, closes: true, body: "hello", reusable: false),
-        Framed(name: "a transfer coding other than chunked, until the close", wire: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nhello",
-               expectsBody: true, closes: true, body: "hello", reusable: false),
-        Framed(name: "HEAD: the length is the resource's", wire: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", expectsBody: false, closes: false, body: "", reusable: true),
+        Framed(
+            name: "Content-Length", wire: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello", expectsBody: true, closes: false, body: "hello", reusable: true),
+        Framed(
+            name: "chunked with an extension and a trailer",
+            wire: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=1\r\nhel\r\n2\r\nlo\r\n0\r\nT: 1\r\n\r\n",
+            expectsBody: true, closes: false, body: "hello", reusable: true),
+        Framed(
+            name: "until the close", wire: "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\n\r\nhello", expectsBody: true, closes: true, body: "hello",
+            reusable: false),
+        Framed(
+            name: "a transfer coding other than chunked, until the close", wire: "HTTP/1.1 200 OK\r\nTransfer-Encoding: gzip\r\n\r\nhello",
+            expectsBody: true, closes: true, body: "hello", reusable: false),
+        Framed(
+            name: "HEAD: the length is the resource's", wire: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", expectsBody: false, closes: false, body: "",
+            reusable: true),
         Framed(name: "204", wire: "HTTP/1.1 204 No Content\r\n\r\n", expectsBody: true, closes: false, body: "", reusable: true),
-        Framed(name: "304 with a length", wire: "HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n", expectsBody: true, closes: false, body: "", reusable: true),
-        Framed(name: "interim answers skipped", wire: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok",
-               expectsBody: true, closes: false, body: "ok", reusable: true),
+        Framed(
+            name: "304 with a length", wire: "HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n", expectsBody: true, closes: false, body: "",
+            reusable: true),
+        Framed(
+            name: "interim answers skipped",
+            wire: "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a>\r\n\r\nHTTP/1.1 201 Created\r\nContent-Length: 2\r\n\r\nok",
+            expectsBody: true, closes: false, body: "ok", reusable: true),
         Framed(name: "bare line feeds", wire: "HTTP/1.1 200 OK\nContent-Length: 2\n\nok", expectsBody: true, closes: false, body: "ok", reusable: true),
-        Framed(name: "Connection: close", wire: "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", expectsBody: true, closes: false, body: "ok", reusable: false),
+        Framed(
+            name: "Connection: close", wire: "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nok", expectsBody: true, closes: false,
+            body: "ok", reusable: false),
         Framed(name: "HTTP/1.0", wire: "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nok", expectsBody: true, closes: false, body: "ok", reusable: false),
-        Framed(name: "HTTP/1.0 keep-alive", wire: "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok", expectsBody: true, closes: false, body: "ok", reusable: true),
-        Framed(name: "bytes beyond the answer", wire: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1", expectsBody: true, closes: false, body: "ok", reusable: false),
+        Framed(
+            name: "HTTP/1.0 keep-alive", wire: "HTTP/1.0 200 OK\r\nConnection: Keep-Alive\r\nContent-Length: 2\r\n\r\nok", expectsBody: true, closes: false,
+            body: "ok", reusable: true),
+        Framed(
+            name: "bytes beyond the answer", wire: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokHTTP/1.1", expectsBody: true, closes: false, body: "ok",
+            reusable: false),
     ]
 
     @Test(arguments: framings)

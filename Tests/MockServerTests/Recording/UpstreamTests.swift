@@ -19,7 +19,10 @@ import Testing
         ("ftp://example.com", "'ftp://example.com' is not an http or https URL"),
         ("api.github.com", "'api.github.com' is not an http or https URL"),
         ("https://", "'https://' has no host"),
-        ("https://user:secret@api.example.com", "'https://user:secret@api.example.com' holds credentials; send them in a header instead, where they are redacted"),
+        (
+            "https://user:secret@api.example.com",
+            "'https://user:secret@api.example.com' holds credentials; send them in a header instead, where they are redacted"
+        ),
         ("https://api.example.com/?page=1", "'https://api.example.com/?page=1' has a query; give the base URL without one"),
         ("https://api.example.com/#top", "'https://api.example.com/#top' has a fragment; give the base URL without one"),
     ])

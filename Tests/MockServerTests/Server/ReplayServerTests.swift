@@ -48,8 +48,9 @@ import ServiceReplayTestSupport
 
     @Test func configurationRules_areMergedWithTheCassettesOwn_neitherReplacingTheOther() async throws {
         // GIVEN a cassette that ignores the query parameter `_`, served with a configuration that ignores `ts`
-        let cassette = Cassette(name: "c", matching: MatchRules(ignoredQueryParameters: ["_"]),
-                                interactions: [.stub("GET", "/feeds?_=1&ts=1&page=1")])
+        let cassette = Cassette(
+            name: "c", matching: MatchRules(ignoredQueryParameters: ["_"]),
+            interactions: [.stub("GET", "/feeds?_=1&ts=1&page=1")])
         let configuration = ReplayServer.Configuration(matching: MatchRules(ignoredQueryParameters: ["ts"]), faults: .none)
         try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             try await withURLSession { session in
@@ -75,7 +76,9 @@ import ServiceReplayTestSupport
             }
         }
         // AND the test still fails, naming the request the cassette does not hold
-        #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches GET /users/nobody-recorded.") == true)
+        #expect(
+            error?.description.hasPrefix(
+                "1 request was not matched by any recorded interaction:\n\nNo recorded interaction matches GET /users/nobody-recorded.") == true)
     }
 
     @Test func nonStrictServer_answers404_butDoesNotThrow() async throws {
@@ -138,7 +141,10 @@ import ServiceReplayTestSupport
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(replaying: "nope/missing") { _ in }
         }
-        #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
+        #expect(
+            error?.description
+                == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_namesTheFileAndTheCommandThatRecordsIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)"
+        )
     }
 
     @Test(arguments: [1]) func missingCassette_inATestWithParameters_namesTheTestAsFilterTakesIt(id: Int) async throws {
@@ -148,7 +154,10 @@ import ServiceReplayTestSupport
             try await withMockServer(replaying: "nope/missing") { _ in }
         }
         // THEN the command names the test without its parameter list, which `--filter` would read as a regex group
-        #expect(error?.description == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_inATestWithParameters_namesTheTestAsFilterTakesIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
+        #expect(
+            error?.description
+                == "no cassette nope/missing at \(folder.path)/nope/missing.json; record it with `MOCKSERVER_RECORD=once swift test --filter missingCassette_inATestWithParameters_namesTheTestAsFilterTakesIt` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)"
+        )
     }
 
     @Test func serverIsStopped_whenTheBodyThrows() async throws {

@@ -12,16 +12,20 @@ import Testing
     /// Resolves `name` in `folder` for `mode` and runs one request for `/json` through the server; `passes`
     /// says whether the test counts as passed. The client's 30 s timeout is only a hang guard: a recorded
     /// exchange crosses two servers and two URLSessions, which a loaded machine can hold up for seconds.
-    static func run(_ mode: RecordMode, _ name: String = "api/things", in folder: URL, upstream: URL?,
-                    environment: [String: String] = [:], passes: Bool = true, path: String = "json") async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
-        let cassette = try CassetteSession(names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
-                                        configuration: .init(faults: .none), test: "things", environment: environment)
-        return try await cassette.withServer({ server in
-            let (_, response) = try await withURLSession(timeout: 30) { session in
-                try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
-            }
-            return (response.statusCode, server.journal.entries.map(\.outcome.kind))
-        }, passed: { _ in passes })
+    static func run(
+        _ mode: RecordMode, _ name: String = "api/things", in folder: URL, upstream: URL?,
+        environment: [String: String] = [:], passes: Bool = true, path: String = "json"
+    ) async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
+        let cassette = try CassetteSession(
+            names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
+            configuration: .init(faults: .none), test: "things", environment: environment)
+        return try await cassette.withServer(
+            { server in
+                let (_, response) = try await withURLSession(timeout: 30) { session in
+                    try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
+                }
+                return (response.statusCode, server.journal.entries.map(\.outcome.kind))
+            }, passed: { _ in passes })
     }
 
     @discardableResult
@@ -36,7 +40,10 @@ import Testing
             let error = await #expect(throws: MockServerError.self) {
                 try await Self.run(.none, in: folder, upstream: nil)
             }
-            #expect(error?.description == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)")
+            #expect(
+                error?.description
+                    == "no cassette api/things at \(folder.path)/api/things.json; record it with `MOCKSERVER_RECORD=once swift test --filter things` (from xcodebuild, `TEST_RUNNER_MOCKSERVER_RECORD=once xcodebuild test ...`)"
+            )
         }
     }
 
@@ -86,7 +93,9 @@ import Testing
                     let error = await #expect(throws: MockServerError.self) {
                         try await Self.run(.all, in: folder, upstream: upstream, passes: false)
                     }
-                    #expect(error?.description.hasPrefix("the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in \(file.path).recording-") == true)
+                    #expect(
+                        error?.description.hasPrefix(
+                            "the test failed, so MOCKSERVER_RECORD=all left \(file.path) as it was; the new recording is in \(file.path).recording-") == true)
                 }
             }
             let siblings = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path).sorted()
@@ -104,10 +113,11 @@ import Testing
 
     /// A cassette whose hand-written parts a re-recording must keep.
     static func handWritten(_ interactions: [Interaction]) -> Cassette {
-        Cassette(name: "things", note: "error templates from the API's documentation",
-                 matching: MatchRules(ignoredQueryParameters: ["token"], headers: ["Accept"]),
-                 errorTemplates: ["rate_limit": RecordedResponse(status: 429, headers: ["Retry-After": "1"], body: .text("slow down"))],
-                 interactions: interactions)
+        Cassette(
+            name: "things", note: "error templates from the API's documentation",
+            matching: MatchRules(ignoredQueryParameters: ["token"], headers: ["Accept"]),
+            errorTemplates: ["rate_limit": RecordedResponse(status: 429, headers: ["Retry-After": "1"], body: .text("slow down"))],
+            interactions: interactions)
     }
 
     @Test func all_keepsTheHandWrittenParts_ofTheOldCassette() async throws {
@@ -143,7 +153,10 @@ import Testing
                 }
                 // Then the cassette is as it was before the run, /text included, and the sentence says so
                 #expect(try Data(contentsOf: file) == before)
-                #expect(error?.description.hasPrefix("the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-") == true)
+                #expect(
+                    error?.description.hasPrefix(
+                        "the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-"
+                    ) == true)
                 // And a later passing test of the run leaves it so
                 _ = try await Self.run(.all, in: folder, upstream: upstream)
                 #expect(try Data(contentsOf: file) == before)
@@ -156,8 +169,10 @@ import Testing
             // Given a cassette three tests share: /json, /text, then /binary
             let file = folder.appendingPathComponent("api/things.json")
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Self.handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text"),
-                                  .stub("GET", "/binary", text: "old binary")]).save(to: file)
+            try Self.handWritten([
+                .stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text"),
+                .stub("GET", "/binary", text: "old binary"),
+            ]).save(to: file)
             let before = try Data(contentsOf: file)
             try await withUpstream { upstream, _ in
                 // When, under `all`, the first two pass (each replacing the cassette: the first from scratch,
@@ -174,7 +189,10 @@ import Testing
                 let after = try Data(contentsOf: file)
                 #expect(after == before)
                 #expect(after != second)
-                #expect(error?.description.hasPrefix("the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-") == true)
+                #expect(
+                    error?.description.hasPrefix(
+                        "the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-"
+                    ) == true)
             }
         }
     }
@@ -185,21 +203,26 @@ import Testing
             try Self.handWritten([.stub("GET", "/text", text: "old")]).save(to: file)
             let old = try Data(contentsOf: file)
             let error = try await withUpstream { upstream, _ in
-                let cassette = try CassetteSession(names: ["things"], folder: folder, upstream: upstream.absoluteString, mode: .all,
-                                                configuration: .init(faults: .none), test: "things", environment: [:])
+                let cassette = try CassetteSession(
+                    names: ["things"], folder: folder, upstream: upstream.absoluteString, mode: .all,
+                    configuration: .init(faults: .none), test: "things", environment: [:])
                 return await #expect(throws: MockServerError.self) {
-                    try await cassette.withServer({ server in
-                        _ = try await withURLSession(timeout: 30) { session in
-                            try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
-                        }
-                    }, passed: { _ in nil })
+                    try await cassette.withServer(
+                        { server in
+                            _ = try await withURLSession(timeout: 30) { session in
+                                try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
+                            }
+                        }, passed: { _ in nil })
                 }
             }
             #expect(try Data(contentsOf: file) == old)
             let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0 != "things.json" })
             let pending = folder.appendingPathComponent(kept).path
             #expect(error?.code == .cannotSave)
-            #expect(error?.description == "MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending): if the test passed, accept it with `mv '\(pending)' '\(file.path)'`")
+            #expect(
+                error?.description
+                    == "MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending): if the test passed, accept it with `mv '\(pending)' '\(file.path)'`"
+            )
             // Accepted as the sentence says, it is the new recording with the hand-written parts kept.
             let accepted = try Cassette.load(from: URL(fileURLWithPath: pending))
             #expect(accepted.interactions.map(\.request.target) == ["/json"])
@@ -221,8 +244,9 @@ import Testing
     @Test func upstreamVariable_winsOverTheCallSite() async throws {
         try await Self.withFolder { folder in
             try await withUpstream { upstream, log in
-                let result = try await Self.run(.once, in: folder, upstream: URL(string: "https://api.github.com"),
-                                                environment: ["MOCKSERVER_UPSTREAM": upstream.absoluteString])
+                let result = try await Self.run(
+                    .once, in: folder, upstream: URL(string: "https://api.github.com"),
+                    environment: ["MOCKSERVER_UPSTREAM": upstream.absoluteString])
                 #expect(result.status == 200)
                 #expect(log.all.count == 1)
             }
@@ -234,15 +258,19 @@ import Testing
             let error = await #expect(throws: MockServerError.self) {
                 try await Self.run(.once, in: folder, upstream: nil)
             }
-            #expect(error?.description == "recording api/things needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set MOCKSERVER_UPSTREAM")
+            #expect(
+                error?.description
+                    == "recording api/things needs an upstream: pass `upstream:` where the test names the cassette, give the cassette an `upstream` field, or set MOCKSERVER_UPSTREAM"
+            )
         }
     }
 
     @Test func recordingModes_takeOneCassette() async throws {
         try await Self.withFolder { folder in
             #expect(throws: MockServerError(.invalidConfiguration, "MOCKSERVER_RECORD=all records one cassette per test, not 2 (a, b)")) {
-                try CassetteSession(names: ["a", "b"], folder: folder, upstream: "https://api.github.com", mode: .all,
-                                 configuration: .init(), test: nil, environment: [:])
+                try CassetteSession(
+                    names: ["a", "b"], folder: folder, upstream: "https://api.github.com", mode: .all,
+                    configuration: .init(), test: nil, environment: [:])
             }
         }
     }
@@ -252,10 +280,15 @@ import Testing
             let recordedAt = Date(timeIntervalSinceNow: -40 * 86_400)
             try Cassette(name: "things", recordedAt: recordedAt).save(to: folder.appendingPathComponent("things.json"))
             let resolve = { (days: String) in
-                try CassetteSession(names: ["things"], folder: folder, upstream: nil, mode: .none, configuration: .init(),
-                                 test: nil, environment: ["MOCKSERVER_MAX_AGE_DAYS": days]).warnings
+                try CassetteSession(
+                    names: ["things"], folder: folder, upstream: nil, mode: .none, configuration: .init(),
+                    test: nil, environment: ["MOCKSERVER_MAX_AGE_DAYS": days]
+                ).warnings
             }
-            #expect(try resolve("30") == ["cassette things was recorded 40 days ago, more than MOCKSERVER_MAX_AGE_DAYS=30; re-record it with `MOCKSERVER_RECORD=all swift test`"])
+            #expect(
+                try resolve("30") == [
+                    "cassette things was recorded 40 days ago, more than MOCKSERVER_MAX_AGE_DAYS=30; re-record it with `MOCKSERVER_RECORD=all swift test`"
+                ])
             #expect(try resolve("45").isEmpty)
             #expect(throws: MockServerError(.invalidConfiguration, "MOCKSERVER_MAX_AGE_DAYS='soon' is not a whole number of days")) { try resolve("soon") }
         }

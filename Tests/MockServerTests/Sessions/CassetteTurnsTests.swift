@@ -79,8 +79,9 @@ import Testing
             let pairs = stride(from: 1, to: entries.count, by: 2).map { Array(entries[$0..<min($0 + 2, entries.count)]) }
             #expect(pairs.count == 3)
             for pair in pairs {
-                #expect(pair.count == 2 && pair[0].hasSuffix(" takes") && pair[1] == pair[0].replacingOccurrences(of: "takes", with: "gives"),
-                        "\(entries)")
+                #expect(
+                    pair.count == 2 && pair[0].hasSuffix(" takes") && pair[1] == pair[0].replacingOccurrences(of: "takes", with: "gives"),
+                    "\(entries)")
             }
             // AND once nobody holds it, the next test takes it at once
             let again = try #require(try await turns.take(file, mode: .newEpisodes))

@@ -10,8 +10,10 @@ import Testing
 @Suite struct HostRoutingConfigurationTests {
     /// Runs `body` with a session routed to a server recording from a ``FakeUpstream`` on loopback, made
     /// from an ephemeral configuration whose `httpAdditionalHeaders` are `headers`.
-    private static func withRecordingSession(headers: [String: String],
-                                             _ body: (URLSession, ReplayServer, UpstreamLog) async throws -> Void) async throws {
+    private static func withRecordingSession(
+        headers: [String: String],
+        _ body: (URLSession, ReplayServer, UpstreamLog) async throws -> Void
+    ) async throws {
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream) { server, _ in
                 let base = URLSessionConfiguration.ephemeral
@@ -58,7 +60,12 @@ import Testing
         background.identifier = "com.example.sync"
         #endif
         try await withMockServer(cassettes: []) { server in
-            #expect(throws: MockServerError(.invalidConfiguration, "the background session configuration 'com.example.sync' cannot be routed, because background sessions ignore protocolClasses and would reach the real network; pass .ephemeral or .default instead")) {
+            #expect(
+                throws: MockServerError(
+                    .invalidConfiguration,
+                    "the background session configuration 'com.example.sync' cannot be routed, because background sessions ignore protocolClasses and would reach the real network; pass .ephemeral or .default instead"
+                )
+            ) {
                 try server.sessionConfiguration(background)
             }
             let routed = try server.sessionConfiguration(.default)
@@ -69,8 +76,10 @@ import Testing
     @Test func loopbackRequest_addsTheSessionsHeaders_whereTheRequestHasNone() throws {
         var original = URLRequest(url: URL(string: "https://api.github.com/users")!)
         original.setValue("application/json", forHTTPHeaderField: "Accept")
-        let routed = try #require(HostRouter.loopbackRequest(for: original, to: URL(string: "http://127.0.0.1:9")!, sessionTimeout: 5,
-                                                             sessionHeaders: ["Accept": "text/plain", "X-Token": "t"]))
+        let routed = try #require(
+            HostRouter.loopbackRequest(
+                for: original, to: URL(string: "http://127.0.0.1:9")!, sessionTimeout: 5,
+                sessionHeaders: ["Accept": "text/plain", "X-Token": "t"]))
         #expect(routed.value(forHTTPHeaderField: "Accept") == "application/json")
         #expect(routed.value(forHTTPHeaderField: "X-Token") == "t")
     }

@@ -18,7 +18,8 @@ import Testing
 /// Linux only: the child is this very binary, `/proc/self/exe`.
 @Suite(.timeLimit(.minutes(5))) struct RoutedTestsUnderADescriptorLimit {
     /// Not in the children themselves.
-    static let isAvailable = ProcessInfo.processInfo.environment["MOCKSERVER_SOAK"] == nil
+    static let isAvailable =
+        ProcessInfo.processInfo.environment["MOCKSERVER_SOAK"] == nil
         && ProcessInfo.processInfo.environment[exhaustVariable] == nil
         && ProcessInfo.processInfo.environment[parallelVariable] == nil
 
@@ -31,8 +32,9 @@ import Testing
     func threeHundredRoutedTests_passInOneProcessLimitedTo256Descriptors() async throws {
         // GIVEN this test binary, limited to 256 descriptors, running 300 routed tests one after the other
         // WHEN it runs to the end
-        let (status, printed) = try await Self.runChild(limit: 256, environment: "MOCKSERVER_SOAK=300",
-                                                       filter: #"SoakTests/routedSession\("#)
+        let (status, printed) = try await Self.runChild(
+            limit: 256, environment: "MOCKSERVER_SOAK=300",
+            filter: #"SoakTests/routedSession\("#)
         // THEN every test passed and the last checkpoint was reached, with the descriptors flat
         #expect(status == 0, "\(printed)")
         #expect(printed.contains("soak routed session: 300 tests, "), "\(printed)")
@@ -42,15 +44,17 @@ import Testing
     func thousandParallelTraitTests_passUnderALimitOf256() async throws {
         // GIVEN a child limited to 256 descriptors whose 1,000 routed trait tests Swift Testing starts at once
         // WHEN it runs
-        let (status, printed) = try await Self.runChild(limit: 256, environment: "\(Self.parallelVariable)=1",
-                                                       filter: #"RoutedTestsUnderADescriptorLimit/parallelTraitChild\("#)
+        let (status, printed) = try await Self.runChild(
+            limit: 256, environment: "\(Self.parallelVariable)=1",
+            filter: #"RoutedTestsUnderADescriptorLimit/parallelTraitChild\("#)
         // THEN each test waited for a server slot instead of failing to listen, and all passed
         #expect(status == 0, "\(printed.suffix(2_000))")
     }
 
     /// The child of the test above.
-    @Test(.enabled(if: ProcessInfo.processInfo.environment[parallelVariable] != nil), .ownMockServer("github/users"),
-          arguments: 0..<1_000)
+    @Test(
+        .enabled(if: ProcessInfo.processInfo.environment[parallelVariable] != nil), .ownMockServer("github/users"),
+        arguments: 0..<1_000)
     func parallelTraitChild(test: Int) async throws {
         let server = try #require(ReplayServer.current)
         let session = URLSession(configuration: try server.sessionConfiguration())
@@ -63,11 +67,15 @@ import Testing
     func routedRequest_withNoDescriptorsLeft_failsAtOnce_sayingSo() async throws {
         // GIVEN a child that uses up its 64 descriptors but one, then sends its first routed request, with a 60 s timeout
         // WHEN it runs
-        let (status, printed) = try await Self.runChild(limit: 64, environment: "\(Self.exhaustVariable)=1",
-                                                       filter: #"RoutedTestsUnderADescriptorLimit/exhaustedChild\("#)
+        let (status, printed) = try await Self.runChild(
+            limit: 64, environment: "\(Self.exhaustVariable)=1",
+            filter: #"RoutedTestsUnderADescriptorLimit/exhaustedChild\("#)
         // THEN the request failed without timing out, saying why
         #expect(status == 0, "\(printed)")
-        #expect(printed.contains("exhausted child: \(URLError.Code.cannotConnectToHost.rawValue): the process has no file descriptors left (its limit is 64), so the routed request was not sent"), "\(printed)")
+        #expect(
+            printed.contains(
+                "exhausted child: \(URLError.Code.cannotConnectToHost.rawValue): the process has no file descriptors left (its limit is 64), so the routed request was not sent"
+            ), "\(printed)")
     }
 
     /// The child of the test above: it fails unless the routed request fails as `cannotConnectToHost`, and
@@ -212,7 +220,9 @@ import Testing
             for test in 0..<tests {
                 group.addTask {
                     await slots.holding {
-                        let now = inside.withLock { $0 += 1; return $0 }
+                        let now = inside.withLock {
+                            $0 += 1; return $0
+                        }
                         most.withLock { $0 = max($0, now) }
                         // A helper nested in the test takes no second slot.
                         _ = await slots.holding { entered.yield(test) }

@@ -7,15 +7,19 @@ import Testing
 
 /// `ReplayServer.sessionConfiguration()`: any host, https included, reaches the server over loopback.
 @Suite struct HostRoutingTests {
-    static let users = Cassette(name: "users", interactions: [
-        .stub("GET", "/users/octocat", json: ["login": "octocat"]),
-        .stub("POST", "/users", status: 201, json: ["id": 7], requestBody: .json(["login": "hubot"])),
-    ])
+    static let users = Cassette(
+        name: "users",
+        interactions: [
+            .stub("GET", "/users/octocat", json: ["login": "octocat"]),
+            .stub("POST", "/users", status: 201, json: ["id": 7], requestBody: .json(["login": "hubot"])),
+        ])
 
     /// Runs `body` with a session routed to a server replaying `cassette` (`faults` as a plan), invalidated after.
-    static func withRoutedSession<T>(_ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 10,
-                                     onRequest: (@Sendable (JournalEntry) -> Void)? = nil,
-                                     _ body: (ReplayServer, URLSession) async throws -> T) async throws -> T {
+    static func withRoutedSession<T>(
+        _ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 10,
+        onRequest: (@Sendable (JournalEntry) -> Void)? = nil,
+        _ body: (ReplayServer, URLSession) async throws -> T
+    ) async throws -> T {
         let plan = try faults.map { try FaultPlan.parse(specs: $0, seed: 42) }
         let configuration = ReplayServer.Configuration(faults: plan.map { .plan($0) } ?? .none, onRequest: onRequest)
         return try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
@@ -58,10 +62,12 @@ import Testing
     /// leave loopback.)
     @Test func recordedRedirect_reachesTheClientAsA302_withItsLocation_andIsNotFollowed() async throws {
         // Given a cassette whose /old answers 302 to /new, which answers 200
-        let cassette = Cassette(name: "moved", interactions: [
-            .stub("GET", "/old", status: 302, text: "moved\n", headers: ["Location": "/new"]),
-            .stub("GET", "/new", json: ["followed": true]),
-        ])
+        let cassette = Cassette(
+            name: "moved",
+            interactions: [
+                .stub("GET", "/old", status: 302, text: "moved\n", headers: ["Location": "/new"]),
+                .stub("GET", "/new", json: ["followed": true]),
+            ])
         try await Self.withRoutedSession(cassette) { server, session in
             // When a routed client asks for /old
             let (data, response) = try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/old")!))

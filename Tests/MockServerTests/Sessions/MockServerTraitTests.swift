@@ -62,10 +62,13 @@ import Testing
     }
 
     /// A trait for `cassette` in `folder` whose environment is `environment`.
-    static func trait(_ cassette: String, in folder: URL, upstream: URL? = nil, allowUnused: Bool = true,
-                      environment: [String: String] = [:]) -> MockServerTrait {
-        var trait = MockServerTrait.mockServer(cassette, upstream: upstream?.absoluteString, in: folder, faults: .none,
-                                               allowUnusedInteractions: allowUnused)
+    static func trait(
+        _ cassette: String, in folder: URL, upstream: URL? = nil, allowUnused: Bool = true,
+        environment: [String: String] = [:]
+    ) -> MockServerTrait {
+        var trait = MockServerTrait.mockServer(
+            cassette, upstream: upstream?.absoluteString, in: folder, faults: .none,
+            allowUnusedInteractions: allowUnused)
         trait.environment = environment
         return trait
     }
@@ -105,7 +108,9 @@ import Testing
         #expect(recorded.contains { "\($0)".contains("recorded 40 days ago") })
         #expect(recorded.count == 2)
         #endif
-        #expect(recorded.allSatisfy { $0.sourceLocation == test.sourceLocation }, "\(recorded.map { "\($0.sourceLocation.map(String.init(describing:)) ?? "nowhere")" })")
+        #expect(
+            recorded.allSatisfy { $0.sourceLocation == test.sourceLocation },
+            "\(recorded.map { "\($0.sourceLocation.map(String.init(describing:)) ?? "nowhere")" })")
     }
 
     @Test func strictServer_failsTheTest_withTheNearMiss() async throws {
@@ -145,7 +150,10 @@ import Testing
             try await Self.scope(trait) {}
         }
         #expect(error?.code == .cassetteNotFound)
-        #expect(error?.description == "no Recordings folder at or above \(file); create one (such as Recordings/ next to Package.swift), set MOCKSERVER_RECORDINGS to a folder, or pass the folder with `in:`")
+        #expect(
+            error?.description
+                == "no Recordings folder at or above \(file); create one (such as Recordings/ next to Package.swift), set MOCKSERVER_RECORDINGS to a folder, or pass the folder with `in:`"
+        )
     }
 
     @Test(arguments: [true, false])

@@ -13,9 +13,11 @@ import Testing
     static let sharers = 9
 
     /// An upstream on loopback answering `/item/N` for every N the tests ask for.
-    static let upstreamCassette = Cassette(name: "upstream", interactions: (0..<sharers).map { index in
-        .stub("GET", "/item/\(index)", json: ["item": .number(JSONNumber(index))])
-    })
+    static let upstreamCassette = Cassette(
+        name: "upstream",
+        interactions: (0..<sharers).map { index in
+            .stub("GET", "/item/\(index)", json: ["item": .number(JSONNumber(index))])
+        })
 
     /// GETs `target` from `server`, failing on anything but a 200.
     static func get(_ target: String, from server: ReplayServer) async throws -> String {
@@ -37,8 +39,10 @@ import Testing
             try await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "all"]) {
                 // A test whose #expect fails without throwing: the old cassette must survive it.
                 try await withKnownIssue {
-                    try await withMockServer(replaying: "things", in: folder, upstream: upstream.baseURL!.absoluteString,
-                                             configuration: .init(faults: .none)) { server in
+                    try await withMockServer(
+                        replaying: "things", in: folder, upstream: upstream.baseURL!.absoluteString,
+                        configuration: .init(faults: .none)
+                    ) { server in
                         _ = try await Self.get("/item/1", from: server)
                         Issue.record("the test fails without throwing")
                     }
@@ -51,7 +55,34 @@ import Testing
         #expect(try Data(contentsOf: file) == old)
         let kept = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0 != "things.json" })
         let pending = folder.appendingPathComponent(kept).path
-        #expect(messages.withLock { $0 } == ["MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending): if the test passed, accept it with `mv '\(pending)' '\(file.path)'`"])
+        #expect(
+            messages.withLock { $0 } == [
+                "MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending): if the test passed, accept it with `mv '\(pending)' '\(file.path)'`"
+            ])
+    }
+
+    /// A closure that sends nothing to its server under `once` would record no cassette and pass, then fail
+    /// offline for want of it: it fails now, saying why, and writes no file.
+    @Test func onceMode_withNoRequest_failsSayingNothingWasRecorded() async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("untouched.json")
+        let thrown = await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "once"]) { () async -> MockServerError? in
+            do {
+                try await withMockServer(
+                    replaying: "untouched", in: folder, upstream: "http://127.0.0.1:1",
+                    configuration: .init(faults: .none)
+                ) { _ in }
+                return nil
+            } catch {
+                return error as? MockServerError
+            }
+        }
+        #expect(
+            thrown?.description
+                == "no request reached the server while MOCKSERVER_RECORD=once recorded \(file.path), so there is nothing to replay offline; a test whose requests go elsewhere (the fault matrix starts servers of its own) does not belong under .mockServer or withMockServer"
+        )
+        #expect(!FileManager.default.fileExists(atPath: file.path))
     }
 
     /// Runs ``sharers`` tests in parallel, each through `withMockServer(replaying: "shared/book")` for an item of
@@ -61,8 +92,10 @@ import Testing
             try await withThrowingTaskGroup(of: (Int, String).self) { group in
                 for index in 0..<sharers {
                     group.addTask {
-                        let body = try await withMockServer(replaying: "shared/book", in: folder, upstream: upstream.absoluteString,
-                                                            configuration: .init(faults: .none, strict: true)) { server in
+                        let body = try await withMockServer(
+                            replaying: "shared/book", in: folder, upstream: upstream.absoluteString,
+                            configuration: .init(faults: .none, strict: true)
+                        ) { server in
                             try await Self.get("/item/\(index)", from: server)
                         }
                         return (index, body)
@@ -101,12 +134,17 @@ import Testing
         let plan = try FaultPlan.parse(specs: "status=503")
         let error = await #expect(throws: MockServerError.self) {
             try await TestEnvironment.$override.withValue(["MOCKSERVER_RECORD": "once"]) {
-                try await withMockServer(replaying: "things", in: folder, upstream: "http://127.0.0.1:1",
-                                         configuration: .init(faults: .plan(plan))) { _ in }
+                try await withMockServer(
+                    replaying: "things", in: folder, upstream: "http://127.0.0.1:1",
+                    configuration: .init(faults: .plan(plan))
+                ) { _ in }
             }
         }
         #expect(error?.code == .invalidConfiguration)
-        #expect(error?.description == "faults do not apply while MOCKSERVER_RECORD=once records things, and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing")
+        #expect(
+            error?.description
+                == "faults do not apply while MOCKSERVER_RECORD=once records things, and this helper cannot run the test once to record and again with the faults; record the cassette with the tests that need its answers, or use the .mockServer trait or withReplay in Swift Testing"
+        )
     }
 
     @Test func nestedRecording_ofTheSameCassette_failsAtOnce_insteadOfWaitingForever() async throws {
@@ -121,6 +159,9 @@ import Testing
             }
         }
         #expect(error?.code == .invalidConfiguration)
-        #expect(error?.description == "this test is recording \(file.standardizedFileURL.path) already, so a helper inside it cannot record the same cassette; give the inner one a cassette of its own")
+        #expect(
+            error?.description
+                == "this test is recording \(file.standardizedFileURL.path) already, so a helper inside it cannot record the same cassette; give the inner one a cassette of its own"
+        )
     }
 }

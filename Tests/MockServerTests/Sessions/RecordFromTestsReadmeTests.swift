@@ -1,22 +1,25 @@
 import Foundation
 import Testing
 
-/// The README's "Record from your tests" shows the `Examples/` package, which CI records and replays: each
-/// of the section's code blocks must be in the example's sources, line for line (indentation aside).
+/// The "Recording from your tests" article (`Sources/MockServerTesting/MockServerTesting.docc/RecordingFromTests.md`,
+/// once the README's "Record from your tests") shows the `Examples/` package, which CI records and replays: each
+/// of its code blocks must be in the example's sources, line for line (indentation aside). The README's own
+/// walk-through is checked by `DocumentationSnippetTests`.
 @Suite struct RecordFromTestsReadmeTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The swift code blocks of the README section `title`.
+    /// The swift code blocks of the article, from its title `# title` to its end (its `##` sections included).
     static func codeBlocks(inSection title: String) throws -> [[String]] {
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let lines = readme.components(separatedBy: "\n")
-        guard let start = lines.firstIndex(of: "### \(title)") else { return [] }
+        let text = try String(
+            contentsOf: root.appendingPathComponent("Sources/MockServerTesting/MockServerTesting.docc/RecordingFromTests.md"),
+            encoding: .utf8)
+        let lines = text.components(separatedBy: "\n")
+        guard let start = lines.firstIndex(of: "# \(title)") else { return [] }
         var blocks: [[String]] = []
         var block: [String]?
         for line in lines[(start + 1)...] {
-            if block == nil && (line.hasPrefix("## ") || line.hasPrefix("### ")) { break }
-            if line == "```swift" { block = [] } else if line == "```" , let done = block { blocks.append(done); block = nil } else { block?.append(line) }
+            if line == "```swift" { block = [] } else if line == "```", let done = block { blocks.append(done); block = nil } else { block?.append(line) }
         }
         return blocks
     }
@@ -26,7 +29,7 @@ import Testing
     }
 
     @Test func everyCodeBlock_isInTheExamplePackage() throws {
-        let blocks = try Self.codeBlocks(inSection: "Record from your tests")
+        let blocks = try Self.codeBlocks(inSection: "Recording from your tests")
         #expect(blocks.count == 2)
         let examples = Self.root.appendingPathComponent("Examples")
         let files = try #require(FileManager.default.enumerator(at: examples, includingPropertiesForKeys: nil))

@@ -21,10 +21,14 @@ import Testing
     }
 
     static let errors: [([String: String], String)] = [
-        (["MOCKSERVER_RECORD": "always"],
-         "MOCKSERVER_RECORD='always' is not a record mode; use one of none, once, new-episodes, all, drift (or MOCKSERVER_LIVE=1)"),
-        (["MOCKSERVER_RECORD": "live"],
-         "MOCKSERVER_RECORD='live' is not a record mode; use one of none, once, new-episodes, all, drift (or MOCKSERVER_LIVE=1)"),
+        (
+            ["MOCKSERVER_RECORD": "always"],
+            "MOCKSERVER_RECORD='always' is not a record mode; use one of none, once, new-episodes, all, drift (or MOCKSERVER_LIVE=1)"
+        ),
+        (
+            ["MOCKSERVER_RECORD": "live"],
+            "MOCKSERVER_RECORD='live' is not a record mode; use one of none, once, new-episodes, all, drift (or MOCKSERVER_LIVE=1)"
+        ),
         (["MOCKSERVER_LIVE": "maybe"], "MOCKSERVER_LIVE='maybe' is not one of 1, true, yes, 0, false, no"),
     ]
 

@@ -21,8 +21,10 @@ import Testing
         let (bundle, recordings, root) = try Self.testBundle()
         defer { try? FileManager.default.removeItem(at: root) }
         // When the recordings folder is looked for
-        let found = try #require(RecordingsFolder.nearest(to: "/nonexistent-source-tree/Tests/AppTests/ProfileTests.swift",
-                                                          environment: [:], bundles: [bundle]))
+        let found = try #require(
+            RecordingsFolder.nearest(
+                to: "/nonexistent-source-tree/Tests/AppTests/ProfileTests.swift",
+                environment: [:], bundles: [bundle]))
         // Then it is the bundle's, and a cassette loads from it by name
         #expect(found.standardizedFileURL.path == recordings.standardizedFileURL.path)
         #expect(try RecordingsFolder.cassettes(named: "github/users", in: found).map(\.name) == ["users"])

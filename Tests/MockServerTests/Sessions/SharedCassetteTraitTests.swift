@@ -17,7 +17,8 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<RecordFromClosuresTests.sharers {
                 group.addTask {
-                    let faults: ReplayServer.FaultSource = faulted.contains(index)
+                    let faults: ReplayServer.FaultSource =
+                        faulted.contains(index)
                         ? .plan(try FaultPlan.parse(specs: "status=503,path=/item/\(index)")) : .none
                     var trait = MockServerTrait.mockServer("shared/book", upstream: upstream.absoluteString, in: folder, faults: faults)
                     trait.environment = environment

@@ -81,11 +81,14 @@ import Testing
     /// A cassette recorded while its upstream was down, as recording made them before: `GET /json` refused.
     static func refusedCassette() -> Cassette {
         let request = RecordedRequest(method: "GET", target: "/json")
-        return Cassette(name: "things", upstream: "http://127.0.0.1:9", recordedAt: Date(timeIntervalSince1970: 1_700_000_000), interactions: [
-            .stub("GET", "/ok", text: "ok"),
-            Interaction(request: request, failure: TransportFailure(kind: .refused, message: "Could not connect to http://127.0.0.1:9: Connection refused."),
-                        recordedAt: Date(timeIntervalSince1970: 1_700_000_000), durationMs: 1),
-        ])
+        return Cassette(
+            name: "things", upstream: "http://127.0.0.1:9", recordedAt: Date(timeIntervalSince1970: 1_700_000_000),
+            interactions: [
+                .stub("GET", "/ok", text: "ok"),
+                Interaction(
+                    request: request, failure: TransportFailure(kind: .refused, message: "Could not connect to http://127.0.0.1:9: Connection refused."),
+                    recordedAt: Date(timeIntervalSince1970: 1_700_000_000), durationMs: 1),
+            ])
     }
 
     @Test func replayedRecordedFailure_failingTest_namesTheCassetteAndInteraction() async throws {
@@ -109,10 +112,11 @@ import Testing
         // Then the journal entry and the test's failure name the cassette and the interaction
         #expect(journal.withLock { $0 } == ["#0 GET /json → things interaction 1, which replays a refused connection as a reset"])
         let test = CassetteSession.testName(try #require(Test.current).name)
-        #expect(comments.withLock { $0 } == [
-            "the cassettes replayed transport failures: things interaction 1 (GET /json), which replays a refused connection as a reset; "
-                + "if the upstream was down when they were recorded, re-record them with the upstream up: `MOCKSERVER_RECORD=all swift test --filter \(test)`",
-        ])
+        #expect(
+            comments.withLock { $0 } == [
+                "the cassettes replayed transport failures: things interaction 1 (GET /json), which replays a refused connection as a reset; "
+                    + "if the upstream was down when they were recorded, re-record them with the upstream up: `MOCKSERVER_RECORD=all swift test --filter \(test)`"
+            ])
     }
 
     @Test func replayedFailure_passingTest_addsNothing() async throws {
@@ -136,7 +140,9 @@ import Testing
         await server.stop()
         let error = #expect(throws: MockServerError.self) { try server.verifyNoUnmatchedRequests() }
         #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:") == true)
-        #expect(error?.description.hasSuffix("\n\nAlso, the cassettes replayed transport failures: things interaction 1 (GET /json), which replays a refused connection as a reset; "
-            + "if the upstream was down when they were recorded, re-record them with the upstream up: `MOCKSERVER_RECORD=all swift test`") == true)
+        #expect(
+            error?.description.hasSuffix(
+                "\n\nAlso, the cassettes replayed transport failures: things interaction 1 (GET /json), which replays a refused connection as a reset; "
+                    + "if the upstream was down when they were recorded, re-record them with the upstream up: `MOCKSERVER_RECORD=all swift test`") == true)
     }
 }

@@ -5,129 +5,129 @@ import Foundation
 enum CassetteFixtures {
     /// A canonical cassette file, exactly as `Cassette.encoded()` writes it (and as JSONEncoder would).
     static let githubUsers = #"""
-    {
-      "errorTemplates" : {
-        "rate_limit" : {
-          "body" : {
-            "json" : {
-              "message" : "API rate limit exceeded"
+        {
+          "errorTemplates" : {
+            "rate_limit" : {
+              "body" : {
+                "json" : {
+                  "message" : "API rate limit exceeded"
+                }
+              },
+              "headers" : [
+                [
+                  "Content-Type",
+                  "application/json"
+                ]
+              ],
+              "status" : 403
             }
           },
-          "headers" : [
-            [
-              "Content-Type",
-              "application/json"
-            ]
+          "format" : "servicereplay-cassette",
+          "interactions" : [
+            {
+              "durationMs" : 87,
+              "recordedAt" : "2026-11-21T10:00:00Z",
+              "request" : {
+                "headers" : [
+                  [
+                    "Accept",
+                    "application/vnd.github+json"
+                  ]
+                ],
+                "method" : "GET",
+                "target" : "/users?since=0&per_page=2"
+              },
+              "response" : {
+                "body" : {
+                  "json" : [
+                    {
+                      "avatar_url" : "https://avatars.githubusercontent.com/u/1?v=4",
+                      "id" : 1,
+                      "login" : "mojombo",
+                      "score" : 1.50
+                    }
+                  ]
+                },
+                "headers" : [
+                  [
+                    "Content-Type",
+                    "application/json; charset=utf-8"
+                  ],
+                  [
+                    "Link",
+                    "<https://api.github.com/users?since=46&per_page=2>; rel=\"next\""
+                  ],
+                  [
+                    "Set-Cookie",
+                    "a=1"
+                  ],
+                  [
+                    "Set-Cookie",
+                    "b=2"
+                  ]
+                ],
+                "status" : 200
+              }
+            },
+            {
+              "recordedAt" : "2026-11-21T10:00:01.250Z",
+              "request" : {
+                "body" : {
+                  "text" : "username=ann&password=<redacted>"
+                },
+                "headers" : [
+                  [
+                    "Content-Type",
+                    "application/x-www-form-urlencoded"
+                  ]
+                ],
+                "method" : "POST",
+                "target" : "/login"
+              },
+              "response" : {
+                "body" : {
+                  "base64" : "/9j/4AAQ"
+                },
+                "headers" : [
+                  [
+                    "Content-Type",
+                    "image/jpeg"
+                  ]
+                ],
+                "status" : 201
+              }
+            },
+            {
+              "failure" : {
+                "kind" : "reset",
+                "message" : "The network connection was lost."
+              },
+              "request" : {
+                "method" : "GET",
+                "target" : "/users/broken"
+              }
+            }
           ],
-          "status" : 403
-        }
-      },
-      "format" : "servicereplay-cassette",
-      "interactions" : [
-        {
-          "durationMs" : 87,
+          "matching" : {
+            "afterLast" : "cycle",
+            "headers" : [
+              "Accept"
+            ],
+            "ignoreBodyFields" : [
+              "timestamp"
+            ],
+            "ignoreQuery" : [
+              "_"
+            ]
+          },
+          "name" : "github-users",
+          "note" : "Recorded from https://api.github.com",
+          "origin" : "recorded",
           "recordedAt" : "2026-11-21T10:00:00Z",
-          "request" : {
-            "headers" : [
-              [
-                "Accept",
-                "application/vnd.github+json"
-              ]
-            ],
-            "method" : "GET",
-            "target" : "/users?since=0&per_page=2"
-          },
-          "response" : {
-            "body" : {
-              "json" : [
-                {
-                  "avatar_url" : "https://avatars.githubusercontent.com/u/1?v=4",
-                  "id" : 1,
-                  "login" : "mojombo",
-                  "score" : 1.50
-                }
-              ]
-            },
-            "headers" : [
-              [
-                "Content-Type",
-                "application/json; charset=utf-8"
-              ],
-              [
-                "Link",
-                "<https://api.github.com/users?since=46&per_page=2>; rel=\"next\""
-              ],
-              [
-                "Set-Cookie",
-                "a=1"
-              ],
-              [
-                "Set-Cookie",
-                "b=2"
-              ]
-            ],
-            "status" : 200
-          }
-        },
-        {
-          "recordedAt" : "2026-11-21T10:00:01.250Z",
-          "request" : {
-            "body" : {
-              "text" : "username=ann&password=<redacted>"
-            },
-            "headers" : [
-              [
-                "Content-Type",
-                "application/x-www-form-urlencoded"
-              ]
-            ],
-            "method" : "POST",
-            "target" : "/login"
-          },
-          "response" : {
-            "body" : {
-              "base64" : "/9j/4AAQ"
-            },
-            "headers" : [
-              [
-                "Content-Type",
-                "image/jpeg"
-              ]
-            ],
-            "status" : 201
-          }
-        },
-        {
-          "failure" : {
-            "kind" : "reset",
-            "message" : "The network connection was lost."
-          },
-          "request" : {
-            "method" : "GET",
-            "target" : "/users/broken"
-          }
+          "upstream" : "https://api.github.com",
+          "version" : 2
         }
-      ],
-      "matching" : {
-        "afterLast" : "cycle",
-        "headers" : [
-          "Accept"
-        ],
-        "ignoreBodyFields" : [
-          "timestamp"
-        ],
-        "ignoreQuery" : [
-          "_"
-        ]
-      },
-      "name" : "github-users",
-      "note" : "Recorded from https://api.github.com",
-      "origin" : "recorded",
-      "recordedAt" : "2026-11-21T10:00:00Z",
-      "upstream" : "https://api.github.com",
-      "version" : 2
-    }
-    """#
+        """#
 
     /// A fresh, empty temporary folder; the caller removes it.
     static func temporaryFolder() throws -> URL {

@@ -33,19 +33,23 @@ enum FakeUpstream {
         case "/binary":
             return .response(status: 200, headers: ["Content-Type": "image/png"], body: png)
         case "/gzip":
-            return .response(status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
-                             body: StoredGzip.encode(json))
+            return .response(
+                status: 200, headers: ["Content-Type": "application/json", "Content-Encoding": "gzip"],
+                body: StoredGzip.encode(json))
         case "/redirect":
-            return .response(status: 302, headers: ["Location": "/json", "Content-Type": "text/plain; charset=utf-8"],
-                             body: Data("moved".utf8))
+            return .response(
+                status: 302, headers: ["Location": "/json", "Content-Type": "text/plain; charset=utf-8"],
+                body: Data("moved".utf8))
         case "/no-content":
             return .response(status: 204)
         case "/cookies":
-            return .response(status: 200, headers: HTTPHeaders(pairs: [
-                ("Set-Cookie", "session=s3cr3t-session; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly"),
-                ("Set-Cookie", "theme=dark; Path=/"),
-                ("Content-Type", "text/plain; charset=utf-8"),
-            ]), body: Data("cookies".utf8))
+            return .response(
+                status: 200,
+                headers: HTTPHeaders(pairs: [
+                    ("Set-Cookie", "session=s3cr3t-session; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly"),
+                    ("Set-Cookie", "theme=dark; Path=/"),
+                    ("Content-Type", "text/plain; charset=utf-8"),
+                ]), body: Data("cookies".utf8))
         case "/echo":
             var headers: HTTPHeaders = [:]
             if let type = request.headers["Content-Type"] { headers.add(name: "Content-Type", value: type) }

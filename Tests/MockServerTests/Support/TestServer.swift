@@ -47,12 +47,14 @@ enum EchoHandler {
     /// 200 with the request body as the body, and `X-Method`, `X-Target`, `X-Version` and
     /// `X-Header-Count` headers.
     @Sendable static func echo(_ request: HTTPRequest) -> HTTPReply {
-        .response(status: 200, headers: [
-            "X-Method": request.method,
-            "X-Target": request.target,
-            "X-Version": request.version,
-            "X-Header-Count": String(request.headers.count),
-        ], body: request.body)
+        .response(
+            status: 200,
+            headers: [
+                "X-Method": request.method,
+                "X-Target": request.target,
+                "X-Version": request.version,
+                "X-Header-Count": String(request.headers.count),
+            ], body: request.body)
     }
 }
 

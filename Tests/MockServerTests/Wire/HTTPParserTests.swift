@@ -34,7 +34,10 @@ import Testing
         #expect(head.request.method == "POST")
         #expect(head.request.target == "/users?since=5")
         #expect(head.request.version == "HTTP/1.1")
-        #expect(head.request.headers.lines == [HTTPHeader(name: "Host", value: "x"), HTTPHeader(name: "Content-Length", value: "12"), HTTPHeader(name: "X-Empty", value: "")])
+        #expect(
+            head.request.headers.lines == [
+                HTTPHeader(name: "Host", value: "x"), HTTPHeader(name: "Content-Length", value: "12"), HTTPHeader(name: "X-Empty", value: ""),
+            ])
         #expect(head.framing == .length(12))
         #expect(head.wantsKeepAlive)
         #expect(!head.isHEAD)
@@ -153,11 +156,12 @@ import Testing
             if outcome == .incomplete {
                 outcome = bytes.withUnsafeBytes { scanner.scan($0, limits: Self.limits) }
             }
-            let seen = switch outcome {
-            case .complete: "complete"
-            case .incomplete: "incomplete"
-            case .rejected(let rejection): "rejected \(rejection.status)"
-            }
+            let seen =
+                switch outcome {
+                case .complete: "complete"
+                case .incomplete: "incomplete"
+                case .rejected(let rejection): "rejected \(rejection.status)"
+                }
             #expect(seen == expected, "first read of \(length) bytes")
         }
     }
@@ -171,8 +175,11 @@ import Testing
     // MARK: - Chunked bodies
 
     /// Decodes `text` fed in pieces of `step` bytes, keeping unconsumed bytes for the next piece.
-    private func decodeChunked(_ text: String, step: Int, limits: ParserLimits = HTTPParserTests.limits)
-        -> (body: String, outcome: ChunkedBodyDecoder.Outcome, leftover: Int) {
+    private func decodeChunked(
+        _ text: String, step: Int, limits: ParserLimits = HTTPParserTests.limits
+    )
+        -> (body: String, outcome: ChunkedBodyDecoder.Outcome, leftover: Int)
+    {
         let bytes = Array(text.utf8)
         var decoder = ChunkedBodyDecoder()
         var body = Data()
@@ -212,11 +219,12 @@ import Testing
         let tight = ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 16, maxHeaderCount: 8, maxBodyBytes: 256, maxChunkLineLength: 24)
         for step in 1...text.utf8.count {
             let outcome = decodeChunked(text, step: step, limits: tight).outcome
-            let seen = switch outcome {
-            case .complete: "complete"
-            case .needsMore: "needs more"
-            case .rejected(let rejection): "rejected: \(rejection.reason)"
-            }
+            let seen =
+                switch outcome {
+                case .complete: "complete"
+                case .needsMore: "needs more"
+                case .rejected(let rejection): "rejected: \(rejection.reason)"
+                }
             #expect(seen == expected, "reads of \(step) bytes")
         }
     }

@@ -123,8 +123,9 @@ import Testing
         try await withServer(Self.small) { _, url in
             // Given a limit of 50 body bytes, when a chunked body arrives as 51 one-byte chunks (and no end)
             let client = try RawHTTPClient(url)
-            try client.send("POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
-                            + String(repeating: "1\r\na\r\n", count: 51))
+            try client.send(
+                "POST / HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + String(repeating: "1\r\na\r\n", count: 51))
             // Then the sum of the chunks is what counts: 413, naming the limit, then the connection closes
             let response = try await client.readResponse()
             #expect(response.status == 413)

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 @testable import MockServerWire
+import ServiceReplayShared
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -22,6 +23,41 @@ import Darwin
         _ body: (HTTPServer, URL) async throws -> Void
     ) async throws {
         try await withServer(configuration, handler: ClosureHandler { request, _ in respond(request) }, group: Self.pollGroup, body)
+    }
+
+    /// poll(2) wakes every loop that watches a listener on each connection, so one loop accepts for a server,
+    /// taken in turn: a server's connections are all served on its loop, and the next server's on the next.
+    @Test func pollLoops_eachServerAcceptsOnOneLoop_andTheNextServerOnTheNext() async throws {
+        let group = EventLoopGroup(loopCount: 2, backend: .poll)
+        let servedOn = Lock<[String: Set<Int>]>([:])
+        let servers = ["first", "second", "third"].map { name in
+            HTTPServer(
+                configuration: .forTests,
+                handler: ClosureHandler { _, _ in
+                    let loop = group.loops.firstIndex { $0.isCurrentThread } ?? -1
+                    _ = servedOn.withLock { $0[name, default: []].insert(loop) }
+                    return .response(status: 200, body: Data())
+                }, group: group)
+        }
+        for server in servers {
+            let url = try await server.start()
+            for _ in 0..<6 {
+                let client = try RawHTTPClient(url)
+                try client.send("GET / HTTP/1.1\r\nConnection: close\r\n\r\n")
+                #expect(try await client.readResponse().status == 200)
+            }
+        }
+        for server in servers { await server.stop() }
+        #expect(servedOn.withLock { $0 } == ["first": [0], "second": [1], "third": [0]])
+    }
+
+    /// epoll wakes one loop per connection, so there every loop accepts for every server.
+    @Test func epollLoops_everyLoopAcceptsForEachServer() throws {
+        #if os(Linux)
+        let group = EventLoopGroup(loopCount: 2)
+        #expect(group.acceptingLoops().map(ObjectIdentifier.init) == group.loops.map(ObjectIdentifier.init))
+        #expect(group.loops.count == 2)
+        #endif
     }
 
     @Test func pipelinedKeepAliveRequests_areAnsweredInOrder() async throws {

@@ -9,8 +9,9 @@ import Testing
 @Suite struct HTTPServerProtocolTests {
     @Test func keepAlive_servesSeveralRequestsOnOneConnection_inOrder() async throws {
         let handler = TestHandler { request, context in
-            .response(status: 200, headers: ["X-Index": String(context.requestIndex), "X-Connection": String(context.connection.id)],
-                      body: Data(request.target.utf8))
+            .response(
+                status: 200, headers: ["X-Index": String(context.requestIndex), "X-Connection": String(context.connection.id)],
+                body: Data(request.target.utf8))
         }
         try await withServer(handler: handler) { _, url in
             let client = try RawHTTPClient(url)
@@ -32,7 +33,8 @@ import Testing
             let client = try RawHTTPClient(url)
             var batch = ""
             for index in 0..<10 {
-                batch += index % 2 == 0
+                batch +=
+                    index % 2 == 0
                     ? "GET /p\(index) HTTP/1.1\r\nHost: x\r\n\r\n"
                     : "POST /p\(index) HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\n\r\n\(index)!"
             }
@@ -50,7 +52,9 @@ import Testing
         // Given a handler that answers later from another thread, and counts unanswered requests
         let outstanding = Lock((now: 0, most: 0))
         let handler = TestHandler { request, context in
-            outstanding.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+            outstanding.withLock {
+                $0.now += 1; $0.most = max($0.most, $0.now)
+            }
             return .deferred { responder in
                 Thread {
                     outstanding.withLock { $0.now -= 1 }
@@ -116,12 +120,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [
-        ("GET / HTTP/1.0\r\n\r\n", ["Connection": "keep-alive", "Keep-Alive": "timeout=5"], "close"),
-        ("GET / HTTP/1.1\r\n\r\n", ["Connection": "keep-alive", "Keep-Alive": "timeout=5"], nil),
-        ("GET / HTTP/1.1\r\n\r\n", ["Connection": "Close"], "close"),
-        ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", ["Connection": "x-custom"], "keep-alive"),
-    ] as [(String, HTTPHeaders, String?)])
+    @Test(
+        arguments: [
+            ("GET / HTTP/1.0\r\n\r\n", ["Connection": "keep-alive", "Keep-Alive": "timeout=5"], "close"),
+            ("GET / HTTP/1.1\r\n\r\n", ["Connection": "keep-alive", "Keep-Alive": "timeout=5"], nil),
+            ("GET / HTTP/1.1\r\n\r\n", ["Connection": "Close"], "close"),
+            ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", ["Connection": "x-custom"], "keep-alive"),
+        ] as [(String, HTTPHeaders, String?)])
     func hopByHopHeadersFromTheHandler_areReplacedByTheServersOwn(request: String, headers: HTTPHeaders, connection: String?) async throws {
         // Given a handler that returns recorded hop-by-hop headers
         try await withServer(respond: { _ in .response(status: 200, headers: headers) }) { _, url in

@@ -7,9 +7,11 @@ import Testing
 @Suite struct StreamReplyTests {
     static let head = HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream", "Content-Length": "99"])
     static func stream(_ ending: HTTPStream.Ending = .complete, offsets: [UInt64] = [0, 0]) -> HTTPStream {
-        var stream = HTTPStream(head: head, parts: offsets.enumerated().map {
-            HTTPStream.Part(offset: $0.element, bytes: Data("data: \($0.offset)\n\n".utf8))
-        })
+        var stream = HTTPStream(
+            head: head,
+            parts: offsets.enumerated().map {
+                HTTPStream.Part(offset: $0.element, bytes: Data("data: \($0.offset)\n\n".utf8))
+            })
         stream.ending = ending
         return stream
     }

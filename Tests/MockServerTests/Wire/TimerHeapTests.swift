@@ -26,7 +26,9 @@ import Testing
                 return "descriptor \(index) is still scheduled (slot \(descriptor.timerSlot), wake \(descriptor.scheduledWake))"
             }
         }
-        guard heap.earliest == model.values.min() else { return "the earliest is \(String(describing: heap.earliest)), not \(String(describing: model.values.min()))" }
+        guard heap.earliest == model.values.min() else {
+            return "the earliest is \(String(describing: heap.earliest)), not \(String(describing: model.values.min()))"
+        }
         return nil
     }
 

@@ -78,7 +78,7 @@ func strings() -> String {
         while a > b || c <= d { total -= 1 }
         \(plain.count > 2 ? 3 : 4)
         """
-    return plain + raw + multi // a trailing comment: x == y
+    return plain + raw + multi  // a trailing comment: x == y
 }
 
 #if canImport(Darwin)

@@ -117,15 +117,18 @@ import Testing
 
     @Test func send_uploadProgress_isForwardedInOrder() async throws {
         // Given a transport reporting three progress steps
-        let steps = [UploadProgress(bytesSent: 10, totalBytes: 30), UploadProgress(bytesSent: 20, totalBytes: 30),
-                     UploadProgress(bytesSent: 30, totalBytes: 30)]
+        let steps = [
+            UploadProgress(bytesSent: 10, totalBytes: 30), UploadProgress(bytesSent: 20, totalBytes: 30),
+            UploadProgress(bytesSent: 30, totalBytes: 30),
+        ]
         let transport = ScriptedTransport(.respond(.json(["id": "p"]), progress: steps))
         let seen = Lock<[Double]>([])
         // When a call with a body is sent with a progress handler
-        _ = try await makeClient(transport).send(EchoService(method: .post, parameters: ["a": 1], parameterEncoding: .json),
-                                                 uploadProgress: { progress in
-                                                     seen.withLock { $0.append(progress.fractionCompleted) }
-                                                 })
+        _ = try await makeClient(transport).send(
+            EchoService(method: .post, parameters: ["a": 1], parameterEncoding: .json),
+            uploadProgress: { progress in
+                seen.withLock { $0.append(progress.fractionCompleted) }
+            })
         // Then every report arrives, in order
         #expect(seen.withLock { $0 } == [1.0 / 3, 2.0 / 3, 1])
     }

@@ -29,15 +29,20 @@ import Testing
 
     @Test func decode_readsLenientlyWithTheNamedDateFormat() throws {
         // Given a payload whose numbers arrive as strings and booleans as 1
-        let json = JSON(["question_id": "77000001", "is_answered": 1, "link": "https://stackoverflow.com/q/1",
-                         "creation_date": 1_699_990_000, "tags": ["swift"], "score": "3",
-                         "owner": ["display_name": "Ann", "reputation": 10]])
+        let json = JSON([
+            "question_id": "77000001", "is_answered": 1, "link": "https://stackoverflow.com/q/1",
+            "creation_date": 1_699_990_000, "tags": ["swift"], "score": "3",
+            "owner": ["display_name": "Ann", "reputation": 10],
+        ])
         // When it is decoded
         let question = try json.decode(Question.self, dateFormat: .secondsSince1970)
         // Then every field is read
-        #expect(question == Question(id: 77_000_001, isAnswered: true, link: URL(string: "https://stackoverflow.com/q/1")!,
-                                     created: Date(timeIntervalSince1970: 1_699_990_000), tags: ["swift"],
-                                     owner: Owner(displayName: "Ann", reputation: 10), score: 3))
+        #expect(
+            question
+                == Question(
+                    id: 77_000_001, isAnswered: true, link: URL(string: "https://stackoverflow.com/q/1")!,
+                    created: Date(timeIntervalSince1970: 1_699_990_000), tags: ["swift"],
+                    owner: Owner(displayName: "Ann", reputation: 10), score: 3))
     }
 
     @Test func decode_optionalMissing_isNil() throws {

@@ -12,7 +12,8 @@ import Testing
 
     @Test func value_isTheSameTreeAsParse() throws {
         // Given a document with every kind of value, nulls, escapes and nesting
-        let text = #"{"s": "caf\u00e9 \"q\"", "i": -42, "d": 2.5e3, "t": true, "f": false, "n": null,"#
+        let text =
+            #"{"s": "caf\u00e9 \"q\"", "i": -42, "d": 2.5e3, "t": true, "f": false, "n": null,"#
             + #" "a": [1, null, {"x": [[], {}]}, "é"], "o": {"k": "v", "gone": null}}"#
         // When it is read through a response and parsed as a value
         let json = try responseJSON(text)

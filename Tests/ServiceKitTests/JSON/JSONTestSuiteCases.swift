@@ -31,7 +31,9 @@ extension JSONTestSuiteCase {
 
     static let all: [JSONTestSuiteCase] = [
         .init("i_number_double_huge_neg_exp", "[123.456e-789]"),
-        .init("i_number_huge_exp", "[0.4e00669999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999969999999006]"),
+        .init(
+            "i_number_huge_exp",
+            "[0.4e00669999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999969999999006]"),
         .init("i_number_neg_int_huge_exp", "[-1e+9999]"),
         .init("i_number_pos_double_huge_exp", "[1.5e+9999]"),
         .init("i_number_real_neg_overflow", "[-123123e100000]"),
@@ -291,9 +293,12 @@ extension JSONTestSuiteCase {
         .init("y_object_empty_key", "{\"\":0}"),
         .init("y_object_escaped_null_in_key", "{\"foo\\u0000bar\": 42}"),
         .init("y_object_extreme_numbers", "{ \"min\": -1.0e+28, \"max\": 1.0e+28 }"),
-        .init("y_object_long_strings", "{\"x\":[{\"id\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}], \"id\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}"),
+        .init(
+            "y_object_long_strings", "{\"x\":[{\"id\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}], \"id\": \"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\"}"),
         .init("y_object_simple", "{\"a\":[]}"),
-        .init("y_object_string_unicode", "{\"title\":\"\\u041f\\u043e\\u043b\\u0442\\u043e\\u0440\\u0430 \\u0417\\u0435\\u043c\\u043b\\u0435\\u043a\\u043e\\u043f\\u0430\" }"),
+        .init(
+            "y_object_string_unicode",
+            "{\"title\":\"\\u041f\\u043e\\u043b\\u0442\\u043e\\u0440\\u0430 \\u0417\\u0435\\u043c\\u043b\\u0435\\u043a\\u043e\\u043f\\u0430\" }"),
         .init("y_object_with_newlines", "{\n\"a\": \"b\"\n}"),
         .init("y_string_1_2_3_bytes_UTF-8_sequences", "[\"\\u0060\\u012a\\u12AB\"]"),
         .init("y_string_accepted_surrogate_pair", "[\"\\uD801\\udc37\"]"),

@@ -65,14 +65,17 @@ import Testing
     }
 
     @Test(arguments: [
-        Located(text: "{\"a\": 1,\n \"b\": tru}", line: 2, column: 7, byteOffset: 15,
-                problem: "expected a value (object, array, string, number, true, false or null)"),
+        Located(
+            text: "{\"a\": 1,\n \"b\": tru}", line: 2, column: 7, byteOffset: 15,
+            problem: "expected a value (object, array, string, number, true, false or null)"),
         Located(text: "[1, 2\n,\n3", line: 3, column: 2, byteOffset: 9, problem: "the body ends inside an array"),
-        Located(text: "{\"é\": \"x\" \"y\"}", line: 1, column: 11, byteOffset: 11,
-                problem: "expected ',' or '}' after an object member"),
+        Located(
+            text: "{\"é\": \"x\" \"y\"}", line: 1, column: 11, byteOffset: 11,
+            problem: "expected ',' or '}' after an object member"),
         Located(text: "[01]", line: 1, column: 2, byteOffset: 1, problem: "a number cannot have leading zeros"),
-        Located(text: "[\"tab\there\"]", line: 1, column: 6, byteOffset: 5,
-                problem: "a control character inside a string must be escaped"),
+        Located(
+            text: "[\"tab\there\"]", line: 1, column: 6, byteOffset: 5,
+            problem: "a control character inside a string must be escaped"),
         Located(text: "[1e999]", line: 1, column: 2, byteOffset: 1, problem: "the number is too large for a Double"),
         Located(text: "{} x", line: 1, column: 4, byteOffset: 3, problem: "unexpected text after the JSON value"),
         Located(text: "", line: 1, column: 1, byteOffset: 0, problem: "the body ends where a value was expected"),
@@ -86,7 +89,8 @@ import Testing
         #expect(parseError?.line == example.line)
         #expect(parseError?.column == example.column)
         #expect(parseError?.byteOffset == example.byteOffset)
-        #expect(parseError?.description == "Invalid JSON at line \(example.line), column \(example.column) "
+        #expect(
+            parseError?.description == "Invalid JSON at line \(example.line), column \(example.column) "
                 + "(byte \(example.byteOffset)): \(example.problem).")
     }
 
@@ -102,7 +106,8 @@ import Testing
 
     @Test func parse_integersAtTheEdgesOfInt() throws {
         let text = "[9223372036854775807, -9223372036854775808, -9223372036854775809, -0]"
-        #expect(try JSONValue.parse(Data(text.utf8))
+        #expect(
+            try JSONValue.parse(Data(text.utf8))
                 == [.integer(.max), .integer(.min), .double(-9_223_372_036_854_775_808.0), .double(-0.0)])
     }
 
@@ -144,4 +149,3 @@ import Testing
         #expect(parseError?.byteOffset == 128)
     }
 }
-

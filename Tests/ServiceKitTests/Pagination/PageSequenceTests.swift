@@ -41,8 +41,9 @@ import Testing
         func response(from json: JSON) throws -> [Int] { try json.required.array.map { try $0["id"].required.int } }
         func nextPage(after page: [Int], reply: RawResponse) -> LinkedService? {
             guard let next = reply.links["next"],
-                  let since = URLComponents(url: next, resolvingAgainstBaseURL: false)?
-                    .queryItems?.first(where: { $0.name == "since" })?.value.flatMap(Int.init) else { return nil }
+                let since = URLComponents(url: next, resolvingAgainstBaseURL: false)?
+                    .queryItems?.first(where: { $0.name == "since" })?.value.flatMap(Int.init)
+            else { return nil }
             return LinkedService(since: since)
         }
     }
@@ -57,9 +58,10 @@ import Testing
 
     @Test func pageNumberStyle_fetchesUntilNoMore() async throws {
         // Given three pages, the last without more
-        let transport = ScriptedTransport(.json(["items": ["a"], "has_more": true]),
-                                          .json(["items": ["b"], "has_more": true]),
-                                          .json(["items": ["c"], "has_more": false]))
+        let transport = ScriptedTransport(
+            .json(["items": ["a"], "has_more": true]),
+            .json(["items": ["b"], "has_more": true]),
+            .json(["items": ["c"], "has_more": false]))
         // When all pages are iterated
         let pages = try await collect(makeClient(transport).pages(of: NumberedService()))
         // Then each page was asked for by number, and iteration stopped when the API said so
@@ -68,8 +70,9 @@ import Testing
     }
 
     @Test func cursorStyle_followsCursorsUntilAbsent() async throws {
-        let transport = ScriptedTransport(.json(["items": [1, 2], "next_cursor": "c2"]),
-                                          .json(["items": [3], "next_cursor": "c3"]), .json(["items": []]))
+        let transport = ScriptedTransport(
+            .json(["items": [1, 2], "next_cursor": "c2"]),
+            .json(["items": [3], "next_cursor": "c3"]), .json(["items": []]))
         let pages = try await collect(makeClient(transport).pages(of: CursorService()))
         #expect(pages.map(\.items) == [[1, 2], [3], []])
         #expect(transport.requests.map { $0.url?.query } == [nil, "cursor=c2", "cursor=c3"])
@@ -129,8 +132,9 @@ import Testing
     }
 
     @Test func delayBeforeNextPage_waitsOnTheClientClock() async throws {
-        let transport = ScriptedTransport(.json(["items": ["slow"], "has_more": true]),
-                                          .json(["items": ["b"], "has_more": false]))
+        let transport = ScriptedTransport(
+            .json(["items": ["slow"], "has_more": true]),
+            .json(["items": ["b"], "has_more": false]))
         let clock = VirtualClock()
         let pages = try await collect(makeClient(transport, clock: clock).pages(of: NumberedService()))
         #expect(pages == [["slow"], ["b"]])

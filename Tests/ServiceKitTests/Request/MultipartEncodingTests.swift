@@ -10,10 +10,14 @@ import Testing
     @Test func multipart_writesTextPartsThenFilePartsWithTheAnnouncedBoundary() async throws {
         // Given a caption and a small binary file
         let bytes = Data([0xFF, 0xD8, 0xFF, 0x00, 0x0D, 0x0A])
-        let service = EchoService(endpoint: "/photos", method: .post, parameters: ["caption": "Sunset \"1\""],
-                                  parameterEncoding: .multipart,
-                                  files: [MultipartFile(name: "photo", filename: "photo.jpg", contentType: "image/jpeg",
-                                                        data: bytes)])
+        let service = EchoService(
+            endpoint: "/photos", method: .post, parameters: ["caption": "Sunset \"1\""],
+            parameterEncoding: .multipart,
+            files: [
+                MultipartFile(
+                    name: "photo", filename: "photo.jpg", contentType: "image/jpeg",
+                    data: bytes)
+            ])
         let transport = ScriptedTransport(.json(["id": "p"], status: 201))
         // When it is sent
         _ = try await makeClient(transport).send(service)

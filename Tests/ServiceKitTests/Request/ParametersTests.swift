@@ -41,8 +41,10 @@ import Testing
 
     @Test func convertibles_becomeTheirValues() {
         let date = Date(timeIntervalSince1970: 0)
-        let parameters: Parameters = ["d": date, "u": URL(string: "https://x.test/a?b=c")!, "n": 2.5,
-                                      "list": ["a", "b"], "empty": [Int]()]
+        let parameters: Parameters = [
+            "d": date, "u": URL(string: "https://x.test/a?b=c")!, "n": 2.5,
+            "list": ["a", "b"], "empty": [Int](),
+        ]
         #expect(parameters["d"] == .date(date))
         #expect(parameters["u"] == .string("https://x.test/a?b=c"))
         #expect(parameters["n"] == .double(2.5))

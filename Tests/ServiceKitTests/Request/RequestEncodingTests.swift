@@ -19,15 +19,18 @@ import Testing
     @Test func query_formatsValuesAndPercentEncodes() async throws {
         // Given a GET with text, numbers, a boolean, an array, a date and a nil
         let missing: String? = nil
-        let service = EchoService(endpoint: "/search", parameters: [
-            "q": "swift ui & co", "page": 2, "ratio": 0.5, "open": true, "tag": ["a b", "c"], "since": Self.signup,
-            "missing": missing,
-        ])
+        let service = EchoService(
+            endpoint: "/search",
+            parameters: [
+                "q": "swift ui & co", "page": 2, "ratio": 0.5, "open": true, "tag": ["a b", "c"], "since": Self.signup,
+                "missing": missing,
+            ])
         // When it is sent
         let request = try await sentRequest(service)
         // Then the query is written in order, RFC 3986 encoded, with the defaults for each kind
-        #expect(request.url?.absoluteString == "https://api.example.test/v1/search?q=swift%20ui%20%26%20co&page=2"
-            + "&ratio=0.5&open=true&tag=a%20b&tag=c&since=2013-11-17T09%3A30%3A00Z")
+        #expect(
+            request.url?.absoluteString == "https://api.example.test/v1/search?q=swift%20ui%20%26%20co&page=2"
+                + "&ratio=0.5&open=true&tag=a%20b&tag=c&since=2013-11-17T09%3A30%3A00Z")
         #expect(request.httpMethod == "GET")
         #expect(request.httpBody == nil)
     }
@@ -38,8 +41,9 @@ import Testing
         (.joined(";"), "tagged=swift%3Bios"),
     ])
     func query_writesArraysInTheServiceStyle(style: ParameterFormatting.ArrayStyle, expected: String) async throws {
-        let service = EchoService(parameters: ["tagged": ["swift", "ios"]],
-                                  parameterFormatting: ParameterFormatting(arrays: style))
+        let service = EchoService(
+            parameters: ["tagged": ["swift", "ios"]],
+            parameterFormatting: ParameterFormatting(arrays: style))
         let request = try await sentRequest(service)
         #expect(request.url?.query == expected)
     }
@@ -51,16 +55,18 @@ import Testing
 
     @Test func query_writesBooleansAndDatesInTheServiceStyle() async throws {
         let formatting = ParameterFormatting(dates: .secondsSince1970, booleans: .oneZero)
-        let service = EchoService(parameters: ["vip": true, "guest": false, "fromdate": Self.signup],
-                                  parameterFormatting: formatting)
+        let service = EchoService(
+            parameters: ["vip": true, "guest": false, "fromdate": Self.signup],
+            parameterFormatting: formatting)
         let request = try await sentRequest(service)
         #expect(request.url?.query == "vip=1&guest=0&fromdate=1384680600")
     }
 
     @Test func form_encodesBodyWithPlusForSpaces() async throws {
         // Given a form POST with characters that need encoding
-        let service = EchoService(endpoint: "/login", method: .post,
-                                  parameters: ["username": "Ann Lee", "password": "p&ss=1+2"], parameterEncoding: .form)
+        let service = EchoService(
+            endpoint: "/login", method: .post,
+            parameters: ["username": "Ann Lee", "password": "p&ss=1+2"], parameterEncoding: .form)
         // When it is sent
         let request = try await sentRequest(service)
         // Then the body is urlencoded and typed, and the URL has no query
@@ -71,10 +77,14 @@ import Testing
     }
 
     @Test func json_encodesNativeTypesAndFormattedDates() async throws {
-        let service = EchoService(method: .put, parameters: ["name": "Ann", "age": 40, "vip": true, "tags": ["a"],
-                                                             "joined": Self.signup],
-                                  parameterEncoding: .json,
-                                  parameterFormatting: ParameterFormatting(dates: .secondsSince1970, booleans: .oneZero))
+        let service = EchoService(
+            method: .put,
+            parameters: [
+                "name": "Ann", "age": 40, "vip": true, "tags": ["a"],
+                "joined": Self.signup,
+            ],
+            parameterEncoding: .json,
+            parameterFormatting: ParameterFormatting(dates: .secondsSince1970, booleans: .oneZero))
         let request = try await sentRequest(service)
         #expect(request.bodyText == #"{"age":40,"joined":1384680600,"name":"Ann","tags":["a"],"vip":true}"#)
         #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/json")

@@ -28,8 +28,9 @@ import Testing
     }
 
     @Test func firstTargetOfARelationWins() {
-        #expect(links([#"<https://x.test/a>; rel="next", <https://x.test/b>; rel="next""#])["next"]
-            == URL(string: "https://x.test/a"))
+        #expect(
+            links([#"<https://x.test/a>; rel="next", <https://x.test/b>; rel="next""#])["next"]
+                == URL(string: "https://x.test/a"))
     }
 
     @Test func noLinkHeader_isEmpty() {

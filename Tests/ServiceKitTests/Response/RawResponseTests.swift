@@ -11,8 +11,10 @@ import Testing
         return RawResponse(statusCode: status, headers: headers, body: Data(body.utf8))
     }
 
-    @Test(arguments: ["application/json", "application/json; charset=utf-8", "application/vnd.github+json",
-                      "text/json", "APPLICATION/JSON"])
+    @Test(arguments: [
+        "application/json", "application/json; charset=utf-8", "application/vnd.github+json",
+        "text/json", "APPLICATION/JSON",
+    ])
     func json_parsedForJSONContentTypes(contentType: String) {
         #expect(reply(#"{"a": 1}"#, contentType: contentType).json?["a"].int == 1)
     }

@@ -12,8 +12,9 @@ import Testing
 
     @Test func networkFailures_areRetriedWithBackoff_thenSucceed() async throws {
         // Given two timeouts and then an answer
-        let transport = ScriptedTransport(.fail(URLError(.timedOut)), .fail(URLError(.networkConnectionLost)),
-                                          .json(["ok": true]))
+        let transport = ScriptedTransport(
+            .fail(URLError(.timedOut)), .fail(URLError(.networkConnectionLost)),
+            .json(["ok": true]))
         let clock = VirtualClock()
         // When a GET is sent with a retry policy
         let value = try await makeClient(transport, retryPolicy: policy, clock: clock).send(EchoService())
@@ -24,8 +25,9 @@ import Testing
     }
 
     @Test func status503_honoursRetryAfterSeconds() async throws {
-        let transport = ScriptedTransport(.json(["message": "busy"], status: 503, headers: [("Retry-After", "2")]),
-                                          .json(["ok": true]))
+        let transport = ScriptedTransport(
+            .json(["message": "busy"], status: 503, headers: [("Retry-After", "2")]),
+            .json(["ok": true]))
         let clock = VirtualClock()
         _ = try await makeClient(transport, retryPolicy: policy, clock: clock).send(EchoService())
         #expect(clock.sleeps == [2])
@@ -34,8 +36,9 @@ import Testing
     @Test func status429_honoursRetryAfterHTTPDate() async throws {
         // Given a 429 asking to come back 30 s after the virtual now
         let clock = VirtualClock(now: Date(timeIntervalSince1970: 784_111_777))  // Sun, 06 Nov 1994 08:49:37 GMT
-        let transport = ScriptedTransport(.json([:], status: 429, headers: [("Retry-After", "Sun, 06 Nov 1994 08:50:07 GMT")]),
-                                          .json(["ok": true]))
+        let transport = ScriptedTransport(
+            .json([:], status: 429, headers: [("Retry-After", "Sun, 06 Nov 1994 08:50:07 GMT")]),
+            .json(["ok": true]))
         // When it is sent
         _ = try await makeClient(transport, retryPolicy: policy, clock: clock).send(EchoService())
         // Then the client waited exactly 30 s of virtual time
@@ -110,8 +113,9 @@ import Testing
         // Given a clock whose wait only ends by cancellation, and a failing first attempt
         let clock = WaitingClock()
         let transport = ScriptedTransport(.fail(URLError(.timedOut)), .json(["ok": true]))
-        let client = WebServiceClient(baseURL: URL(string: "https://x.test")!,
-                                      configuration: .init(retryPolicy: policy, clock: clock), transport: transport)
+        let client = WebServiceClient(
+            baseURL: URL(string: "https://x.test")!,
+            configuration: .init(retryPolicy: policy, clock: clock), transport: transport)
         let task = Task { try await client.send(EchoService()) }
         for await _ in clock.waiting { break }
         // When the caller cancels while the client waits to retry

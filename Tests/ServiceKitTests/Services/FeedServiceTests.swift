@@ -11,8 +11,10 @@ import Testing
     static let baseURL = "https://api.nice.example/v1"
 
     static func page(_ number: Int, of count: Int) -> JSONValue {
-        ["currentPage": .integer(number), "pageCount": .integer(count), "resultCount": 6,
-         "list": [["status": .string("Post \(number)"), "userId": 1234, "userName": "JennCurativo"]]]
+        [
+            "currentPage": .integer(number), "pageCount": .integer(count), "resultCount": 6,
+            "list": [["status": .string("Post \(number)"), "userId": 1234, "userName": "JennCurativo"]],
+        ]
     }
 
     @Test func request_sendsPageAndPageSize() async throws {
@@ -22,16 +24,25 @@ import Testing
     }
 
     @Test func response_mapsCountersFromNumbersOrNumericStrings() async throws {
-        let transport = ScriptedTransport(.json(["currentPage": "2", "pageCount": "3", "resultCount": 6,
-                                                 "list": [["status": "Test", "userId": "1234", "userName": "JennCurativo"]]]))
+        let transport = ScriptedTransport(
+            .json([
+                "currentPage": "2", "pageCount": "3", "resultCount": 6,
+                "list": [["status": "Test", "userId": "1234", "userName": "JennCurativo"]],
+            ]))
         let page = try await makeClient(transport, baseURL: Self.baseURL).send(FeedService(page: 2))
-        #expect(page == FeedPage(currentPage: 2, pageCount: 3, resultCount: 6,
-                                 items: [FeedItem(status: "Test", userID: 1234, userName: "JennCurativo")]))
+        #expect(
+            page
+                == FeedPage(
+                    currentPage: 2, pageCount: 3, resultCount: 6,
+                    items: [FeedItem(status: "Test", userID: 1234, userName: "JennCurativo")]))
     }
 
     @Test func response_emptyPage_keepsTheNoResultsMessage() async throws {
-        let transport = ScriptedTransport(.json(["currentPage": 1, "pageCount": 0, "resultCount": 0, "list": [],
-                                                 "message": "No feeds found."]))
+        let transport = ScriptedTransport(
+            .json([
+                "currentPage": 1, "pageCount": 0, "resultCount": 0, "list": [],
+                "message": "No feeds found.",
+            ]))
         let page = try await makeClient(transport, baseURL: Self.baseURL).send(FeedService())
         #expect(page.items.isEmpty)
         #expect(page.noResultsMessage == "No feeds found.")
@@ -48,8 +59,11 @@ import Testing
     }
 
     @Test func response_entryMissingAField_namesItsPath() async {
-        let transport = ScriptedTransport(.json(["currentPage": 1, "pageCount": 1, "resultCount": 2,
-                                                 "list": [["status": "a", "userId": 1, "userName": "x"], ["status": "b", "userId": 2]]]))
+        let transport = ScriptedTransport(
+            .json([
+                "currentPage": 1, "pageCount": 1, "resultCount": 2,
+                "list": [["status": "a", "userId": 1, "userName": "x"], ["status": "b", "userId": 2]],
+            ]))
         let error = await #expect(throws: WebServiceError.self) {
             try await makeClient(transport, baseURL: Self.baseURL).send(FeedService())
         }

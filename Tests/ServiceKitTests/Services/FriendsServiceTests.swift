@@ -24,7 +24,8 @@ import Testing
 
     @Test func response_mapsUsersSkipsThoseWithoutIdAndDropsNulls() async throws {
         // Given users with null fields and one without an id, as raw JSON text
-        let body = #"[{"id": "17", "email": "ann@example.com", "name": "Ann Lee"}, {"id": "18", "email": null, "name": null},"#
+        let body =
+            #"[{"id": "17", "email": "ann@example.com", "name": "Ann Lee"}, {"id": "18", "email": null, "name": null},"#
             + #" {"email": "ghost@example.com", "name": "No Id"}, {"id": 19}]"#
         let transport = ScriptedTransport(.respond(.text(body, contentType: "application/json")))
         // When the friends are fetched

@@ -12,17 +12,23 @@ import Testing
     static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
     static func user(_ login: String, id: Int) -> JSONValue {
-        ["login": .string(login), "id": .integer(id), "node_id": "MDQ6VXNlcjE=",
-         "avatar_url": .string("https://avatars.githubusercontent.com/u/\(id)?v=4"), "gravatar_id": "",
-         "url": .string("https://api.github.com/users/\(login)"), "html_url": .string("https://github.com/\(login)"),
-         "type": "User", "user_view_type": "public", "site_admin": false]
+        [
+            "login": .string(login), "id": .integer(id), "node_id": "MDQ6VXNlcjE=",
+            "avatar_url": .string("https://avatars.githubusercontent.com/u/\(id)?v=4"), "gravatar_id": "",
+            "url": .string("https://api.github.com/users/\(login)"), "html_url": .string("https://github.com/\(login)"),
+            "type": "User", "user_view_type": "public", "site_admin": false,
+        ]
     }
 
-    static let rateLimitMessage = "API rate limit exceeded for 203.0.113.7. (But here's the good news: Authenticated "
+    static let rateLimitMessage =
+        "API rate limit exceeded for 203.0.113.7. (But here's the good news: Authenticated "
         + "requests get a higher rate limit. Check out the documentation for more details.)"
 
-    func client(_ transport: ScriptedTransport, retryPolicy: RetryPolicy? = nil, clock: VirtualClock = VirtualClock(now: now))
-        -> WebServiceClient {
+    func client(
+        _ transport: ScriptedTransport, retryPolicy: RetryPolicy? = nil, clock: VirtualClock = VirtualClock(now: now)
+    )
+        -> WebServiceClient
+    {
         makeClient(transport, baseURL: Self.baseURL, retryPolicy: retryPolicy, clock: clock)
     }
 
@@ -38,20 +44,25 @@ import Testing
     @Test func users_response_mapsEveryUser() async throws {
         let transport = ScriptedTransport(.json([Self.user("mojombo", id: 1), Self.user("defunkt", id: 2)]))
         let users = try await client(transport).send(GitHubUsersService(since: 0, perPage: 2))
-        #expect(users == [
-            GitHubUser(login: "mojombo", id: 1, avatarURL: URL(string: "https://avatars.githubusercontent.com/u/1?v=4")!,
-                       profileURL: URL(string: "https://github.com/mojombo")!, type: "User", isSiteAdmin: false),
-            GitHubUser(login: "defunkt", id: 2, avatarURL: URL(string: "https://avatars.githubusercontent.com/u/2?v=4")!,
-                       profileURL: URL(string: "https://github.com/defunkt")!, type: "User", isSiteAdmin: false),
-        ])
+        #expect(
+            users == [
+                GitHubUser(
+                    login: "mojombo", id: 1, avatarURL: URL(string: "https://avatars.githubusercontent.com/u/1?v=4")!,
+                    profileURL: URL(string: "https://github.com/mojombo")!, type: "User", isSiteAdmin: false),
+                GitHubUser(
+                    login: "defunkt", id: 2, avatarURL: URL(string: "https://avatars.githubusercontent.com/u/2?v=4")!,
+                    profileURL: URL(string: "https://github.com/defunkt")!, type: "User", isSiteAdmin: false),
+            ])
     }
 
     @Test func users_pages_followTheLinkHeader() async throws {
         // Given GitHub's Link headers: a next page, then only a templated "first"
         let transport = ScriptedTransport(
-            .json([Self.user("mojombo", id: 1), Self.user("defunkt", id: 46)], headers: [
-                ("Link", #"<https://api.github.com/users?since=46&per_page=2>; rel="next", <https://api.github.com/users{?since}>; rel="first""#),
-            ]),
+            .json(
+                [Self.user("mojombo", id: 1), Self.user("defunkt", id: 46)],
+                headers: [
+                    ("Link", #"<https://api.github.com/users?since=46&per_page=2>; rel="next", <https://api.github.com/users{?since}>; rel="first""#)
+                ]),
             .json([Self.user("pjhyett", id: 47)], headers: [("Link", #"<https://api.github.com/users{?since}>; rel="first""#)]))
         var logins: [String] = []
         // When all pages are iterated
@@ -66,9 +77,11 @@ import Testing
     @Test func user_response_mapsTheProfile() async throws {
         var profile = Self.user("mojombo", id: 1)
         if case .object(var fields) = profile {
-            fields.merge(["name": "Tom Preston-Werner", "company": "@chatterbugapp", "blog": "http://tom.preston-werner.com",
-                          "location": "San Francisco", "bio": "", "public_repos": 66, "followers": 24000, "following": 11,
-                          "created_at": "2007-10-20T05:24:19Z"]) { _, new in new }
+            fields.merge([
+                "name": "Tom Preston-Werner", "company": "@chatterbugapp", "blog": "http://tom.preston-werner.com",
+                "location": "San Francisco", "bio": "", "public_repos": 66, "followers": 24000, "following": 11,
+                "created_at": "2007-10-20T05:24:19Z",
+            ]) { _, new in new }
             profile = .object(fields)
         }
         let transport = ScriptedTransport(.json(profile))
@@ -94,9 +107,13 @@ import Testing
     }
 
     @Test func user_notFound_isServiceLevelWithMessage() async {
-        let transport = ScriptedTransport(.json(["message": "Not Found", "status": "404",
-                                                 "documentation_url": "https://docs.github.com/rest/users/users#get-a-user"],
-                                                status: 404))
+        let transport = ScriptedTransport(
+            .json(
+                [
+                    "message": "Not Found", "status": "404",
+                    "documentation_url": "https://docs.github.com/rest/users/users#get-a-user",
+                ],
+                status: 404))
         let error = await #expect(throws: WebServiceError.self) { try await client(transport).send(GitHubUserService(login: "x")) }
         #expect(error?.reason == .service(.httpStatus(404, message: "Not Found")))
     }
@@ -104,10 +121,13 @@ import Testing
     @Test(arguments: [403, 429])
     func primaryRateLimit_waitsUntilResetOnTheClientsClock(status: Int) async {
         // Given a rate-limited answer whose reset is 60 s after the client's now
-        let transport = ScriptedTransport(.json(["message": .string(Self.rateLimitMessage)], status: status, headers: [
-            ("X-RateLimit-Limit", "60"), ("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "1700000060"),
-            ("X-RateLimit-Used", "60"), ("X-RateLimit-Resource", "core"),
-        ]))
+        let transport = ScriptedTransport(
+            .json(
+                ["message": .string(Self.rateLimitMessage)], status: status,
+                headers: [
+                    ("X-RateLimit-Limit", "60"), ("X-RateLimit-Remaining", "0"), ("X-RateLimit-Reset", "1700000060"),
+                    ("X-RateLimit-Used", "60"), ("X-RateLimit-Resource", "core"),
+                ]))
         // When a user is fetched
         let error = await #expect(throws: WebServiceError.self) { try await client(transport).send(GitHubUserService(login: "x")) }
         // Then it is a rate limit with the delay until reset
@@ -116,23 +136,28 @@ import Testing
     }
 
     @Test func secondaryRateLimit_usesRetryAfter() async {
-        let transport = ScriptedTransport(.json(["message": "You have exceeded a secondary rate limit."], status: 403,
-                                                headers: [("Retry-After", "60")]))
+        let transport = ScriptedTransport(
+            .json(
+                ["message": "You have exceeded a secondary rate limit."], status: 403,
+                headers: [("Retry-After", "60")]))
         let error = await #expect(throws: WebServiceError.self) { try await client(transport).send(GitHubUsersService()) }
         #expect(error?.reason == .service(.rateLimited(retryAfter: 60)))
     }
 
     @Test func forbiddenWithoutRateLimitHeaders_isHTTPStatus() async {
-        let transport = ScriptedTransport(.json(["message": "Resource not accessible"], status: 403,
-                                                headers: [("X-RateLimit-Remaining", "59")]))
+        let transport = ScriptedTransport(
+            .json(
+                ["message": "Resource not accessible"], status: 403,
+                headers: [("X-RateLimit-Remaining", "59")]))
         let error = await #expect(throws: WebServiceError.self) { try await client(transport).send(GitHubUsersService()) }
         #expect(error?.reason == .service(.httpStatus(403, message: "Resource not accessible")))
     }
 
     @Test func rateLimit429_isRetriedAfterItsDelay_whenAPolicyIsSet() async throws {
         let clock = VirtualClock(now: Self.now)
-        let transport = ScriptedTransport(.json(["message": "slow down"], status: 429, headers: [("Retry-After", "2")]),
-                                          .json([Self.user("mojombo", id: 1)]))
+        let transport = ScriptedTransport(
+            .json(["message": "slow down"], status: 429, headers: [("Retry-After", "2")]),
+            .json([Self.user("mojombo", id: 1)]))
         let users = try await client(transport, retryPolicy: RetryPolicy(jitter: 0), clock: clock).send(GitHubUsersService())
         #expect(users.map(\.login) == ["mojombo"])
         #expect(clock.sleeps == [2])

@@ -22,8 +22,11 @@ import Testing
     }
 
     @Test func response_mapsTokenAndSignupDateInUTC() async throws {
-        let transport = ScriptedTransport(.json(["access_token": "abc123", "signupdate": "2013-11-17 09:30:00",
-                                                 "user_id": "42"]))
+        let transport = ScriptedTransport(
+            .json([
+                "access_token": "abc123", "signupdate": "2013-11-17 09:30:00",
+                "user_id": "42",
+            ]))
         let login = try await makeClient(transport, baseURL: Self.baseURL).send(service)
         #expect(login == LoginResponse(accessToken: "abc123", signupDate: Date(timeIntervalSince1970: 1_384_680_600)))
     }
@@ -45,14 +48,19 @@ import Testing
     }
 
     @Test func badCredentials_isServiceLevelWithServerMessage() async {
-        let transport = ScriptedTransport(.json(["error": "invalid_credentials",
-                                                 "message": "The username or password is incorrect."], status: 401))
+        let transport = ScriptedTransport(
+            .json(
+                [
+                    "error": "invalid_credentials",
+                    "message": "The username or password is incorrect.",
+                ], status: 401))
         let error = await #expect(throws: WebServiceError.self) {
             try await makeClient(transport, baseURL: Self.baseURL).send(service)
         }
         #expect(error?.reason == .service(.httpStatus(401, message: "The username or password is incorrect.")))
-        #expect(error?.localizedDescription
-            == "The server could not complete the request (HTTP 401): The username or password is incorrect.")
+        #expect(
+            error?.localizedDescription
+                == "The server could not complete the request (HTTP 401): The username or password is incorrect.")
     }
 
     @Test func refusedConnection_isNetworkLevel_andPostIsNotRetried() async {

@@ -23,8 +23,10 @@ import Testing
         let contentType = try #require(request.value(forHTTPHeaderField: "Content-Type"))
         let boundary = String(contentType.dropFirst("multipart/form-data; boundary=".count))
         var expected = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"caption\"\r\n\r\nSunset\r\n".utf8)
-        expected.append(Data(("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"photo.jpg\"\r\n"
-            + "Content-Type: image/jpeg\r\n\r\n").utf8))
+        expected.append(
+            Data(
+                ("--\(boundary)\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"photo.jpg\"\r\n"
+                    + "Content-Type: image/jpeg\r\n\r\n").utf8))
         expected.append(Self.jpeg)
         expected.append(Data("\r\n--\(boundary)--\r\n".utf8))
         #expect(request.httpBody == expected)
@@ -37,18 +39,24 @@ import Testing
 
     @Test func upload_reportsProgressToTheCaller() async throws {
         let steps = [UploadProgress(bytesSent: 100, totalBytes: 400), UploadProgress(bytesSent: 400, totalBytes: 400)]
-        let transport = ScriptedTransport(.respond(.json(["id": "p_1", "url": "https://cdn.nice.example/p_1.jpg"], status: 201),
-                                                   progress: steps))
+        let transport = ScriptedTransport(
+            .respond(
+                .json(["id": "p_1", "url": "https://cdn.nice.example/p_1.jpg"], status: 201),
+                progress: steps))
         let seen = Lock<[UploadProgress]>([])
-        _ = try await makeClient(transport, baseURL: Self.baseURL).send(service, uploadProgress: { progress in
-            seen.withLock { $0.append(progress) }
-        })
+        _ = try await makeClient(transport, baseURL: Self.baseURL).send(
+            service,
+            uploadProgress: { progress in
+                seen.withLock { $0.append(progress) }
+            })
         #expect(seen.withLock { $0 } == steps)
     }
 
     @Test func tooLarge_isServiceLevelWithServerMessage() async {
-        let transport = ScriptedTransport(.json(["error": "photo_too_large", "message": "Photos must be under 10 MB."],
-                                                status: 413))
+        let transport = ScriptedTransport(
+            .json(
+                ["error": "photo_too_large", "message": "Photos must be under 10 MB."],
+                status: 413))
         let error = await #expect(throws: WebServiceError.self) {
             try await makeClient(transport, baseURL: Self.baseURL).send(service)
         }

@@ -127,17 +127,27 @@ struct TextStreamService: StreamingService {
         #expect(transport.stopped)
     }
 
-    @Test(arguments: [
-        (401, ["Content-Type": "application/json"], #"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}"#,
-         WebServiceError.service(.httpStatus(401, message: "Incorrect API key provided"))),
-        (429, ["Content-Type": "application/json", "Retry-After": "3"], #"{"error":{"message":"Rate limit reached"}}"#,
-         .service(.rateLimited(retryAfter: 3))),
-        (200, ["Content-Type": "application/json"], #"{"error":{"message":"no","code":"bad"}}"#,
-         .service(.errorPayload(code: "bad", message: "no"))),
-        (200, ["Content-Type": "text/html; charset=utf-8"], "<html></html>", .service(.wrongContentType("text/html"))),
-    ] as [(Int, ResponseHeaders, String, WebServiceError)])
-    func answerThatIsNotAStream_isServiceLevel(status: Int, headers: ResponseHeaders, body: String,
-                                               expected: WebServiceError) async {
+    @Test(
+        arguments: [
+            (
+                401, ["Content-Type": "application/json"],
+                #"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}}"#,
+                WebServiceError.service(.httpStatus(401, message: "Incorrect API key provided"))
+            ),
+            (
+                429, ["Content-Type": "application/json", "Retry-After": "3"], #"{"error":{"message":"Rate limit reached"}}"#,
+                .service(.rateLimited(retryAfter: 3))
+            ),
+            (
+                200, ["Content-Type": "application/json"], #"{"error":{"message":"no","code":"bad"}}"#,
+                .service(.errorPayload(code: "bad", message: "no"))
+            ),
+            (200, ["Content-Type": "text/html; charset=utf-8"], "<html></html>", .service(.wrongContentType("text/html"))),
+        ] as [(Int, ResponseHeaders, String, WebServiceError)])
+    func answerThatIsNotAStream_isServiceLevel(
+        status: Int, headers: ResponseHeaders, body: String,
+        expected: WebServiceError
+    ) async {
         let transport = StreamingTransport(status: status, headers: headers)
         transport.send(body)
         transport.end()
@@ -148,8 +158,9 @@ struct TextStreamService: StreamingService {
     }
 
     @Test func transportFailureBeforeTheStream_isMappedByTheService() async {
-        let client = WebServiceClient(baseURL: URL(string: "https://api.example.test")!,
-                                      transport: ScriptedTransport(.fail(URLError(.cannotConnectToHost))))
+        let client = WebServiceClient(
+            baseURL: URL(string: "https://api.example.test")!,
+            transport: ScriptedTransport(.fail(URLError(.cannotConnectToHost))))
         let (events, error) = await collect(client.events(of: TextStreamService()))
         #expect(events.isEmpty)
         #expect(error == .network(.cannotConnect))
@@ -157,8 +168,10 @@ struct TextStreamService: StreamingService {
 
     @Test func defaultStreamOfAWholeTransport_deliversEveryEvent() async {
         // A transport without its own streaming hands the whole body over as one chunk.
-        let transport = ScriptedTransport(.respond(TransportResponse(
-            statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: a\n\ndata: b\n\n".utf8))))
+        let transport = ScriptedTransport(
+            .respond(
+                TransportResponse(
+                    statusCode: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: a\n\ndata: b\n\n".utf8))))
         let client = WebServiceClient(baseURL: URL(string: "https://api.example.test")!, transport: transport)
         let (events, error) = await collect(client.events(of: TextStreamService()))
         #expect(events == ["a", "b"])

@@ -1,5 +1,6 @@
 import Foundation
 @testable import ServiceKit
+import ServiceReplayShared
 import Testing
 
 /// The parser against the WHATWG rules, each case fed whole and byte by byte.
@@ -12,42 +13,58 @@ import Testing
     }
 
     static let cases: [Case] = [
-        Case(name: "one event per blank line", stream: "data: one\n\ndata: two\n\n",
-             events: [.init(data: "one"), .init(data: "two")]),
-        Case(name: "multi-line data joined by LF", stream: "data: first\ndata:second\ndata\n\n",
-             events: [.init(data: "first\nsecond\n")]),
-        Case(name: "comments ignored", stream: ": keep-alive\ndata: x\n: between\n\n",
-             events: [.init(data: "x")]),
-        Case(name: "event type, default message", stream: "event: add\ndata: 1\n\ndata: 2\n\n",
-             events: [.init(type: "add", data: "1"), .init(data: "2")]),
-        Case(name: "id persists to later events", stream: "id: 7\ndata: a\n\ndata: b\n\nid\ndata: c\n\n",
-             events: [.init(data: "a", lastEventID: "7"), .init(data: "b", lastEventID: "7"),
-                      .init(data: "c", lastEventID: "")]),
-        Case(name: "id with NUL ignored", stream: "id: 1\ndata: a\n\nid: 2\u{0}\ndata: b\n\n",
-             events: [.init(data: "a", lastEventID: "1"), .init(data: "b", lastEventID: "1")]),
-        Case(name: "retry only with digits", stream: "retry: 1500\ndata: a\n\nretry: soon\ndata: b\n\n",
-             events: [.init(data: "a", retry: 1500), .init(data: "b", retry: 1500)]),
-        Case(name: "event without data not dispatched", stream: "event: ping\n\nid: 3\n\ndata: x\n\n",
-             events: [.init(data: "x", lastEventID: "3")]),
-        Case(name: "empty data line gives empty data", stream: "data\n\ndata:\n\n",
-             events: [.init(data: ""), .init(data: "")]),
-        Case(name: "one space after colon dropped, not two", stream: "data:  two spaces\n\n",
-             events: [.init(data: " two spaces")]),
-        Case(name: "CR and CRLF end lines", stream: "data: a\r\rdata: b\r\n\r\ndata: c\n\r\n",
-             events: [.init(data: "a"), .init(data: "b"), .init(data: "c")]),
-        Case(name: "unknown fields and space before colon ignored", stream: "foo: bar\ndata : no\ndata: yes\n\n",
-             events: [.init(data: "yes")]),
-        Case(name: "leading byte order mark skipped", stream: "\u{FEFF}data: a\n\n",
-             events: [.init(data: "a")]),
-        Case(name: "final event without blank line discarded", stream: "data: a\n\ndata: unfinished\n",
-             events: [.init(data: "a")]),
+        Case(
+            name: "one event per blank line", stream: "data: one\n\ndata: two\n\n",
+            events: [.init(data: "one"), .init(data: "two")]),
+        Case(
+            name: "multi-line data joined by LF", stream: "data: first\ndata:second\ndata\n\n",
+            events: [.init(data: "first\nsecond\n")]),
+        Case(
+            name: "comments ignored", stream: ": keep-alive\ndata: x\n: between\n\n",
+            events: [.init(data: "x")]),
+        Case(
+            name: "event type, default message", stream: "event: add\ndata: 1\n\ndata: 2\n\n",
+            events: [.init(type: "add", data: "1"), .init(data: "2")]),
+        Case(
+            name: "id persists to later events", stream: "id: 7\ndata: a\n\ndata: b\n\nid\ndata: c\n\n",
+            events: [
+                .init(data: "a", lastEventID: "7"), .init(data: "b", lastEventID: "7"),
+                .init(data: "c", lastEventID: ""),
+            ]),
+        Case(
+            name: "id with NUL ignored", stream: "id: 1\ndata: a\n\nid: 2\u{0}\ndata: b\n\n",
+            events: [.init(data: "a", lastEventID: "1"), .init(data: "b", lastEventID: "1")]),
+        Case(
+            name: "retry only with digits", stream: "retry: 1500\ndata: a\n\nretry: soon\ndata: b\n\n",
+            events: [.init(data: "a", retry: 1500), .init(data: "b", retry: 1500)]),
+        Case(
+            name: "event without data not dispatched", stream: "event: ping\n\nid: 3\n\ndata: x\n\n",
+            events: [.init(data: "x", lastEventID: "3")]),
+        Case(
+            name: "empty data line gives empty data", stream: "data\n\ndata:\n\n",
+            events: [.init(data: ""), .init(data: "")]),
+        Case(
+            name: "one space after colon dropped, not two", stream: "data:  two spaces\n\n",
+            events: [.init(data: " two spaces")]),
+        Case(
+            name: "CR and CRLF end lines", stream: "data: a\r\rdata: b\r\n\r\ndata: c\n\r\n",
+            events: [.init(data: "a"), .init(data: "b"), .init(data: "c")]),
+        Case(
+            name: "unknown fields and space before colon ignored", stream: "foo: bar\ndata : no\ndata: yes\n\n",
+            events: [.init(data: "yes")]),
+        Case(
+            name: "leading byte order mark skipped", stream: "\u{FEFF}data: a\n\n",
+            events: [.init(data: "a")]),
+        Case(
+            name: "final event without blank line discarded", stream: "data: a\n\ndata: unfinished\n",
+            events: [.init(data: "a")]),
         Case(name: "UTF-8 text kept", stream: "data: grüße 🚀\n\n", events: [.init(data: "grüße 🚀")]),
     ]
 
     @Test(arguments: cases)
     func parse_whole(_ testCase: Case) {
         var parser = ServerSentEventParser()
-        #expect(parser.feed(Data(testCase.stream.utf8)) == testCase.events)
+        #expect(parser.feed(Data(testCase.stream.utf8)).map(ServerSentEvent.init) == testCase.events)
     }
 
     @Test(arguments: cases)
@@ -56,23 +73,27 @@ import Testing
         var parser = ServerSentEventParser()
         var events: [ServerSentEvent] = []
         for byte in Data(testCase.stream.utf8) {
-            events += parser.feed([byte])
+            events += parser.feed([byte]).map(ServerSentEvent.init)
         }
         #expect(events == testCase.events)
     }
 
     @Test func invalidUTF8_becomesReplacementCharacter() {
         var parser = ServerSentEventParser()
-        let events = parser.feed(Data("data: a".utf8) + Data([0xFF]) + Data("b\n\n".utf8))
+        let events = parser.feed(Data("data: a".utf8) + Data([0xFF]) + Data("b\n\n".utf8)).map(ServerSentEvent.init)
         #expect(events == [.init(data: "a\u{FFFD}b")])
     }
 
     @Test(arguments: [
-        ("error event with JSON payload", ServerSentEvent(type: "error", data: #"{"error":{"type":"overloaded_error","message":"Overloaded"}}"#),
-         WebServiceError.Service?.some(.errorPayload(code: "overloaded_error", message: "Overloaded"))),
+        (
+            "error event with JSON payload", ServerSentEvent(type: "error", data: #"{"error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            WebServiceError.Service?.some(.errorPayload(code: "overloaded_error", message: "Overloaded"))
+        ),
         ("error event with text", ServerSentEvent(type: "error", data: "gone"), .errorPayload(code: nil, message: "gone")),
-        ("message with error object", ServerSentEvent(data: #"{"error":{"message":"boom","code":"server_error"}}"#),
-         .errorPayload(code: "server_error", message: "boom")),
+        (
+            "message with error object", ServerSentEvent(data: #"{"error":{"message":"boom","code":"server_error"}}"#),
+            .errorPayload(code: "server_error", message: "boom")
+        ),
         ("plain message", ServerSentEvent(data: #"{"choices":[]}"#), nil),
         ("text message", ServerSentEvent(data: "[DONE]"), nil),
     ])

@@ -41,7 +41,9 @@ final class StubURLProtocol: URLProtocol {
         var receivedMethod: String? { counters.withLock { $0.method } }
 
         func recordStart(method: String?, body: Data?) {
-            counters.withLock { $0.method = method; $0.body = body }
+            counters.withLock {
+                $0.method = method; $0.body = body
+            }
             startedContinuation.yield()
         }
 
@@ -148,8 +150,9 @@ final class StubURLProtocol: URLProtocol {
         stub.recordStart(method: request.httpMethod, body: request.httpBody ?? readBodyStream())
         switch stub.behaviour {
         case .respond(let status, let headers, let body):
-            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
-                                           headerFields: headers)!
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: headers)!
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             client?.urlProtocol(self, didLoad: body)
             client?.urlProtocolDidFinishLoading(self)
@@ -158,14 +161,17 @@ final class StubURLProtocol: URLProtocol {
         case .hang:
             break
         case .stream(let status, let headers, let parts, let failure):
-            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
-                                           headerFields: headers)!
+            let response = HTTPURLResponse(
+                url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
+                headerFields: headers)!
             client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
             if let first = parts.first {
                 client?.urlProtocol(self, didLoad: first)
             }
-            stub.deliverRest(PartDelivery.Rest(urlProtocol: self, parts: parts.dropFirst(), failure: failure,
-                                               thread: URLProtocolClientThread()))
+            stub.deliverRest(
+                PartDelivery.Rest(
+                    urlProtocol: self, parts: parts.dropFirst(), failure: failure,
+                    thread: URLProtocolClientThread()))
         }
     }
 

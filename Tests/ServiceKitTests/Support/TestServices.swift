@@ -28,12 +28,16 @@ struct EchoService: WebService {
 }
 
 /// A client with a scripted transport, a virtual clock and the given policy.
-func makeClient(_ transport: ScriptedTransport, baseURL: String = "https://api.example.test/v1",
-                retryPolicy: RetryPolicy? = nil, clock: VirtualClock = VirtualClock(),
-                headers: [String: String] = [:],
-                commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() }) -> WebServiceClient {
-    WebServiceClient(baseURL: URL(string: baseURL)!,
-                     configuration: .init(headers: headers, commonParameters: commonParameters, timeout: 12,
-                                          retryPolicy: retryPolicy, clock: clock),
-                     transport: transport)
+func makeClient(
+    _ transport: ScriptedTransport, baseURL: String = "https://api.example.test/v1",
+    retryPolicy: RetryPolicy? = nil, clock: VirtualClock = VirtualClock(),
+    headers: [String: String] = [:],
+    commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() }
+) -> WebServiceClient {
+    WebServiceClient(
+        baseURL: URL(string: baseURL)!,
+        configuration: .init(
+            headers: headers, commonParameters: commonParameters, timeout: 12,
+            retryPolicy: retryPolicy, clock: clock),
+        transport: transport)
 }

@@ -5,7 +5,8 @@ import ServiceKitTesting
 extension TransportResponse {
     /// A JSON response with `Content-Type: application/json; charset=utf-8` and any extra headers.
     static func json(_ value: JSONValue, status: Int = 200, headers: [(String, String)] = []) -> TransportResponse {
-        let fields = [ResponseHeaders.Field(name: "Content-Type", value: "application/json; charset=utf-8")]
+        let fields =
+            [ResponseHeaders.Field(name: "Content-Type", value: "application/json; charset=utf-8")]
             + headers.map { ResponseHeaders.Field(name: $0.0, value: $0.1) }
         return TransportResponse(statusCode: status, headers: ResponseHeaders(fields), body: value.encoded())
     }

@@ -9,9 +9,12 @@ import Testing
 @Suite struct URLSessionTransportTests {
     @Test func send_returnsStatusHeadersAndBody() async throws {
         // Given a stub answering 201 with JSON and a Link header
-        let (_, url) = StubURLProtocol.register(.respond(status: 201, headers: [
-            "Content-Type": "application/json", "Link": #"<https://x.test/p2>; rel="next""#,
-        ], body: Data(#"{"id":"p_981"}"#.utf8)))
+        let (_, url) = StubURLProtocol.register(
+            .respond(
+                status: 201,
+                headers: [
+                    "Content-Type": "application/json", "Link": #"<https://x.test/p2>; rel="next""#,
+                ], body: Data(#"{"id":"p_981"}"#.utf8)))
         let transport = URLSessionTransport(configuration: StubURLProtocol.configuration)
         // When a request is sent
         let response = try await transport.send(URLRequest(url: url.appendingPathComponent("photos")), uploadProgress: nil)
@@ -69,8 +72,10 @@ import Testing
 
     @Test func client_overURLSession_mapsResponsesAndFailures() async throws {
         // Given a client whose default-style transport is a real URLSession
-        let (_, okURL) = StubURLProtocol.register(.respond(status: 200, headers: ["Content-Type": "application/json"],
-                                                           body: Data(#"{"a":[1,null,2]}"#.utf8)))
+        let (_, okURL) = StubURLProtocol.register(
+            .respond(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"a":[1,null,2]}"#.utf8)))
         let (_, lostURL) = StubURLProtocol.register(.fail(URLError(.networkConnectionLost)))
         let transport = URLSessionTransport(configuration: StubURLProtocol.configuration)
         // Then a good response maps and a lost connection is network-level
@@ -118,9 +123,12 @@ import Testing
 
     @Test func stream_deliversTheFirstEvent_beforeTheNextPartIsSent() async throws {
         // GIVEN a server that sends its second event only when the test says so
-        let (stub, url) = StubURLProtocol.register(.stream(status: 200, headers: Self.sse, parts: [
-            Data("data: one\n\n".utf8), Data("data: two\n\n".utf8),
-        ], failure: nil))
+        let (stub, url) = StubURLProtocol.register(
+            .stream(
+                status: 200, headers: Self.sse,
+                parts: [
+                    Data("data: one\n\n".utf8), Data("data: two\n\n".utf8),
+                ], failure: nil))
         let client = WebServiceClient(baseURL: url, transport: URLSessionTransport(configuration: StubURLProtocol.configuration))
         var iterator = client.events(of: TextStreamService()).makeAsyncIterator()
         // WHEN the first event is read, THEN it arrives while the second is still held back
@@ -132,9 +140,12 @@ import Testing
     }
 
     @Test func stream_brokenAfterAnEvent_isConnectionLost() async throws {
-        let (stub, url) = StubURLProtocol.register(.stream(status: 200, headers: Self.sse, parts: [
-            Data("data: one\n\n".utf8), Data("data: cu".utf8),
-        ], failure: URLError(.networkConnectionLost)))
+        let (stub, url) = StubURLProtocol.register(
+            .stream(
+                status: 200, headers: Self.sse,
+                parts: [
+                    Data("data: one\n\n".utf8), Data("data: cu".utf8),
+                ], failure: URLError(.networkConnectionLost)))
         let client = WebServiceClient(baseURL: url, transport: URLSessionTransport(configuration: StubURLProtocol.configuration))
         var iterator = client.events(of: TextStreamService()).makeAsyncIterator()
         #expect(try await iterator.next() == "one")
@@ -145,9 +156,12 @@ import Testing
 
     @Test func cancellingTheConsumer_stopsTheLoad() async throws {
         // GIVEN a consumer that has the first event of a stream that never finishes on its own
-        let (stub, url) = StubURLProtocol.register(.stream(status: 200, headers: Self.sse, parts: [
-            Data("data: one\n\n".utf8), Data("data: never\n\n".utf8),
-        ], failure: nil))
+        let (stub, url) = StubURLProtocol.register(
+            .stream(
+                status: 200, headers: Self.sse,
+                parts: [
+                    Data("data: one\n\n".utf8), Data("data: never\n\n".utf8),
+                ], failure: nil))
         let client = WebServiceClient(baseURL: url, transport: URLSessionTransport(configuration: StubURLProtocol.configuration))
         let (firstEvent, firstEventContinuation) = AsyncStream.makeStream(of: String.self)
         let consumer = Task {

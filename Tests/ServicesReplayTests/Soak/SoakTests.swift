@@ -86,9 +86,10 @@ struct SoakTests {
     @Test func faultMatrix() async throws {
         let reset = try #require(try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users").first { $0.fault == "reset" })
         await SoakRun.run("fault matrix") {
-            let report = try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users",
-                                                   client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 5)) },
-                                                   only: reset)
+            let report = try await FaultMatrix.run(
+                GitHubUserService(login: "octocat"), replaying: "github/users",
+                client: { WebServiceClient(baseURL: $0, configuration: .init(timeout: 5)) },
+                only: reset)
             try #require(report.failures.isEmpty, "\(report)")
             try #require(report.rows.map(\.case.fault) == ["reset"])
         }
@@ -213,13 +214,16 @@ enum SoakRun {
         }
         guard let first = samples.first, let last = samples.last else { return }
         #expect(failures == 0, "soak \(way): \(failures) of \(count) tests failed")
-        #expect(last.descriptors <= first.descriptors + tolerance,
-                "soak \(way): descriptors grew from \(first.descriptors) after \(first.tests) tests to \(last.descriptors) after \(last.tests)")
+        #expect(
+            last.descriptors <= first.descriptors + tolerance,
+            "soak \(way): descriptors grew from \(first.descriptors) after \(first.tests) tests to \(last.descriptors) after \(last.tests)")
         guard last.tests > first.tests else { return }
         guard let start = first.residentBytes, let end = last.residentBytes else { return }
         let growth = Double(end - start) / Double(last.tests - first.tests) * 10_000 / 1_048_576
-        print(String(format: "soak %@: resident memory grew %.2f MB per 10,000 tests after the first %d (goal: under 2 MB)",
-                     way, growth, first.tests))
+        print(
+            String(
+                format: "soak %@: resident memory grew %.2f MB per 10,000 tests after the first %d (goal: under 2 MB)",
+                way, growth, first.tests))
     }
 
     private static func megabytes(_ bytes: Int?) -> String {

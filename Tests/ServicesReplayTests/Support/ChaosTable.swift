@@ -32,8 +32,10 @@ struct ChaosTable {
     var text: String {
         let header = ["fault injected", "calls", "ok", "network error", "service error"]
         let body = rows.map { row in
-            [row.fault, String(row.records.count), String(row.records.filter { $0.column == .success }.count),
-             Self.counts(row.records.filter { $0.column == .network }), Self.counts(row.records.filter { $0.column == .service })]
+            [
+                row.fault, String(row.records.count), String(row.records.filter { $0.column == .success }.count),
+                Self.counts(row.records.filter { $0.column == .network }), Self.counts(row.records.filter { $0.column == .service }),
+            ]
         }
         let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
         func line(_ cells: [String]) -> String {

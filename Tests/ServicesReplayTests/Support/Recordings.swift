@@ -25,8 +25,9 @@ enum Recordings {
 extension Cassette {
     /// The JSON body of interaction `index`'s recorded response.
     func responseJSON(_ index: Int) throws -> CassetteJSON {
-        let interaction = try #require(interactions.indices.contains(index) ? interactions[index] : nil,
-                                       "\(name) has no interaction \(index)")
+        let interaction = try #require(
+            interactions.indices.contains(index) ? interactions[index] : nil,
+            "\(name) has no interaction \(index)")
         let response = try #require(interaction.response, "\(name) interaction \(index) recorded a transport failure")
         guard case .json(let json, _) = response.body.form else { throw FixtureProblem("\(name) interaction \(index) has no JSON body") }
         return json

@@ -38,7 +38,8 @@ enum RecordingsContract {
             // A streamed answer belongs to a streaming service, whose replay tests read every event it holds.
             if case .stream? = interaction.response?.body.form { continue }
             let request = interaction.request
-            interactions.append((index, "\(cassette.name) interaction \(index) (\(request.method) \(request.target)): no service sends \(request.method) \(request.path)"))
+            interactions.append(
+                (index, "\(cassette.name) interaction \(index) (\(request.method) \(request.target)): no service sends \(request.method) \(request.path)"))
         }
         var used: [Route] = []
         for interaction in cassette.interactions {

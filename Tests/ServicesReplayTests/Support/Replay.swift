@@ -44,13 +44,16 @@ extension ReplayServer.FaultSource {
 /// answers fails the test with the near-miss report), and `faults` without a default on purpose: every test
 /// says which plan it runs under, so the CI runs that set `MOCKSERVER_FAULTS` change only the tests that ask
 /// for ``ReplayServer/FaultSource/environment``.
-func withReplay<T>(_ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
-                   _ body: (Replay) async throws -> T) async throws -> T {
+func withReplay<T>(
+    _ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
+    _ body: (Replay) async throws -> T
+) async throws -> T {
     DescriptorLimit.raise()
     // The package's own environment: the caller's MOCKSERVER_RECORD and the like never reach the suite.
     return try await TestEnvironment.isolated {
-        try await ServiceReplayTesting.withReplay(cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
-                                                  client: options.configuration, now: options.now, body)
+        try await ServiceReplayTesting.withReplay(
+            cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
+            client: options.configuration, now: options.now, body)
     }
 }
 

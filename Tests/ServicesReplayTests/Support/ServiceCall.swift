@@ -20,9 +20,12 @@ struct ServiceCall: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 
     /// A call of one service.
-    static func send<Service: WebService>(_ name: String, cassette: String, _ service: Service,
-                                          commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() })
-        -> ServiceCall where Service.Response: Hashable {
+    static func send<Service: WebService>(
+        _ name: String, cassette: String, _ service: Service,
+        commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() }
+    )
+        -> ServiceCall where Service.Response: Hashable
+    {
         ServiceCall(name: name, cassette: cassette, method: service.method, commonParameters: commonParameters) { client in
             do throws(WebServiceError) {
                 return .value(try await client.send(service))
@@ -33,8 +36,11 @@ struct ServiceCall: Sendable, CustomTestStringConvertible {
     }
 
     /// Every page of a paginated service, at most `maxPages`, as one call whose value is the list of pages.
-    static func pages<Service: PaginatedService>(_ name: String, cassette: String, _ service: Service, maxPages: Int)
-        -> ServiceCall where Service.Response: Hashable {
+    static func pages<Service: PaginatedService>(
+        _ name: String, cassette: String, _ service: Service, maxPages: Int
+    )
+        -> ServiceCall where Service.Response: Hashable
+    {
         ServiceCall(name: name, cassette: cassette, method: service.method, commonParameters: { Parameters() }) { client in
             var pages: [Service.Response] = []
             do throws(WebServiceError) {
@@ -83,13 +89,15 @@ extension ServiceCall {
     static let stackExchange = send("stackexchange", cassette: "stackexchange/questions", StackExchangeQuestionsService.swiftPage(1))
     static let gitHubUsers = send("github-users", cassette: "github/users", GitHubUsersService(since: 0, perPage: 3))
     static let gitHubUser = send("github-user", cassette: "github/users", GitHubUserService(login: "octocat"))
-    static let friends = send("friends", cassette: "friends/friends", FriendsService(userID: "42"),
-                              commonParameters: { ["token": ServiceCall.friendsToken] })
+    static let friends = send(
+        "friends", cassette: "friends/friends", FriendsService(userID: "42"),
+        commonParameters: { ["token": ServiceCall.friendsToken] })
     static let feed = send("feed", cassette: "feed/feeds", FeedService(page: 1, pageSize: 3))
     static let upload = send("upload", cassette: "upload/photos", PhotoUploadService(caption: "Sunset over the bay", jpegData: UploadFixture.jpeg))
 
-    static let stackExchangePages = pages("stackexchange-pages", cassette: "stackexchange/questions",
-                                          StackExchangeQuestionsService.swiftPage(1), maxPages: 5)
+    static let stackExchangePages = pages(
+        "stackexchange-pages", cassette: "stackexchange/questions",
+        StackExchangeQuestionsService.swiftPage(1), maxPages: 5)
     static let gitHubUserPages = pages("github-users-pages", cassette: "github/users", GitHubUsersService(since: 0, perPage: 3), maxPages: 2)
     static let feedPages = pages("feed-pages", cassette: "feed/feeds", FeedService(page: 1, pageSize: 3), maxPages: 5)
 

@@ -18,7 +18,8 @@ enum UploadFixture {
         var searchStart = body.startIndex
         while let start = body.range(of: delimiter, in: searchStart..<body.endIndex) {
             guard let headEnd = body.range(of: Data("\r\n\r\n".utf8), in: start.upperBound..<body.endIndex),
-                  let next = body.range(of: Data("\r\n".utf8) + delimiter, in: headEnd.upperBound..<body.endIndex) else { break }
+                let next = body.range(of: Data("\r\n".utf8) + delimiter, in: headEnd.upperBound..<body.endIndex)
+            else { break }
             let head = String(decoding: body[start.upperBound..<headEnd.lowerBound], as: UTF8.self)
             if head.contains("name=\"\(name)\"") {
                 return Data(body[headEnd.upperBound..<next.lowerBound])

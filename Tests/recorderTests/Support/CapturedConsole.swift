@@ -7,8 +7,9 @@ final class CapturedConsole: Sendable {
     private let errors = Lock("")
 
     var console: Console {
-        Console(writeOutput: { text in self.output.withLock { $0 += text } },
-                writeError: { text in self.errors.withLock { $0 += text } })
+        Console(
+            writeOutput: { text in self.output.withLock { $0 += text } },
+            writeError: { text in self.errors.withLock { $0 += text } })
     }
 
     var stdout: String { output.withLock { $0 } }

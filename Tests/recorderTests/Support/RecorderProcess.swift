@@ -48,8 +48,9 @@ func startRecorder(_ arguments: [String], in directory: URL?, limits: ProcessLim
     var script = "trap '' XFSZ"
     if let blocks = limits.fileBlocks { script += "; ulimit -f \(blocks)" }
     if let files = limits.openFiles { script += "; ulimit -n \(files)" }
-    let shell = try ChildProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", script + "; exec \"$0\" \"$@\"", recorder.path] + arguments,
-                                 in: directory, output: output, errors: errors)
+    let shell = try ChildProcess(
+        URL(fileURLWithPath: "/bin/sh"), ["-c", script + "; exec \"$0\" \"$@\"", recorder.path] + arguments,
+        in: directory, output: output, errors: errors)
     return (shell, output, errors)
 }
 
@@ -81,9 +82,11 @@ func runRecorder(_ arguments: [String], in directory: URL? = nil, limits: Proces
             let outputData = outputHandle.readDataToEndOfFile()
             errorRead.wait()
             process.waitUntilExit()
-            continuation.resume(returning: RecorderRun(status: process.terminationStatus,
-                                                       stdout: String(decoding: outputData, as: UTF8.self),
-                                                       stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self)))
+            continuation.resume(
+                returning: RecorderRun(
+                    status: process.terminationStatus,
+                    stdout: String(decoding: outputData, as: UTF8.self),
+                    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self)))
         }
     }
 }

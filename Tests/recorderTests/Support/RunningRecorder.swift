@@ -61,7 +61,9 @@ final class RunningRecorder: Sendable {
             if isLast { break }
             try await Task.sleep(for: .milliseconds(20))  // polling the pipe buffer, not waiting for readiness
         }
-        throw RunFailure(description: "no output line containing \(text.debugDescription) within \(timeout); stdout: \(stdout.debugDescription), stderr: \(stderr.debugDescription)")
+        throw RunFailure(
+            description:
+                "no output line containing \(text.debugDescription) within \(timeout); stdout: \(stdout.debugDescription), stderr: \(stderr.debugDescription)")
     }
 
     /// The `http://127.0.0.1:PORT` address the command printed on a line containing `marker`.
@@ -81,14 +83,18 @@ final class RunningRecorder: Sendable {
         while process.isRunning {
             guard ContinuousClock.now < deadline else {
                 process.terminate()
-                throw RunFailure(description: "recorder did not exit within \(timeout) of signal \(signal.map(String.init) ?? "none"); stderr: \(stderr.debugDescription)")
+                throw RunFailure(
+                    description: "recorder did not exit within \(timeout) of signal \(signal.map(String.init) ?? "none"); stderr: \(stderr.debugDescription)")
             }
             try await Task.sleep(for: .milliseconds(20))
         }
         // Wait for end-of-file on both pipes (bounded), so that what the process wrote last is collected.
         while streams.withLock({ $0.ended < 2 }) {
             guard ContinuousClock.now < deadline else {
-                throw RunFailure(description: "recorder's output did not end within \(timeout) of signal \(signal.map(String.init) ?? "none"); stdout: \(self.stdout.debugDescription)")
+                throw RunFailure(
+                    description:
+                        "recorder's output did not end within \(timeout) of signal \(signal.map(String.init) ?? "none"); stdout: \(self.stdout.debugDescription)"
+                )
             }
             try await Task.sleep(for: .milliseconds(10))  // polling the readers' state, not waiting for readiness
         }

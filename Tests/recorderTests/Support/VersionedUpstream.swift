@@ -37,8 +37,9 @@ final class VersionedUpstream: HTTPHandler {
             return v2 ? .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html></html>".utf8)) : json(#"{"a":1}"#)
         case ("GET", "/events"):
             let delta = v2 ? #"{"text":["hi"]}"# : #"{"text":"hi"}"#
-            return .response(status: 200, headers: ["Content-Type": "text/event-stream"],
-                             body: Data("event: delta\ndata: \(delta)\n\nevent: done\ndata: {}\n\n".utf8))
+            return .response(
+                status: 200, headers: ["Content-Type": "text/event-stream"],
+                body: Data("event: delta\ndata: \(delta)\n\nevent: done\ndata: {}\n\n".utf8))
         case ("GET", "/me"):
             guard request.headers["Authorization"] == "Bearer \(Self.token)" else { return json(#"{"message":"Bad credentials"}"#, status: 401) }
             return json(#"{"login":"ann"}"#)

@@ -23,8 +23,10 @@ struct JSONParser {
     /// Parses a whole document like ``parse(_:)``, except that when the top level is an object, each element of
     /// its array member `key` is handed to `element` as soon as it is parsed instead of being kept (the member's
     /// value in the result is an empty array). A large document's elements then never all exist at once.
-    static func parse(_ bytes: UnsafeBufferPointer<UInt8>, streaming key: String,
-                      element: (CassetteJSON) -> Void) throws(JSONSyntaxError) -> CassetteJSON {
+    static func parse(
+        _ bytes: UnsafeBufferPointer<UInt8>, streaming key: String,
+        element: (CassetteJSON) -> Void
+    ) throws(JSONSyntaxError) -> CassetteJSON {
         let result: Result<CassetteJSON, JSONSyntaxError> = withoutActuallyEscaping(element) { element in
             var parser = JSONParser(bytes: bytes)
             parser.streamedKey = key

@@ -79,7 +79,7 @@ struct JSONWriter {
     private mutating func openContainer(_ bracket: UInt8, empty: Bool) -> Bool {
         bytes.append(bracket)
         if empty && (style.emptyOnOneLine || style.indent == nil) {
-            bytes.append(bracket + 2) // `[` + 2 is `]`, `{` + 2 is `}`
+            bytes.append(bracket + 2)  // `[` + 2 is `]`, `{` + 2 is `}`
             return false
         }
         if style.indent != nil {

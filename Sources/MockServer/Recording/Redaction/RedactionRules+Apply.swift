@@ -25,18 +25,19 @@ extension RedactionRules {
     /// any other header, a URL's secret query parameters get the placeholder (a `Location` to a presigned URL
     /// keeps everything but its signature; see ``redactingURLParameters(in:)``).
     package func redact(_ headers: HTTPHeaders) -> HTTPHeaders {
-        HTTPHeaders(headers.lines.map { line in
-            guard redactsHeader(line.name) else { return HTTPHeader(name: line.name, value: redactingURLParameters(in: line.value).text) }
-            guard line.value != Self.placeholder else { return line }
-            switch RedactionRules.normalisedHeader(line.name) {
-            case "cookie":
-                return HTTPHeader(name: line.name, value: redactCookiePairs(line.value, separator: "; "))
-            case "set-cookie":
-                return HTTPHeader(name: line.name, value: redactSetCookie(line.value))
-            default:
-                return HTTPHeader(name: line.name, value: Self.placeholder)
-            }
-        })
+        HTTPHeaders(
+            headers.lines.map { line in
+                guard redactsHeader(line.name) else { return HTTPHeader(name: line.name, value: redactingURLParameters(in: line.value).text) }
+                guard line.value != Self.placeholder else { return line }
+                switch RedactionRules.normalisedHeader(line.name) {
+                case "cookie":
+                    return HTTPHeader(name: line.name, value: redactCookiePairs(line.value, separator: "; "))
+                case "set-cookie":
+                    return HTTPHeader(name: line.name, value: redactSetCookie(line.value))
+                default:
+                    return HTTPHeader(name: line.name, value: Self.placeholder)
+                }
+            })
     }
 
     /// A request target (path and query) with secret query parameter values replaced; the rest of the

@@ -46,7 +46,7 @@ extension RedactionRules {
         for byte in value.utf8 {
             switch byte {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
+                UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
                 upper.unicodeScalars.append(UnicodeScalar(byte))
                 lower.unicodeScalars.append(UnicodeScalar(byte))
             default:

@@ -54,8 +54,9 @@ extension RedactionRules {
     /// request was redacted), removed wherever a part repeats them.
     func redact(_ parts: [RecordedStream.Part], contentType: String?, echoing secrets: [String]) -> [RecordedStream.Part] {
         guard !parts.isEmpty else { return parts }
-        var response = RecordedResponse(status: 200, headers: HTTPHeaders(contentType.map { [HTTPHeader(name: "Content-Type", value: $0)] } ?? []),
-                                        body: .stream(RecordedStream(parts)))
+        var response = RecordedResponse(
+            status: 200, headers: HTTPHeaders(contentType.map { [HTTPHeader(name: "Content-Type", value: $0)] } ?? []),
+            body: .stream(RecordedStream(parts)))
         redact(&response)
         _ = scrub(secrets, from: &response)
         guard case .stream(let stream) = response.body.form else { return parts }

@@ -4,14 +4,17 @@ import Testing
 
 @Suite struct RedactionRecordedTests {
     private static func leakyCassette() -> Cassette {
-        let request = RecordedRequest(method: "POST", target: "/login?client=ios&access_token=abc&api_key=k",
-                                      headers: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer abc", "Cookie": "a=1; b=2"],
-                                      body: .text("user=ann&password=hunter2"))
-        let response = RecordedResponse(status: 200, headers: ["Content-Type": "application/json", "Set-Cookie": "sid=9; Path=/"],
-                                         body: .json(try! CassetteJSON(parsing: #"{"price": 1.50, "token": "t", "nested": [{"secret": 7}, {"secret": null}]}"#)))
-        return Cassette(name: "leaky",
-                        errorTemplates: ["x": RecordedResponse(status: 401, headers: ["X-Api-Key": "k"], body: .text("no"))],
-                        interactions: [Interaction(request: request, response: response)])
+        let request = RecordedRequest(
+            method: "POST", target: "/login?client=ios&access_token=abc&api_key=k",
+            headers: ["Content-Type": "application/x-www-form-urlencoded", "Authorization": "Bearer abc", "Cookie": "a=1; b=2"],
+            body: .text("user=ann&password=hunter2"))
+        let response = RecordedResponse(
+            status: 200, headers: ["Content-Type": "application/json", "Set-Cookie": "sid=9; Path=/"],
+            body: .json(try! CassetteJSON(parsing: #"{"price": 1.50, "token": "t", "nested": [{"secret": 7}, {"secret": null}]}"#)))
+        return Cassette(
+            name: "leaky",
+            errorTemplates: ["x": RecordedResponse(status: 401, headers: ["X-Api-Key": "k"], body: .text("no"))],
+            interactions: [Interaction(request: request, response: response)])
     }
 
     @Test func everyPlace_isRedacted_andCounted() throws {
@@ -42,8 +45,9 @@ import Testing
     }
 
     @Test func addedNames_andJSONInsideText_areRedactedToo() {
-        var request = RecordedRequest(method: "POST", target: "/x?pin=1234", headers: ["Content-Type": "application/json", "X-Session": "s"],
-                                      body: .text(#"{"pin": "1234", "note": "kept"}"#))
+        var request = RecordedRequest(
+            method: "POST", target: "/x?pin=1234", headers: ["Content-Type": "application/json", "X-Session": "s"],
+            body: .text(#"{"pin": "1234", "note": "kept"}"#))
         let count = RedactionRules.default.adding(headers: ["X-Session"], fields: ["pin"]).redact(&request)
         #expect(count == RedactionCount(headers: 1, queryParameters: 1, bodyFields: 1))
         #expect(request.body == .text(#"{"pin": "<redacted>", "note": "kept"}"#))

@@ -11,9 +11,10 @@ import Testing
             "X-Custom-Secret": "zzz", "Accept": "application/json", "Proxy-Authorization": "Basic dXNlcjpwYXNz",
         ]
         let redacted = rules.redact(headers)
-        #expect(redacted.lines.map(\.value) == [
-            "<redacted>", "session=<redacted>; theme=<redacted>", "<redacted>", "<redacted>", "application/json", "<redacted>",
-        ])
+        #expect(
+            redacted.lines.map(\.value) == [
+                "<redacted>", "session=<redacted>; theme=<redacted>", "<redacted>", "<redacted>", "application/json", "<redacted>",
+            ])
     }
 
     @Test func setCookie_keepsNameAndAttributes() {
@@ -34,8 +35,9 @@ import Testing
     }
 
     @Test func formBody_secretFieldsReplaced() {
-        let request = HTTPRequest(method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                  body: Data("username=ann&password=hunter2".utf8))
+        let request = HTTPRequest(
+            method: "POST", target: "/login", headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data("username=ann&password=hunter2".utf8))
         #expect(String(decoding: rules.redact(request).body, as: UTF8.self) == "username=ann&password=<redacted>")
     }
 
@@ -74,12 +76,19 @@ import Testing
     @Test func presignedURLs_signatureAndCredentialParameters_areRedactedByDefault() {
         // GIVEN presigned URLs of AWS, Google Cloud Storage, Azure and CloudFront
         let targets = [
-            ("/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a",
-             "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=<redacted>&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=<redacted>"),
-            ("/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam&X-Goog-Signature=ab12",
-             "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=<redacted>&X-Goog-Signature=<redacted>"),
+            (
+                "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a",
+                "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=<redacted>&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=<redacted>"
+            ),
+            (
+                "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam&X-Goog-Signature=ab12",
+                "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=<redacted>&X-Goog-Signature=<redacted>"
+            ),
             ("/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=Zm9vYmFy%3D", "/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=<redacted>"),
-            ("/v.mp4?Expires=1800000000&Signature=abc~def&Key-Pair-Id=K2JCJMDEHXQW5F", "/v.mp4?Expires=1800000000&Signature=<redacted>&Key-Pair-Id=K2JCJMDEHXQW5F"),
+            (
+                "/v.mp4?Expires=1800000000&Signature=abc~def&Key-Pair-Id=K2JCJMDEHXQW5F",
+                "/v.mp4?Expires=1800000000&Signature=<redacted>&Key-Pair-Id=K2JCJMDEHXQW5F"
+            ),
         ]
         for (target, expected) in targets {
             // THEN the signature and credential are redacted, the rest kept as written, and nothing is left to find
@@ -100,9 +109,10 @@ import Testing
     let scanner = SecretScanner()
 
     @Test func redactedExchange_hasNoFindings() {
-        let request = RedactionRules.default.redact(HTTPRequest(
-            method: "POST", target: "/login?access_token=abc", headers: ["Authorization": "Bearer x", "Content-Type": "application/json"],
-            body: Data(#"{"password":"p","username":"u"}"#.utf8)))
+        let request = RedactionRules.default.redact(
+            HTTPRequest(
+                method: "POST", target: "/login?access_token=abc", headers: ["Authorization": "Bearer x", "Content-Type": "application/json"],
+                body: Data(#"{"password":"p","username":"u"}"#.utf8)))
         #expect(scanner.scan(request).isEmpty)
     }
 
@@ -110,12 +120,13 @@ import Testing
         let request = HTTPRequest(
             method: "POST", target: "/x?token=abc&q=swift", headers: ["Authorization": "Bearer abc", "Content-Type": "application/json"],
             body: Data(#"{"auth":{"password":"hunter2"},"note":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig_nature-123"}"#.utf8))
-        #expect(scanner.scan(request).map(\.description) == [
-            "request header Authorization: credential header is not redacted",
-            "request query token: secret field is not redacted",
-            "request body $.auth.password: secret field is not redacted",
-            "request body $.note: JSON Web Token is not redacted",
-        ])
+        #expect(
+            scanner.scan(request).map(\.description) == [
+                "request header Authorization: credential header is not redacted",
+                "request query token: secret field is not redacted",
+                "request body $.auth.password: secret field is not redacted",
+                "request body $.note: JSON Web Token is not redacted",
+            ])
     }
 
     @Test(arguments: [
@@ -129,7 +140,7 @@ import Testing
     }
 
     @Test(arguments: [
-        "5d41402abc4b2a76b9719d911017c592ae1f4b3d8c6e2b1a0f9e8d7c6b5a4932", // a hex digest (ETag)
+        "5d41402abc4b2a76b9719d911017c592ae1f4b3d8c6e2b1a0f9e8d7c6b5a4932",  // a hex digest (ETag)
         "MDQ6VXNlcjE=", "https://avatars.githubusercontent.com/u/1?v=4", "How to decode JSON in Swift?",
         "E4C2:3A5B:1F2D3E:2A3B4C:6560A1B2", "application/vnd.github+json",
     ])
@@ -139,34 +150,40 @@ import Testing
 
     @Test func requestAndTraceIDHeaders_areNotSecrets_butACredentialInOneStillIs() {
         // GIVEN a fresh answer of AWS, GitHub, Cloudflare and a traced service, with their random identifiers
-        let response = HTTPResponse(status: 200, headers: HTTPHeaders(pairs: [
-            ("x-amzn-RequestId", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
-            ("x-amz-request-id", "Q2hlY2tzdW1YYnFBN2Y4ZzlIMGlKMWtMMm0zTjRvNXA2"),
-            ("x-amz-id-2", "Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg=="),
-            ("X-Request-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
-            ("X-Correlation-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
-            ("traceparent", "00-Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFi-Y2RlZkdISUpL-01"),
-            ("X-Cloud-Trace-Context", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw/1;o=1"),
-            ("CF-RAY", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw-AMS"),
-            ("X-GitHub-Request-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
-            ("X-Vendor-Trace-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
-        ]))
+        let response = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders(pairs: [
+                ("x-amzn-RequestId", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+                ("x-amz-request-id", "Q2hlY2tzdW1YYnFBN2Y4ZzlIMGlKMWtMMm0zTjRvNXA2"),
+                ("x-amz-id-2", "Uuag1LuByRx9e6j5Onimru9pO4ZVKnJ2Qz7/C1NPcfTWAtRPfTaOFg=="),
+                ("X-Request-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+                ("X-Correlation-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+                ("traceparent", "00-Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFi-Y2RlZkdISUpL-01"),
+                ("X-Cloud-Trace-Context", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw/1;o=1"),
+                ("CF-RAY", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw-AMS"),
+                ("X-GitHub-Request-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+                ("X-Vendor-Trace-Id", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+            ]))
         // THEN none of them is a finding
         #expect(scanner.scan(response).isEmpty)
         // AND the same random value in another header, or a real token in an identifier header, still is
-        let leaky = HTTPResponse(status: 200, headers: HTTPHeaders(pairs: [
-            ("X-Session-Blob", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
-            ("X-Request-Id", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
-        ]))
-        #expect(scanner.scan(leaky).map(\.description) == [
-            "response header X-Session-Blob: high-entropy string is not redacted",
-            "response header X-Request-Id: GitHub token is not redacted",
-        ])
+        let leaky = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders(pairs: [
+                ("X-Session-Blob", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
+                ("X-Request-Id", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
+            ]))
+        #expect(
+            scanner.scan(leaky).map(\.description) == [
+                "response header X-Session-Blob: high-entropy string is not redacted",
+                "response header X-Request-Id: GitHub token is not redacted",
+            ])
     }
 
     @Test func textBodies_reportOnlyPreciseFormats() {
-        let response = HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"],
-                                    body: Data("your key is ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 and Supercalifragilisticexpialidocious123ABCxyz".utf8))
+        let response = HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/plain"],
+            body: Data("your key is ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789 and Supercalifragilisticexpialidocious123ABCxyz".utf8))
         #expect(scanner.scan(response).map(\.description) == ["response body text: GitHub token is not redacted"])
     }
 }
@@ -174,12 +191,17 @@ import Testing
 @Suite struct RedactionEchoTests {
     @Test func secretsTheRequestCarried_areRemovedWhereTheResponseRepeatsThem() throws {
         // Given an echo service that repeats the request's credentials in its headers and bodies
-        let request = RecordedRequest(method: "GET", target: "/get?access_token=tok-123456&page=2",
-                                      headers: ["Authorization": "Bearer abc123secret", "Cookie": "sid=cookie-value-9"])
-        let echo: CassetteJSON = ["headers": ["Authorization": "Bearer abc123secret", "X-Seen": "abc123secret"],
-                                  "args": ["access_token": "tok-123456", "page": "2"], "note": "cookie was cookie-value-9"]
-        var interaction = Interaction(request: request, response: RecordedResponse(
-            status: 200, headers: ["Content-Type": "application/json", "X-Echo-Token": "tok-123456"], body: .json(echo)))
+        let request = RecordedRequest(
+            method: "GET", target: "/get?access_token=tok-123456&page=2",
+            headers: ["Authorization": "Bearer abc123secret", "Cookie": "sid=cookie-value-9"])
+        let echo: CassetteJSON = [
+            "headers": ["Authorization": "Bearer abc123secret", "X-Seen": "abc123secret"],
+            "args": ["access_token": "tok-123456", "page": "2"], "note": "cookie was cookie-value-9",
+        ]
+        var interaction = Interaction(
+            request: request,
+            response: RecordedResponse(
+                status: 200, headers: ["Content-Type": "application/json", "X-Echo-Token": "tok-123456"], body: .json(echo)))
         // When the interaction is redacted
         let count = RedactionRules.default.redact(&interaction)
         // Then no secret value is left anywhere, and other values are untouched

@@ -8,7 +8,8 @@ enum SignedURLs {
     static let awsSignature = "0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a"
     static let awsCredential = "AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request"
     /// GitHub's release-asset redirect.
-    static let location = "https://objects.githubusercontent.com/github-production-release-asset/1/2?X-Amz-Algorithm=AWS4-HMAC-SHA256"
+    static let location =
+        "https://objects.githubusercontent.com/github-production-release-asset/1/2?X-Amz-Algorithm=AWS4-HMAC-SHA256"
         + "&X-Amz-Credential=\(awsCredential)&X-Amz-Date=20261126T000000Z&X-Amz-Expires=300&X-Amz-Signature=\(awsSignature)"
         + "&X-Amz-SignedHeaders=host&actor_id=0"
     static let redactedLocation = location.replacingOccurrences(of: awsSignature, with: "<redacted>")
@@ -78,9 +79,11 @@ enum SignedURLs {
     let rules = RedactionRules.default
 
     @Test func locationHeader_keepsTheURL_butItsSignature() {
-        var response = RecordedResponse(status: 302, headers: HTTPHeaders(pairs: [
-            ("Location", SignedURLs.location), ("Link", "<https://a.example/x?page=2>; rel=\"next\""), ("Content-Location", "/c/b?sp=r&sig=abc%3D"),
-        ]))
+        var response = RecordedResponse(
+            status: 302,
+            headers: HTTPHeaders(pairs: [
+                ("Location", SignedURLs.location), ("Link", "<https://a.example/x?page=2>; rel=\"next\""), ("Content-Location", "/c/b?sp=r&sig=abc%3D"),
+            ]))
         let count = rules.redact(&response)
         #expect(response.headers["Location"] == SignedURLs.redactedLocation)
         #expect(response.headers["Link"] == "<https://a.example/x?page=2>; rel=\"next\"")
@@ -100,20 +103,24 @@ enum SignedURLs {
     }
 
     @Test func textBody_JSONWithEscapedSlashes_changesOnlyTheValues() {
-        let text = #"{"url": "https:\/\/acct.blob.core.windows.net\/c\/b.txt?sv=2022-11-02\u0026se=2026-12-01\u0026sig=\#(SignedURLs.azureSignature)", "n": 1.0}"# + "\n"
+        let text =
+            #"{"url": "https:\/\/acct.blob.core.windows.net\/c\/b.txt?sv=2022-11-02\u0026se=2026-12-01\u0026sig=\#(SignedURLs.azureSignature)", "n": 1.0}"#
+            + "\n"
         var response = RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .text(text))
         let count = rules.redact(&response)
         #expect(response.body.data == Data(text.replacingOccurrences(of: SignedURLs.azureSignature, with: "<redacted>").utf8))
         #expect(count == RedactionCount(bodyFields: 1))
         // And a secret field in the same text counts beside it
-        var both = RecordedResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                    body: .text(#"{"token":"t","u":"https:\/\/x\/?sig=abc"}"#))
+        var both = RecordedResponse(
+            status: 200, headers: ["Content-Type": "application/json"],
+            body: .text(#"{"token":"t","u":"https:\/\/x\/?sig=abc"}"#))
         #expect(rules.redact(&both) == RedactionCount(bodyFields: 2))
         #expect(both.body == .text(#"{"token":"<redacted>","u":"https://x/?sig=<redacted>"}"#))
     }
 
     @Test func streamEvents_andTextParts_areRedacted_binaryPartsAndBodiesAreLeftAlone() {
-        let data = #"{"download":"https:\/\/storage.googleapis.com\/b\/o?X-Goog-Algorithm=GOOG4-RSA-SHA256\u0026X-Goog-Signature=\#(SignedURLs.googleSignature)"}"#
+        let data =
+            #"{"download":"https:\/\/storage.googleapis.com\/b\/o?X-Goog-Algorithm=GOOG4-RSA-SHA256\u0026X-Goog-Signature=\#(SignedURLs.googleSignature)"}"#
         let binary = Data("?sig=abcdef&".utf8)
         let stream = RecordedStream([
             RecordedStream.Part(offsetMs: 0, .event(ServerSentEventFields(event: "asset", data: data))),
@@ -126,12 +133,13 @@ enum SignedURLs {
         guard case .stream(let redacted) = response.body.form else {
             Issue.record("the stream is gone"); return
         }
-        #expect(redacted.parts.map(\.content) == [
-            .event(ServerSentEventFields(event: "asset", data: data.replacingOccurrences(of: SignedURLs.googleSignature, with: "<redacted>"))),
-            .text("see https://x.example/f?token=<redacted>\n"),
-            .binary(binary),
-            .event(ServerSentEventFields(data: #"{"api_key":"<redacted>","n":1}"#)),
-        ])
+        #expect(
+            redacted.parts.map(\.content) == [
+                .event(ServerSentEventFields(event: "asset", data: data.replacingOccurrences(of: SignedURLs.googleSignature, with: "<redacted>"))),
+                .text("see https://x.example/f?token=<redacted>\n"),
+                .binary(binary),
+                .event(ServerSentEventFields(data: #"{"api_key":"<redacted>","n":1}"#)),
+            ])
         #expect(count == RedactionCount(bodyFields: 3))
         // A base64 body is bytes: left as it is, whatever it holds
         var bytes = RecordedResponse(status: 200, headers: ["Content-Type": "application/octet-stream"], body: .binary(binary))
@@ -143,8 +151,10 @@ enum SignedURLs {
         // Given a query whose Azure signature the service quotes back percent-encoded, and in JSON text
         let request = RecordedRequest(method: "GET", target: "/c/b?sv=2022-11-02&sig=abc+kl/mn=")
         let body = "Signature abc%2Bkl%2Fmn%3D did not match; got abc%2bkl%2fmn%3d, {\"s\":\"abc+kl\\/mn=\"}, and abc+kl/mn= once"
-        var interaction = Interaction(request: request, response: RecordedResponse(
-            status: 403, headers: ["Content-Type": "text/plain", "X-Echo": "abc%2Bkl%2Fmn%3D"], body: .text(body)))
+        var interaction = Interaction(
+            request: request,
+            response: RecordedResponse(
+                status: 403, headers: ["Content-Type": "text/plain", "X-Echo": "abc%2Bkl%2Fmn%3D"], body: .text(body)))
         // When redacted
         let count = rules.redact(&interaction)
         // Then every spelling is gone and the rest kept
@@ -158,8 +168,10 @@ enum SignedURLs {
     @Test func echoes_ofThePercentEncodedQueryDecoded_andOfAWholeHeaderValue_areRemovedWhole() {
         // Given the usual Azure query (its sig percent-encoded) and a bearer token, both quoted back as they mean
         let request = RecordedRequest(method: "GET", target: "/c/b?sig=xyz%2Bkl%2Fmn%3D", headers: ["Authorization": "Bearer tok-abcdef"])
-        var interaction = Interaction(request: request, response: RecordedResponse(
-            status: 403, headers: ["Content-Type": "text/plain"], body: .text("sig xyz+kl/mn= is wrong; auth was Bearer tok-abcdef")))
+        var interaction = Interaction(
+            request: request,
+            response: RecordedResponse(
+                status: 403, headers: ["Content-Type": "text/plain"], body: .text("sig xyz+kl/mn= is wrong; auth was Bearer tok-abcdef")))
         rules.redact(&interaction)
         // Then each is replaced whole
         #expect(interaction.response?.body == .text("sig <redacted> is wrong; auth was <redacted>"))
@@ -178,11 +190,14 @@ enum SignedURLs {
     }
 
     static func signedCassette() -> Cassette {
-        let redirect = Interaction(request: RecordedRequest(method: "GET", target: "/o/r/releases/download/v1/app.zip"),
-                                   response: RecordedResponse(status: 302, headers: ["Location": SignedURLs.location]))
-        let json = Interaction(request: RecordedRequest(method: "GET", target: "/blob"), response: RecordedResponse(
-            status: 200, headers: ["Content-Type": "application/json"],
-            body: .text(#"{"url":"https:\/\/a.blob.core.windows.net\/c\/b?sv=1\u0026sig=\#(SignedURLs.azureSignature)"}"#)))
+        let redirect = Interaction(
+            request: RecordedRequest(method: "GET", target: "/o/r/releases/download/v1/app.zip"),
+            response: RecordedResponse(status: 302, headers: ["Location": SignedURLs.location]))
+        let json = Interaction(
+            request: RecordedRequest(method: "GET", target: "/blob"),
+            response: RecordedResponse(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: .text(#"{"url":"https:\/\/a.blob.core.windows.net\/c\/b?sv=1\u0026sig=\#(SignedURLs.azureSignature)"}"#)))
         return Cassette(name: "signed", interactions: [redirect, json])
     }
 }
@@ -191,30 +206,37 @@ enum SignedURLs {
     let scanner = SecretScanner()
 
     @Test func signedURLs_inHeaders_JSON_text_andStreams_areFindings() {
-        let response = HTTPResponse(status: 302, headers: HTTPHeaders(pairs: [("Location", SignedURLs.location), ("Content-Type", "application/json")]),
-                                    body: Data(#"{"items":[{"url":"https:\/\/x.example\/o?Signature=abc~def\u0026Expires=1"}]}"#.utf8))
-        #expect(scanner.scan(response).map(\.description) == [
-            "response header Location: URL parameter X-Amz-Credential is not redacted",
-            "response header Location: URL parameter X-Amz-Signature is not redacted",
-            "response body $.items[0].url: URL parameter Signature is not redacted",
-        ])
-        let events = HTTPResponse(status: 200, headers: ["Content-Type": "text/event-stream"],
-                                  body: Data("event: asset\ndata: {\"u\":\"https:\\/\\/b\\/o?X-Goog-Signature=\(SignedURLs.googleSignature)\"}\n\n".utf8))
+        let response = HTTPResponse(
+            status: 302, headers: HTTPHeaders(pairs: [("Location", SignedURLs.location), ("Content-Type", "application/json")]),
+            body: Data(#"{"items":[{"url":"https:\/\/x.example\/o?Signature=abc~def\u0026Expires=1"}]}"#.utf8))
+        #expect(
+            scanner.scan(response).map(\.description) == [
+                "response header Location: URL parameter X-Amz-Credential is not redacted",
+                "response header Location: URL parameter X-Amz-Signature is not redacted",
+                "response body $.items[0].url: URL parameter Signature is not redacted",
+            ])
+        let events = HTTPResponse(
+            status: 200, headers: ["Content-Type": "text/event-stream"],
+            body: Data("event: asset\ndata: {\"u\":\"https:\\/\\/b\\/o?X-Goog-Signature=\(SignedURLs.googleSignature)\"}\n\n".utf8))
         #expect(scanner.scan(events).map(\.description) == ["response body text: URL parameter X-Goog-Signature is not redacted"])
         // JSON that does not parse is scanned as text
-        let broken = HTTPRequest(method: "POST", target: "/", headers: ["Content-Type": "application/json"],
-                                 body: Data(#"{"u":"https://x/?sig=abc%2Bkl%3D""#.utf8))
+        let broken = HTTPRequest(
+            method: "POST", target: "/", headers: ["Content-Type": "application/json"],
+            body: Data(#"{"u":"https://x/?sig=abc%2Bkl%3D""#.utf8))
         #expect(scanner.scan(broken).map(\.description) == ["request body text: URL parameter sig is not redacted"])
     }
 
     @Test func ordinaryURLs_prose_andRedactedSignatures_areNotFindings() {
-        let response = HTTPResponse(status: 200, headers: HTTPHeaders(pairs: [
-            ("Location", SignedURLs.redactedLocation), ("Link", "<https://api.github.com/user/repos?page=2&per_page=50>; rel=\"next\""),
-            ("Content-Type", "text/plain"),
-        ]), body: Data("Sign the URL: the sig parameter carries the signature; see https://docs.example/sas?lang=en&sig-help=1".utf8))
+        let response = HTTPResponse(
+            status: 200,
+            headers: HTTPHeaders(pairs: [
+                ("Location", SignedURLs.redactedLocation), ("Link", "<https://api.github.com/user/repos?page=2&per_page=50>; rel=\"next\""),
+                ("Content-Type", "text/plain"),
+            ]), body: Data("Sign the URL: the sig parameter carries the signature; see https://docs.example/sas?lang=en&sig-help=1".utf8))
         #expect(scanner.scan(response).isEmpty)
-        let json = HTTPResponse(status: 200, headers: ["Content-Type": "application/json"],
-                                body: Data(#"{"next":"https://api.example/items?page=2","note":"the sig field","u":"https://x/?sig=<redacted>"}"#.utf8))
+        let json = HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"next":"https://api.example/items?page=2","note":"the sig field","u":"https://x/?sig=<redacted>"}"#.utf8))
         #expect(scanner.scan(json).isEmpty)
     }
 }

@@ -29,9 +29,11 @@ import ServiceKit
 /// | with a retry policy: `reset`, `empty`, `truncate=body:10`, `status=503`, `status=429`, each `when=first:1` | the baseline value |
 ///
 /// Every run must end within the client's timeout times its attempts plus `margin`; one still running then is
-/// cancelled and fails its row. A row whose fault never fired fails too. The client is the one `client` builds
-/// for each run's base URL, with its clock replaced by a `VirtualClock` standing at the cassette's recording
-/// date: retries wait for nothing, and the report shows their waits. Cassettes are found as
+/// cancelled and fails its row. A row whose fault never fired fails too. `client` is called once, with a base
+/// URL on a port nothing listens on; each run sends with that client's configuration and transport (one
+/// `URLSession` for the whole matrix) to its own server's host and port, keeping the base URL's path, with the
+/// clock replaced by a `VirtualClock` standing at the cassette's recording date: retries wait for nothing, and
+/// the report shows their waits. Cassettes are found as
 /// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:fileID:line:column:_:)`` finds them.
 ///
 /// The record mode (`MOCKSERVER_RECORD`) applies to the baseline alone, which takes the cassette's turn as a
@@ -52,7 +54,8 @@ public enum FaultMatrix {
     ///     else the nearest `Recordings/` at or above the folder of `filePath`.
     ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
     ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
-    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - client: builds the client, once, for a placeholder base URL; every run sends with its configuration
+    ///     and transport to the run's server, its clock replaced by a virtual one.
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
@@ -95,7 +98,8 @@ public enum FaultMatrix {
     ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - eventsBeforeFault: how many events arrive before a stream fault strikes; default 1 (a negative
     ///     count counts as 0).
-    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - client: builds the client, once, for a placeholder base URL; every run sends with its configuration
+    ///     and transport to the run's server, its clock replaced by a virtual one.
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
@@ -141,7 +145,8 @@ public enum FaultMatrix {
     ///   - upstream: the real API the baseline records from in a mode that records; default `nil` (the
     ///     cassette's own; `MOCKSERVER_UPSTREAM` wins over both).
     ///   - idempotent: whether a retry policy may repeat the call (its requests are GETs); default `true`.
-    ///   - client: builds the client for a run's base URL; its clock is replaced by a virtual one.
+    ///   - client: builds the client, once, for a placeholder base URL; every run sends with its configuration
+    ///     and transport to the run's server, its clock replaced by a virtual one.
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
@@ -195,7 +200,7 @@ public enum FaultMatrix {
     ///   - folder: the recordings folder; default as for `run`.
     ///   - eventsBeforeFault: for a `StreamingService`, how many events arrive before a stream fault strikes;
     ///     default 1 (a negative count counts as 0). Ignored for other services.
-    ///   - client: builds the client for a run's base URL; the rows depend on its timeout and retry policy.
+    ///   - client: builds the client, once, for a placeholder base URL; the rows depend on its timeout and retry policy.
     ///   - overrides: changed expectations and skipped faults (a skipped fault stays a case, which `run` reports
     ///     as skipped), and faults added as cases of their own.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
@@ -244,7 +249,8 @@ public enum FaultMatrix {
     }
 
     /// The recordings folder, the cassette's date, the matrix's shape (its error templates, and the timeout and
-    /// attempts of the client) and the client `client` builds, once: every run uses its settings and transport. A cassette the record mode will record (missing under
+    /// attempts of the client) and the client `client` builds, once: every run uses its settings and transport.
+    /// A cassette the record mode will record (missing under
     /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
     private static func shape(
         cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,

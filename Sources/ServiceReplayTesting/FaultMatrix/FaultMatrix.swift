@@ -263,13 +263,10 @@ public enum FaultMatrix {
             loaded = nil
         }
         // A client for a port nothing listens on, only to read its settings.
-        let settings = client(placeholderURL).configuration
+        let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
         let shape = Shape(
             eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
             attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
         return (recordings, loaded?.recordedAt, shape)
     }
-
-    /// The base URL a client is built for to read its settings before any server runs: a port nothing listens on.
-    static let placeholderURL = URL(string: "http://127.0.0.1:9")!
 }

@@ -252,7 +252,7 @@ import Testing
     static let payload = failed(.service(.errorPayload(code: "x", message: nil)))
     static let undecodable = failed(.service(.undecodableBody))
     static let wrongType = failed(.service(.wrongContentType("text/html")))
-    static let missing = failed(.service(.missingField("a")))
+    static let missing = failed(.service(.missingField("$.a")))
 
     static let verdicts: [Verdict] = [
         (.baselineValue, value, true),
@@ -316,8 +316,8 @@ import Testing
             (.service(.errorPayload(code: nil, message: "down")), ".service(.errorPayload(-))"),
             (.service(.undecodableBody), ".service(.undecodableBody)"),
             (.service(.wrongContentType("text/html")), ".service(.wrongContentType(text/html))"),
-            (.service(.missingField("user.login")), ".service(.missingField(user.login))"),
-            (.service(.invalidField("items[1]")), ".service(.invalidField(items[1]))"),
+            (.service(.missingField("$.user.login")), ".service(.missingField($.user.login))"),
+            (.service(.invalidField("$.items[1]")), ".service(.invalidField($.items[1]))"),
         ]
         for (reason, spelling) in spellings {
             #expect(reason.matrixSpelling == spelling)

@@ -4,7 +4,7 @@ import ServiceKit
 
 /// One recorded answer that a service's own types do not read as the recording means it: the place (cassette,
 /// interaction index and request, or error template), the service, and what went wrong, with the key path
-/// ``ServiceKit/WebServiceError`` names (`.missingField("user.login")`).
+/// ``ServiceKit/WebServiceError`` names (`.missingField("$.user.login")`).
 public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     /// Where the recorded answer is: an interaction, or an error template of the cassette.
     public enum Place: Sendable, Hashable {
@@ -21,7 +21,7 @@ public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
     /// The service's type name, such as `GitHubUserService`.
     public let service: String
     /// The service-level error the service's types reported, when they reported one: for a recorded success,
-    /// why it does not map (`.missingField("user.login")`); for a recorded error, the error it was read as.
+    /// why it does not map (`.missingField("$.user.login")`); for a recorded error, the error it was read as.
     public let error: WebServiceError.Service?
     /// What is wrong, as the end of a sentence: `cannot read the response: the field user.login is missing`.
     public let problem: String

@@ -27,10 +27,10 @@ import Testing
         let violations = contractViolations(of: GitHubUserService(login: "octocat"), in: cassette)
         // THEN exactly that interaction is reported, with the key path WebServiceError names
         #expect(violations.map(\.place) == [.interaction(index: 2, method: "GET", target: "/users/octocat")])
-        #expect(violations.map(\.error) == [.missingField("public_repos")])
+        #expect(violations.map(\.error) == [.missingField("$.public_repos")])
         #expect(
             violations.map(\.description) == [
-                "github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field public_repos is missing"
+                "github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field $.public_repos is missing"
             ])
     }
 
@@ -96,7 +96,7 @@ import Testing
         // WHEN the feed service's contract is checked, THEN each is one error it cannot read
         #expect(
             contractViolations(of: FeedService(), in: missingFields).map(\.description)
-                == ["feed template maintenance: FeedService cannot read the error: the field list is missing"])
+                == ["feed template maintenance: FeedService cannot read the error: the field $.list is missing"])
         #expect(
             contractViolations(of: FeedService(), in: notJSON).map(\.description)
                 == ["feed template maintenance: FeedService cannot read the error: the body is text/plain, not JSON"])

@@ -11,7 +11,9 @@ import Testing
 
 /// `FaultMatrix.run` through its users' surface: an app's service (a correct one, a broken one, a stream, one
 /// with retries) and an async call with fallbacks, against the repository's cassettes over real loopback HTTP.
-@Suite(.timeLimit(.minutes(2))) struct FaultMatrixRunTests {
+/// Serialized: each test runs a matrix of parallel rows with 1 s client timeouts, and several at once left too
+/// little CPU under ThreadSanitizer for a baseline to answer within that second.
+@Suite(.serialized, .timeLimit(.minutes(2))) struct FaultMatrixRunTests {
     /// A client as an app's test would build it: a short timeout, so that stalls end quickly.
     static let client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0, configuration: .init(timeout: 1)) }
 

@@ -34,7 +34,7 @@ import Testing
             testDescription: "a required field removed", cassette: "github/users",
             damage: { cassette in
                 try cassette.editResponse(2) { $0.replacing([.key("public_repos")], with: nil) }
-            }, problems: ["github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field public_repos is missing"]),
+            }, problems: ["github-users interaction 2 (GET /users/octocat): GitHubUserService cannot read the response: the field $.public_repos is missing"]),
         Breakage(
             testDescription: "a nested field of the wrong type", cassette: "stackexchange/questions",
             damage: { cassette in
@@ -42,13 +42,13 @@ import Testing
             },
             problems: [
                 "stackexchange-questions interaction 0 (GET /2.3/questions?order=desc&sort=activity&tagged=swift&site=stackoverflow&page=1&pagesize=3): "
-                    + "StackExchangeQuestionsService cannot read the response: the field items[1].score has an unexpected value"
+                    + "StackExchangeQuestionsService cannot read the response: the field $.items[1].score has an unexpected value"
             ]),
         Breakage(
             testDescription: "a field missing in a list entry", cassette: "feed/feeds",
             damage: { cassette in
                 try cassette.editResponse(1) { $0.replacing([.key("list"), .index(2), .key("userName")], with: nil) }
-            }, problems: ["feed interaction 1 (GET /feeds?page=2&pageSize=3): FeedService cannot read the response: the field list[2].userName is missing"]),
+            }, problems: ["feed interaction 1 (GET /feeds?page=2&pageSize=3): FeedService cannot read the response: the field $.list[2].userName is missing"]),
         Breakage(
             testDescription: "an error without its message", cassette: "login/login",
             damage: { cassette in

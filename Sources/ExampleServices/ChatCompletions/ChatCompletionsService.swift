@@ -45,7 +45,7 @@ public struct ChatCompletionsService: StreamingService {
         request.httpBody = JSONValue.object(members).encoded()
     }
 
-    /// The chunk's first choice; throws `.missingField("id")` for a chunk without an identifier.
+    /// The chunk's first choice; throws `.missingField("$.id")` for a chunk without an identifier.
     public func event(from message: ServerSentEvent) throws -> ChatCompletionDelta? {
         guard let chunk = message.json else {
             throw WebServiceError.service(.undecodableBody)

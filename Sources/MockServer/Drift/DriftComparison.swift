@@ -46,7 +46,7 @@ package enum DriftComparison {
             } else {
                 changes.append(
                     DriftChange(
-                        .breaking, "$", recorded: describe(JSONShape(before).kinds["$"] ?? []), live: "not JSON",
+                        .breaking, "$", recorded: describe(JSONShape(before).kinds[.root] ?? []), live: "not JSON",
                         kind: "body no longer JSON"))
             }
         }
@@ -58,15 +58,16 @@ package enum DriftComparison {
     /// ``JSONShape``), so a changed object or an empty list is one change, not one per field below it.
     package static func shapeChanges(recorded: JSONShape, live: JSONShape, prefix: String = "") -> [DriftChange] {
         var changes: [DriftChange] = []
-        for path in Set(recorded.kinds.keys).union(live.kinds.keys).sorted() {
-            let place = prefix + path
+        let paths = Set(recorded.kinds.keys).union(live.kinds.keys).map { (spelled: $0.description, path: $0) }
+        for (spelled, path) in paths.sorted(by: { $0.spelled < $1.spelled }) {
+            let place = prefix + spelled
             switch (recorded.kinds[path], live.kinds[path]) {
             case (let before?, nil):
-                if live.isKnownPlace(path, parent: recorded.parent(of: path)) {
+                if live.isKnownPlace(path) {
                     changes.append(DriftChange(.breaking, place, recorded: describe(before), live: "missing", kind: "field removed"))
                 }
             case (nil, let after?):
-                if recorded.isKnownPlace(path, parent: live.parent(of: path)) {
+                if recorded.isKnownPlace(path) {
                     changes.append(DriftChange(.additive, place, recorded: "missing", live: describe(after), kind: "field added"))
                 }
             case (let before?, let after?):

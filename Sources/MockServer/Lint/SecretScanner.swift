@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// Finds credentials left in recorded exchanges: values of the redaction rules' headers and fields that
 /// are not the placeholder, JSON Web Tokens, well-known token formats, and long high-entropy strings; and
@@ -105,7 +106,7 @@ struct SecretScanner: Sendable {
         }
         if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), type.contains("json") || type.isEmpty {
             var findings: [SecretFinding] = []
-            scanJSON(object, path: "$", side: side, into: &findings)
+            scanJSON(object, path: .root, side: side, into: &findings)
             return findings
         }
         // JSON that does not parse is still text.
@@ -120,11 +121,11 @@ struct SecretScanner: Sendable {
             }
     }
 
-    private func scanJSON(_ value: Any, path: String, side: String, into findings: inout [SecretFinding]) {
+    private func scanJSON(_ value: Any, path: JSONPath, side: String, into findings: inout [SecretFinding]) {
         if let object = value as? [String: Any] {
             for key in object.keys.sorted() {
                 let inner = object[key]!
-                let innerPath = "\(path).\(key)"
+                let innerPath = path.appending(.key(key))
                 if rules.redactsField(key), !(inner is NSNull), (inner as? String) != RedactionRules.placeholder, (inner as? String) != "" {
                     findings.append(SecretFinding(location: "\(side) body \(innerPath)", reason: "secret field"))
                 } else {
@@ -133,7 +134,7 @@ struct SecretScanner: Sendable {
             }
         } else if let array = value as? [Any] {
             for (index, inner) in array.enumerated() {
-                scanJSON(inner, path: "\(path)[\(index)]", side: side, into: &findings)
+                scanJSON(inner, path: path.appending(.index(index)), side: side, into: &findings)
             }
         } else if let text = value as? String {
             findings += scanURLParameters(in: text, location: "\(side) body \(path)")

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// Explains how a received request differs from a recorded one, place by place. Matching itself is decided
 /// by ``NormalizedRequest`` equality under a ``WildcardShape``; this only says why two requests do not match.
@@ -106,7 +107,7 @@ enum RequestComparison {
             return []
         case (.json(let left), .json(let right)):
             var differences: [RequestDifference] = []
-            jsonDifferences(left, right, at: JSONPath(), into: &differences)
+            jsonDifferences(left, right, at: .root, into: &differences)
             return differences
         case (.form(let left), .form(let right)):
             return fieldDifferences(left, right, prefix: "form field ")

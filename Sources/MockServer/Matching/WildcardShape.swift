@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// Where a recorded request holds the redaction placeholder (`"<redacted>"`), which matches any value in that
 /// place: a query or form field, a chosen header, a JSON value, a multipart part's content. Inside a header

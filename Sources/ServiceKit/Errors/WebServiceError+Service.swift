@@ -18,7 +18,7 @@ extension WebServiceError {
         /// The body had a content type the service does not read (for example `text/html` instead of JSON).
         case wrongContentType(String)
         /// A field the service requires is absent; the associated value is its key path, such as
-        /// `items[3].owner.display_name`.
+        /// `$.items[3].owner.display_name` (see ``JSONPath``).
         case missingField(String)
         /// A field is present but cannot be read as the type the service requires; the associated value
         /// is its key path.

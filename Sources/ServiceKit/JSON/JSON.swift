@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Subscripts never fail: `json["items"][3]["owner"]` is simply absent when any step is. Reading is
 /// lenient and optional (``string``, ``int``, ``bool``, ...), or strict through ``required``, which throws a
-/// service-level ``WebServiceError`` naming the full key path (`.missingField("items[3].owner.display_name")`).
+/// service-level ``WebServiceError`` naming the full key path (`.missingField("$.items[3].owner.display_name")`).
 ///
 /// A response's JSON is read straight from its bytes: a value costs something only when it is read.
 /// `json[3]` walks the array to its fourth element, so go through a long array with ``array`` instead.

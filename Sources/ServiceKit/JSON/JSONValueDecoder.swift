@@ -12,6 +12,8 @@ struct JSONValueDecoder: Decoder {
             switch component {
             case .key(let key): AnyCodingKey(key)
             case .index(let index): AnyCodingKey(intValue: index)
+            // Only a shape's path holds one; a position's path is made of keys and indices.
+            case .anyIndex: AnyCodingKey("*")
             }
         }
     }

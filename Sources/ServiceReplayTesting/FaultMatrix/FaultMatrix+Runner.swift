@@ -19,9 +19,9 @@ extension FaultMatrix {
         let recordedAt: Date?
         let shape: Shape
         let margin: Duration
-        /// The client the caller's closure built once, for ``FaultMatrix/placeholderURL``: each run sends with its
-        /// settings and transport (one `URLSession` for the whole matrix) to the run's own server.
-        let client: WebServiceClient
+        /// Builds each run's client for the run's server: a `URLSession` of its own per run, since FoundationNetworking
+        /// serves all the transfers of one session on one thread, and rows run side by side.
+        let makeClient: @Sendable (URL) -> WebServiceClient
         /// Sends the call; a stream also says how many events arrived before it ended.
         let call: @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
 
@@ -114,9 +114,10 @@ extension FaultMatrix {
             guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
             // The closure's client, on a virtual clock: retries are recorded, never slept.
             let clock = VirtualClock(now: recordedAt ?? Date())
-            var settings = client.configuration
+            let built = makeClient(baseURL)
+            var settings = built.configuration
             settings.clock = clock
-            let client = WebServiceClient(baseURL: Self.rebased(client.baseURL, onto: baseURL), configuration: settings, transport: client.transport)
+            let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
             let ended = await Self.race(deadline) { await call(client) }
             var outcome: CallOutcome
             switch ended {
@@ -135,17 +136,6 @@ extension FaultMatrix {
             outcome.sleeps = clock.sleeps
             if fault != nil, !Self.injected(server) { outcome.result = .notInjected }
             return (outcome, ended?.result)
-        }
-
-        /// `url` sent to `server`'s scheme, host and port, its path and query kept.
-        static func rebased(_ url: URL, onto server: URL) -> URL {
-            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-                let target = URLComponents(url: server, resolvingAgainstBaseURL: false)
-            else { return server }
-            components.scheme = target.scheme
-            components.host = target.host
-            components.port = target.port
-            return components.url ?? server
         }
 
         /// Whether the server injected a fault: a journal entry says so, or (for `refuse`, which acts before a

@@ -30,8 +30,9 @@ import ServiceKit
 ///
 /// Every run must end within the client's timeout times its attempts plus `margin`; one still running then is
 /// cancelled and fails its row. A row whose fault never fired fails too. The client is the one `client` builds
-/// for each run's base URL, with its clock replaced by a `VirtualClock` standing at the cassette's recording
-/// date: retries wait for nothing, and the report shows their waits. Cassettes are found as
+/// for each run's base URL (and once before, for a port nothing listens on, to read its timeout and retry
+/// policy), with its clock replaced by a `VirtualClock` standing at the cassette's recording date: retries wait
+/// for nothing, and the report shows their waits. Cassettes are found as
 /// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:fileID:line:column:_:)`` finds them.
 ///
 /// The record mode (`MOCKSERVER_RECORD`) applies to the baseline alone, which takes the cassette's turn as a
@@ -195,7 +196,7 @@ public enum FaultMatrix {
     ///   - folder: the recordings folder; default as for `run`.
     ///   - eventsBeforeFault: for a `StreamingService`, how many events arrive before a stream fault strikes;
     ///     default 1 (a negative count counts as 0). Ignored for other services.
-    ///   - client: builds the client for a run's base URL; the rows depend on its timeout and retry policy.
+    ///   - client: builds a client, for a placeholder base URL; the rows depend on its timeout and retry policy.
     ///   - overrides: changed expectations and skipped faults (a skipped fault stays a case, which `run` reports
     ///     as skipped), and faults added as cases of their own.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
@@ -209,7 +210,7 @@ public enum FaultMatrix {
         client: @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], filePath: String = #filePath
     ) throws -> [Case] {
-        let (_, _, shape, _) = try shape(
+        let (_, _, shape) = try shape(
             cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
             eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
         return try cases(for: shape, overrides: overrides)
@@ -235,21 +236,21 @@ public enum FaultMatrix {
         throws -> Runner<Value>
     {
         let test = CassetteSession.testName(function)
-        let (recordings, recordedAt, shape, built) = try shape(
+        let (recordings, recordedAt, shape) = try shape(
             cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
             idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
         return Runner(
             subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
-            recordedAt: recordedAt, shape: shape, margin: margin, client: built, call: call)
+            recordedAt: recordedAt, shape: shape, margin: margin, makeClient: client, call: call)
     }
 
-    /// The recordings folder, the cassette's date, the matrix's shape (its error templates, and the timeout and
-    /// attempts of the client) and the client `client` builds, once: every run uses its settings and transport. A cassette the record mode will record (missing under
+    /// The recordings folder, the cassette's date and the matrix's shape (its error templates, and the timeout
+    /// and attempts of a client `client` builds). A cassette the record mode will record (missing under
     /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
     private static func shape(
         cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
         idempotent: Bool, eventsBeforeFault: Int?
-    ) throws -> (URL, Date?, Shape, WebServiceClient) {
+    ) throws -> (URL, Date?, Shape) {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
         let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
         // Through the cache the replay servers read from, so the file is read and parsed once.
@@ -261,15 +262,11 @@ public enum FaultMatrix {
         } else {
             loaded = nil
         }
-        let built = client(placeholderURL)
-        let settings = built.configuration
+        // A client for a port nothing listens on, only to read its settings.
+        let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
         let shape = Shape(
             eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
             attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
-        return (recordings, loaded?.recordedAt, shape, built)
+        return (recordings, loaded?.recordedAt, shape)
     }
-
-    /// The base URL the client is built for before any server runs: a port nothing listens on. Every run then
-    /// sends to its own server's host and port, keeping the rest of the client's base URL.
-    static let placeholderURL = URL(string: "http://127.0.0.1:9")!
 }

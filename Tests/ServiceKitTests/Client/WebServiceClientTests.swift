@@ -104,7 +104,7 @@ import Testing
             try await makeClient(transport).send(OwnDecodingService())
         }
         // Then no DecodingError escapes: it is a missing field, with the DecodingError underneath
-        #expect(error?.reason == .service(.missingField("joined")))
+        #expect(error?.reason == .service(.missingField("$.joined")))
         #expect(error?.underlyingError is DecodingError)
     }
 

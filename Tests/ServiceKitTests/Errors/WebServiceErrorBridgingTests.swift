@@ -40,7 +40,7 @@ import Testing
         let networkCodes = WebServiceError.Network.allCases.map(\.code)
         let serviceCodes: [Int] = [
             .httpStatus(500, message: nil), .rateLimited(retryAfter: nil), .errorPayload(code: nil, message: nil),
-            .undecodableBody, .wrongContentType("text/html"), .missingField("a"), .invalidField("a"),
+            .undecodableBody, .wrongContentType("text/html"), .missingField("$.a"), .invalidField("$.a"),
         ].map { (failure: WebServiceError.Service) in failure.code }
         // Then no two share a code
         #expect(Set(networkCodes).count == networkCodes.count)

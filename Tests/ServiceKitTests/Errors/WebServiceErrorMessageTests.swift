@@ -49,12 +49,12 @@ import Testing
             "The server answered with text/html instead of JSON. Try again later, or update the app if this keeps happening."
         ),
         (
-            .service(.missingField("items[3].owner.display_name")),
-            "The server's response is missing the field items[3].owner.display_name. Try again later, or update the app if this keeps happening."
+            .service(.missingField("$.items[3].owner.display_name")),
+            "The server's response is missing the field $.items[3].owner.display_name. Try again later, or update the app if this keeps happening."
         ),
         (
-            .service(.invalidField("created_at")),
-            "The server's response has an unexpected value in the field created_at. Try again later, or update the app if this keeps happening."
+            .service(.invalidField("$.created_at")),
+            "The server's response has an unexpected value in the field $.created_at. Try again later, or update the app if this keeps happening."
         ),
     ]
 

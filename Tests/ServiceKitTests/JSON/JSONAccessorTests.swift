@@ -48,7 +48,7 @@ import Testing
         // Then a chain of subscripts reaches the leaf and remembers how
         let leaf = json["items"][0]["owner"]["display_name"]
         #expect(leaf.string == "Ann")
-        #expect(leaf.path.description == "items[0].owner.display_name")
+        #expect(leaf.path.description == "$.items[0].owner.display_name")
     }
 
     @Test func subscripts_throughMissingOrMismatchedSteps_areAbsent() {
@@ -57,18 +57,32 @@ import Testing
         #expect(!json["items"][5].exists)
         #expect(!json["name"]["first"].exists)
         #expect(!json["items"]["key"].exists)
-        #expect(json["items"][5].path.description == "items[5]")
+        #expect(json["items"][5].path.description == "$.items[5]")
     }
 
     @Test func arrayAndObject_carryElementPaths() {
         let json = JSON(["list": ["a", "b"], "map": ["k": 1]])
-        #expect(json["list"].array?.map(\.path.description) == ["list[0]", "list[1]"])
-        #expect(json["map"].object?["k"]?.path.description == "map.k")
+        #expect(json["list"].array?.map(\.path.description) == ["$.list[0]", "$.list[1]"])
+        #expect(json["map"].object?["k"]?.path.description == "$.map.k")
         #expect(json["list"].object == nil)
         #expect(json["map"].array == nil)
     }
 
-    @Test func rootPath_readsRoot() {
-        #expect(JSONPath.root.description == "(root)")
+    @Test func rootPath_readsDollar() {
+        #expect(JSONPath.root.description == "$")
+    }
+
+    @Test func pathSpelling_dotsPlainNames_andBracketsEveryOtherName() {
+        // RFC 9535's shorthand: a letter, `_` or non-ASCII first, digits after; anything else is a JSON string.
+        let names: [(String, String)] = [
+            ("login", "$.login"), ("_id2", "$._id2"), ("é", "$.é"), ("Z", "$.Z"),
+            ("2fa", #"$["2fa"]"#), ("content-type", #"$["content-type"]"#), ("odd name", #"$["odd name"]"#), ("", #"$[""]"#),
+            (#"a"b\c"#, #"$["a\"b\\c"]"#), ("line\nbreak\u{1}", #"$["line\nbreak\u0001"]"#),
+            ("a\r\tb\u{1F}", #"$["a\r\tb\u001F"]"#),
+        ]
+        for (name, spelled) in names {
+            #expect(JSON(["x": 1])[name].path.description == spelled)
+        }
+        #expect(JSON(["items": [1, 2, 3, 4]])["items"][3]["owner"].path.description == "$.items[3].owner")
     }
 }

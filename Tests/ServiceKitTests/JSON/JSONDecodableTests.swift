@@ -57,18 +57,18 @@ import Testing
         // When it is decoded
         let error = #expect(throws: WebServiceError.self) { try json.decode(Page.self) }
         // Then the path names the element and key
-        #expect(error?.reason == .service(.missingField("owners[1].display_name")))
+        #expect(error?.reason == .service(.missingField("$.owners[1].display_name")))
     }
 
     @Test func decode_wrongType_throwsInvalidField() {
         let json = JSON(["display_name": ["first": "Ann"]])
         let error = #expect(throws: WebServiceError.self) { try json.decode(Owner.self) }
-        #expect(error?.reason == .service(.invalidField("display_name")))
+        #expect(error?.reason == .service(.invalidField("$.display_name")))
     }
 
     @Test func decode_integerOutOfRange_throwsInvalidField() {
         let error = #expect(throws: WebServiceError.self) { try JSON(["n": 300]).decode([String: UInt8].self) }
-        #expect(error?.reason == .service(.invalidField("n")))
+        #expect(error?.reason == .service(.invalidField("$.n")))
     }
 
     @Test func decode_topLevelArrayAndNestedJSONValue() throws {

@@ -46,10 +46,10 @@ import Testing
         #expect(users[0]["id"].int == 7)
         #expect(users[0]["admin"].bool == true)
         #expect(users[0]["score"].int == 2)
-        #expect(users[0].path.description == "users[0]")
-        #expect(throws: WebServiceError.service(.missingField("users[1].id"))) { try users[1]["id"].required.int }
-        #expect(throws: WebServiceError.service(.invalidField("users[1].admin"))) { try users[1]["admin"].required.bool }
-        #expect(throws: WebServiceError.service(.invalidField("users"))) { try json["users"].required.string }
+        #expect(users[0].path.description == "$.users[0]")
+        #expect(throws: WebServiceError.service(.missingField("$.users[1].id"))) { try users[1]["id"].required.int }
+        #expect(throws: WebServiceError.service(.invalidField("$.users[1].admin"))) { try users[1]["admin"].required.bool }
+        #expect(throws: WebServiceError.service(.invalidField("$.users"))) { try json["users"].required.string }
     }
 
     struct User: Decodable, Equatable {
@@ -64,7 +64,7 @@ import Testing
 
     @Test func decode_readsFromTheBytes_andNamesTheFailingKeyPath() throws {
         let json = try responseJSON(#"[{"id": "1", "tags": ["a"], "owner": {"name": "Ann"}}, {"id": 2, "tags": [], "owner": {}}]"#)
-        #expect(throws: WebServiceError.service(.missingField("[1].owner.name"))) { try json.decode([User].self) }
+        #expect(throws: WebServiceError.service(.missingField("$[1].owner.name"))) { try json.decode([User].self) }
         let first = try json[0].decode(User.self)
         #expect(first == User(id: 1, tags: ["a"], owner: Owner(name: "Ann")))
     }

@@ -19,7 +19,7 @@ import Testing
             try json["items"][3]["owner"]["display_name"].required.string
         }
         // Then the error names the key path a person can find in the payload
-        #expect(error?.reason == .service(.missingField("items[3].owner.display_name")))
+        #expect(error?.reason == .service(.missingField("$.items[3].owner.display_name")))
     }
 
     @Test func required_elementOfMappedArray_namesIndex() {
@@ -30,21 +30,21 @@ import Testing
             try json["items"].required.array.map { try $0["id"].required.int }
         }
         // Then the failing element's index is in the path
-        #expect(error?.reason == .service(.missingField("items[1].id")))
+        #expect(error?.reason == .service(.missingField("$.items[1].id")))
     }
 
     @Test func required_presentButUnreadable_isInvalidField() {
         let json = JSON(["count": "many", "link": 5])
         let count = #expect(throws: WebServiceError.self) { try json["count"].required.int }
-        #expect(count?.reason == .service(.invalidField("count")))
+        #expect(count?.reason == .service(.invalidField("$.count")))
         let link = #expect(throws: WebServiceError.self) { try json["link"].required.url }
-        #expect(link?.reason == .service(.invalidField("link")))
+        #expect(link?.reason == .service(.invalidField("$.link")))
     }
 
     @Test func required_date_readsWithFormatOrThrows() throws {
         let json = JSON(["at": 1_699_990_000, "bad": "yesterday"])
         #expect(try json["at"].required.date(.secondsSince1970) == Date(timeIntervalSince1970: 1_699_990_000))
         let error = #expect(throws: WebServiceError.self) { try json["bad"].required.date(.iso8601) }
-        #expect(error?.reason == .service(.invalidField("bad")))
+        #expect(error?.reason == .service(.invalidField("$.bad")))
     }
 }

@@ -97,6 +97,6 @@ import Testing
         let error = await #expect(throws: WebServiceError.self) {
             for try await _ in client(transport).events(of: ChatCompletionsService(model: "m", messages: [])) {}
         }
-        #expect(error?.reason == .service(.missingField("id")))
+        #expect(error?.reason == .service(.missingField("$.id")))
     }
 }

@@ -67,7 +67,7 @@ import Testing
         let error = await #expect(throws: WebServiceError.self) {
             try await makeClient(transport, baseURL: Self.baseURL).send(FeedService())
         }
-        #expect(error?.reason == .service(.missingField("list[1].userName")))
+        #expect(error?.reason == .service(.missingField("$.list[1].userName")))
     }
 
     @Test func serverError_isServiceLevel() async {

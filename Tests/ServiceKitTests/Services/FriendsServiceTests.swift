@@ -37,7 +37,7 @@ import Testing
     @Test func response_notAnArray_isInvalidField() async {
         let transport = ScriptedTransport(.json(["friends": []]))
         let error = await #expect(throws: WebServiceError.self) { try await client(transport).send(FriendsService(userID: "42")) }
-        #expect(error?.reason == .service(.invalidField("(root)")))
+        #expect(error?.reason == .service(.invalidField("$")))
     }
 
     @Test func badToken_isServiceLevel() async {

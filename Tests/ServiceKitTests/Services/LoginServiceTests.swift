@@ -36,7 +36,7 @@ import Testing
         let error = await #expect(throws: WebServiceError.self) {
             try await makeClient(transport, baseURL: Self.baseURL).send(service)
         }
-        #expect(error?.reason == .service(.missingField("access_token")))
+        #expect(error?.reason == .service(.missingField("$.access_token")))
     }
 
     @Test func response_dateInAnotherFormat_isInvalidField() async {
@@ -44,7 +44,7 @@ import Testing
         let error = await #expect(throws: WebServiceError.self) {
             try await makeClient(transport, baseURL: Self.baseURL).send(service)
         }
-        #expect(error?.reason == .service(.invalidField("signupdate")))
+        #expect(error?.reason == .service(.invalidField("$.signupdate")))
     }
 
     @Test func badCredentials_isServiceLevelWithServerMessage() async {

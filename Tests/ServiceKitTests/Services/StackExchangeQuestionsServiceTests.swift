@@ -90,7 +90,7 @@ import Testing
         let error = await #expect(throws: WebServiceError.self) {
             try await send(StackExchangeQuestionsService(site: "stackoverflow"), .json(Self.page(items)))
         }
-        #expect(error?.reason == .service(.missingField("items[3].owner.display_name")))
+        #expect(error?.reason == .service(.missingField("$.items[3].owner.display_name")))
     }
 
     static let errorCases: [(Int, JSONValue, WebServiceError.Service)] = [

@@ -1,36 +1,4 @@
-/// A location inside a JSON document, spelt `$.user.id`, `$.items[2]` or `$["odd key"]` in reports.
-struct JSONPath: Sendable, Hashable, Comparable, CustomStringConvertible {
-    enum Component: Sendable, Hashable {
-        case key(String)
-        case index(Int)
-    }
-
-    var components: [Component] = []
-
-    func appending(_ component: Component) -> JSONPath {
-        JSONPath(components: components + [component])
-    }
-
-    var description: String {
-        var text = "$"
-        for component in components {
-            switch component {
-            case .index(let index):
-                text += "[\(index)]"
-            case .key(let key):
-                let simple =
-                    !key.isEmpty && key.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0 == "_" || ("0"..."9").contains($0) }
-                    && !("0"..."9").contains(key.unicodeScalars.first!)
-                text += simple ? "." + key : "[" + JSONWriter.quoted(key) + "]"
-            }
-        }
-        return text
-    }
-
-    static func < (lhs: JSONPath, rhs: JSONPath) -> Bool {
-        lhs.description.utf8.lexicographicallyPrecedes(rhs.description.utf8)
-    }
-}
+import ServiceReplayShared
 
 extension CassetteJSON {
     /// The value at `path`, or `nil` when a step is missing.
@@ -40,6 +8,7 @@ extension CassetteJSON {
             switch component {
             case .key(let key): guard let next = current[key] else { return nil }; current = next
             case .index(let index): guard let next = current[index] else { return nil }; current = next
+            case .anyIndex: return nil
             }
         }
         return current
@@ -69,7 +38,7 @@ extension CassetteJSON {
     }
 
     /// Every path whose value is a string containing `text`, with that string; object keys visited in sorted order.
-    func strings(containing text: String, under prefix: JSONPath = JSONPath()) -> [(path: JSONPath, string: String)] {
+    func strings(containing text: String, under prefix: JSONPath = .root) -> [(path: JSONPath, string: String)] {
         switch self {
         case .string(let string) where string.contains(text):
             return [(prefix, string)]

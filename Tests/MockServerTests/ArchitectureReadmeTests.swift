@@ -73,4 +73,13 @@ import Testing
             }
         }
     }
+
+    @Test func theLayerTable_listsTheFolderGraphsChain_inItsOrder() throws {
+        // The Layers section's table: `Wire/`, a module of its own, then the chain FolderGraphTests enforces.
+        let text = try String(contentsOf: Self.root.appendingPathComponent(Self.article), encoding: .utf8)
+        let section = text.components(separatedBy: "\n## Layers\n").dropFirst().first?.components(separatedBy: "\n## ").first ?? ""
+        let rows = section.components(separatedBy: "\n").filter { $0.hasPrefix("| `") }
+        let folders = rows.compactMap { $0.split(separator: "`").first { $0.hasSuffix("/") }.map { String($0.dropLast()) } }
+        #expect(folders == ["Wire"] + FolderGraphTests.chain)
+    }
 }

@@ -26,18 +26,7 @@ enum AtomicFile {
         }
         var removeTemporary = true
         defer { if removeTemporary { unlink(temporary) } }
-        let written = data.withUnsafeBytes { raw -> Int32 in
-            var offset = 0
-            while offset < raw.count {
-                let result = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += result
-            }
-            return 0
-        }
+        let written = data.withUnsafeBytes { Sys.writeAll(descriptor, $0) }
         if written != 0 {
             close(descriptor)
             throw failure("cannot write the cassette", written)
@@ -101,14 +90,4 @@ enum AtomicFile {
     private static func existing(_ display: String) -> MockServerError {
         MockServerError(code: .fileExists, file: display, reason: "the file already exists; pass overwrite: true to replace it")
     }
-}
-
-/// `write(2)`, spelled so that it does not collide with the `write` functions of this module.
-@inline(__always)
-func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(descriptor, buffer, count)
-    #else
-    Darwin.write(descriptor, buffer, count)
-    #endif
 }

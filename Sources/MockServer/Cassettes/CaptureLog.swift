@@ -180,7 +180,7 @@ enum CaptureLog {
     /// The parts of stream `id` that the log at `url` holds between byte `start` and byte `end`, in order;
     /// `nil` when that range cannot be read.
     static func streamParts(_ id: Int, in url: URL, from start: Int, to end: Int) -> [RecordedStream.Part]? {
-        let descriptor = systemOpen(url.path, O_RDONLY | O_CLOEXEC, 0)
+        let descriptor = Sys.openFile(url.path, O_RDONLY | O_CLOEXEC, 0)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var bytes = [UInt8](repeating: 0, count: max(0, end - start))
@@ -227,13 +227,4 @@ enum CaptureLog {
         }
         return "fnv1a64:" + String(hash, radix: 16) + ":\(data.count)"
     }
-}
-
-/// `open(2)`, spelled so that it does not collide with ``CassetteTape/open(_:mode:)``.
-func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, flags, mode)
-    #else
-    Darwin.open(path, flags, mode)
-    #endif
 }

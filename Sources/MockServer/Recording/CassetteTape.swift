@@ -158,7 +158,7 @@ final class CassetteTape: Sendable {
         } catch {
             throw MockServerError(.cannotSave, "cannot create the folder for \(file.relativePath) (\(Cassette.reason(of: error)))")
         }
-        let descriptor = systemOpen(logURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+        let descriptor = Sys.openFile(logURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw MockServerError(.cannotSave, "cannot create the capture log \(logURL.relativePath) (\(String(cString: strerror(errno))))")
         }
@@ -380,22 +380,12 @@ final class CassetteTape: Sendable {
 
     /// Writes all of `bytes` to `descriptor`; the reason when that fails.
     private static func write(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-        bytes.withUnsafeBytes { raw -> String? in
-            var offset = 0
-            while offset < raw.count {
-                let result = systemWrite(descriptor, raw.baseAddress! + offset, raw.count - offset)
-                if result < 0 {
-                    if errno == EINTR { continue }
-                    return String(cString: strerror(errno))
-                }
-                offset += result
-            }
-            return nil
-        }
+        let failed = bytes.withUnsafeBytes { Sys.writeAll(descriptor, $0) }
+        return failed == 0 ? nil : String(cString: strerror(failed))
     }
 
     private static func append(_ bytes: [UInt8], toFileAt url: URL) throws(MockServerError) {
-        let descriptor = systemOpen(url.path, O_WRONLY | O_APPEND | O_CLOEXEC, 0)
+        let descriptor = Sys.openFile(url.path, O_WRONLY | O_APPEND | O_CLOEXEC, 0)
         guard descriptor >= 0 else {
             throw MockServerError(.cannotSave, "cannot open the capture log \(url.relativePath) (\(String(cString: strerror(errno))))")
         }

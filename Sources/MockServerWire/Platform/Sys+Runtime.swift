@@ -10,8 +10,8 @@ extension Sys {
     static func makeWakePipe() -> (read: Int32, write: Int32)? {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return nil }
-        configureNewSocket(fds[0])
-        configureNewSocket(fds[1])
+        configureLoopDescriptor(fds[0])
+        configureLoopDescriptor(fds[1])
         return (fds[0], fds[1])
     }
 

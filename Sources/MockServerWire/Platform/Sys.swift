@@ -88,10 +88,16 @@ package enum Sys {
         return fd
     }
 
-    /// Non-blocking, close-on-exec, and (on Darwin) no SIGPIPE for writes to a closed peer.
-    static func configureNewSocket(_ fd: Int32) {
+    /// Non-blocking and close-on-exec: what every descriptor an event loop watches needs, sockets and pipes.
+    static func configureLoopDescriptor(_ fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+
+    /// A loop descriptor that is a socket: also, on Darwin, no SIGPIPE for writes to a closed peer (an option
+    /// only sockets have).
+    static func configureNewSocket(_ fd: Int32) {
+        configureLoopDescriptor(fd)
         #if canImport(Darwin)
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))

@@ -29,4 +29,12 @@ extension Journal {
         }
         return append(request, outcome: JournalOutcome(answer), used: answer.fault == nil ? nil : answer.interaction, at: time)
     }
+
+    /// Adds `request` with its answer, now, and hands the entry to `observer` (a server's `onRequest`); the
+    /// public entry is built only when there is an observer. What both handlers do with every replayed answer.
+    package func record(_ request: HTTPRequest, answer: ReplayAnswer, observer: (@Sendable (JournalEntry) -> Void)?) {
+        let time = Date()
+        let sequence = append(request, answer: answer, at: time)
+        observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer)))
+    }
 }

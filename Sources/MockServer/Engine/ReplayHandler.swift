@@ -46,9 +46,7 @@ final class ReplayHandler: HTTPHandler {
             answer = engine.answer(request, parts: parts, streamTiming: streamTiming)
             if let nearMiss = answer.nearMiss { unmatched.append(nearMiss) }
         }
-        let time = Date()
-        let sequence = journal.append(request, answer: answer, at: time)
-        observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer)))
+        journal.record(request, answer: answer, observer: observer)
         return answer.reply
     }
 

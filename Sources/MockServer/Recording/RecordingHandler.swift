@@ -77,9 +77,7 @@ final class RecordingHandler: HTTPHandler {
         if replaysFirst {
             let answer = engine.answer(request, headFromGET: false)
             if answer.interaction != nil {
-                let time = Date()
-                let sequence = journal.append(request, answer: answer, at: time)
-                observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer)))
+                journal.record(request, answer: answer, observer: observer)
                 return answer.reply
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+import ServiceReplayShared
 import Testing
 
 /// The forwarding modes side by side: what each forwards, replays, records and refuses.
@@ -190,5 +191,23 @@ import Testing
             #expect(targets.last == "/slow")
             #expect(targets.dropLast().allSatisfy { $0 == "/text" })
         }
+    }
+
+    @Test func onRequest_seesReplayedAnswers_inReplayAndInReplayOrRecord() async throws {
+        let seen = Lock<[String]>([])
+        try await withUpstream { upstream, _ in
+            let recorded = cassette(upstream: upstream, targets: ["/text?n=1"])
+            for mode in [ReplayServer.Mode.replay, .replayOrRecord] {
+                let configuration = ReplayServer.Configuration(
+                    faults: .none, onRequest: { entry in seen.withLock { $0.append("\(mode) \(entry)") } },
+                    mode: mode, recording: mode == .replay ? nil : RecordingOptions(upstream: try Upstream(upstream)))
+                try await withMockServer(cassettes: [recorded], configuration: configuration) { server in
+                    _ = try await rawExchange(server.baseURL!, "GET /text?n=1 HTTP/1.1\r\nHost: proxy")
+                }
+            }
+        }
+        // The entry as the journal prints it, up to its status and timing.
+        let seenLines = seen.withLock { $0 }.map { $0.replacingOccurrences(of: #" \(.*\)$"#, with: "", options: .regularExpression) }
+        #expect(seenLines == ["replay #0 GET /text?n=1 → api interaction 0", "replayOrRecord #0 GET /text?n=1 → api interaction 0"])
     }
 }

@@ -6,29 +6,51 @@ import ServiceReplayShared
 
 /// The default ``HTTPTransport``: one `URLSession` of its own, with ServiceKit's delegate.
 ///
-/// The session lives as long as the transport: `deinit` calls `finishTasksAndInvalidate()`, because an
-/// unvalidated session keeps its delegate and (on Linux) its threads forever. Cancelling the calling task
-/// cancels the `URLSessionTask`, which ends the call with `URLError.cancelled`.
+/// The session is made when the first request is sent, so a client that never sends (one built only to read
+/// its configuration) costs no session. It lives as long as the transport: `deinit` calls
+/// `finishTasksAndInvalidate()`, because an unvalidated session keeps its delegate and (on Linux) its threads
+/// forever. Cancelling the calling task cancels the `URLSessionTask`, which ends the call with
+/// `URLError.cancelled`.
 ///
 /// A request's `timeoutInterval` is the longest wait for progress (bytes sent or received), and the
 /// transport keeps it itself, to the millisecond: past it the call fails with `URLError.timedOut`.
 /// URLSession gets a looser timeout (twice as long, rounded up to whole seconds, plus one), because
 /// FoundationNetworking cuts its timeout to whole seconds: 0.5 s would fail at once, 1.5 s after 1 s.
 public final class URLSessionTransport: HTTPTransport {
-    private let session: URLSession
+    /// The session once a request was sent; until then, the configuration to make it from.
+    private enum SessionState {
+        case pending(URLSessionConfiguration)
+        case made(URLSession)
+    }
+
+    private let state: Lock<SessionState>
     private let router: SessionTaskRouter
 
     /// A transport over a new session made from `configuration` (ephemeral by default: no cookies, cache or
     /// credentials persist between runs). The configuration is copied; changing it later has no effect.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         // Redirects are followed, as URLSession does by default.
-        let router = SessionTaskRouter(followsRedirects: true)
-        self.router = router
-        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+        router = SessionTaskRouter(followsRedirects: true)
+        // Copied now, as URLSession would copy it, so that later changes to the caller's object do not count.
+        state = Lock(.pending(configuration.copy() as! URLSessionConfiguration))
     }
 
     deinit {
-        session.finishTasksAndInvalidate()
+        if case .made(let session) = state.withLock({ $0 }) { session.finishTasksAndInvalidate() }
+    }
+
+    /// The session, made on first use.
+    private var session: URLSession {
+        state.withLock { state in
+            switch state {
+            case .made(let session):
+                return session
+            case .pending(let configuration):
+                let session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
+                state = .made(session)
+                return session
+            }
+        }
     }
 
     /// Sends `request` as a data task and returns the complete response; throws the `URLError` the session

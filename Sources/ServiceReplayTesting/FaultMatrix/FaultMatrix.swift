@@ -262,7 +262,8 @@ public enum FaultMatrix {
         } else {
             loaded = nil
         }
-        // A client for a port nothing listens on, only to read its settings.
+        // A client for a port nothing listens on, only to read its settings: it sends nothing, so its
+        // URLSessionTransport never makes a session.
         let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
         let shape = Shape(
             eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,

@@ -3,9 +3,9 @@ import ServiceReplayShared
 import MockServer
 import Testing
 
-/// The Swift Testing trait `.mockServer(...)`: each test it applies to runs with a ``MockServer/ReplayServer``
+/// The Swift Testing trait `.mockServer(...)`: each test it applies to runs with a ``MockServer/CassetteServer``
 /// of its own, started before the test and stopped after it, reachable from the test as
-/// `ReplayServer.current`. Applied to a suite, it applies to every test in it; parallel tests (and each
+/// `CassetteServer.current`. Applied to a suite, it applies to every test in it; parallel tests (and each
 /// case of a parameterized test) get their own server.
 ///
 /// The record mode comes from the environment, as for `withMockServer(replaying:upstream:)`: replay by
@@ -20,7 +20,7 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let cassette: String?
     let upstream: String?
     let folder: URL?
-    let configuration: ReplayServer.Configuration
+    let configuration: CassetteServer.Configuration
     let allowsUnusedInteractions: Bool
     let filePath: String
     /// Where the record mode and the other `MOCKSERVER_` variables are read; `nil` for
@@ -86,13 +86,13 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
 
 /// The `.mockServer(...)` spelling of ``MockServerTrait`` in a test's or suite's traits.
 extension Trait where Self == MockServerTrait {
-    /// Runs each test with its own ``MockServer/ReplayServer`` for `cassette`, in the record mode the
+    /// Runs each test with its own ``MockServer/CassetteServer`` for `cassette`, in the record mode the
     /// environment gives (see ``MockServerTrait``).
     ///
     /// ```swift
     /// @Test(.mockServer("github/users", upstream: "https://api.github.com"))
     /// func octocat() async throws {
-    ///     let server = try #require(ReplayServer.current)
+    ///     let server = try #require(CassetteServer.current)
     ///     let session = URLSession(configuration: try server.sessionConfiguration())
     ///     ...
     /// }
@@ -116,9 +116,9 @@ extension Trait where Self == MockServerTrait {
         upstream: String? = nil,
         in folder: URL? = nil,
         strict: Bool = true,
-        faults: ReplayServer.FaultSource = .environment,
+        faults: CassetteServer.FaultSource = .environment,
         allowUnusedInteractions: Bool = true,
-        configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
+        configuration: CassetteServer.Configuration = CassetteServer.Configuration(),
         filePath: String = #filePath
     ) -> Self {
         var configuration = configuration

@@ -12,7 +12,7 @@ import Testing
 /// replay server and a ServiceKit client pointed at it.
 public struct Replay: Sendable {
     /// The server replaying the cassettes; its journal shows what the client sent.
-    public let server: ReplayServer
+    public let server: CassetteServer
     /// A client for the server's loopback address, over a `URLSession` of its own.
     public let client: WebServiceClient
     /// The client's clock: retries and backoffs are recorded here (`clock.sleeps`), never slept.
@@ -71,7 +71,7 @@ public func withReplay<Result>(
     _ names: String...,
     in folder: URL? = nil,
     upstream: String? = nil,
-    configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
+    configuration: CassetteServer.Configuration = CassetteServer.Configuration(),
     client: WebServiceClient.Configuration = WebServiceClient.Configuration(),
     now: Date? = nil,
     filePath: String = #filePath,

@@ -45,7 +45,7 @@ import Testing
 
     /// Makes `call` `settings.repeats` times against one server under `faults` and one client, checking each
     /// outcome.
-    static func repeatedly(_ call: ServiceCall, faults: ReplayServer.FaultSource, settings: ChaosSettings) async throws -> [ChaosRecord] {
+    static func repeatedly(_ call: ServiceCall, faults: CassetteServer.FaultSource, settings: ChaosSettings) async throws -> [ChaosRecord] {
         let reference = try await call.faultFreeOutcome()
         guard case .value = reference else {
             Issue.record("\(call.name) fails without faults: \(reference)")

@@ -14,12 +14,12 @@ import Testing
 
     /// Runs `body` with a strict server replaying `chat/completions` and a client whose base URL ends in `/v1`.
     private func withChat<T>(
-        faults: ReplayServer.FaultSource, timing: StreamTiming = .instant,
+        faults: CassetteServer.FaultSource, timing: StreamTiming = .instant,
         timeout: TimeInterval = ReplayTimeout.answer,
-        _ body: (ReplayServer, WebServiceClient) async throws -> T
+        _ body: (CassetteServer, WebServiceClient) async throws -> T
     ) async throws -> T {
         let cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
-        let configuration = ReplayServer.Configuration(faults: faults, strict: true, streamTiming: timing)
+        let configuration = CassetteServer.Configuration(faults: faults, strict: true, streamTiming: timing)
         return try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
             let baseURL = try server.baseURL.orThrow("no base URL").appendingPathComponent("v1")
             let client = WebServiceClient(baseURL: baseURL, configuration: .init(timeout: timeout), transport: URLSessionTransport())
@@ -125,7 +125,7 @@ import Testing
             response.body = .stream(stream)
             cassettes[0].interactions[index].outcome = .response(response)
         }
-        let configuration = ReplayServer.Configuration(faults: .none, strict: true, streamTiming: .instant)
+        let configuration = CassetteServer.Configuration(faults: .none, strict: true, streamTiming: .instant)
         try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
             let client = WebServiceClient(
                 baseURL: try server.baseURL.orThrow("no base URL").appendingPathComponent("v1"),

@@ -82,7 +82,7 @@ struct FirstHourTests {
         let service: ProfileService
 
         init() throws {
-            let server = try #require(ReplayServer.current)
+            let server = try #require(CassetteServer.current)
             service = ProfileService(configuration: try server.sessionConfiguration())
         }
 

@@ -192,7 +192,7 @@ import Testing
             case .trait:
                 let trait = MockServerTrait.mockServer("item", upstream: upstream, in: folder, faults: .none)
                 try await trait.provideScope(for: try #require(Test.current), testCase: Test.Case.current) {
-                    let server = try #require(ReplayServer.current)
+                    let server = try #require(CassetteServer.current)
                     try await call(client(try server.baseURL.orThrow("no base URL")))
                 }
             case .withMockServer:

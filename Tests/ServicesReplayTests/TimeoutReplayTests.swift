@@ -47,7 +47,7 @@ import Testing
     /// (after `deltasBeforeFailure` deltas).
     private func chat(timeout: TimeInterval, faults: String, deltasBeforeFailure: Int = 2) async throws -> Timed<[String]> {
         let cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
-        let configuration = ReplayServer.Configuration(faults: try .specs(faults), strict: true, streamTiming: .recorded)
+        let configuration = CassetteServer.Configuration(faults: try .specs(faults), strict: true, streamTiming: .recorded)
         return try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
             let baseURL = try server.baseURL.orThrow("no base URL").appendingPathComponent("v1")
             let client = WebServiceClient(baseURL: baseURL, configuration: .init(timeout: timeout), transport: URLSessionTransport())

@@ -17,7 +17,7 @@ import Testing
     /// only when /a got a 503 and /b a 500, both.
     static func test(_ environment: [String: String]) async throws -> (failed: Bool, decisions: [FaultLogLine]) {
         let plan = try #require(try FaultPlan.fromEnvironment(environment))
-        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .plan(plan)))
+        let server = try CassetteServer(cassettes: [], configuration: .init(faults: .plan(plan)))
         for path in ["/a", "/b", "/c"] { server.add(.stub("GET", path, text: path)) }
         let base = try await server.start()
         let http = LoopbackHTTP()

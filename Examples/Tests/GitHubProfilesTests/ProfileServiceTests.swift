@@ -8,7 +8,7 @@ struct ProfileServiceTests {
     let service: ProfileService
 
     init() throws {
-        let server = try #require(ReplayServer.current)
+        let server = try #require(CassetteServer.current)
         service = ProfileService(configuration: try server.sessionConfiguration())
     }
 

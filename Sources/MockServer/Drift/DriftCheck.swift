@@ -36,8 +36,8 @@ package final class DriftCheck: Sendable {
     package func verify() async throws -> [String] {
         let kept = exchanges.withLock { $0 }
         guard !kept.isEmpty else { return [] }
-        let server = try ReplayServer(
-            cassettes: cassettes, configuration: ReplayServer.Configuration(matching: matching, faults: .none, streamTiming: .instant))
+        let server = try CassetteServer(
+            cassettes: cassettes, configuration: CassetteServer.Configuration(matching: matching, faults: .none, streamTiming: .instant))
         let base = try await server.start()
         // Every change, additive ones too: beside a removed field, an added one may tell that it was renamed.
         var lines: [String] = []

@@ -1,7 +1,7 @@
 import Foundation
 import ServiceReplayShared
 
-/// The ``HTTPHandler`` behind a ``ReplayServer``: fault plan first, then the replay engine, and every
+/// The ``HTTPHandler`` behind a ``CassetteServer``: fault plan first, then the replay engine, and every
 /// request into the journal (see ``reply(to:context:)``). Runs on event-loop threads, so it never blocks.
 final class ReplayHandler: HTTPHandler {
     let engine: ReplayEngine

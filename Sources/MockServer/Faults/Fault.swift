@@ -140,7 +140,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
 
     /// Answer with the error template named `template` from the cassette that would have answered
     /// (its `errorTemplates`). A server none of whose cassettes holds the template fails to start, naming the
-    /// rule and the templates there are (see ``ReplayServer/init(cassettes:configuration:)``).
+    /// rule and the templates there are (see ``CassetteServer/init(cassettes:configuration:)``).
     public static func serviceError(_ template: String) -> Fault { Fault(.serviceError(template: template)) }
 
     /// The `Retry-After` value that 503 and 429 status faults carry unless told otherwise: `"1"`.

@@ -24,7 +24,7 @@ enum SeededDraw {
     }
 
     /// The seed a test's draws use: `seed` itself when the server serves no test in particular (`identity`
-    /// `nil`, as for `ReplayServer(...)` or `recorder replay`), so that such a server draws as it always did;
+    /// `nil`, as for `CassetteServer(...)` or `recorder replay`), so that such a server draws as it always did;
     /// else `seed` mixed with a stable hash of `identity` (the test's cassettes and name), so that each test
     /// draws its own sequence, the same on every run and machine. FNV-1a, not `Hasher`, which is seeded
     /// afresh in every process.

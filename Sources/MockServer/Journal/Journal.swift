@@ -6,7 +6,7 @@ import ServiceReplayShared
 /// Thread-safe: servers append from several threads at once. Memory is bounded: beyond ``capacity`` entries,
 /// or ``bodyBudget`` bytes of request bodies, the oldest entries are dropped (``droppedCount`` says how many,
 /// and count assertions mention it); an entry costs about 200 bytes besides the request it keeps. Which
-/// interactions were used is kept apart and never dropped, so ``ReplayServer/verifyEveryInteractionUsed()`` stays exact.
+/// interactions were used is kept apart and never dropped, so ``CassetteServer/verifyEveryInteractionUsed()`` stays exact.
 public final class Journal: Sendable {
     /// The default number of entries kept.
     public static let defaultCapacity = 100_000

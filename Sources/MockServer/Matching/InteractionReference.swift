@@ -3,7 +3,7 @@ public struct InteractionReference: Sendable, Hashable, CustomStringConvertible 
     /// The cassette's name.
     public let cassette: String
     /// The cassette's position among those the server replays: in the order they were given, the cassette of
-    /// interactions added in code (``ReplayServer/add(_:)``) last.
+    /// interactions added in code (``CassetteServer/add(_:)``) last.
     public let cassetteIndex: Int
     /// The interaction's index in the cassette's `interactions`.
     public let index: Int

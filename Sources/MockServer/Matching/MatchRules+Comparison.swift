@@ -5,7 +5,7 @@ extension MatchRules {
     /// in `recorded` matching anything, and the `Range`, `If-Range` (by value) and `If-None-Match` or
     /// `If-Modified-Since` (by presence) that `recorded` carried. (When both match, the engine prefers a
     /// recording that carried the request's `Range` or conditional headers to one that did not.) Useful inside
-    /// a custom ``ReplayServer/Configuration/matcher`` that adds a condition.
+    /// a custom ``CassetteServer/Configuration/matcher`` that adds a condition.
     public func matches(_ recorded: RecordedRequest, _ received: HTTPRequest) -> Bool {
         let left = RequestParts(recorded: recorded)
         let right = RequestParts(received: received)

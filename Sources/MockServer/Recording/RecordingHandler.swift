@@ -1,7 +1,7 @@
 import Foundation
 import ServiceReplayShared
 
-/// The ``HTTPHandler`` behind a ``ReplayServer`` in a forwarding mode: replays what matches (in
+/// The ``HTTPHandler`` behind a ``CassetteServer`` in a forwarding mode: replays what matches (in
 /// replay-or-record mode), forwards the rest to the upstream, records each exchange and journals it.
 /// Forwarding is deferred to a task, so the event loop never waits on the upstream.
 final class RecordingHandler: HTTPHandler {

@@ -1,12 +1,12 @@
 import Foundation
 
-/// Where a server in a forwarding mode (see ``ReplayServer/Mode``) sends requests, and how it records them.
+/// Where a server in a forwarding mode (see ``CassetteServer/Mode``) sends requests, and how it records them.
 public struct RecordingOptions: Sendable {
     /// The real API requests are forwarded to.
     public var upstream: Upstream
     /// The cassette file written after every recorded exchange (atomically, so a crash loses at most the
     /// exchange in flight); missing folders are created. `nil` (the default) keeps the recording in memory
-    /// only (see ``ReplayServer/recordedCassette``). Ignored in ``ReplayServer/Mode/passThrough`` mode.
+    /// only (see ``CassetteServer/recordedCassette``). Ignored in ``CassetteServer/Mode/passThrough`` mode.
     public var file: URL?
     /// The name of a new cassette; default the file name without `.json`, else the upstream's host. A
     /// cassette that is appended to keeps its name.

@@ -9,7 +9,7 @@ import FoundationNetworking
 /// the one place that knows URLSession.
 ///
 /// The session keeps no cookies, cache or credentials (the client's own headers carry those), follows no
-/// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``ReplayServer/stop()`` does it),
+/// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``CassetteServer/stop()`` does it),
 /// because a session holds its delegate and, on Linux, threads until then.
 final class UpstreamForwarder: Sendable {
     /// What the upstream did with one request.

@@ -22,7 +22,7 @@ package struct CassetteSession: Sendable {
     /// with every other server on them (in ``RecordMode/newEpisodes`` mode the recording reads its file itself).
     let cassettes: [LoadedCassette]
     /// The caller's configuration with the mode and recording options the record mode asks for.
-    let configuration: ReplayServer.Configuration
+    let configuration: CassetteServer.Configuration
     /// Replayed cassettes older than `MOCKSERVER_MAX_AGE_DAYS`, one sentence each, for the caller to show.
     package let warnings: [String]
     /// The cassette file a recording settles into.
@@ -42,12 +42,12 @@ package struct CassetteSession: Sendable {
     ///   records one file, or no upstream when one is needed; ``MockServerError`` for an invalid upstream;
     ///   ``MockServerError`` for an unreadable cassette.
     package init(
-        names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: ReplayServer.Configuration,
+        names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: CassetteServer.Configuration,
         test: String?, environment: [String: String] = TestEnvironment.current
     ) throws {
         self.mode = mode
         var configuration = configuration
-        // Random faults draw per test (see ReplayServer.Configuration.faultIdentity).
+        // Random faults draw per test (see CassetteServer.Configuration.faultIdentity).
         configuration.faultIdentity = ([test ?? ""] + names).joined(separator: "\n")
         var drift: DriftCheck?
         let missing = names.filter { !Self.exists($0, in: folder) }
@@ -128,12 +128,12 @@ package struct CassetteSession: Sendable {
     }
 
     /// Replays `cassettes` as they are, whatever the environment's record mode.
-    init(replaying cassettes: [Cassette], configuration: ReplayServer.Configuration) {
+    init(replaying cassettes: [Cassette], configuration: CassetteServer.Configuration) {
         self.init(replaying: cassettes.map(LoadedCassette.init), configuration: configuration)
     }
 
     /// Replays `cassettes`, read and prepared already, whatever the environment's record mode.
-    package init(replaying cassettes: [LoadedCassette], configuration: ReplayServer.Configuration) {
+    package init(replaying cassettes: [LoadedCassette], configuration: CassetteServer.Configuration) {
         mode = .none
         self.cassettes = cassettes
         self.configuration = configuration
@@ -155,7 +155,7 @@ package struct CassetteSession: Sendable {
     ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it;
     ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream;
     ///   `invalidConfiguration` when ``RecordMode/once`` recorded a missing cassette from no request at all.
-    package func finish(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
+    package func finish(_ server: CassetteServer, passed: Bool?) throws(MockServerError) {
         guard let file, let unrecorded = server.unrecordedRequestsError(file: file.path) else {
             try settle(server, passed: passed)
             if let file, mode == .once, !FileManager.default.fileExists(atPath: file.path) {
@@ -176,7 +176,7 @@ package struct CassetteSession: Sendable {
     }
 
     /// What ``finish(_:passed:)`` does with a recording, given the verdict.
-    private func settle(_ server: ReplayServer, passed: Bool?) throws(MockServerError) {
+    private func settle(_ server: CassetteServer, passed: Bool?) throws(MockServerError) {
         guard let file else { return }
         do {
             try server.saveRecording()
@@ -235,7 +235,7 @@ package struct CassetteSession: Sendable {
     /// What a replay of this session's cassettes serves once `server`, this session's, has stopped: what it
     /// recorded (when it recorded), with the hand-written parts of the cassette it re-records, else the
     /// cassettes it replayed. A fault matrix runs its rows against these, so that rows never record.
-    package func cassettes(after server: ReplayServer) -> [LoadedCassette] {
+    package func cassettes(after server: CassetteServer) -> [LoadedCassette] {
         guard var recorded = server.recordedCassette else { return cassettes }
         if let old {
             recorded.note = old.note
@@ -246,25 +246,25 @@ package struct CassetteSession: Sendable {
     }
 
     /// Starts a server in a slot of ``ServerSlots``, runs `body` with it (also reachable as
-    /// ``ReplayServer/current``), stops it, settles the recording with ``finish(_:passed:)`` (`passed` judges
+    /// ``CassetteServer/current``), stops it, settles the recording with ``finish(_:passed:)`` (`passed` judges
     /// `body`'s result, `nil` when it cannot tell; a throwing `body` failed, and where its recording went is
     /// written to standard error) and, in strict mode, throws when a request went unmatched.
     package func withServer<Result>(
-        _ body: (ReplayServer) async throws -> Result,
+        _ body: (CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
         try await ServerSlots.shared.holding { try await withServerInSlot(body, passed: passed) }
     }
 
     private func withServerInSlot<Result>(
-        _ body: (ReplayServer) async throws -> Result,
+        _ body: (CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
-        let server = try ReplayServer(loaded: cassettes, configuration: configuration)
+        let server = try CassetteServer(loaded: cassettes, configuration: configuration)
         try await server.start()
         let result: Result
         do {
-            result = try await ReplayServer.$current.withValue(server) { try await body(server) }
+            result = try await CassetteServer.$current.withValue(server) { try await body(server) }
         } catch {
             await server.stop()
             do {
@@ -303,11 +303,11 @@ package struct CassetteSession: Sendable {
     ///   when there is no `rehearse` (the caller cannot ignore the failures of a first run).
     package static func run<Result>(
         names: [String], folder: URL, upstream: String?, mode: RecordMode,
-        configuration: ReplayServer.Configuration, test: String?,
+        configuration: CassetteServer.Configuration, test: String?,
         environment: [String: String] = TestEnvironment.current,
         warn: ([String]) -> Void,
         rehearse: ((() async throws -> Void) async -> Void)? = nil,
-        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        _ body: (CassetteSession, CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
         let turn = names.count == 1 ? try await CassetteTurns.shared.take(file(names[0], in: folder), mode: mode) : nil
@@ -322,9 +322,9 @@ package struct CassetteSession: Sendable {
     /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` once the turn is taken.
     private static func runTaken<Result>(
         names: [String], folder: URL, upstream: String?, mode: RecordMode,
-        configuration: ReplayServer.Configuration, test: String?, environment: [String: String],
+        configuration: CassetteServer.Configuration, test: String?, environment: [String: String],
         warn: ([String]) -> Void, rehearse: ((() async throws -> Void) async -> Void)?,
-        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        _ body: (CassetteSession, CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
         let session = try CassetteSession(
@@ -356,7 +356,7 @@ package struct CassetteSession: Sendable {
     /// (see ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)``).
     private func rehearsed<Result>(
         faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
-        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        _ body: (CassetteSession, CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
         try await ServerSlots.shared.holding { try await rehearsedInSlot(faults: faults, rehearse: rehearse, body, passed: passed) }
@@ -364,12 +364,12 @@ package struct CassetteSession: Sendable {
 
     private func rehearsedInSlot<Result>(
         faults: FaultPlan, rehearse: @escaping (() async throws -> Void) async -> Void,
-        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        _ body: (CassetteSession, CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
-        let recorder = try ReplayServer(cassettes: [], configuration: configuration)
+        let recorder = try CassetteServer(cassettes: [], configuration: configuration)
         try await recorder.start()
-        await ReplayServer.$current.withValue(recorder) {
+        await CassetteServer.$current.withValue(recorder) {
             await rehearse { _ = try await body(self, recorder) }
         }
         await recorder.stop()

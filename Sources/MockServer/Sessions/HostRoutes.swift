@@ -20,7 +20,7 @@ final class HostRoutes: Sendable {
     /// A slot's owner. Unchecked because `URLSessionConfiguration` is not `Sendable`: only its request
     /// timeout and additional headers are read, which the test sets before making its session.
     struct Route: @unchecked Sendable {
-        weak var server: ReplayServer?
+        weak var server: CassetteServer?
         let configuration: URLSessionConfiguration
         /// Ended when the server stops, or when they go (the slot given to another configuration).
         let sessions: LoopbackSessions
@@ -43,7 +43,7 @@ final class HostRoutes: Sendable {
     private let table = Lock(Table())
 
     /// Gives `configuration`, routed to `server`, a slot and returns the routing protocol class of that slot.
-    func protocolClass(for server: ReplayServer, configuration: URLSessionConfiguration) -> AnyClass {
+    func protocolClass(for server: CassetteServer, configuration: URLSessionConfiguration) -> AnyClass {
         let route = Route(server: server, configuration: configuration, sessions: LoopbackSessions())
         let (index, abandoned) = table.withLock { table -> (Int, [LoopbackSessions]) in
             // A server that went away without stopping frees its slot when a later configuration looks; its

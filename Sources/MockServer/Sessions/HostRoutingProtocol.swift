@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// The `URLProtocol` behind ``ReplayServer/sessionConfiguration(_:)``: it takes every `http` and `https`
+/// The `URLProtocol` behind ``CassetteServer/sessionConfiguration(_:)``: it takes every `http` and `https`
 /// request of a session made from such a configuration and sends it over loopback to the server of its
 /// route slot, through one plain `URLSession` of its own (``HostRouter``). The client sees the server's
 /// answer (or the failure on the real socket) as if it came from the host it asked for.

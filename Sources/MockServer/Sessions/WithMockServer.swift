@@ -1,8 +1,8 @@
 import Foundation
 
-/// Runs `body` with a started ``ReplayServer`` for the named cassettes, then stops it, whether `body`
+/// Runs `body` with a started ``CassetteServer`` for the named cassettes, then stops it, whether `body`
 /// returns or throws. Works the same in Swift Testing and XCTest (`async` tests); the server is also
-/// ``ReplayServer/current`` while `body` runs.
+/// ``CassetteServer/current`` while `body` runs.
 ///
 /// Each cassette file is read and prepared once per process and shared by every server replaying it
 /// until the file changes (size, modification time or file number), so a suite of many short tests pays
@@ -42,7 +42,7 @@ import Foundation
 ///   - upstream: the real API a recording forwards to, such as `https://api.github.com`; default `nil`
 ///     (the cassette's own). Unused when only replaying.
 ///   - configuration: how the server runs; default loopback, ephemeral port, faults from the environment.
-///     The record mode sets its ``ReplayServer/Configuration/mode`` and ``ReplayServer/Configuration/recording``.
+///     The record mode sets its ``CassetteServer/Configuration/mode`` and ``CassetteServer/Configuration/recording``.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
 ///   - body: the test's work, given the started server; its result is returned.
@@ -53,16 +53,16 @@ import Foundation
 ///   or missing, or faults are asked for in a mode that records; `cannotSave` when a recording cannot be
 ///   saved, and under `all` when the new recording was kept aside; `unmatchedRequests` in strict mode, with each near miss;
 ///   a file code for an unreadable cassette; `invalidFaultPlan` for an invalid plan in the environment, or a
-///   `service-error` or error-event rule naming a template no cassette holds (see ``ReplayServer/init(cassettes:configuration:)``);
+///   `service-error` or error-event rule naming a template no cassette holds (see ``CassetteServer/init(cassettes:configuration:)``);
 ///   `cannotListen` when the server cannot listen.
 public func withMockServer<Result>(
     replaying names: String...,
     in folder: URL? = nil,
     upstream: String? = nil,
-    configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
+    configuration: CassetteServer.Configuration = CassetteServer.Configuration(),
     filePath: String = #filePath,
     function: String = #function,
-    _ body: (ReplayServer) async throws -> Result
+    _ body: (CassetteServer) async throws -> Result
 ) async throws -> Result {
     // MockServer links no test framework, so it cannot see a failed `#expect` or `XCTAssert` that does not
     // throw: under `all` the new recording stays beside the old cassette (see CassetteSession.finish).
@@ -81,12 +81,12 @@ extension CassetteSession {
     /// ``run(names:folder:upstream:mode:configuration:test:environment:warn:rehearse:_:passed:)`` says.
     /// - Throws: ``MockServerError`` as that function documents.
     package static func forTest<Result>(
-        names: [String], folder: URL?, upstream: String?, configuration: ReplayServer.Configuration,
+        names: [String], folder: URL?, upstream: String?, configuration: CassetteServer.Configuration,
         filePath: String, function: String,
         environment: [String: String] = TestEnvironment.current,
         warn: ([String]) -> Void = CassetteSession.printWarnings,
         rehearse: ((() async throws -> Void) async -> Void)? = nil,
-        _ body: (CassetteSession, ReplayServer) async throws -> Result,
+        _ body: (CassetteSession, CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath, environment: environment)
@@ -114,14 +114,14 @@ extension CassetteSession {
     package var recordedAt: Date? { cassettes.lazy.compactMap(\.metadata.recordedAt).first }
 }
 
-/// Runs `body` with a started ``ReplayServer`` replaying `cassettes` (possibly none, for a server fed only
-/// with ``ReplayServer/add(_:)``), then stops it, whether `body` returns or throws. The server is also
-/// ``ReplayServer/current`` while `body` runs. In strict mode an unmatched request makes it throw
+/// Runs `body` with a started ``CassetteServer`` replaying `cassettes` (possibly none, for a server fed only
+/// with ``CassetteServer/add(_:)``), then stops it, whether `body` returns or throws. The server is also
+/// ``CassetteServer/current`` while `body` runs. In strict mode an unmatched request makes it throw
 /// ``MockServerError`` after `body` returns. The record mode in the environment does not apply.
 public func withMockServer<Result>(
     cassettes: [Cassette],
-    configuration: ReplayServer.Configuration = ReplayServer.Configuration(),
-    _ body: (ReplayServer) async throws -> Result
+    configuration: CassetteServer.Configuration = CassetteServer.Configuration(),
+    _ body: (CassetteServer) async throws -> Result
 ) async throws -> Result {
     // Nothing is recorded, so whether the test passed changes nothing.
     try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(body, passed: { _ in true })

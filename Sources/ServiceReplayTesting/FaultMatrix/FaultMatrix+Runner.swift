@@ -50,7 +50,7 @@ extension FaultMatrix {
             }
             return try await CassetteSession.run(
                 names: [cassette], folder: folder, upstream: upstream, mode: mode,
-                configuration: ReplayServer.Configuration(faults: .none), test: test,
+                configuration: CassetteServer.Configuration(faults: .none), test: test,
                 warn: CassetteSession.printWarnings,
                 { session, server in
                     let baseline = try await perform(on: server, fault: nil, baseline: nil)
@@ -94,7 +94,7 @@ extension FaultMatrix {
                 return Report.Row(case: row, got: "", passed: nil, sleeps: [], elapsed: .zero, outcome: nil)
             }
             let started = ContinuousClock.now
-            let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
+            let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
             let performed = try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(
                 { server in
                     try await perform(on: server, fault: row.fault, baseline: baseline)
@@ -107,7 +107,7 @@ extension FaultMatrix {
 
         /// One run against `server`: under `fault`, or without faults when `nil`.
         private func perform(
-            on server: ReplayServer, fault: String?, baseline: Value?
+            on server: CassetteServer, fault: String?, baseline: Value?
         ) async throws
             -> (outcome: CallOutcome, value: Result<Value, any Error>?)
         {
@@ -140,7 +140,7 @@ extension FaultMatrix {
 
         /// Whether the server injected a fault: a journal entry says so, or (for `refuse`, which acts before a
         /// request is read) no request reached it at all.
-        private static func injected(_ server: ReplayServer) -> Bool {
+        private static func injected(_ server: CassetteServer) -> Bool {
             let entries = server.journal.entries
             if entries.contains(where: { $0.outcome.kind == .faultInjected }) { return true }
             return entries.isEmpty && server.faultPlan?.rules.contains(where: { $0.fault.actsOnAccept }) == true

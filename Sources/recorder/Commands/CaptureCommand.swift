@@ -78,7 +78,7 @@ enum CaptureCommand: Command {
                 console.error(CaptureLine.brokenStream(exchange, reason: reason))
             }
         }
-        var configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
+        var configuration = CassetteServer.Configuration(faults: .none, mode: mode, recording: options)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.onDescriptorsExhausted = ExhaustionWarning.printer(to: console)
         configuration.onRejection = { rejected in console.print(rejected.description) }
@@ -87,9 +87,9 @@ enum CaptureCommand: Command {
             tally.countReplayed()
             console.print(CaptureLine.replayed(entry, redacting: redaction))
         }
-        let server: ReplayServer
+        let server: CassetteServer
         do {
-            server = try ReplayServer(cassettes: [], configuration: configuration)
+            server = try CassetteServer(cassettes: [], configuration: configuration)
         } catch {
             throw .failure(error.description)
         }
@@ -135,7 +135,7 @@ enum CaptureCommand: Command {
         }
     }
 
-    private static func mode(_ text: String?) throws(RecorderError) -> ReplayServer.Mode {
+    private static func mode(_ text: String?) throws(RecorderError) -> CassetteServer.Mode {
         switch text ?? "record" {
         case "record": return .record
         case "new-episodes": return .replayOrRecord
@@ -144,7 +144,7 @@ enum CaptureCommand: Command {
     }
 
     /// Starts `server`; `interrupted` says that `out` has the capture log of an interrupted capture.
-    private static func start(_ server: ReplayServer, port: Int, out: String, interrupted: Bool) async throws(RecorderError) -> URL {
+    private static func start(_ server: CassetteServer, port: Int, out: String, interrupted: Bool) async throws(RecorderError) -> URL {
         do {
             return try await server.start()
         } catch let error as MockServerError where ![.invalidHost, .cannotListen, .stopped].contains(error.code) {

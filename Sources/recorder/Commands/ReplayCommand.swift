@@ -47,7 +47,7 @@ enum ReplayCommand: Command {
         let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
         // Here the journal only counts requests (lines are printed as they come, strict mode has its own list),
         // so it keeps just the latest entry: requests kept alive for nothing cost memory and cold caches.
-        var configuration = ReplayServer.Configuration(strict: parsed.flag("strict"), journalCapacity: 1)
+        var configuration = CassetteServer.Configuration(strict: parsed.flag("strict"), journalCapacity: 1)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.streamTiming = streamTiming
         if let plan {
@@ -61,9 +61,9 @@ enum ReplayCommand: Command {
         // The cassettes are loaded with the server, before its fault plan's error templates are resolved
         // against them: a plan naming a template none of them holds fails here, as a usage error.
         let loadStart = ContinuousClock.now
-        let server: ReplayServer
+        let server: CassetteServer
         do {
-            server = try ReplayServer(contentsOf: files, configuration: configuration)
+            server = try CassetteServer(contentsOf: files, configuration: configuration)
         } catch {
             throw error.code == .invalidFaultPlan ? .usage(error.description) : .failure(error.description)
         }

@@ -7,7 +7,7 @@ import Glibc
 
 /// `mockserver-bench probe [--interactions N] [--requests M] [--journal CAPACITY]`: the replay path without
 /// sockets, for profilers. Loads the wire benchmark's cassette of N interactions (default 10,000) from a file
-/// into a ``ReplayServer`` (never started) as `recorder replay` does, then runs M requests (default 100,000)
+/// into a ``CassetteServer`` (never started) as `recorder replay` does, then runs M requests (default 100,000)
 /// shaped like wrk's (`GET /` with a `Host` header) through what the server does for each:
 /// ``ReplayEngine/answer(_:headFromGET:)``, then ``Journal/append(_:answer:at:)``. Prints the resident memory at each step, after handing freed heap back to the system (and
 /// glibc's `malloc_stats` when `PROBE_MALLOC_STATS` is set); under
@@ -40,21 +40,21 @@ enum ProbeCommand {
     }
 
     /// Writes the cassette to a temporary file and serves it the way `recorder replay` does.
-    private static func makeServer(interactions: Int, journalCapacity: Int) throws -> ReplayServer {
+    private static func makeServer(interactions: Int, journalCapacity: Int) throws -> CassetteServer {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(getpid()).json")
         try CassetteCommand.cassette(interactions: interactions).save(to: file, overwrite: true)
         defer { try? FileManager.default.removeItem(at: file) }
         report("cassette written")
         let clock = ContinuousClock()
         let start = clock.now
-        let server = try ReplayServer(contentsOf: [file], configuration: ReplayServer.Configuration(faults: .none, journalCapacity: journalCapacity))
+        let server = try CassetteServer(contentsOf: [file], configuration: CassetteServer.Configuration(faults: .none, journalCapacity: journalCapacity))
         report("cassette loaded in \(clock.now - start)")
         return server
     }
 
     /// The per-request work of the replay handler; its own function so that callgrind can collect it alone.
     @inline(never)
-    static func replayPathLoop(_ server: ReplayServer, _ request: HTTPRequest, count: Int) -> Int {
+    static func replayPathLoop(_ server: CassetteServer, _ request: HTTPRequest, count: Int) -> Int {
         var matched = 0
         for _ in 0..<count {
             let answer = server.engine.answer(request)

@@ -31,7 +31,7 @@ enum StartStopCommand {
         let file = folder.appendingPathComponent("synthetic.json")
         try LoadBenchmark.syntheticCassette(interactions: interactions).save(to: file)
 
-        let configuration = ReplayServer.Configuration(faults: .none)
+        let configuration = CassetteServer.Configuration(faults: .none)
         var uncached = Duration.zero
         var cached = Duration.zero
         let clock = ContinuousClock()

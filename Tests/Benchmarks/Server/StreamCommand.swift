@@ -47,7 +47,7 @@ enum StreamCommand {
                     request: RecordedRequest(method: "GET", target: "/body"),
                     response: RecordedResponse(status: 200, headers: headers, body: .text(String(decoding: stream.data, as: UTF8.self)))),
             ])
-        let configuration = ReplayServer.Configuration(faults: .none, journalCapacity: 1, streamTiming: .instant)
+        let configuration = CassetteServer.Configuration(faults: .none, journalCapacity: 1, streamTiming: .instant)
         try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             guard let port = server.baseURL?.port else { throw BenchmarkError("the server has no port") }
             // Checked once, outside the timed runs: both answers carry the same body bytes.

@@ -90,7 +90,7 @@ struct ResponsePathBenchmark {
             interactions: [
                 Interaction(request: RecordedRequest(method: "GET", target: "/users"), response: response)
             ])
-        let server = try ReplayServer(cassettes: [cassette], configuration: .init(faults: .none))
+        let server = try CassetteServer(cassettes: [cassette], configuration: .init(faults: .none))
         let baseURL = try await server.start()
         let client = WebServiceClient(baseURL: baseURL)
         let session = URLSession(configuration: .ephemeral)

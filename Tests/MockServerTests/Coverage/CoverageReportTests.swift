@@ -12,8 +12,8 @@ import Testing
 
     /// Runs a server with stubs at `paths` under `specs`, sends each of `requests` on a connection of its own
     /// (`Connection: close`, read to its end), stops it, and returns it for its journal.
-    private static func served(_ specs: String, paths: [String] = [], requests: [String]) async throws -> ReplayServer {
-        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .plan(try FaultPlan.parse(specs: specs, seed: 1))))
+    private static func served(_ specs: String, paths: [String] = [], requests: [String]) async throws -> CassetteServer {
+        let server = try CassetteServer(cassettes: [], configuration: .init(faults: .plan(try FaultPlan.parse(specs: specs, seed: 1))))
         for path in paths { server.add(.stub("GET", path, text: path)) }
         let base = try await server.start()
         for path in requests {

@@ -82,11 +82,11 @@ import Testing
     /// Sends GET `paths` through a pass-through server to `upstream`, its exchanges kept by `check`, as the drift
     /// mode sets it up; returns the statuses the client got.
     private func passThrough(_ paths: [String], to upstream: URL, check: DriftCheck) async throws -> [Int] {
-        var configuration = ReplayServer.Configuration(faults: .none)
+        var configuration = CassetteServer.Configuration(faults: .none)
         configuration.mode = .passThrough
         configuration.recording = RecordingOptions(upstream: try MockServer.Upstream(upstream))
         configuration.recording?.onExchange = { check.keep($0) }
-        let server = try ReplayServer(cassettes: [], configuration: configuration)
+        let server = try CassetteServer(cassettes: [], configuration: configuration)
         let base = try await server.start()
         let statuses = try await withURLSession { session in
             var statuses: [Int] = []

@@ -21,10 +21,10 @@ import Testing
     func rejectedRequest_isReported_withStatusReasonAndPath_neverItsQuery(request: String, status: Int, path: String?) async throws {
         // Given a replay server with small limits and an observer of rejections
         let reported = Lock<[RejectedRequest]>([])
-        var configuration = ReplayServer.Configuration(faults: .none)
+        var configuration = CassetteServer.Configuration(faults: .none)
         configuration.server = HTTPServer.Configuration(maxBodyBytes: 50, requestTimeout: .milliseconds(300))
         configuration.onRejection = { rejected in reported.withLock { $0.append(rejected) } }
-        let server = try ReplayServer(cassettes: [], configuration: configuration)
+        let server = try CassetteServer(cassettes: [], configuration: configuration)
         let base = try await server.start()
         // When a client sends what cannot be served
         let client = try RawHTTPClient(base)

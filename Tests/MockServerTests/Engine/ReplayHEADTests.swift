@@ -73,7 +73,7 @@ import ServiceReplayTestSupport
 
     @Test func headOfARecordedGET_underAReplacingFault_getsTheFault_andStrictModeSeesNoUnmatchedRequest() async throws {
         // GIVEN a strict server whose every answer a fault replaces by a 503
-        let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
+        let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
         try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
             // WHEN it is asked for the head of a recorded GET
             let response = try await rawExchange(server.baseURL!, "HEAD /page HTTP/1.1\r\nHost: replay")
@@ -87,7 +87,7 @@ import ServiceReplayTestSupport
 
     @Test func headOfAnUnrecordedPath_underAReplacingFault_stillFailsStrictMode() async throws {
         // GIVEN a strict server whose every answer a fault replaces by a 503
-        let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
+        let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
                 // WHEN it is asked for the head of a path nothing recorded, THEN the fault answers it

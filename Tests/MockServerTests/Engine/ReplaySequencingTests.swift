@@ -102,7 +102,7 @@ import Testing
                 .stub("GET", "/x?page=2", status: 202, requestHeaders: ["X-Tenant": "b"]),
                 .stub("GET", "/x?page=3", status: 203, requestHeaders: ["X-Tenant": "a"]),
             ])
-        let configuration = ReplayServer.Configuration(matcher: { recorded, received in
+        let configuration = CassetteServer.Configuration(matcher: { recorded, received in
             recorded.headers["X-Tenant"] == received.headers["X-Tenant"]
         })
         let engine = ReplayEngine(cassettes: [cassette], options: configuration.replay)

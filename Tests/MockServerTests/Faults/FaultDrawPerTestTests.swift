@@ -17,7 +17,7 @@ import Testing
     }
 
     /// The statuses of `count` GETs of `/x`, one connection each, to `server`.
-    static func statuses(_ server: ReplayServer, count: Int) async throws -> [Int] {
+    static func statuses(_ server: CassetteServer, count: Int) async throws -> [Int] {
         var statuses: [Int] = []
         for _ in 0..<count {
             statuses.append(try await rawExchange(server.baseURL!, "GET /x HTTP/1.1\r\nHost: draws").status)
@@ -79,7 +79,7 @@ import Testing
         let plan = try FaultPlan.parse(specs: "status=503,when=p:0.5", seed: 7)
         var cassette = Cassette(name: "draws", interactions: [.stub("GET", "/x", text: "ok")])
         cassette.matching.afterLast = .repeat
-        let server = try ReplayServer(cassettes: [cassette], configuration: .init(faults: .plan(plan)))
+        let server = try CassetteServer(cassettes: [cassette], configuration: .init(faults: .plan(plan)))
         try await server.start()
         let statuses = try await Self.statuses(server, count: 32)
         await server.stop()

@@ -30,10 +30,10 @@ import Testing
         // Given a plan built in code whose template no cassette holds
         let plan = try FaultPlan(rules: [FaultRule(.status(503), when: .first(1)), FaultRule(.serviceError("maintenance"))])
 
-        // When a server starts with it, through withMockServer and through ReplayServer
+        // When a server starts with it, through withMockServer and through CassetteServer
         let error = await Self.startError(plan)
         let direct = await #expect(throws: MockServerError.self) {
-            let server = try ReplayServer(cassettes: Self.cassettes, configuration: .init(faults: .plan(plan)))
+            let server = try CassetteServer(cassettes: Self.cassettes, configuration: .init(faults: .plan(plan)))
             try await server.start()
             await server.stop()
         }

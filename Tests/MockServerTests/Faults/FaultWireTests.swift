@@ -10,7 +10,7 @@ import Testing
     static let request = "GET /thing HTTP/1.1\r\nHost: x\r\n\r\n"
 
     /// A cassette with one JSON interaction and one error template, served under `specs` (seed 42).
-    static func withFaultServer<T>(_ specs: String, _ body: (ReplayServer, URL) async throws -> T) async throws -> T {
+    static func withFaultServer<T>(_ specs: String, _ body: (CassetteServer, URL) async throws -> T) async throws -> T {
         var cassette = Cassette(
             name: "things",
             interactions: [

@@ -21,7 +21,7 @@ import Testing
     /// Runs `body` with an upstream answering with `respond`, and a recording server in front of it.
     func withRecordedUpstream<T>(
         _ respond: @escaping @Sendable (HTTPRequest, HTTPRequestContext) -> HTTPReply,
-        _ body: (ReplayServer, URL, Arrivals) async throws -> T
+        _ body: (CassetteServer, URL, Arrivals) async throws -> T
     ) async throws -> T {
         let arrivals = Arrivals()
         let handler = TestHandler { request, context in

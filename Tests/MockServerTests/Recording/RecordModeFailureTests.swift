@@ -140,10 +140,10 @@ import Testing
     @Test func unreachableUpstream_inPassThroughMode_saysOnlyThatItCouldNotBeReached_andTellsTheObserver() async throws {
         let target = URL(string: "http://127.0.0.1:\(try await closedPort())")!
         let observed = Lock<[String]>([])
-        let configuration = ReplayServer.Configuration(
+        let configuration = CassetteServer.Configuration(
             faults: .none, onRequest: { entry in observed.withLock { $0.append(entry.description) } },
             mode: .passThrough, recording: RecordingOptions(upstream: try Upstream(target)))
-        let server = try ReplayServer(cassettes: [], configuration: configuration)
+        let server = try CassetteServer(cassettes: [], configuration: configuration)
         let base = try await server.start()
         let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: proxy")
         await server.stop()

@@ -103,7 +103,7 @@ import Testing
     }
 
     @Test func forwardingMode_withoutRecordingOptions_throwsAtStart() async throws {
-        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .passThrough))
+        let server = try CassetteServer(cassettes: [], configuration: .init(faults: .none, mode: .passThrough))
         let error = await #expect(throws: MockServerError.self) { try await server.start() }
         #expect(error?.code == .missingOptions)
         await server.stop()
@@ -132,7 +132,7 @@ import Testing
         try await withUpstream { upstream, _ in
             let options = RecordingOptions(upstream: try Upstream(upstream))
             let plan = try FaultPlan.parse(specs: "status=503")
-            let server = try ReplayServer(cassettes: [], configuration: .init(faults: .plan(plan), mode: .record, recording: options))
+            let server = try CassetteServer(cassettes: [], configuration: .init(faults: .plan(plan), mode: .record, recording: options))
             let base = try await server.start()
             let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
             await server.stop()
@@ -149,7 +149,7 @@ import Testing
                 return try #require(server.recordedCassette)
             }
             #expect(!String(decoding: cassette.encoded(), as: UTF8.self).contains("first"))
-            let replay = ReplayServer.Configuration(matching: MatchRules(headers: ["Authorization", "Cookie"]), faults: .none, strict: true)
+            let replay = CassetteServer.Configuration(matching: MatchRules(headers: ["Authorization", "Cookie"]), faults: .none, strict: true)
             try await withMockServer(cassettes: [cassette], configuration: replay) { server in
                 let response = try await rawExchange(
                     server.baseURL!,
@@ -169,7 +169,7 @@ import Testing
             request.path == "/slow" ? .deferred { responder in gate.hold(responder) } : FakeUpstream.respond(request)
         }) { upstream, _ in
             let options = RecordingOptions(upstream: try Upstream(upstream), file: file)
-            let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
+            let server = try CassetteServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
             let base = try await server.start()
             // Given an exchange waiting on the upstream
             async let slow = rawExchange(base, "GET /slow HTTP/1.1\r\nHost: proxy")
@@ -197,8 +197,8 @@ import Testing
         let seen = Lock<[String]>([])
         try await withUpstream { upstream, _ in
             let recorded = cassette(upstream: upstream, targets: ["/text?n=1"])
-            for mode in [ReplayServer.Mode.replay, .replayOrRecord] {
-                let configuration = ReplayServer.Configuration(
+            for mode in [CassetteServer.Mode.replay, .replayOrRecord] {
+                let configuration = CassetteServer.Configuration(
                     faults: .none, onRequest: { entry in seen.withLock { $0.append("\(mode) \(entry)") } },
                     mode: mode, recording: mode == .replay ? nil : RecordingOptions(upstream: try Upstream(upstream)))
                 try await withMockServer(cassettes: [recorded], configuration: configuration) { server in

@@ -102,7 +102,7 @@ import Testing
     @Test func onRequest_givenToTheConfiguration_seesEachRecordedExchange() async throws {
         let seen = Lock<[String]>([])
         try await withUpstream { upstream, _ in
-            let configuration = ReplayServer.Configuration(
+            let configuration = CassetteServer.Configuration(
                 faults: .none, onRequest: { entry in seen.withLock { $0.append("\(entry)") } },
                 mode: .record, recording: RecordingOptions(upstream: try Upstream(upstream)))
             try await withMockServer(cassettes: [], configuration: configuration) { server in

@@ -2,7 +2,7 @@ import Foundation
 @testable import MockServer
 import Testing
 
-/// Record mode in-process: a ReplayServer forwarding to an upstream on loopback, recording every exchange.
+/// Record mode in-process: a CassetteServer forwarding to an upstream on loopback, recording every exchange.
 @Suite struct RecordModeTests {
     struct BodyCase: Sendable, CustomTestStringConvertible {
         let path: String

@@ -112,7 +112,7 @@ import ServiceReplayShared
             var options = RecordingOptions(upstream: try Upstream(upstream), file: file)
             let reports = ExchangeReports()
             options.onExchange = reports.append
-            let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
+            let server = try CassetteServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
             let base = try await server.start()
             let client = try RawHTTPClient(base)
             defer { client.close() }

@@ -9,8 +9,8 @@ import Testing
 /// server, which still holds the slot's protocol class, must fail as a stopped server's would rather than
 /// reach another test's server.
 @Suite struct HostRouteSlotsTests {
-    private func startedServer() async throws -> ReplayServer {
-        let server = try ReplayServer(cassettes: [], configuration: .init(faults: .none))
+    private func startedServer() async throws -> CassetteServer {
+        let server = try CassetteServer(cassettes: [], configuration: .init(faults: .none))
         try await server.start()
         return server
     }
@@ -45,7 +45,7 @@ import Testing
     @Test func serverGoneWithoutStopping_hasItsSessionsEnded_whenTheNextConfigurationLooks() async throws {
         let routes = HostRoutes()
         // GIVEN a routed configuration whose server holds open loopback sessions, then goes away unstopped
-        var server: ReplayServer? = try await startedServer()
+        var server: CassetteServer? = try await startedServer()
         let index = try slot(routes.protocolClass(for: try #require(server), configuration: .ephemeral))
         let sessions = try #require(routes.destination(ofSlot: index)?.sessions)
         #expect(sessions.session(timeout: 5) != nil)

@@ -5,14 +5,14 @@ import FoundationNetworking
 @testable import MockServer
 import Testing
 
-/// What `ReplayServer.sessionConfiguration(_:)` takes from the configuration it is given: its additional
+/// What `CassetteServer.sessionConfiguration(_:)` takes from the configuration it is given: its additional
 /// headers travel with every routed request, and a background configuration is refused.
 @Suite struct HostRoutingConfigurationTests {
     /// Runs `body` with a session routed to a server recording from a ``FakeUpstream`` on loopback, made
     /// from an ephemeral configuration whose `httpAdditionalHeaders` are `headers`.
     private static func withRecordingSession(
         headers: [String: String],
-        _ body: (URLSession, ReplayServer, UpstreamLog) async throws -> Void
+        _ body: (URLSession, CassetteServer, UpstreamLog) async throws -> Void
     ) async throws {
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream) { server, _ in

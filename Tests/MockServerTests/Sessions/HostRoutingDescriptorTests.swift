@@ -56,7 +56,7 @@ import Testing
         .enabled(if: ProcessInfo.processInfo.environment[parallelVariable] != nil), .ownMockServer("github/users"),
         arguments: 0..<1_000)
     func parallelTraitChild(test: Int) async throws {
-        let server = try #require(ReplayServer.current)
+        let server = try #require(CassetteServer.current)
         let session = URLSession(configuration: try server.sessionConfiguration())
         defer { session.finishTasksAndInvalidate() }
         let (_, response) = try await session.httpData(for: URLRequest(url: try #require(URL(string: "https://api.github.com/users/octocat"))))
@@ -82,7 +82,7 @@ import Testing
     /// prints the error's code and sentence; a timeout (after 60 s) fails it.
     @Test(.enabled(if: ProcessInfo.processInfo.environment[exhaustVariable] != nil))
     func exhaustedChild() async throws {
-        let server = try ReplayServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
+        let server = try CassetteServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
         try await server.start()
         let configuration = try server.sessionConfiguration()
         configuration.timeoutIntervalForRequest = 60
@@ -138,7 +138,7 @@ import Testing
 @Suite struct ServerStopReleasesTests {
     @Test func whenStopped_runsEachActionOnce_atStop_inOrder_andAtOnceAfterIt() async throws {
         // GIVEN a running server with two actions to run when it stops
-        let server = try ReplayServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
+        let server = try CassetteServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
         try await server.start()
         let ran = Lock<[String]>([])
         server.whenStopped { ran.withLock { $0.append("first") } }
@@ -167,7 +167,7 @@ import Testing
 
     @Test func stoppingTheServer_endsItsRoutedSessions_andLaterRequestsFailWithoutReachingTheNetwork() async throws {
         // GIVEN a routed session that reached its server through its slot's loopback session
-        let server = try ReplayServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
+        let server = try CassetteServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none))
         try await server.start()
         let configuration = try server.sessionConfiguration()
         let session = URLSession(configuration: configuration)

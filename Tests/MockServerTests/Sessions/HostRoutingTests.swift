@@ -5,7 +5,7 @@ import FoundationNetworking
 import MockServer
 import Testing
 
-/// `ReplayServer.sessionConfiguration()`: any host, https included, reaches the server over loopback.
+/// `CassetteServer.sessionConfiguration()`: any host, https included, reaches the server over loopback.
 @Suite struct HostRoutingTests {
     static let users = Cassette(
         name: "users",
@@ -18,10 +18,10 @@ import Testing
     static func withRoutedSession<T>(
         _ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 10,
         onRequest: (@Sendable (JournalEntry) -> Void)? = nil,
-        _ body: (ReplayServer, URLSession) async throws -> T
+        _ body: (CassetteServer, URLSession) async throws -> T
     ) async throws -> T {
         let plan = try faults.map { try FaultPlan.parse(specs: $0, seed: 42) }
-        let configuration = ReplayServer.Configuration(faults: plan.map { .plan($0) } ?? .none, onRequest: onRequest)
+        let configuration = CassetteServer.Configuration(faults: plan.map { .plan($0) } ?? .none, onRequest: onRequest)
         return try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             let configuration = try server.sessionConfiguration()
             configuration.timeoutIntervalForRequest = timeout
@@ -137,7 +137,7 @@ import Testing
     }
 
     @Test func stoppedServer_hasNoConfigurationToGive() async throws {
-        let server = try ReplayServer(cassettes: [])
+        let server = try CassetteServer(cassettes: [])
         #expect(throws: MockServerError(.notRunning, "the server is not running, so there is nothing to route requests to; start it first")) {
             try server.sessionConfiguration()
         }

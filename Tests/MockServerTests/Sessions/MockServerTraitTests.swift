@@ -11,7 +11,7 @@ import Testing
 @Suite struct MockServerTraitTests {
     /// GETs `url` through a session routed to the running test's server.
     static func get(_ url: String) async throws -> (Data, HTTPURLResponse) {
-        let server = try #require(ReplayServer.current)
+        let server = try #require(CassetteServer.current)
         let session = URLSession(configuration: try server.sessionConfiguration())
         defer { session.finishTasksAndInvalidate() }
         return try await session.httpData(for: URLRequest(url: URL(string: url)!))
@@ -21,20 +21,20 @@ import Testing
     func testBody_readsItsServer_andReachesItWithFixedURLs() async throws {
         let (_, response) = try await Self.get("https://api.github.com/users/octocat")
         #expect(response.statusCode == 200)
-        #expect(ReplayServer.current?.journal.entries.map(\.outcome.kind) == [.matched])
+        #expect(CassetteServer.current?.journal.entries.map(\.outcome.kind) == [.matched])
     }
 
     /// Each case sees only its own request: every case has a server of its own.
     @Test(.ownMockServer("github/users"), arguments: 0..<4)
     func parallelCases_eachGetTheirOwnServer(round: Int) async throws {
         _ = try await Self.get("https://api.github.com/users/octocat")
-        #expect(ReplayServer.current?.journal.entries.count == 1)
+        #expect(CassetteServer.current?.journal.entries.count == 1)
     }
 
     @Suite(.ownMockServer("github/users"))
     struct OnASuite {
         @Test func everyTestHasAServer() throws {
-            #expect(ReplayServer.current?.baseURL != nil)
+            #expect(CassetteServer.current?.baseURL != nil)
         }
 
         /// The test's own trait replaces its suite's: one server, on the test's cassette.
@@ -42,7 +42,7 @@ import Testing
         func aTestsOwnTrait_replacesItsSuitesForThatTest() async throws {
             let (_, feeds) = try await MockServerTraitTests.get("https://api.nice.example/feeds?page=1&pageSize=3")
             #expect(feeds.statusCode == 200)
-            #expect(ReplayServer.current?.journal.entries.map(\.outcome.kind) == [.matched])
+            #expect(CassetteServer.current?.journal.entries.map(\.outcome.kind) == [.matched])
             // Swift Testing hands the test both traits, the suite's first; only the test's own gives a scope
             let test = try #require(Test.current)
             let traits = test.traits.compactMap { $0 as? MockServerTrait }
@@ -53,7 +53,7 @@ import Testing
     }
 
     @Test func noServer_outsideTheTrait() {
-        #expect(ReplayServer.current == nil)
+        #expect(CassetteServer.current == nil)
     }
 
     @Test func cassetteName_defaultsToTheSuitesAndTheTestName() throws {
@@ -166,7 +166,7 @@ import Testing
         try await withUpstream { upstream, _ in
             let trait = Self.trait("things", in: folder, upstream: upstream, environment: ["MOCKSERVER_RECORD": "all"])
             let body: @Sendable () async throws -> Void = {
-                let server = try #require(ReplayServer.current)
+                let server = try #require(CassetteServer.current)
                 _ = try await withURLSession(timeout: 30) { session in
                     try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("json")))
                 }

@@ -20,7 +20,7 @@ import Testing
         })
 
     /// GETs `target` from `server`, failing on anything but a 200.
-    static func get(_ target: String, from server: ReplayServer) async throws -> String {
+    static func get(_ target: String, from server: CassetteServer) async throws -> String {
         let (data, response) = try await withURLSession(timeout: 30) { session in
             try await session.httpData(for: URLRequest(url: URL(string: target, relativeTo: server.baseURL!)!))
         }

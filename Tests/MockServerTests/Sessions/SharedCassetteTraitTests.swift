@@ -17,13 +17,13 @@ import Testing
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<RecordFromClosuresTests.sharers {
                 group.addTask {
-                    let faults: ReplayServer.FaultSource =
+                    let faults: CassetteServer.FaultSource =
                         faulted.contains(index)
                         ? .plan(try FaultPlan.parse(specs: "status=503,path=/item/\(index)")) : .none
                     var trait = MockServerTrait.mockServer("shared/book", upstream: upstream.absoluteString, in: folder, faults: faults)
                     trait.environment = environment
                     try await MockServerTraitTests.scope(trait) {
-                        let server = try #require(ReplayServer.current)
+                        let server = try #require(CassetteServer.current)
                         let (data, response) = try await withURLSession(timeout: 30) { session in
                             try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent("item/\(index)")))
                         }

@@ -13,7 +13,7 @@ import Testing
 @Suite struct UnreachableUpstreamTraitTests {
     /// GETs `path` from the running test's server; the status and body.
     static func get(_ path: String) async throws -> (status: Int, body: String) {
-        let server = try #require(ReplayServer.current)
+        let server = try #require(CassetteServer.current)
         let (data, response) = try await withURLSession(timeout: 30) { session in
             try await session.httpData(for: URLRequest(url: server.baseURL!.appendingPathComponent(path)))
         }
@@ -101,7 +101,7 @@ import Testing
         // When a test meets the replayed refusal (its client sees the connection lost) and fails
         try await withKnownIssue {
             try await MockServerTraitTests.scope(trait) {
-                let server = try #require(ReplayServer.current)
+                let server = try #require(CassetteServer.current)
                 defer { journal.withLock { $0 = server.journal.entries.map(\.description) } }
                 _ = try await Self.get("json")
             }
@@ -130,7 +130,7 @@ import Testing
     }
 
     @Test func strictReport_namesTheReplayedFailures_too() async throws {
-        let server = try ReplayServer(cassettes: [Self.refusedCassette()], configuration: .init(faults: .none, strict: true))
+        let server = try CassetteServer(cassettes: [Self.refusedCassette()], configuration: .init(faults: .none, strict: true))
         let base = try await server.start()
         let client = try RawHTTPClient(base)
         try client.send("GET /json HTTP/1.1\r\nHost: things\r\n\r\n")

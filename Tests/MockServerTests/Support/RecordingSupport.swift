@@ -81,23 +81,23 @@ func withUpstream<T>(
     }
 }
 
-/// Runs `body` with a started ``ReplayServer`` forwarding to `upstream` in `mode`, recording into `file`
+/// Runs `body` with a started ``CassetteServer`` forwarding to `upstream` in `mode`, recording into `file`
 /// (in memory when `nil`), then stops it whether `body` returns or throws.
 func withRecordingServer<T>(
     upstream: URL,
-    mode: ReplayServer.Mode = .record,
+    mode: CassetteServer.Mode = .record,
     file: URL? = nil,
     cassettes: [Cassette] = [],
     timeout: Duration = .seconds(20),
     clientGoneGrace: Duration? = nil,
     onExchange: (@Sendable (ForwardedExchange) -> Void)? = nil,
-    _ body: (ReplayServer, URL) async throws -> T
+    _ body: (CassetteServer, URL) async throws -> T
 ) async throws -> T {
     var options = RecordingOptions(upstream: try Upstream(upstream), file: file, timeout: timeout)
     options.onExchange = onExchange
     if let clientGoneGrace { options.clientGoneGrace = clientGoneGrace }
-    let configuration = ReplayServer.Configuration(faults: .none, mode: mode, recording: options)
-    let server = try ReplayServer(cassettes: cassettes, configuration: configuration)
+    let configuration = CassetteServer.Configuration(faults: .none, mode: mode, recording: options)
+    let server = try CassetteServer(cassettes: cassettes, configuration: configuration)
     let base = try await server.start()
     do {
         let result = try await body(server, base)

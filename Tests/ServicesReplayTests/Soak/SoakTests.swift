@@ -36,7 +36,7 @@ struct SoakTests {
     /// A server started and stopped by hand, reached at its base URL by a session of the test's own.
     @Test func baseURL() async {
         await SoakRun.run("base URL") {
-            let server = try ReplayServer(cassettes: [Soak.users], configuration: .init(faults: .none))
+            let server = try CassetteServer(cassettes: [Soak.users], configuration: .init(faults: .none))
             let baseURL = try await server.start()
             do {
                 try await Soak.withSession(.ephemeral) { try await Soak.getOctocat($0, from: baseURL.absoluteString) }
@@ -74,7 +74,7 @@ struct SoakTests {
         let trait = MockServerTrait.mockServer("github/users", faults: .none)
         await SoakRun.run("trait") {
             try await trait.provideScope(for: test, testCase: Test.Case.current) {
-                let server = try #require(ReplayServer.current)
+                let server = try #require(CassetteServer.current)
                 try await Soak.withSession(try server.sessionConfiguration()) { session in
                     try await Soak.getOctocat(session, from: "https://api.github.com")
                 }
@@ -131,10 +131,10 @@ enum Soak {
 
     /// The upstream the recording tests forward to: a replay of `github/users` with a short journal, started
     /// once and left running until the process ends.
-    static let upstream = Task { () throws -> ReplayServer in
-        var configuration = ReplayServer.Configuration(faults: .none)
+    static let upstream = Task { () throws -> CassetteServer in
+        var configuration = CassetteServer.Configuration(faults: .none)
         configuration.journalCapacity = 16
-        let server = try ReplayServer(cassettes: [users], configuration: configuration)
+        let server = try CassetteServer(cassettes: [users], configuration: configuration)
         try await server.start()
         return server
     }

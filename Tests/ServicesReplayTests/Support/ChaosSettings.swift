@@ -55,7 +55,7 @@ struct ChaosSettings: Sendable {
     /// The plan for the server of the `index`th call: the run's plan with the seed mixed with `index`.
     /// Every server counts and draws on its own, so with one seed for all, every call would meet the same
     /// faults at the same repetition; mixing spreads them while the run's seed still reproduces it exactly.
-    func faults(forCall index: Int) -> ReplayServer.FaultSource {
+    func faults(forCall index: Int) -> CassetteServer.FaultSource {
         var plan = plan
         plan.seed ^= UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15
         return .plan(plan)

@@ -6,7 +6,7 @@
 struct FaultsSeen: Sendable {
     let rules: [String]
 
-    init(_ server: ReplayServer) {
+    init(_ server: CassetteServer) {
         self.init(refused: server.refusedConnections, journal: server.journal.entries)
     }
 

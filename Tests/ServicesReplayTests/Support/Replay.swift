@@ -32,7 +32,7 @@ enum ReplayTimeout {
     static let stall: TimeInterval = 1.5
 }
 
-extension ReplayServer.FaultSource {
+extension CassetteServer.FaultSource {
     /// A plan from fault specs in the CLI spelling (`"reset,when=first:1"`).
     static func specs(_ specs: String, seed: UInt64 = FaultPlan.defaultSeed) throws -> Self {
         .plan(try FaultPlan.parse(specs: specs, seed: seed))
@@ -43,16 +43,16 @@ extension ReplayServer.FaultSource {
 /// under this suite's rules: the repository's `Recordings/`, a strict server (a request no interaction
 /// answers fails the test with the near-miss report), and `faults` without a default on purpose: every test
 /// says which plan it runs under, so the CI runs that set `MOCKSERVER_FAULTS` change only the tests that ask
-/// for ``ReplayServer/FaultSource/environment``.
+/// for ``CassetteServer/FaultSource/environment``.
 func withReplay<T>(
-    _ cassette: String, faults: ReplayServer.FaultSource, client options: ClientOptions = ClientOptions(),
+    _ cassette: String, faults: CassetteServer.FaultSource, client options: ClientOptions = ClientOptions(),
     _ body: (Replay) async throws -> T
 ) async throws -> T {
     DescriptorLimit.raise()
     // The package's own environment: the caller's MOCKSERVER_RECORD and the like never reach the suite.
     return try await TestEnvironment.isolated {
         try await ServiceReplayTesting.withReplay(
-            cassette, in: Recordings.folder, configuration: ReplayServer.Configuration(faults: faults, strict: true),
+            cassette, in: Recordings.folder, configuration: CassetteServer.Configuration(faults: faults, strict: true),
             client: options.configuration, now: options.now, body)
     }
 }

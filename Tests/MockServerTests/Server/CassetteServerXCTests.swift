@@ -6,7 +6,7 @@ import FoundationNetworking
 import XCTest
 
 /// The same one-line helper from XCTest.
-final class ReplayServerXCTests: XCTestCase {
+final class CassetteServerXCTests: XCTestCase {
     func testWithMockServer_replaysInXCTest() async throws {
         try await TestEnvironment.isolated {
             try await withMockServer(replaying: "feed/feeds", configuration: .init(faults: .none)) { server in
@@ -19,12 +19,12 @@ final class ReplayServerXCTests: XCTestCase {
         }
     }
 
-    /// The XCTest equivalent of the `.mockServer` trait: one line, the server in `ReplayServer.current`, and a
+    /// The XCTest equivalent of the `.mockServer` trait: one line, the server in `CassetteServer.current`, and a
     /// routed session for fixed https URLs.
     func testWithMockServer_upstreamOneLiner_routesFixedURLs() async throws {
         try await TestEnvironment.isolated {
             try await withMockServer(replaying: "github/users", upstream: "https://api.github.com", configuration: .init(faults: .none)) { server in
-                XCTAssertTrue(ReplayServer.current === server)
+                XCTAssertTrue(CassetteServer.current === server)
                 let session = URLSession(configuration: try server.sessionConfiguration())
                 defer { session.finishTasksAndInvalidate() }
                 let (_, response) = try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/users/octocat")!))

@@ -6,7 +6,7 @@ import FoundationNetworking
 import Testing
 import ServiceReplayTestSupport
 
-@Suite(.ownEnvironment) struct ReplayServerTests {
+@Suite(.ownEnvironment) struct CassetteServerTests {
     private func get(_ session: URLSession, _ base: URL, _ target: String) async throws -> (Data, HTTPURLResponse) {
         try await session.httpData(for: URLRequest(url: URL(string: target, relativeTo: base)!))
     }
@@ -29,7 +29,7 @@ import ServiceReplayTestSupport
     }
 
     @Test func unmatchedRequest_gets404NamingTheClosest_andStrictModeThrowsTheSameText() async throws {
-        let configuration = ReplayServer.Configuration(faults: .none, strict: true)
+        let configuration = CassetteServer.Configuration(faults: .none, strict: true)
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(replaying: "github/users", configuration: configuration) { server in
                 try await withURLSession { session in
@@ -51,7 +51,7 @@ import ServiceReplayTestSupport
         let cassette = Cassette(
             name: "c", matching: MatchRules(ignoredQueryParameters: ["_"]),
             interactions: [.stub("GET", "/feeds?_=1&ts=1&page=1")])
-        let configuration = ReplayServer.Configuration(matching: MatchRules(ignoredQueryParameters: ["ts"]), faults: .none)
+        let configuration = CassetteServer.Configuration(matching: MatchRules(ignoredQueryParameters: ["ts"]), faults: .none)
         try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             try await withURLSession { session in
                 // WHEN both ignored parameters differ, THEN it matches; WHEN a compared one differs, THEN it does not
@@ -65,7 +65,7 @@ import ServiceReplayTestSupport
 
     @Test func strictMode_seesAnUnrecordedRequest_evenWhenAFaultReplacedItsAnswer() async throws {
         // GIVEN a strict server whose every answer a fault replaces by a 503
-        let configuration = ReplayServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
+        let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(replaying: "github/users", configuration: configuration) { server in
                 try await withURLSession { session in
@@ -94,7 +94,7 @@ import ServiceReplayTestSupport
 
     @Test func strictMode_seesEveryUnmatchedRequest_whateverTheJournalKeeps() async throws {
         // GIVEN a strict server whose journal keeps a single entry
-        let configuration = ReplayServer.Configuration(faults: .none, strict: true, journalCapacity: 1)
+        let configuration = CassetteServer.Configuration(faults: .none, strict: true, journalCapacity: 1)
         let count = UnmatchedRequests.keptLimit + 3
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(cassettes: [], configuration: configuration) { server in
@@ -162,7 +162,7 @@ import ServiceReplayTestSupport
 
     @Test func serverIsStopped_whenTheBodyThrows() async throws {
         struct Boom: Error {}
-        var captured: ReplayServer?
+        var captured: CassetteServer?
         await #expect(throws: Boom.self) {
             try await withMockServer(cassettes: [], configuration: .init(faults: .none)) { server in
                 captured = server

@@ -1,4 +1,4 @@
-extension ReplayServer {
+extension CassetteServer {
     /// Where a server's fault plan comes from.
     public enum FaultSource: Sendable {
         /// No faults, whatever the environment says.
@@ -10,7 +10,7 @@ extension ReplayServer {
         case plan(FaultPlan)
     }
 
-    /// How a ``ReplayServer`` listens, matches, injects faults and reports.
+    /// How a ``CassetteServer`` listens, matches, injects faults and reports.
     public struct Configuration: Sendable {
         /// Socket, limits and timeouts: loopback on an ephemeral port unless a tool (`recorder`) sets it.
         package var server = HTTPServer.Configuration()
@@ -30,13 +30,13 @@ extension ReplayServer {
         /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded.
         public var faults: FaultSource
         /// The test the server serves, as the test helpers name it (its cassettes and its name), or `nil` for
-        /// a server started directly (`ReplayServer(...)`, `recorder replay`): a `p:` trigger's draws, and a
+        /// a server started directly (`CassetteServer(...)`, `recorder replay`): a `p:` trigger's draws, and a
         /// random latency's and garbage's, depend on it as well as on the seed, so that a suite-wide plan
         /// fires on a different share of each test's requests, each test still reproducible with its seed
         /// (see ``SeededDraw/seed(_:identity:)``). With `nil` the draws depend on the seed alone. Default `nil`.
         package var faultIdentity: String?
         /// Whether an unmatched request fails the test that owns the server (through
-        /// ``ReplayServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
+        /// ``CassetteServer/verifyNoUnmatchedRequests()``, which ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
         /// calls at the end); default `false`. Unmatched requests are answered 404 either way.
         public var strict: Bool
         /// How many requests the journal keeps (oldest dropped first); default ``Journal/defaultCapacity``.

@@ -5,7 +5,7 @@ import ServiceReplayShared
 /// of every request.
 ///
 /// ```swift
-/// let server = try ReplayServer(cassettes: [try Cassette.load(from: url)])
+/// let server = try CassetteServer(cassettes: [try Cassette.load(from: url)])
 /// let baseURL = try await server.start()      // http://127.0.0.1:PORT
 /// ... send requests to baseURL ...
 /// try server.journal.verify(.get("/users"), calledTimes: 1)
@@ -23,7 +23,7 @@ import ServiceReplayShared
 ///
 /// ```swift
 /// let recording = RecordingOptions(upstream: try Upstream("https://api.github.com"), file: cassetteURL)
-/// let server = try ReplayServer(cassettes: [], configuration: .init(mode: .replayOrRecord, recording: recording))
+/// let server = try CassetteServer(cassettes: [], configuration: .init(mode: .replayOrRecord, recording: recording))
 /// let baseURL = try await server.start()      // reads cassetteURL when it exists, replays what it matches
 /// ... send requests to baseURL ...
 /// await server.stop()                          // lets exchanges in flight finish, writes the file
@@ -34,7 +34,7 @@ import ServiceReplayShared
 /// forwarded requests have the kind `recorded` (naming the interaction's index in the
 /// recorded cassette, with `cassetteIndex` -1 as that cassette is not one of the engine's) or
 /// `passedThrough`.
-public final class ReplayServer: Sendable {
+public final class CassetteServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
     /// The cassettes' interactions, matched and sequenced: in a recording mode, once ``start()`` has opened a
@@ -221,7 +221,7 @@ public final class ReplayServer: Sendable {
 
     /// Adds a hand-written interaction for the odd case; it answers before any cassette does: requests it
     /// matches are answered by the added interactions alone, in the order added, then as the after-last policy
-    /// says (repeat unless ``ReplayServer/Configuration/matching`` sets another `afterLast`). Build one with
+    /// says (repeat unless ``CassetteServer/Configuration/matching`` sets another `afterLast`). Build one with
     /// ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``. Each call copies the server's
     /// index, so it suits a handful of additions, not thousands.
     public func add(_ interaction: Interaction) {

@@ -1,4 +1,4 @@
-extension ReplayServer {
+extension CassetteServer {
     /// What a server does with each request: answer it from the cassettes, forward it to the real upstream,
     /// or both. The modes follow VCR's record modes (`:none`, `:all`, `:new_episodes`), plus a plain proxy.
     ///

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-extension ReplayServer {
+extension CassetteServer {
     /// A copy of `base` whose sessions send every `http` and `https` request, whatever its host
     /// (`https://api.github.com/users` included), to this server over loopback, so a client with fixed URLs,
     /// or an SDK that accepts a configuration, is tested unchanged.

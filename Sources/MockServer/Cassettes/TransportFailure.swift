@@ -1,6 +1,6 @@
 /// A recorded failure below HTTP: the upstream refused the connection, reset it, or never answered.
 /// Replay hands it to the fault layer, which reproduces the same failure on the wire.
-package struct TransportFailure: Sendable, Hashable {
+package struct TransportFailure: Error, Sendable, Hashable {
     /// The kinds a cassette can record. A closed set: the cassette format version says which exist.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         /// The connection was refused (nothing listening).

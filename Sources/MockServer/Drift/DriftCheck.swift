@@ -47,7 +47,7 @@ package final class DriftCheck: Sendable {
             let probe = DriftProbe(upstream: try Upstream(base), longestWait: .zero)
             for exchange in kept {
                 let title = "\(exchange.request.method) \(exchange.request.target)"
-                guard case .response(let replayed) = await probe.send(exchange.request.httpRequest) else {
+                guard case .success(let replayed) = await probe.send(exchange.request.httpRequest) else {
                     warnings.append("drift: \(title): the cassettes' replay did not answer, so nothing was compared")
                     continue
                 }

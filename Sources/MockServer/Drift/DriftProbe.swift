@@ -5,14 +5,6 @@ import ServiceReplayShared
 /// client (so a request goes out as a recording would have forwarded it: header lines in order, `Host`
 /// naming the upstream, hop-by-hop fields dropped), and waits out a `Retry-After`.
 package final class DriftProbe: Sendable {
-    /// What the upstream did.
-    package enum Outcome: Sendable {
-        /// It answered (after any waits for `Retry-After`).
-        case response(HTTPResponse)
-        /// It failed below HTTP: refused, reset or timed out.
-        case failure(TransportFailure)
-    }
-
     /// The upstream requests go to.
     package let upstream: Upstream
     /// The longest single `Retry-After` waited out; a longer one is not waited for, and its answer is compared.
@@ -29,10 +21,10 @@ package final class DriftProbe: Sendable {
     }
 
     /// Sends `request` (method, target, headers and body as recorded, `Host` set to the upstream's) and
-    /// returns the answer. A 429 or 503 whose `Retry-After` (seconds or an HTTP-date) asks for at most
+    /// returns the answer, or the failure below HTTP (refused, reset, timed out). A 429 or 503 whose `Retry-After` (seconds or an HTTP-date) asks for at most
     /// ``longestWait`` is waited out and the request sent again, at most ``retries`` times; `onWait` is told
     /// each wait first.
-    package func send(_ request: HTTPRequest, onWait: @Sendable (Duration) -> Void = { _ in }) async -> Outcome {
+    package func send(_ request: HTTPRequest, onWait: @Sendable (Duration) -> Void = { _ in }) async -> Result<HTTPResponse, TransportFailure> {
         guard let url = upstream.url(for: request.target) else {
             return .failure(TransportFailure(kind: .refused, message: "'\(upstream)\(request.target)' is not a URL."))
         }
@@ -46,7 +38,7 @@ package final class DriftProbe: Sendable {
                 guard attempt < Self.retries, [429, 503].contains(response.status),
                     let wait = Self.retryAfter(response.headers["Retry-After"]), wait <= longestWait
                 else {
-                    return .response(response)
+                    return .success(response)
                 }
                 attempt += 1
                 onWait(wait)

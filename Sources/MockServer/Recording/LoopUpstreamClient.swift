@@ -1,16 +1,13 @@
 import Foundation
 import ServiceReplayShared
 
-/// What a ``LoopUpstreamClient`` exchange ended with.
-enum LoopUpstreamOutcome: Sendable {
-    /// The upstream answered: its head as it arrived and its body with the transfer framing removed (but not
-    /// any content coding); empty when `streamed`, because the pieces went to the stream decision's sink.
-    case response(UpstreamResponseHead, body: Data, streamed: Bool)
-    /// The upstream answered at least in part, then failed; or it fell silent for the timeout (kind `timeout`).
-    case failure(TransportFailure)
-    /// The upstream was never reached: the connection could not be made, or broke before any byte of an
-    /// answer came (see ``UpstreamForwarder/Outcome/unreachable(_:)``).
-    case unreachable(TransportFailure)
+/// An answer over the recorder's own connection: the head as it arrived and the body with the transfer framing
+/// removed (but not any content coding); the body is empty when `streamed`, because the pieces went to the
+/// stream decision's sink.
+struct LoopUpstreamAnswer: Sendable {
+    let head: UpstreamResponseHead
+    let body: Data
+    let streamed: Bool
 }
 
 /// Sends requests to an `http://` upstream with a numeric address (or `localhost`) over MockServer's own
@@ -55,7 +52,7 @@ final class LoopUpstreamClient: Sendable {
     /// Writes `request` (a whole HTTP/1.1 request) and reads the answer. `expectsBody` is false for `HEAD`.
     /// `timeout` bounds each silence of the upstream: the exchange fails as timed out when no byte moved for
     /// that long.
-    func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> LoopUpstreamOutcome {
+    func send(_ request: [UInt8], expectsBody: Bool, timeout: Duration, decision: UpstreamStreamDecision?) async -> UpstreamOutcome<LoopUpstreamAnswer> {
         guard !isInvalidated else {
             return .unreachable(TransportFailure(kind: .refused, message: "The recording server is stopping; nothing more is sent to \(upstreamDescription)."))
         }

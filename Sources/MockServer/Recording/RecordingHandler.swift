@@ -171,7 +171,7 @@ final class RecordingHandler: HTTPHandler {
     /// for the timeout, or the client left, which cancels the upstream exchange unless it ends within
     /// ``RecordingOptions/clientGoneGrace``), else as broken.
     private func finish(
-        _ relay: StreamRelay, outcome: UpstreamForwarder.Outcome, request: HTTPRequest, recordedRequest: RecordedRequest,
+        _ relay: StreamRelay, outcome: UpstreamOutcome<HTTPResponse>, request: HTTPRequest, recordedRequest: RecordedRequest,
         recordedAt: Date, durationMs: Int
     ) {
         var broken: TransportFailure?

@@ -3,7 +3,7 @@ extension TransportFailure {
     /// `X-MockServer-Upstream-Failure: KIND` and a JSON body naming the kind, the upstream and what happened,
     /// such as `{"error": "upstream_timeout", "message": "The upstream http://127.0.0.1:8080 did not answer
     /// within 1000 ms.", "detail": "The request timed out.", "upstream": "http://127.0.0.1:8080"}`.
-    /// When `unreachable` (the upstream was never reached, see ``UpstreamForwarder/Outcome/unreachable(_:)``),
+    /// When `unreachable` (the upstream was never reached, see ``UpstreamOutcome/unreachable(_:)``),
     /// the message says it could not be reached, whatever the kind. A timeout is the recorder's own limit
     /// (``RecordingOptions/timeout``), so it is a 504 naming that limit. Either way, when `recording`, the
     /// message says that nothing was recorded for the request.

@@ -1,5 +1,5 @@
 /// The requests a recording server forwarded but did not record, because the upstream could not be reached
-/// (see ``UpstreamForwarder/Outcome/unreachable(_:)``) or sent nothing for the recorder's timeout (see
+/// (see ``UpstreamOutcome/unreachable(_:)``) or sent nothing for the recorder's timeout (see
 /// ``RecordingOptions/timeout``): the recording is short of them, and the test that made it fails saying so
 /// (see ``CassetteSession``).
 struct UnrecordedRequests: Sendable {

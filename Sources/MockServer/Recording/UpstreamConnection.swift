@@ -19,11 +19,11 @@ final class UpstreamExchange {
     var decoder: StreamingContentDecoder?
     /// Sent again on a new connection already, after a kept-alive one turned out closed.
     var retried = false
-    private var finish: ((LoopUpstreamOutcome) -> Void)?
+    private var finish: ((UpstreamOutcome<LoopUpstreamAnswer>) -> Void)?
 
     init(
         id: UInt64, request: [UInt8], expectsBody: Bool, timeout: UInt64, now: UInt64, decision: UpstreamStreamDecision?,
-        finish: @escaping (LoopUpstreamOutcome) -> Void
+        finish: @escaping (UpstreamOutcome<LoopUpstreamAnswer>) -> Void
     ) {
         self.id = id
         self.request = request
@@ -35,7 +35,7 @@ final class UpstreamExchange {
     }
 
     /// Reports the outcome, once.
-    func end(_ outcome: LoopUpstreamOutcome) {
+    func end(_ outcome: UpstreamOutcome<LoopUpstreamAnswer>) {
         finish?(outcome)
         finish = nil
     }
@@ -198,7 +198,7 @@ final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
                 }
                 self.exchange = nil
                 loop.timers.remove(descriptor)
-                exchange.end(.response(head, body: exchange.body, streamed: exchange.sink != nil))
+                exchange.end(.response(LoopUpstreamAnswer(head: head, body: exchange.body, streamed: exchange.sink != nil)))
                 if reusable, !client.isInvalidated {
                     reused = true
                     pool.park(self)
@@ -279,7 +279,7 @@ final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
         fail(TransportFailure(kind: kind, message: message))
     }
 
-    /// Ends the exchange with `failure`: as the upstream's own when it was reached, else as ``LoopUpstreamOutcome/unreachable(_:)``.
+    /// Ends the exchange with `failure`: as the upstream's own when it was reached, else as ``UpstreamOutcome/unreachable(_:)``.
     private func fail(_ failure: TransportFailure, unreachable: Bool = false) {
         let exchange = self.exchange
         self.exchange = nil

@@ -12,19 +12,6 @@ import FoundationNetworking
 /// redirects, and decodes compressed bodies. It must be ``invalidate()``d (``CassetteServer/stop()`` does it),
 /// because a session holds its delegate and, on Linux, threads until then.
 final class UpstreamForwarder: Sendable {
-    /// What the upstream did with one request.
-    enum Outcome: Sendable {
-        /// It answered; headers are those the client and the cassette get (see ``ProxyHeaders``).
-        case response(HTTPResponse)
-        /// It failed below HTTP after it was reached: it answered in part and broke, or (kind `timeout`) sent
-        /// nothing for the timeout, the recorder's own limit.
-        case failure(TransportFailure)
-        /// It could not be reached: refused, unknown host, no TLS agreement, or the connection lost before any
-        /// byte of an answer (through URLSession: before the answer's head). Nothing the upstream said, so a
-        /// recording keeps none of it.
-        case unreachable(TransportFailure)
-    }
-
     let upstream: Upstream
     let timeout: Duration
     private let session: URLSession
@@ -62,7 +49,7 @@ final class UpstreamForwarder: Sendable {
     /// headers as recorded (see ``ProxyHeaders/recorded(_:upstream:)``), and returns the upstream's response
     /// or transport failure. When `decision` takes the body as it arrives, the returned response's body is
     /// empty.
-    func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders, decision: UpstreamStreamDecision? = nil) async -> Outcome {
+    func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders, decision: UpstreamStreamDecision? = nil) async -> UpstreamOutcome<HTTPResponse> {
         if let own {
             return await send(request, headers: headers, through: own, decision: decision)
         }
@@ -92,7 +79,7 @@ final class UpstreamForwarder: Sendable {
     private func send(
         _ request: HTTPRequest, headers: HTTPHeaders, through own: LoopUpstreamClient,
         decision: UpstreamStreamDecision?
-    ) async -> Outcome {
+    ) async -> UpstreamOutcome<HTTPResponse> {
         var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
         for line in headers where !line.name.caseInsensitiveEquals("content-length") {
             if line.name.caseInsensitiveEquals("accept-encoding") {
@@ -112,14 +99,16 @@ final class UpstreamForwarder: Sendable {
             return .failure(failure)
         case .unreachable(let failure):
             return .unreachable(failure)
-        case .response(let head, var body, let streamed):
+        case .response(let answer):
+            let head = answer.head
+            var body = answer.body
             let coding = head.headers.values(for: "Content-Encoding").joined(separator: ",")
             var decoded = true
             if !coding.isEmpty {
                 if let plain = try? ContentCoding.decode(body, contentEncoding: coding) { body = plain } else { decoded = false }
             }
             let headers = ProxyHeaders.response(
-                head.headers.lines.map { ($0.name, $0.value) }, bodyCount: streamed ? nil : body.count,
+                head.headers.lines.map { ($0.name, $0.value) }, bodyCount: answer.streamed ? nil : body.count,
                 decoded: decoded)
             return .response(HTTPResponse(status: head.status, headers: headers, body: body))
         }
@@ -150,7 +139,7 @@ final class UpstreamForwarder: Sendable {
     /// What a URLSession error (`NSURLErrorDomain` `code`) says of the upstream: unreachable when it could not
     /// connect (see ``kind(ofURLErrorCode:)``) or the connection broke before the answer's head arrived, else
     /// its failure.
-    static func outcome(ofURLError code: Int, message: String, headArrived: Bool) -> Outcome {
+    static func outcome(ofURLError code: Int, message: String, headArrived: Bool) -> UpstreamOutcome<HTTPResponse> {
         let failure = TransportFailure(kind: kind(ofURLErrorCode: code), message: message)
         return failure.kind == .refused || (failure.kind == .reset && !headArrived) ? .unreachable(failure) : .failure(failure)
     }

@@ -116,7 +116,7 @@ enum DriftCommand: Command {
                 }
                 await pacer.wait()
                 switch await probe.send(outgoing) {
-                case .response(let live):
+                case .success(let live):
                     let changes = DriftComparison.changes(recorded: recorded, live: live, headerFields: parsed.all("header-field"))
                     section.entries.append(entry(.checked(changes)))
                 case .failure(let failure):

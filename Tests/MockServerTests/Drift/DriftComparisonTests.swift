@@ -280,7 +280,7 @@ import Testing
         let elapsed = ContinuousClock.now - started
         await server.stop()
         // The last busy answer is what the probe returns, once its waits are spent.
-        guard case .response(let response) = outcome else { Issue.record("no answer: \(outcome)"); return }
+        guard case .success(let response) = outcome else { Issue.record("no answer: \(outcome)"); return }
         #expect(response.status == (target.contains("429") ? 429 : 503))
         #expect(handler.requests.withLock { $0 } == requests)
         let waited = told.withLock { $0 }
@@ -326,7 +326,7 @@ import Testing
         await server.stop()
         // THEN it waited once, sent again no earlier than the date (both clocks are this machine's), and returns
         // the answer after it
-        guard case .response(let response) = outcome else { Issue.record("no answer: \(outcome)"); return }
+        guard case .success(let response) = outcome else { Issue.record("no answer: \(outcome)"); return }
         #expect(response.status == 200)
         #expect(told.withLock { $0.count } == 1)
         let times = arrivals.withLock { $0 }

@@ -105,7 +105,7 @@ import Testing
         // THEN it makes exactly four runs: the plan, the three rules, then two removals, and says the budget ran out
         #expect(numbers.withLock { $0 } == [1, 2, 3, 4])
         #expect(progress.withLock { $0 } == ["1 -1 true", "2 3 true", "3 2 true", "4 1 true"])
-        #expect(outcome == PlanShrinker.Outcome(rules: ["status=503,when=nth:1,path=/c,method=GET"], fired: 3, runs: 4, budgetSpent: true))
+        #expect(outcome == PlanShrinker.Reduction(rules: ["status=503,when=nth:1,path=/c,method=GET"], fired: 3, runs: 4, budgetSpent: true))
         // AND each run had the seed, the first the plan, the others the rules left (the first rule out first)
         #expect(environments.withLock { $0 }.map { $0[FaultPlan.seedVariable] } == ["7", "7", "7", "7"])
         #expect(
@@ -127,7 +127,7 @@ import Testing
         }
         let outcome = try await shrinker.shrink(plan: "status=503,when=p:0.5", seed: nil)
         // THEN /a goes, /b stays, /c goes, and a second pass confirms /b alone: 1 + 1 + 3 + 1 runs
-        #expect(outcome == PlanShrinker.Outcome(rules: ["status=503,when=nth:1,path=/b,method=GET"], fired: 3, runs: 6, budgetSpent: false))
+        #expect(outcome == PlanShrinker.Reduction(rules: ["status=503,when=nth:1,path=/b,method=GET"], fired: 3, runs: 6, budgetSpent: false))
         #expect(numbers.withLock { $0 } == 6)
         #expect(outcome.plan == "status=503,when=nth:1,path=/b,method=GET")
     }

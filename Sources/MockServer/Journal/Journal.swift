@@ -53,7 +53,7 @@ public final class Journal: Sendable {
     }
 
     /// Keeps a record within the limits; returns its sequence number.
-    private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Outcome, used: InteractionReference?, at time: Date) -> Int {
+    private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Stored, used: InteractionReference?, at time: Date) -> Int {
         let used = used.map { (cassette: $0.cassetteIndex, index: $0.index) }
         return storage.withLock { storage in
             let sequence = storage.recorded

@@ -5,7 +5,7 @@ import Foundation
 /// hundred bytes besides the request's own storage: the newest records of a busy server stay in few cache lines.
 /// The public ``JournalEntry`` is built only when asked for.
 struct JournalRecord: Sendable {
-    enum Outcome: Sendable {
+    enum Stored: Sendable {
         case matched(MatchedInteraction)
         case other(Box)
     }
@@ -19,7 +19,7 @@ struct JournalRecord: Sendable {
     let sequence: Int
     let time: Date
     let request: HTTPRequest
-    let outcome: Outcome
+    let outcome: Stored
 
     /// The outcome as ``JournalOutcome`` spells it.
     var journalOutcome: JournalOutcome {

@@ -3,7 +3,7 @@ import Foundation
 /// Decodes a chunked request body (RFC 9112 §7.1) incrementally, across partial reads.
 /// Chunk extensions are skipped; trailer fields are validated and discarded.
 package struct ChunkedBodyDecoder {
-    package enum Outcome: Equatable {
+    package enum Progress: Equatable {
         case needsMore
         case complete
         case rejected(RequestRejection)
@@ -23,7 +23,7 @@ package struct ChunkedBodyDecoder {
 
     /// Decodes from `bytes`, appending chunk data to `body`; returns how many bytes were consumed.
     /// Bytes of a line that is not complete yet are left unconsumed.
-    package mutating func decode(_ bytes: UnsafeRawBufferPointer, into body: inout Data, limits: ParserLimits) -> (consumed: Int, outcome: Outcome) {
+    package mutating func decode(_ bytes: UnsafeRawBufferPointer, into body: inout Data, limits: ParserLimits) -> (consumed: Int, outcome: Progress) {
         var position = 0
         while true {
             let available = UnsafeRawBufferPointer(rebasing: bytes[position...])

@@ -7,7 +7,7 @@ import Darwin
 /// Finds the end of a request head across partial reads without rescanning bytes already seen, and
 /// enforces the request-line and header-block size limits while the head is still incomplete.
 struct RequestHeadScanner {
-    enum Outcome: Equatable {
+    enum Progress: Equatable {
         case incomplete
         /// The head (request line and fields, without leading empty lines) spans `start..<end`, where `end`
         /// is just past the empty line that terminates it.
@@ -25,7 +25,7 @@ struct RequestHeadScanner {
     }
 
     /// Scans `bytes` (the unread input, starting at the first byte of this request) for the end of the head.
-    mutating func scan(_ bytes: UnsafeRawBufferPointer, limits: ParserLimits) -> Outcome {
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, limits: ParserLimits) -> Progress {
         guard let base = bytes.baseAddress else { return .incomplete }
         while searchFrom < bytes.count, let found = memchr(base + searchFrom, Int32(ASCII.lf), bytes.count - searchFrom) {
             let newline = base.distance(to: UnsafeRawPointer(found))

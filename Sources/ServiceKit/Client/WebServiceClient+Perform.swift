@@ -5,7 +5,7 @@ import FoundationNetworking
 
 extension WebServiceClient {
     /// A successful call: the mapped response and the response it came from (pagination reads both).
-    struct Outcome<Response: Sendable>: Sendable {
+    struct MappedResponse<Response: Sendable>: Sendable {
         let response: Response
         let reply: RawResponse
     }
@@ -14,7 +14,7 @@ extension WebServiceClient {
     func perform<Service: WebService>(
         _ service: Service, uploadProgress: UploadProgressHandler?
     )
-        async throws(WebServiceError) -> Outcome<Service.Response>
+        async throws(WebServiceError) -> MappedResponse<Service.Response>
     {
         guard !Task.isCancelled else { throw .network(.cancelled) }
         var parameters = service.parameters
@@ -48,7 +48,7 @@ extension WebServiceClient {
     }
 
     private enum Attempt<Response: Sendable> {
-        case success(Outcome<Response>)
+        case success(MappedResponse<Response>)
         /// The error, and the wait the server asked for (`Retry-After`, or a rate limit's delay).
         case failure(WebServiceError, retryAfter: TimeInterval?)
     }
@@ -73,7 +73,7 @@ extension WebServiceClient {
             url: received.url ?? request.url, receivedAt: configuration.clock.now)
         switch service.interpret(reply) {
         case .success(let response):
-            return .success(Outcome(response: response, reply: reply))
+            return .success(MappedResponse(response: response, reply: reply))
         case .failure(let error):
             var retryAfter = reply.retryAfter
             if retryAfter == nil, case .service(.rateLimited(let delay)) = error.reason {

@@ -44,7 +44,7 @@ public struct PageSequence<Service: PaginatedService>: AsyncSequence, Sendable {
                     return finish()
                 }
             }
-            let outcome: WebServiceClient.Outcome<Service.Response>
+            let outcome: WebServiceClient.MappedResponse<Service.Response>
             do {
                 outcome = try await client.perform(service, uploadProgress: nil)
             } catch  where error.reason == .network(.cancelled) {

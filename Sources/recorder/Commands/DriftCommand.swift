@@ -96,7 +96,7 @@ enum DriftCommand: Command {
             var section = DriftReport.Section(file: file, name: cassette.name, upstream: target.description)
             for (index, interaction) in cassette.interactions.enumerated() {
                 let request = interaction.request
-                let entry = { (outcome: DriftReport.Outcome) in
+                let entry = { (outcome: DriftReport.Verdict) in
                     DriftReport.Entry(index: index, method: request.method, target: request.target, outcome: outcome)
                 }
                 guard let recorded = interaction.response else {

@@ -74,7 +74,7 @@ enum ShrinkCommand: Command {
             let what = rules < 0 ? "the plan" : counted(rules, "rule")
             console.print("run \(run): \(what): \(failed ? "fails" : "passes") (output: \(folder.path)/run-\(run).log)")
         }
-        let outcome: PlanShrinker.Outcome
+        let outcome: PlanShrinker.Reduction
         do {
             outcome = try await shrinker.shrink(plan: plan, seed: seed)
         } catch let error as RecorderError {

@@ -5,7 +5,7 @@ import MockServer
 /// line), as JSON for machines, or as JUnit XML (one test case per interaction) for CI.
 struct DriftReport {
     /// What became of one interaction.
-    enum Outcome {
+    enum Verdict {
         /// Sent and compared; no change when empty.
         case checked([DriftChange])
         /// Not sent, for the reason given.
@@ -18,7 +18,7 @@ struct DriftReport {
         let index: Int
         let method: String
         let target: String
-        let outcome: Outcome
+        let outcome: Verdict
 
         /// The changes, an unreachable upstream being one breaking change.
         var changes: [DriftChange] {

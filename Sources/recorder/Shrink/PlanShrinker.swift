@@ -16,7 +16,7 @@ struct PlanShrinker {
     var progress: (Int, Int, Bool) -> Void = { _, _, _ in }
 
     /// What came of a reduction.
-    struct Outcome: Equatable {
+    struct Reduction: Equatable {
         /// The minimal plan's rules, in the CLI spelling, in plan order.
         let rules: [String]
         /// How many faults fired in the first run.
@@ -32,7 +32,7 @@ struct PlanShrinker {
     /// Reduces `plan` (specs or a plan file, as `MOCKSERVER_FAULTS` takes it) under `seed`.
     /// - Throws: ``RecorderError`` when the first run passes, no fault fired in it, the deterministic plan
     ///   does not fail, or the command fails with every rule taken out.
-    func shrink(plan: String, seed: UInt64?) async throws -> Outcome {
+    func shrink(plan: String, seed: UInt64?) async throws -> Reduction {
         var runs = 0
         func attempt(_ environment: [String: String], rules: Int) async throws -> (failed: Bool, decisions: [FaultLogLine]) {
             runs += 1
@@ -93,7 +93,7 @@ struct PlanShrinker {
                 }
             }
         }
-        return Outcome(rules: Decision.rules(kept), fired: decisions.count, runs: runs, budgetSpent: budgetSpent)
+        return Reduction(rules: Decision.rules(kept), fired: decisions.count, runs: runs, budgetSpent: budgetSpent)
     }
 
     /// One fault that fired, aimed at its request (or connection) alone.

@@ -6,7 +6,7 @@ import Foundation
 
 private struct Decoded: Equatable {
     var body = Data()
-    var outcome = ChunkedBodyDecoder.Outcome.needsMore
+    var outcome = ChunkedBodyDecoder.Progress.needsMore
     var leftOver = 0
 }
 

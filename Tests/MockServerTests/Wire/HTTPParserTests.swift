@@ -178,14 +178,14 @@ import Testing
     private func decodeChunked(
         _ text: String, step: Int, limits: ParserLimits = HTTPParserTests.limits
     )
-        -> (body: String, outcome: ChunkedBodyDecoder.Outcome, leftover: Int)
+        -> (body: String, outcome: ChunkedBodyDecoder.Progress, leftover: Int)
     {
         let bytes = Array(text.utf8)
         var decoder = ChunkedBodyDecoder()
         var body = Data()
         var pending: [UInt8] = []
         var offset = 0
-        var outcome = ChunkedBodyDecoder.Outcome.needsMore
+        var outcome = ChunkedBodyDecoder.Progress.needsMore
         while offset < bytes.count, outcome == .needsMore {
             let end = min(offset + step, bytes.count)
             pending += bytes[offset..<end]

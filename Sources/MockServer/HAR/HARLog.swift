@@ -46,3 +46,17 @@ package struct HARCreator: Codable, Sendable, Hashable {
     /// This package, as it signs the archives it writes.
     static let serviceReplay = HARCreator(name: "ServiceReplay", version: "0.1.0")
 }
+
+/// A `{name, value}` pair, used by HAR for headers, query strings and cookies.
+package struct HARNameValue: Codable, Sendable, Hashable {
+    /// The name.
+    var name: String
+    /// The value.
+    var value: String
+
+    /// Creates a pair.
+    init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

@@ -28,3 +28,44 @@ struct ClosureHandler: HTTPHandler {
         respond(request, context)
     }
 }
+
+/// What the server does with a connection it has just accepted, before reading anything.
+package enum HTTPAdmission: Sendable, Hashable {
+    /// Serve the connection.
+    case accept
+    /// Close it at once (FIN) without reading: a refused connection.
+    case close
+    /// Reset it at once (RST) without reading.
+    case reset
+}
+
+/// Facts about one accepted client connection.
+package struct HTTPConnectionInfo: Sendable, Hashable {
+    /// A number unique among this server's connections, starting at 1 in accept order.
+    let id: UInt64
+    /// The client's numeric IP address (`127.0.0.1`, `::1`).
+    let remoteAddress: String
+    /// The client's TCP port.
+    let remotePort: Int
+
+    /// Creates connection facts (the server does this).
+    init(id: UInt64, remoteAddress: String, remotePort: Int) {
+        self.id = id
+        self.remoteAddress = remoteAddress
+        self.remotePort = remotePort
+    }
+}
+
+/// Where a request came from, passed to ``HTTPHandler/reply(to:context:)``.
+package struct HTTPRequestContext: Sendable, Hashable {
+    /// The connection the request arrived on.
+    let connection: HTTPConnectionInfo
+    /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
+    let requestIndex: Int
+
+    /// Creates a context (the server does this).
+    init(connection: HTTPConnectionInfo, requestIndex: Int) {
+        self.connection = connection
+        self.requestIndex = requestIndex
+    }
+}

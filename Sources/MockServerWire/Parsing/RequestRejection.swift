@@ -21,3 +21,22 @@ package struct RequestRejection: Error, Equatable {
     static let unsupportedExpectation = RequestRejection(status: 417, reason: "Only the expectation 100-continue is supported.")
     static let unsupportedVersion = RequestRejection(status: 505, reason: "Only HTTP/1.0 and HTTP/1.1 are supported.")
 }
+
+/// A request the server answered itself, before any handler saw it, because it could not be served: its
+/// status (400, 408, 413, 417, 431 or 505), the reason sent, and the method and path when its head had been
+/// read. Handed to the server's observer, so that a log can show what the journal never holds.
+package struct RejectedRequest: Sendable, Equatable, CustomStringConvertible {
+    /// The status sent.
+    package let status: Int
+    /// The sentence sent as the body.
+    package let reason: String
+    /// `METHOD PATH`, the query left out (it may hold secrets no redaction saw), or `nil` when the head
+    /// had not arrived whole.
+    package let request: String?
+
+    /// `POST /upload → 413 rejected: The request body exceeds the limit of 10 bytes.`; a head not read whole
+    /// reads `(request not read) → 400 rejected: …`.
+    package var description: String {
+        "\(request ?? "(request not read)") → \(status) rejected: \(reason)"
+    }
+}

@@ -75,7 +75,7 @@ import Testing
     @Test func pathSpelling_dotsPlainNames_andBracketsEveryOtherName() {
         // RFC 9535's shorthand: a letter, `_` or non-ASCII first, digits after; anything else is a JSON string.
         let names: [(String, String)] = [
-            ("login", "$.login"), ("_id2", "$._id2"), ("é", "$.é"), ("Z", "$.Z"),
+            ("login", "$.login"), ("_id2", "$._id2"), ("é", "$.é"), ("Z", "$.Z"), ("zone9", "$.zone9"),
             ("2fa", #"$["2fa"]"#), ("content-type", #"$["content-type"]"#), ("odd name", #"$["odd name"]"#), ("", #"$[""]"#),
             (#"a"b\c"#, #"$["a\"b\\c"]"#), ("line\nbreak\u{1}", #"$["line\nbreak\u0001"]"#),
             ("a\r\tb\u{1F}", #"$["a\r\tb\u001F"]"#),

@@ -153,7 +153,7 @@ final class JSONDocument: Sendable {
             if entry.kind == .plainString {
                 return String(decoding: text, as: UTF8.self)
             }
-            return String(decoding: JSONParser.unescape(text.assumingMemoryBound(to: UInt8.self)), as: UTF8.self)
+            return JSONScanner.unescapedString(text.assumingMemoryBound(to: UInt8.self))
         }
     }
 

@@ -5,10 +5,13 @@
 /// wording for both.
 ///
 /// The methods a parser calls for every token are `@inlinable`, so that a parser in another module pays no
-/// call per token; what runs only on failure is not.
-package struct JSONScanner {
+/// call per token, and the smallest are always inlined; what runs only on failure is not. It is public SPI
+/// (`@_spi(JSONScanning) import ServiceReplayShared`) rather than `package` because Swift 6.3 inlines no
+/// `@inlinable package` body into another module: measured, ServiceKit's parser called even `isAt(_:)`, and
+/// took 60 % longer than with its own lexer. Apps never see it: ServiceKit re-exports the module without SPI.
+@_spi(JSONScanning) public struct JSONScanner {
     /// What a `\u` escape of a surrogate that is not half of a pair means.
-    package enum LoneSurrogates: Sendable {
+    public enum LoneSurrogates: Sendable {
         /// It reads as U+FFFD, the replacement character (RFC 8259 leaves it to the parser; ServiceKit reads a
         /// server's body this way).
         case replace
@@ -18,17 +21,17 @@ package struct JSONScanner {
 
     /// Where a string scanned by ``scanString()`` lies: its text runs from `start` to `end` (the opening
     /// quote is just before `start`, the closing one at `end`).
-    package struct ScannedString: Sendable {
+    public struct ScannedString: Sendable {
         /// The offset of the string's first byte after its opening quote.
-        package let start: Int
+        public let start: Int
         /// The offset of its closing quote.
-        package let end: Int
+        public let end: Int
         /// Whether the text holds a backslash escape, so that it must go through ``unescape(_:into:)``
         /// before use; without one it is the string's UTF-8 as it stands.
-        package let hasEscapes: Bool
+        public let hasEscapes: Bool
 
         /// A string's place, as ``scanString()`` found it.
-        @inlinable package init(start: Int, end: Int, hasEscapes: Bool) {
+        @inlinable public init(start: Int, end: Int, hasEscapes: Bool) {
             self.start = start
             self.end = end
             self.hasEscapes = hasEscapes
@@ -36,16 +39,16 @@ package struct JSONScanner {
     }
 
     /// Where a number scanned by ``scanNumber()`` lies, from `start` up to `end`.
-    package struct ScannedNumber: Sendable {
+    public struct ScannedNumber: Sendable {
         /// The offset of its first byte (a digit or `-`).
-        package let start: Int
+        public let start: Int
         /// The offset just after its last byte.
-        package let end: Int
+        public let end: Int
         /// Whether it has neither a fraction nor an exponent.
-        package let isInteger: Bool
+        public let isInteger: Bool
 
         /// A number's place, as ``scanNumber()`` found it.
-        @inlinable package init(start: Int, end: Int, isInteger: Bool) {
+        @inlinable public init(start: Int, end: Int, isInteger: Bool) {
             self.start = start
             self.end = end
             self.isInteger = isInteger
@@ -53,14 +56,14 @@ package struct JSONScanner {
     }
 
     /// The whole text being read; every offset is into it.
-    package let bytes: UnsafeBufferPointer<UInt8>
+    public let bytes: UnsafeBufferPointer<UInt8>
     /// The offset of the next byte to read.
-    package var index: Int
+    public var index: Int
     /// What a lone surrogate escape means for ``scanString()``.
-    package let loneSurrogates: LoneSurrogates
+    public let loneSurrogates: LoneSurrogates
 
     /// A scanner at the start of `bytes`.
-    @inlinable package init(bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
+    @inlinable public init(bytes: UnsafeBufferPointer<UInt8>, loneSurrogates: LoneSurrogates) {
         self.bytes = bytes
         self.index = 0
         self.loneSurrogates = loneSurrogates
@@ -69,25 +72,25 @@ package struct JSONScanner {
     // MARK: Bytes
 
     /// Whether every byte has been read.
-    @inlinable package var isAtEnd: Bool { index >= bytes.count }
+    @inline(__always) @inlinable public var isAtEnd: Bool { index >= bytes.count }
 
     /// The byte at ``index``; only when not ``isAtEnd``.
-    @inlinable package var current: UInt8 { bytes[index] }
+    @inline(__always) @inlinable public var current: UInt8 { bytes[index] }
 
     /// Whether the byte at ``index`` is `byte` (false at the end).
-    @inlinable package func isAt(_ byte: UInt8) -> Bool {
+    @inline(__always) @inlinable public func isAt(_ byte: UInt8) -> Bool {
         index < bytes.count && bytes[index] == byte
     }
 
     /// Steps over a UTF-8 byte order mark at the very start, which RFC 8259 lets a parser ignore.
-    @inlinable package mutating func skipByteOrderMark() {
+    @inlinable public mutating func skipByteOrderMark() {
         if index == 0, bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF {
             index = 3
         }
     }
 
     /// Steps over JSON whitespace: space, tab, line feed and carriage return.
-    @inlinable package mutating func skipWhitespace() {
+    @inline(__always) @inlinable public mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
@@ -102,7 +105,7 @@ package struct JSONScanner {
 
     /// Steps over `literal` (`true`, `false` or `null`) at ``index``, or throws `invalid literal, expected
     /// true` at its first byte (ending early when the bytes stop partway through a correct prefix).
-    @inlinable package mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+    @inlinable public mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
         let count = literal.utf8CodeUnitCount
         guard bytes.count - index >= count else { throw literalFailure(literal) }
         let expected = literal.utf8Start
@@ -126,7 +129,7 @@ package struct JSONScanner {
     /// not define, a `\u` not followed by four hexadecimal digits, a lone surrogate escape when
     /// ``loneSurrogates`` is ``LoneSurrogates/refuse``, a byte sequence that is not UTF-8, and a string never
     /// closed.
-    @inlinable package mutating func scanString() throws(JSONParseError) -> ScannedString {
+    @inlinable public mutating func scanString() throws(JSONParseError) -> ScannedString {
         let opening = index
         index += 1
         var hasEscapes = false
@@ -240,7 +243,7 @@ package struct JSONScanner {
     }
 
     /// The value of the four hexadecimal digits at `start` in `text`, or `nil` when there are not four there.
-    @inlinable package static func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt32? {
+    @inlinable public static func hexQuad(_ text: UnsafeBufferPointer<UInt8>, at start: Int) -> UInt32? {
         guard text.count - start >= 4 else { return nil }
         var value: UInt32 = 0
         for offset in 0..<4 {
@@ -265,7 +268,7 @@ package struct JSONScanner {
     /// `output` with its escapes replaced, and returns how many bytes it wrote. `output` needs no more room than
     /// `text.count`: no escape is shorter than what it stands for. A `\u` escape of a lone surrogate (which
     /// only ``LoneSurrogates/replace`` lets through) becomes U+FFFD.
-    package static func unescape(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    public static func unescape(_ text: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) -> Int {
         var read = 0
         var written = 0
         while read < text.count {
@@ -302,7 +305,7 @@ package struct JSONScanner {
 
     /// The string a checked string's text (the bytes between its quotes) stands for; see
     /// ``unescape(_:into:)``.
-    package static func unescapedString(_ text: UnsafeBufferPointer<UInt8>) -> String {
+    public static func unescapedString(_ text: UnsafeBufferPointer<UInt8>) -> String {
         String(unsafeUninitializedCapacity: text.count) { unescape(text, into: $0) }
     }
 
@@ -330,7 +333,7 @@ package struct JSONScanner {
     /// Checks the number at ``index`` against RFC 8259's grammar (an optional `-`, an integer part without
     /// leading zeros, an optional fraction and exponent) and steps over it. It ends at the first byte that
     /// cannot continue it; what may follow is the parser's business.
-    @inlinable package mutating func scanNumber() throws(JSONParseError) -> ScannedNumber {
+    @inlinable public mutating func scanNumber() throws(JSONParseError) -> ScannedNumber {
         let start = index
         if isAt(UInt8(ascii: "-")) {
             index += 1
@@ -369,11 +372,11 @@ package struct JSONScanner {
         return ScannedNumber(start: start, end: index, isInteger: isInteger)
     }
 
-    @inlinable static func isDigit(_ byte: UInt8) -> Bool {
+    @inline(__always) @inlinable static func isDigit(_ byte: UInt8) -> Bool {
         byte &- UInt8(ascii: "0") < 10
     }
 
-    @inlinable mutating func skipDigits() {
+    @inline(__always) @inlinable mutating func skipDigits() {
         while index < bytes.count, Self.isDigit(bytes[index]) {
             index += 1
         }
@@ -383,7 +386,7 @@ package struct JSONScanner {
 
     /// The error `problem` at `offset` (by default ``index``). It ends early when `endsEarly` says so, by
     /// default when every byte has been read.
-    package func failure(_ problem: String, at offset: Int? = nil, endsEarly: Bool? = nil) -> JSONParseError {
+    public func failure(_ problem: String, at offset: Int? = nil, endsEarly: Bool? = nil) -> JSONParseError {
         JSONParseError(problem, at: offset ?? index, in: bytes, endsEarly: endsEarly ?? (index >= bytes.count))
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(JSONScanning) import ServiceReplayShared
 
 /// Reads UTF-8 JSON text (RFC 8259) in one pass over the bytes into a ``JSONDocument`` tape, checking
 /// everything a later read relies on: structure, UTF-8, escapes, number ranges. Nothing is thrown for

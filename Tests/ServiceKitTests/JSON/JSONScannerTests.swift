@@ -1,4 +1,4 @@
-import ServiceReplayShared
+@_spi(JSONScanning) import ServiceReplayShared
 import Testing
 
 /// The one JSON scanner under ServiceKit's and MockServer's parsers, driven directly: where each step leaves

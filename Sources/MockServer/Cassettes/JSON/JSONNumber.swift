@@ -1,4 +1,4 @@
-import ServiceReplayShared
+@_spi(JSONScanning) import ServiceReplayShared
 
 /// A JSON number kept as its literal text.
 ///

@@ -1,4 +1,4 @@
-import ServiceReplayShared
+@_spi(JSONScanning) import ServiceReplayShared
 
 /// A strict RFC 8259 parser over UTF-8 bytes: no comments, no trailing commas, no duplicate keys, no
 /// unpaired surrogates, nesting at most 512 deep. Numbers keep their literal text. The lexical checks are

@@ -36,6 +36,8 @@ package struct JSONLexicalErrorCase: Sendable, CustomTestStringConvertible {
         .init(
             "{\"k\":\n \"a\u{1}b\"}", "unescaped control character U+0001 in a string, expected the escape \\u0001",
             line: 2, column: 4, byteOffset: 9),
+        .init(
+            "[\"\u{1F}\"]", "unescaped control character U+001F in a string, expected the escape \\u001F", column: 3, byteOffset: 2),
         .init(#"["\q"]"#, #"invalid escape in a string, expected \" \\ \/ \b \f \n \r \t or \uXXXX"#, column: 3, byteOffset: 2),
         .init(#"["\u12G4"]"#, #"invalid \u escape, expected four hexadecimal digits"#, column: 3, byteOffset: 2),
         .init(#"["\u00"#, #"invalid \u escape, expected four hexadecimal digits"#, column: 3, byteOffset: 2, endsEarly: true),
@@ -82,6 +84,7 @@ package struct JSONSurrogateCase: Sendable, CustomTestStringConvertible {
     package static let all: [JSONSurrogateCase] = [
         JSONSurrogateCase(text: #"["\ud800"]"#, replaced: "\u{FFFD}", refusedAt: 2),
         JSONSurrogateCase(text: #"["\uDC00"]"#, replaced: "\u{FFFD}", refusedAt: 2),
+        JSONSurrogateCase(text: #"["\uDFFF"]"#, replaced: "\u{FFFD}", refusedAt: 2),
         JSONSurrogateCase(text: #"["a\ud800\u0041"]"#, replaced: "a\u{FFFD}A", refusedAt: 3),
         JSONSurrogateCase(text: #"["\ud800\ud800"]"#, replaced: "\u{FFFD}\u{FFFD}", refusedAt: 2),
         JSONSurrogateCase(text: #"["\ud800x"]"#, replaced: "\u{FFFD}x", refusedAt: 2),

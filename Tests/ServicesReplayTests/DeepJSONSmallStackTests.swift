@@ -1,6 +1,7 @@
 import Foundation
 @testable import MockServer
 @testable import MockServerWire
+import ServiceReplayShared
 import Testing
 import ServiceReplayTestSupport
 
@@ -18,8 +19,8 @@ import ServiceReplayTestSupport
             var refusal: String?
             do {
                 _ = try CassetteJSON(parsing: Self.pastLimit)
-            } catch let error as JSONSyntaxError {
-                refusal = error.description
+            } catch let error as JSONParseError {
+                refusal = "line \(error.line), column \(error.column): \(error.problem)"
             } catch {
                 refusal = "\(error)"
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 extension Cassette {
     /// Decodes a cassette from the bytes of its file.
@@ -10,7 +11,7 @@ extension Cassette {
     /// interaction index and the field for anything missing, unknown or ill-typed.
     public init(jsonData data: Data, source: String) throws(MockServerError) {
         let document: CassetteJSON
-        do throws(JSONSyntaxError) {
+        do throws(JSONParseError) {
             document = try CassetteJSON(parsing: data)
         } catch {
             throw MockServerError(syntax: error, file: source)
@@ -37,8 +38,8 @@ extension Cassette {
     static func decode(_ data: Data, source: String, eachInteraction body: (Interaction) -> Void) throws(MockServerError) -> Cassette {
         var count = 0
         var firstFailure: MockServerError?
-        let parsed: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            do throws(JSONSyntaxError) {
+        let parsed: Result<CassetteJSON, JSONParseError> = data.withUnsafeBytes { raw in
+            do throws(JSONParseError) {
                 return .success(
                     try JSONParser.parse(raw.bindMemory(to: UInt8.self), streaming: "interactions") { element in
                         defer { count += 1 }
@@ -322,9 +323,15 @@ extension TransportFailure {
 }
 
 extension MockServerError {
-    /// `syntax`: the position and reason, and for a file that ends inside its JSON, that it was cut short.
-    init(syntax error: JSONSyntaxError, file: String) {
+    /// `syntax`: the position and problem, and for a file that ends inside its JSON, that it was cut short.
+    init(syntax error: JSONParseError, file: String) {
         let cutShort = error.endsEarly ? "; the file ends before its JSON does, so it was cut short" : ""
-        self.init(code: .syntax, file: file, reason: "invalid JSON at \(error)\(cutShort)")
+        self.init(code: .syntax, file: file, reason: Self.invalidJSON(error) + cutShort)
+    }
+
+    /// `invalid JSON at line L, column C: PROBLEM`: how a cassette's or HAR archive's syntax error reads after
+    /// the file's name (the error's own `description` is ServiceKit's sentence about a response body).
+    static func invalidJSON(_ error: JSONParseError) -> String {
+        "invalid JSON at line \(error.line), column \(error.column): \(error.problem)"
     }
 }

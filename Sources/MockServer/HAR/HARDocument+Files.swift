@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 extension HARDocument {
     /// Decodes a HAR document from the bytes of its file; `source` names the file in errors.
@@ -10,10 +11,10 @@ extension HARDocument {
         // The syntax is checked by MockServer's own parser first: it says where the JSON breaks, and
         // Foundation's recursive scanner then only ever sees valid JSON at most 512 levels deep (under
         // AddressSanitizer, locating its error at 513 levels crashed the process).
-        do throws(JSONSyntaxError) {
+        do throws(JSONParseError) {
             _ = try CassetteJSON(parsing: data)
         } catch {
-            throw MockServerError(code: .syntax, reason: "invalid JSON at \(error)").locatedIfKnown(source)
+            throw MockServerError(code: .syntax, reason: MockServerError.invalidJSON(error)).locatedIfKnown(source)
         }
         do {
             self = try JSONDecoder().decode(HARDocument.self, from: data)

@@ -1,4 +1,5 @@
 import Foundation
+@_spi(JSONScanning) import ServiceReplayShared
 
 /// A parsed JSON body kept as its bytes plus a tape: one 64-bit entry per value, in document order, nulls
 /// left out. Reading a value decodes it from the bytes only then, so a response is parsed once, without a
@@ -153,7 +154,7 @@ final class JSONDocument: Sendable {
             if entry.kind == .plainString {
                 return String(decoding: text, as: UTF8.self)
             }
-            return String(decoding: JSONParser.unescape(text.assumingMemoryBound(to: UInt8.self)), as: UTF8.self)
+            return JSONScanner.unescapedString(text.assumingMemoryBound(to: UInt8.self))
         }
     }
 

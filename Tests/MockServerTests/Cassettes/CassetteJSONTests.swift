@@ -1,5 +1,6 @@
 import Foundation
 @testable import MockServer
+import ServiceReplayShared
 import Testing
 
 /// The JSON layer under cassettes: a strict parser with positions, and a writer identical to JSONEncoder's.
@@ -76,21 +77,21 @@ import Testing
         ("{\"a\" 1}", "line 1, column 6: expected ':' after an object key, found '1'"),
         ("{\"a\": 1, \"a\": 2}", "line 1, column 10: duplicate key \"a\" in an object"),
         ("[\"é\", tru]", "line 1, column 7: invalid literal, expected true"),
-        ("\"abc", "line 1, column 1: unterminated string"),
-        ("\"a\tb\"", "line 1, column 3: unescaped control character in a string"),
-        ("\"\\x\"", "line 1, column 2: invalid escape sequence in a string"),
-        ("\"\\ud800\"", "line 1, column 2: unpaired surrogate in a \\u escape"),
+        ("\"abc", "line 1, column 1: unterminated string, expected a closing quote"),
+        ("\"a\tb\"", "line 1, column 3: unescaped control character U+0009 in a string, expected the escape \\u0009"),
+        ("\"\\x\"", #"line 1, column 2: invalid escape in a string, expected \" \\ \/ \b \f \n \r \t or \uXXXX"#),
+        (
+            "\"\\ud800\"",
+            #"line 1, column 2: unpaired surrogate in a \u escape, expected a high surrogate \uD800-\uDBFF followed by a low surrogate \uDC00-\uDFFF"#
+        ),
         ("[1] x", "line 1, column 5: unexpected 'x' after the JSON value"),
-        ("-", "line 1, column 1: invalid number"),
+        ("-", "line 1, column 2: invalid number, expected a digit"),
+        ("[01]", "line 1, column 2: invalid number, expected no leading zeros"),
         ("// c\n1", "line 1, column 1: unexpected '/', expected a value"),
     ])
     func syntaxErrors_nameLineColumnAndReason(input: String, message: String) {
-        #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: input) }
-        do {
-            _ = try CassetteJSON(parsing: input)
-        } catch {
-            #expect(error.description == message)
-        }
+        let error = #expect(throws: JSONParseError.self) { try CassetteJSON(parsing: input) }
+        #expect(error.map(Self.located) == message)
     }
 
     @Test(arguments: [
@@ -106,21 +107,22 @@ import Testing
         }
     }
 
-    @Test func invalidUTF8_isReportedAtTheString() {
+    @Test func invalidUTF8_isReportedAtTheOffendingByte() {
         let bytes = Data([UInt8(ascii: "["), UInt8(ascii: "\""), 0xFF, UInt8(ascii: "\""), UInt8(ascii: "]")])
-        #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: bytes) }
-        do {
-            _ = try CassetteJSON(parsing: bytes)
-        } catch {
-            #expect(error.description == "line 1, column 2: invalid UTF-8 in a string")
-        }
+        let error = #expect(throws: JSONParseError.self) { try CassetteJSON(parsing: bytes) }
+        #expect(error.map(Self.located) == "line 1, column 3: invalid UTF-8 in a string, expected a well-formed UTF-8 sequence")
     }
 
     @Test func nesting_isLimited() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
-        let error = #expect(throws: JSONSyntaxError.self) { try CassetteJSON(parsing: deep) }
-        #expect(error?.description == "line 1, column 513: nesting deeper than 512 levels")
+        let error = #expect(throws: JSONParseError.self) { try CassetteJSON(parsing: deep) }
+        #expect(error.map(Self.located) == "line 1, column 513: nesting deeper than 512 levels")
         let fine = String(repeating: "[", count: 100) + String(repeating: "]", count: 100)
         #expect((try? CassetteJSON(parsing: fine)) != nil)
+    }
+
+    /// `line L, column C: PROBLEM`, as cassette errors print a syntax error after the file's name.
+    private static func located(_ error: JSONParseError) -> String {
+        "line \(error.line), column \(error.column): \(error.problem)"
     }
 }

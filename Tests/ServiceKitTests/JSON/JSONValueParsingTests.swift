@@ -65,17 +65,18 @@ import Testing
     }
 
     @Test(arguments: [
+        Located(text: "{\"a\": 1,\n \"b\": tru}", line: 2, column: 7, byteOffset: 15, problem: "invalid literal, expected true"),
         Located(
-            text: "{\"a\": 1,\n \"b\": tru}", line: 2, column: 7, byteOffset: 15,
+            text: "{\"a\": 1,\n \"b\": ?}", line: 2, column: 7, byteOffset: 15,
             problem: "expected a value (object, array, string, number, true, false or null)"),
         Located(text: "[1, 2\n,\n3", line: 3, column: 2, byteOffset: 9, problem: "the body ends inside an array"),
         Located(
             text: "{\"é\": \"x\" \"y\"}", line: 1, column: 11, byteOffset: 11,
             problem: "expected ',' or '}' after an object member"),
-        Located(text: "[01]", line: 1, column: 2, byteOffset: 1, problem: "a number cannot have leading zeros"),
+        Located(text: "[01]", line: 1, column: 2, byteOffset: 1, problem: "invalid number, expected no leading zeros"),
         Located(
             text: "[\"tab\there\"]", line: 1, column: 6, byteOffset: 5,
-            problem: "a control character inside a string must be escaped"),
+            problem: "unescaped control character U+0009 in a string, expected the escape \\u0009"),
         Located(text: "[1e999]", line: 1, column: 2, byteOffset: 1, problem: "the number is too large for a Double"),
         Located(text: "{} x", line: 1, column: 4, byteOffset: 3, problem: "unexpected text after the JSON value"),
         Located(text: "", line: 1, column: 1, byteOffset: 0, problem: "the body ends where a value was expected"),
@@ -94,9 +95,11 @@ import Testing
                 + "(byte \(example.byteOffset)): \(example.problem).")
     }
 
-    @Test func parse_invalidUTF8InAString_isRejected() {
+    @Test func parse_invalidUTF8InAString_isRejectedAtTheSequence() {
         let error = #expect(throws: WebServiceError.self) { try JSONValue.parse(Data([0x5B, 0x22, 0xC3, 0x28, 0x22, 0x5D])) }
-        #expect((error?.underlyingError as? JSONParseError)?.problem == "the string starting here is not valid UTF-8")
+        let parseError = error?.underlyingError as? JSONParseError
+        #expect(parseError?.problem == "invalid UTF-8 in a string, expected a well-formed UTF-8 sequence")
+        #expect(parseError?.byteOffset == 2)
     }
 
     @Test func parse_readsEscapesAndSurrogatePairs_andLoneSurrogatesAsReplacement() throws {

@@ -1,14 +1,15 @@
 import Foundation
+import ServiceReplayShared
 
 extension CassetteJSON {
     /// Parses one JSON document (RFC 8259; a leading UTF-8 byte order mark is skipped).
     ///
-    /// Throws ``JSONSyntaxError`` naming the line and column for malformed input, invalid UTF-8, duplicate
+    /// Throws ``JSONParseError`` naming the line and column for malformed input, invalid UTF-8, duplicate
     /// object keys, unpaired surrogates or nesting deeper than 512 levels.
-    init(parsing data: Data) throws(JSONSyntaxError) {
-        let result: Result<CassetteJSON, JSONSyntaxError> = data.withUnsafeBytes { raw in
+    init(parsing data: Data) throws(JSONParseError) {
+        let result: Result<CassetteJSON, JSONParseError> = data.withUnsafeBytes { raw in
             let bytes = raw.bindMemory(to: UInt8.self)
-            do throws(JSONSyntaxError) {
+            do throws(JSONParseError) {
                 return .success(try JSONParser.parse(bytes))
             } catch {
                 return .failure(error)
@@ -18,7 +19,7 @@ extension CassetteJSON {
     }
 
     /// Parses one JSON document from text; see ``init(parsing:)-(Data)``.
-    init(parsing text: String) throws(JSONSyntaxError) {
+    init(parsing text: String) throws(JSONParseError) {
         try self.init(parsing: Data(text.utf8))
     }
 

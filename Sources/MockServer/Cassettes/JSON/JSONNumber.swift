@@ -1,3 +1,5 @@
+@_spi(JSONScanning) import ServiceReplayShared
+
 /// A JSON number kept as its literal text.
 ///
 /// Keeping the text means a recorded `1.50` or an identifier beyond 2^53 replays exactly as recorded.
@@ -9,7 +11,10 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     /// Creates a number from JSON number text; `nil` unless `literal` follows the JSON number grammar.
     public init?(literal: String) {
         var text = literal
-        let valid = text.withUTF8 { bytes in JSONNumber.scanLength(bytes, from: 0) == bytes.count }
+        let valid = text.withUTF8 { bytes in
+            var scanner = JSONScanner(bytes: bytes, loneSurrogates: .refuse)
+            return (try? scanner.scanNumber()) != nil && scanner.isAtEnd
+        }
         guard valid else { return nil }
         self.literal = literal
     }
@@ -100,32 +105,5 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
         while digits.last == UInt8(ascii: "0") { digits.removeLast() }
         if digits.isEmpty { return Canonical(negative: false, digits: [], exponent: 0) }
         return Canonical(negative: negative, digits: digits, exponent: pointPosition + (exponentNegative ? -exponent : exponent))
-    }
-
-    /// The length of the JSON number starting at `start`, or `nil` when the bytes there are not one.
-    static func scanLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
-        var index = start
-        func digits() -> Int {
-            let first = index
-            while index < bytes.count, bytes[index] >= UInt8(ascii: "0"), bytes[index] <= UInt8(ascii: "9") { index += 1 }
-            return index - first
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
-        guard index < bytes.count else { return nil }
-        if bytes[index] == UInt8(ascii: "0") {
-            index += 1
-        } else if digits() == 0 {
-            return nil
-        }
-        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
-            index += 1
-            guard digits() > 0 else { return nil }
-        }
-        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
-            index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard digits() > 0 else { return nil }
-        }
-        return index - start
     }
 }

@@ -1,5 +1,6 @@
-/// Why and where a body is not JSON (RFC 8259, UTF-8): kept as the `underlyingError` of a
-/// `.service(.undecodableBody)` ``WebServiceError``.
+/// Why and where some bytes are not JSON (RFC 8259, UTF-8). ServiceKit keeps it as the `underlyingError` of
+/// a `.service(.undecodableBody)` `WebServiceError`; MockServer reports it, with the file's name, as a
+/// cassette's or HAR archive's syntax error.
 public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, as a sentence fragment (`expected ',' or '}' after an object member`).
     public let problem: String
@@ -9,9 +10,13 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
     public let line: Int
     /// The column of the offending byte, counted from one in characters (UTF-8 sequences), not bytes.
     public let column: Int
+    /// Whether the bytes ended inside the document, so that more bytes could have made it whole: a file cut
+    /// short, rather than one written wrong.
+    package let endsEarly: Bool
 
-    /// Locates `byteOffset` in `bytes` to give its line and column.
-    init(_ problem: String, at byteOffset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+    /// The error `problem` at `byteOffset` in `bytes`, its line and column counted there. Counting only on
+    /// failure keeps the parsers' hot loops free of bookkeeping.
+    package init(_ problem: String, at byteOffset: Int, in bytes: UnsafeBufferPointer<UInt8>, endsEarly: Bool) {
         var line = 1
         var column = 1
         for byte in bytes[..<min(byteOffset, bytes.count)] {
@@ -27,6 +32,7 @@ public struct JSONParseError: Error, Hashable, Sendable, CustomStringConvertible
         self.byteOffset = byteOffset
         self.line = line
         self.column = column
+        self.endsEarly = endsEarly
     }
 
     /// `Invalid JSON at line 3, column 14 (byte 52): expected ',' or '}' after an object member.`

@@ -12,10 +12,7 @@ final class StreamedTransfer: SessionTaskHandler {
     private struct State {
         /// Kept only until the head is handed over: once its consumer drops it, it must end (and cancel).
         var body: AsyncThrowingStream<Data, any Error>?
-        var head: CheckedContinuation<StreamedResponse, any Error>?
-        /// The head's outcome when the task got that far before its continuation was stored.
-        var headOutcome: Result<StreamedResponse, any Error>?
-        var headDelivered = false
+        var head = AwaitedOutcome<StreamedResponse>()
         var timeout: TransferTimeout?
         /// Whether the transfer ended: later bytes and endings are ignored.
         var isFinished = false
@@ -51,15 +48,8 @@ final class StreamedTransfer: SessionTaskHandler {
             }
         }
         return try await task.resumeAwaiting { continuation in
-            transfer.state.withLock { state -> Result<StreamedResponse, any Error>? in
-                // Only a task cancelled before it started can have an outcome already: it is complete.
-                if let outcome = state.headOutcome {
-                    state.headOutcome = nil
-                    return outcome
-                }
-                state.head = continuation
-                return nil
-            }
+            // Only a task cancelled before it started can have an outcome already: it is complete.
+            transfer.state.withLock { $0.head.wait(with: continuation) }
         }
     }
 
@@ -70,7 +60,7 @@ final class StreamedTransfer: SessionTaskHandler {
     }
 
     func task(_ task: URLSessionDataTask, received data: Data) {
-        let passed = state.withLock { state -> (TransferTimeout?, HeadHandOver?)? in
+        let passed = state.withLock { state -> (TransferTimeout?, AwaitedOutcome<StreamedResponse>.Resumption?)? in
             guard !state.isFinished else { return nil }
             let head = handOverHead(error: nil, in: &state)
             return (state.timeout, head)
@@ -89,7 +79,7 @@ final class StreamedTransfer: SessionTaskHandler {
     /// Ends the transfer with `error` (`nil`: it completed): settles the head if nobody has it yet, and ends
     /// the body. Only the first call counts.
     private func finish(error: (any Error)?) {
-        let ended = state.withLock { state -> (TransferTimeout?, HeadHandOver?)? in
+        let ended = state.withLock { state -> (TransferTimeout?, AwaitedOutcome<StreamedResponse>.Resumption?)? in
             guard !state.isFinished else { return nil }
             state.isFinished = true
             // A head not yet awaited keeps its outcome here until `start` collects it.
@@ -106,20 +96,10 @@ final class StreamedTransfer: SessionTaskHandler {
         head?.resume()
     }
 
-    /// A head ready to be handed to its waiting continuation, outside the lock.
-    private struct HeadHandOver {
-        let continuation: CheckedContinuation<StreamedResponse, any Error>
-        let outcome: Result<StreamedResponse, any Error>
-
-        func resume() {
-            continuation.resume(with: outcome)
-        }
-    }
-
     /// Settles the head the first time there is something to say: kept in `state` when nobody awaits it yet,
-    /// returned when someone does, `nil` when it was already delivered.
-    private func handOverHead(error: (any Error)?, in state: inout State) -> HeadHandOver? {
-        guard !state.headDelivered, state.headOutcome == nil else { return nil }
+    /// returned when someone does, `nil` when it was already settled.
+    private func handOverHead(error: (any Error)?, in state: inout State) -> AwaitedOutcome<StreamedResponse>.Resumption? {
+        guard !state.head.isSettled else { return nil }
         let outcome: Result<StreamedResponse, any Error>
         if let error {
             outcome = .failure(error)
@@ -132,12 +112,6 @@ final class StreamedTransfer: SessionTaskHandler {
             outcome = .failure(URLError(.badServerResponse))
         }
         state.body = nil
-        guard let continuation = state.head else {
-            state.headOutcome = outcome
-            return nil
-        }
-        state.head = nil
-        state.headDelivered = true
-        return HeadHandOver(continuation: continuation, outcome: outcome)
+        return state.head.settle(outcome)
     }
 }

@@ -11,11 +11,8 @@ final class WholeTransfer: SessionTaskHandler {
     private struct State {
         var body = Data()
         var timeout: TransferTimeout?
-        var continuation: CheckedContinuation<TransportResponse, any Error>?
-        /// The outcome when the task finished before its continuation was stored.
-        var outcome: Result<TransportResponse, any Error>?
-        /// Whether the outcome is decided: only the first ending (completion or timeout) counts.
-        var isSettled = false
+        /// Only the first ending (completion or timeout) counts.
+        var response = AwaitedOutcome<TransportResponse>()
     }
 
     private let task: URLSessionTask
@@ -44,25 +41,18 @@ final class WholeTransfer: SessionTaskHandler {
             }
         }
         return try await task.resumeAwaiting { continuation in
-            transfer.state.withLock { state -> Result<TransportResponse, any Error>? in
-                if let outcome = state.outcome {
-                    state.outcome = nil
-                    return outcome
-                }
-                state.continuation = continuation
-                return nil
-            }
+            transfer.state.withLock { $0.response.wait(with: continuation) }
         }
     }
 
     func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
         // The head is progress: a body that never follows times out one timeout after it.
-        state.withLock { $0.isSettled ? nil : $0.timeout }?.noteHead()
+        state.withLock { $0.response.isSettled ? nil : $0.timeout }?.noteHead()
     }
 
     func task(_ task: URLSessionDataTask, received data: Data) {
         let timeout = state.withLock { state -> TransferTimeout? in
-            guard !state.isSettled else { return nil }
+            guard !state.response.isSettled else { return nil }
             state.body.append(data)
             return state.timeout
         }
@@ -71,7 +61,7 @@ final class WholeTransfer: SessionTaskHandler {
 
     func task(_ task: URLSessionTask, sentBodyBytes totalBytesSent: Int64, of totalBytesExpected: Int64) {
         // A settled transfer reports nothing more: its caller may already have its outcome.
-        guard let timeout = state.withLock({ $0.isSettled ? nil : .some($0.timeout) }) else { return }
+        guard let timeout = state.withLock({ $0.response.isSettled ? nil : .some($0.timeout) }) else { return }
         timeout?.noteProgress()
         progress?(UploadProgress(bytesSent: totalBytesSent, totalBytes: totalBytesExpected))
     }
@@ -83,29 +73,15 @@ final class WholeTransfer: SessionTaskHandler {
     /// Settles the transfer with `error` (`nil`: it completed): resumes whoever waits for it, or keeps the
     /// outcome for them. Only the first call counts.
     private func finish(error: (any Error)?) {
-        let (timeout, finished) = state.withLock {
-            state -> (
-                TransferTimeout?,
-                (
-                    CheckedContinuation<TransportResponse, any Error>,
-                    Result<TransportResponse, any Error>
-                )?
-            ) in
-            guard !state.isSettled else { return (nil, nil) }
-            state.isSettled = true
-            let outcome = Self.outcome(of: task, body: state.body, error: error)
+        let ended = state.withLock { state -> (TransferTimeout?, AwaitedOutcome<TransportResponse>.Resumption?)? in
+            guard !state.response.isSettled else { return nil }
+            let resumption = state.response.settle(Self.outcome(of: task, body: state.body, error: error))
             state.body = Data()
-            guard let continuation = state.continuation else {
-                state.outcome = outcome
-                return (state.timeout, nil)
-            }
-            state.continuation = nil
-            return (state.timeout, (continuation, outcome))
+            return (state.timeout, resumption)
         }
+        guard let (timeout, resumption) = ended else { return }
         timeout?.cancel()
-        if let (continuation, outcome) = finished {
-            continuation.resume(with: outcome)
-        }
+        resumption?.resume()
     }
 
     private static func outcome(

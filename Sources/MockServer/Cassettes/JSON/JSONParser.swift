@@ -97,33 +97,13 @@ struct JSONParser {
     }
 
     private mutating func parseArray() throws(JSONParseError) -> CassetteJSON {
-        try enter()
-        scanner.index += 1
         var elements: [CassetteJSON] = []
-        scanner.skipWhitespace()
-        if scanner.isAt(UInt8(ascii: "]")) {
-            scanner.index += 1
-            depth -= 1
-            return .array(elements)
-        }
-        while true {
-            scanner.skipWhitespace()
-            elements.append(try parseValue())
-            scanner.skipWhitespace()
-            guard !scanner.isAtEnd else { throw endOfInput("unexpected end of input, expected ',' or ']' in an array") }
-            switch scanner.current {
-            case UInt8(ascii: ","): scanner.index += 1
-            case UInt8(ascii: "]"):
-                scanner.index += 1
-                depth -= 1
-                return .array(elements)
-            default: throw scanner.failure("expected ',' or ']' after an array element, found \(describeCurrent())")
-            }
-        }
+        try parseArray { elements.append($0) }
+        return .array(elements)
     }
 
     /// An array whose elements go to `element` one by one.
-    private mutating func parseStreamedArray(_ element: (CassetteJSON) -> Void) throws(JSONParseError) {
+    private mutating func parseArray(_ element: (CassetteJSON) -> Void) throws(JSONParseError) {
         try enter()
         scanner.index += 1
         scanner.skipWhitespace()
@@ -173,7 +153,7 @@ struct JSONParser {
             scanner.skipWhitespace()
             let value: CassetteJSON
             if depth == 1, key == streamedKey, let streamedElement, scanner.isAt(UInt8(ascii: "[")) {
-                try parseStreamedArray(streamedElement)
+                try parseArray(streamedElement)
                 value = .array([])
             } else {
                 value = try parseValue()

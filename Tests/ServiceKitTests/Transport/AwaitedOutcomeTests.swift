@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 @testable import ServiceKit
 import Testing
 
@@ -37,5 +40,15 @@ import Testing
             }
         }
         #expect(value == 3)
+    }
+
+    @Test func anOutcomeThereBeforeTheTaskStarts_isReturned_andTheTaskNeverStarts() async throws {
+        // A task cancelled before it started is the one that can have its outcome first: it must not be started.
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let task = session.dataTask(with: URL(string: "http://127.0.0.1:9/")!)
+        let value = try await task.resumeAwaiting { _ in .success(5) }
+        #expect(value == 5)
+        #expect(task.state == .suspended)
     }
 }

@@ -63,6 +63,8 @@ import Testing
         (#"{"rules": [{"fault": "garbage", "bytes": 1.5}]}"#, "rule 1: \"bytes\" must be a whole number from 1 to 1048576"),
         (#"{"rules": [{"fault": "latency", "ms": true}]}"#, "rule 1: \"ms\" must be a whole number from 0 to 3600000"),
         (#"{"rules": [{"fault": "latency", "medianMs": 9, "sigma": true}]}"#, "rule 1: \"sigma\" must be a number above 0 and at most 5"),
+        (#"{"rules": [{"fault": "latency", "medianMs": 9, "sigma": 0}]}"#, "rule 1: \"sigma\" must be a number above 0 and at most 5"),
+        (#"{"rules": [{"fault": "latency", "medianMs": 9, "sigma": 5.5}]}"#, "rule 1: \"sigma\" must be a number above 0 and at most 5"),
         (#"{"rules": [{"fault": "reset", "path": ""}]}"#, "rule 1: \"path\" must be a non-empty string"),
         (#"{"rules": [{"fault": "reset", "method": 3}]}"#, "rule 1: \"method\" must be a non-empty string"),
         (#"{"rules": [{"fault": "status", "status": 500, "headers": {"A": "b"}}]}"#, "rule 1: \"headers\" must be a list of [name, value] string pairs"),
@@ -124,6 +126,12 @@ import Testing
     @Test func wholeNumbers_mayBeWrittenWithAFractionOrExponent() throws {
         let plan = try FaultPlan.decode(json: Data(#"{"rules": [{"fault": "garbage", "bytes": 64.0}, {"fault": "latency", "ms": 2e2}]}"#.utf8))
         #expect(plan.rules.map(\.description) == ["garbage=64", "latency=200ms"])
+    }
+
+    @Test func sigma_mayBeAnyNumberUpToFive() throws {
+        let plan = try FaultPlan.decode(
+            json: Data(#"{"rules": [{"fault": "latency", "medianMs": 9, "sigma": 5}, {"fault": "latency", "medianMs": 9, "sigma": 1e-3}]}"#.utf8))
+        #expect(plan.rules.map(\.description) == ["latency=lognormal:9ms:5.0", "latency=lognormal:9ms:0.001"])
     }
 
     @Test func jsonBody_isSentAsACassettesJSONBodyIs_inTheFilesOrderWithItsNumbersAsWritten() throws {

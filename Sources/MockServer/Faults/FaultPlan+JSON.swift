@@ -15,7 +15,7 @@ extension FaultPlan {
     ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`.
     ///
     /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``MockServerError`` naming
-    /// the file, the rule number and the key.
+    /// the file, the rule number and the key, or for JSON that does not parse, the line and column.
     public static func load(contentsOf url: URL) throws(MockServerError) -> FaultPlan {
         let data: Data
         do {

@@ -325,8 +325,13 @@ extension TransportFailure {
 extension MockServerError {
     /// `syntax`: the position and problem, and for a file that ends inside its JSON, that it was cut short.
     init(syntax error: JSONParseError, file: String) {
-        let cutShort = error.endsEarly ? "; the file ends before its JSON does, so it was cut short" : ""
-        self.init(code: .syntax, file: file, reason: Self.invalidJSON(error) + cutShort)
+        self.init(code: .syntax, file: file, reason: Self.invalidJSONFile(error))
+    }
+
+    /// ``invalidJSON(_:)``, and for a file that ends inside its JSON, that it was cut short: how a cassette's
+    /// or a fault plan's syntax error reads after the file's name.
+    static func invalidJSONFile(_ error: JSONParseError) -> String {
+        invalidJSON(error) + (error.endsEarly ? "; the file ends before its JSON does, so it was cut short" : "")
     }
 
     /// `invalid JSON at line L, column C: PROBLEM`: how a cassette's or HAR archive's syntax error reads after

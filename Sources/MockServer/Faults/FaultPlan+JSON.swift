@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 extension FaultPlan {
     /// Reads a plan file: `{"seed": 42, "rules": [RULE, ...]}` where `seed` is optional (default
@@ -14,7 +15,7 @@ extension FaultPlan {
     ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`.
     ///
     /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``MockServerError`` naming
-    /// the file, the rule number and the key.
+    /// the file, the rule number and the key, or for JSON that does not parse, the line and column.
     public static func load(contentsOf url: URL) throws(MockServerError) -> FaultPlan {
         let data: Data
         do {
@@ -29,32 +30,34 @@ extension FaultPlan {
         }
     }
 
-    /// Decodes a plan from the JSON of a plan file; see ``load(contentsOf:)`` for the format.
+    /// Decodes a plan from the JSON of a plan file; see ``load(contentsOf:)`` for the format. JSON that does
+    /// not parse is reported with its line and column, as a broken cassette is.
     public static func decode(json data: Data) throws(MockServerError) -> FaultPlan {
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
+        let document: CassetteJSON
+        do throws(JSONParseError) {
+            document = try CassetteJSON(parsing: data)
         } catch {
-            throw MockServerError(.invalidFaultPlan, "it is not valid JSON")
+            throw MockServerError(.invalidFaultPlan, MockServerError.invalidJSONFile(error))
         }
-        guard let root = object as? [String: Any] else {
+        guard case .object(let root) = document else {
             throw MockServerError(.invalidFaultPlan, "the top level must be an object with \"seed\" and \"rules\"")
         }
         try PlanObject(root, place: "the top level").allowOnly(["seed", "rules"])
         var seed = defaultSeed
         if let value = root["seed"] {
-            guard let number = plainNumber(value), let parsed = UInt64(exactly: number.doubleValue) else {
+            // Read from the literal: a double would round seeds above 2^53.
+            guard case .number(let number) = value, let parsed = number.exactly(UInt64.self) else {
                 throw MockServerError(.invalidFaultPlan, "\"seed\" must be a whole number from 0 to 2^64-1")
             }
             seed = parsed
         }
-        guard let list = root["rules"] as? [Any] else {
+        guard case .array(let list)? = root["rules"] else {
             throw MockServerError(.invalidFaultPlan, "\"rules\" must be a list of rule objects")
         }
         var rules: [FaultRule] = []
         for (index, item) in list.enumerated() {
             let place = "rule \(index + 1)"
-            guard let fields = item as? [String: Any] else { throw MockServerError(.invalidFaultPlan, "\(place) must be an object") }
+            guard case .object(let fields) = item else { throw MockServerError(.invalidFaultPlan, "\(place) must be an object") }
             do {
                 rules.append(try rule(from: PlanObject(fields, place: place)))
             } catch {
@@ -127,7 +130,7 @@ extension FaultPlan {
         }
         if object.has("medianMs") {
             let median = try object.integer("medianMs", in: 0...3_600_000)
-            guard let sigma = plainNumber(object.fields["sigma"]), sigma.doubleValue > 0, sigma.doubleValue <= 5 else {
+            guard case .number(let sigma)? = object.fields["sigma"], sigma.doubleValue > 0, sigma.doubleValue <= 5 else {
                 throw MockServerError(.invalidFaultPlan, "\"sigma\" must be a number above 0 and at most 5")
             }
             return .logNormal(median: .milliseconds(median), sigma: sigma.doubleValue)
@@ -138,10 +141,10 @@ extension FaultPlan {
 
 /// One JSON object of a plan file, with typed reads whose errors name the key.
 private struct PlanObject {
-    let fields: [String: Any]
+    let fields: CassetteJSON.Members
     let place: String
 
-    init(_ fields: [String: Any], place: String) {
+    init(_ fields: CassetteJSON.Members, place: String) {
         self.fields = fields
         self.place = place
     }
@@ -161,13 +164,13 @@ private struct PlanObject {
 
     func optionalString(_ key: String) throws(MockServerError) -> String? {
         guard let value = fields[key] else { return nil }
-        guard let text = value as? String, !text.isEmpty else { throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a non-empty string") }
+        guard case .string(let text) = value, !text.isEmpty else { throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a non-empty string") }
         return text
     }
 
     func integer(_ key: String, in range: ClosedRange<Int>) throws(MockServerError) -> Int {
         guard let value = fields[key] else { throw MockServerError(.invalidFaultPlan, "\"\(key)\" is missing") }
-        guard let number = plainNumber(value), let integer = Int(exactly: number.doubleValue), range.contains(integer) else {
+        guard case .number(let number) = value, let integer = number.intValue, range.contains(integer) else {
             let bound = range.upperBound == Int.max ? "at least \(range.lowerBound)" : "from \(range.lowerBound) to \(range.upperBound)"
             throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a whole number \(bound)")
         }
@@ -176,36 +179,42 @@ private struct PlanObject {
 
     func headers(_ key: String) throws(MockServerError) -> HTTPHeaders {
         guard let value = fields[key] else { return [:] }
-        guard let pairs = value as? [[Any]], pairs.allSatisfy({ $0.count == 2 && $0[0] is String && $0[1] is String }) else {
-            throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be a list of [name, value] string pairs")
+        guard case .array(let elements) = value else { throw headersError(key) }
+        var pairs: [(String, String)] = []
+        for element in elements {
+            guard case .array(let pair) = element, pair.count == 2, case .string(let name) = pair[0], case .string(let text) = pair[1] else {
+                throw headersError(key)
+            }
+            pairs.append((name, text))
         }
-        return HTTPHeaders(pairs: pairs.map { ($0[0] as! String, $0[1] as! String) })
+        return HTTPHeaders(pairs: pairs)
     }
 
+    private func headersError(_ key: String) -> MockServerError {
+        MockServerError(.invalidFaultPlan, "\"\(key)\" must be a list of [name, value] string pairs")
+    }
+
+    /// The bytes of a `{"json": ...}`, `{"text": ...}` or `{"base64": ...}` body. A JSON body is sent as a
+    /// cassette's is: compact, its members in the file's order and its numbers as written.
     func body(_ key: String) throws(MockServerError) -> Data {
         guard let value = fields[key] else { return Data() }
-        guard let body = value as? [String: Any], body.count == 1, let (form, content) = body.first else {
-            throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
+        guard case .object(let body) = value, body.count == 1, let form = body.keys.first, let content = body[form] else {
+            throw bodyError(key)
         }
         switch (form, content) {
         case ("json", _):
-            if let data = try? JSONSerialization.data(withJSONObject: content, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed]) {
-                return data
-            }
-        case ("text", let text as String):
+            return RecordedBody.json(content).data
+        case ("text", .string(let text)):
             return Data(text.utf8)
-        case ("base64", let text as String):
+        case ("base64", .string(let text)):
             if let data = Data(base64Encoded: text) { return data }
         default:
             break
         }
-        throw MockServerError(.invalidFaultPlan, "\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
+        throw bodyError(key)
     }
-}
 
-/// The number a JSONSerialization value holds, or `nil` for anything else, booleans included (on Linux a
-/// JSON `1` also passes `is Bool`, so the check looks at the boxed type code instead).
-private func plainNumber(_ value: Any?) -> NSNumber? {
-    guard let number = value as? NSNumber, String(cString: number.objCType) != "c" else { return nil }
-    return number
+    private func bodyError(_ key: String) -> MockServerError {
+        MockServerError(.invalidFaultPlan, "\"\(key)\" must be one of {\"json\": ...}, {\"text\": \"...\"} or {\"base64\": \"...\"}")
+    }
 }

@@ -104,9 +104,9 @@ struct SecretScanner: Sendable {
         if type.hasPrefix("application/x-www-form-urlencoded") {
             return scanPairs(String(decoding: body, as: UTF8.self), location: "\(side) form field")
         }
-        if let object = try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed]), type.contains("json") || type.isEmpty {
+        if type.contains("json") || type.isEmpty, let document = try? CassetteJSON(parsing: body) {
             var findings: [SecretFinding] = []
-            scanJSON(object, path: .root, side: side, into: &findings)
+            scanJSON(document, path: .root, side: side, into: &findings)
             return findings
         }
         // JSON that does not parse is still text.
@@ -121,26 +121,30 @@ struct SecretScanner: Sendable {
             }
     }
 
-    private func scanJSON(_ value: Any, path: JSONPath, side: String, into findings: inout [SecretFinding]) {
-        if let object = value as? [String: Any] {
-            for key in object.keys.sorted() {
-                let inner = object[key]!
+    /// Findings in `value` and below, an object's members in the order of their keys, so that the findings
+    /// come in the same order whatever order the body has.
+    private func scanJSON(_ value: CassetteJSON, path: JSONPath, side: String, into findings: inout [SecretFinding]) {
+        switch value {
+        case .object(let members):
+            for (key, inner) in members.sorted(by: { $0.key < $1.key }) {
                 let innerPath = path.appending(.key(key))
-                if rules.redactsField(key), !(inner is NSNull), (inner as? String) != RedactionRules.placeholder, (inner as? String) != "" {
+                if rules.redactsField(key), ![.null, .string(RedactionRules.placeholder), .string("")].contains(inner) {
                     findings.append(SecretFinding(location: "\(side) body \(innerPath)", reason: "secret field"))
                 } else {
                     scanJSON(inner, path: innerPath, side: side, into: &findings)
                 }
             }
-        } else if let array = value as? [Any] {
-            for (index, inner) in array.enumerated() {
+        case .array(let elements):
+            for (index, inner) in elements.enumerated() {
                 scanJSON(inner, path: path.appending(.index(index)), side: side, into: &findings)
             }
-        } else if let text = value as? String {
+        case .string(let text):
             findings += scanURLParameters(in: text, location: "\(side) body \(path)")
             if let reason = Self.suspicion(of: text) {
                 findings.append(SecretFinding(location: "\(side) body \(path)", reason: reason))
             }
+        case .null, .bool, .number:
+            break
         }
     }
 

@@ -52,6 +52,19 @@ import Testing
         if equal { #expect(lhs.hashValue == rhs.hashValue) }
     }
 
+    @Test(
+        arguments: [
+            ("18446744073709551615", UInt64.max, nil), ("9223372036854775807", UInt64(Int.max), Int.max),
+            ("18446744073709551616", nil, nil), ("1e19", 10_000_000_000_000_000_000, nil), ("1e20", nil, nil),
+            ("-1", nil, -1), ("-0", 0, 0), ("7.0", 7, 7), ("2.50e1", 25, 25), ("0.0e5", 0, 0),
+            ("1.5", nil, nil), ("1e-1", nil, nil), ("1e999999999", nil, nil),
+        ] as [(String, UInt64?, Int?)])
+    func wholeNumbers_areReadFromTheLiteral_neverThroughADouble(literal: String, unsigned: UInt64?, signed: Int?) throws {
+        let number = try #require(JSONNumber(literal: literal))
+        #expect(number.exactly(UInt64.self) == unsigned)
+        #expect(number.intValue == signed)
+    }
+
     @Test(arguments: ["01", "1.", ".5", "+1", "1e", "--1", "0x1", "", "1 "])
     func numberLiteral_rejectsInvalidGrammar(literal: String) {
         #expect(JSONNumber(literal: literal) == nil)

@@ -47,15 +47,22 @@ public struct JSONNumber: Sendable, Hashable, CustomStringConvertible {
     public var doubleValue: Double { Double(literal) ?? .nan }
 
     /// The value as an integer when it is a whole number that fits in `Int`, else `nil`.
-    public var intValue: Int? {
-        if let exact = Int(literal) { return exact }
+    public var intValue: Int? { exactly(Int.self) }
+
+    /// The value as an `Integer` when it is a whole number in that type's range (`1.0`, `1e2` and `-0`
+    /// included), else `nil`. Read from the literal, never through a double, so `18446744073709551615` is a
+    /// `UInt64` exactly.
+    func exactly<Integer: FixedWidthInteger>(_: Integer.Type) -> Integer? {
+        if let exact = Integer(literal) { return exact }
         let canonical = canonicalForm
         if canonical.digits.isEmpty { return 0 }
-        guard canonical.exponent >= canonical.digits.count, canonical.exponent <= 19 else { return nil }
+        // A whole number of `bitWidth` bits has fewer than `bitWidth` decimal digits; the bound keeps `1e999999`
+        // from spelling out a million zeros.
+        guard canonical.exponent >= canonical.digits.count, canonical.exponent <= Integer.bitWidth else { return nil }
         var text = canonical.negative ? "-" : ""
         text += String(decoding: canonical.digits, as: UTF8.self)
         text += String(repeating: "0", count: canonical.exponent - canonical.digits.count)
-        return Int(text)
+        return Integer(text)
     }
 
     /// Equality by numeric value.

@@ -129,6 +129,37 @@ import Testing
             ])
     }
 
+    @Test func jsonFindings_comeInKeyOrder_withNestedArraysAndBracketedKeysInTheirPaths() {
+        // GIVEN a JSON body without a Content-Type, its keys out of order, secrets in nested arrays, under a key
+        // that needs brackets, and in a number; and redacted, null and empty secret fields
+        let response = HTTPResponse(
+            status: 200,
+            body: Data(
+                (#"{"z":[[{"password":"p1"}],["ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"]],"x-api-key":"abc","#
+                    + #""a":{"token":null,"secret":"<redacted>","api_key":"","n":[1,true,null]},"Password":1234}"#).utf8))
+        // THEN each finding names its place, in the order of the keys
+        #expect(
+            scanner.scan(response).map(\.description) == [
+                "response body $.Password: secret field is not redacted",
+                "response body $[\"x-api-key\"]: secret field is not redacted",
+                "response body $.z[0][0].password: secret field is not redacted",
+                "response body $.z[1][0]: GitHub token is not redacted",
+            ])
+    }
+
+    @Test func topLevelJSONString_isScannedAsAValue() {
+        let response = HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/json"], body: Data(#""ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789""#.utf8))
+        #expect(scanner.scan(response).map(\.description) == ["response body $: GitHub token is not redacted"])
+    }
+
+    @Test func jsonWithADuplicateKey_isScannedAsText_soNeitherValueHidesTheOther() {
+        let response = HTTPResponse(
+            status: 200, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"note":"ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789","note":"fine"}"#.utf8))
+        #expect(scanner.scan(response).map(\.description) == ["response body text: GitHub token is not redacted"])
+    }
+
     @Test(arguments: [
         ("ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "GitHub token"),
         ("AKIAIOSFODNN7EXAMPLE", "AWS access key"),

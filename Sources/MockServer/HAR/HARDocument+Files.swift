@@ -14,7 +14,7 @@ extension HARDocument {
         do throws(JSONParseError) {
             _ = try CassetteJSON(parsing: data)
         } catch {
-            throw MockServerError(code: .syntax, reason: MockServerError.invalidJSON(error)).locatedIfKnown(source)
+            throw MockServerError(code: .syntax, reason: MockServerError.invalidJSONFile(error)).locatedIfKnown(source)
         }
         do {
             self = try JSONDecoder().decode(HARDocument.self, from: data)

@@ -203,6 +203,11 @@ import Testing
             .invalidField, "log.entries[0].startedDateTime: expected a string"
         ),
         ("{\"log\": [1,}", .syntax, "invalid JSON at line 1, column 12: unexpected '}', expected a value"),
+        // An archive cut short (a browser's export interrupted) says so, as a cut cassette does.
+        (
+            "{\"log\": {\"entries\": [", .syntax,
+            "invalid JSON at line 1, column 22: unexpected end of input, expected a value; the file ends before its JSON does, so it was cut short"
+        ),
         // Found by fuzzing: Foundation's decoder, handed this, crashed under AddressSanitizer.
         (
             String(repeating: "[", count: 513) + "\n  \r\r\r\r\r\r\r[", .syntax,

@@ -84,6 +84,13 @@ import Testing
         #expect(events == [.init(data: "a\u{FFFD}b")])
     }
 
+    @Test func retryBeyondTheIntegerRange_isTheLargestInteger() {
+        // All digits, so the standard sets the reconnection time; it must not read as "never asked".
+        var parser = ServerSentEventParser()
+        let events = parser.feed(Data("retry: 1500\ndata: a\n\nretry: 99999999999999999999\ndata: b\n\n".utf8))
+        #expect(events.map(\.retry) == [1500, Int.max])
+    }
+
     @Test(arguments: [
         (
             "error event with JSON payload", ServerSentEvent(type: "error", data: #"{"error":{"type":"overloaded_error","message":"Overloaded"}}"#),

@@ -66,7 +66,8 @@ package struct ServerSentEventLines {
 /// interprets the lines of ``ServerSentEventLines`` (§9.2.6 "Interpreting an event stream"):
 /// - a blank line dispatches the event; unknown fields and comments are ignored;
 /// - `data` lines accumulate, joined by LF; an event with no data is not dispatched (but its `id` counts);
-/// - `id` containing U+0000 is ignored; `retry` counts only when it is all ASCII digits;
+/// - `id` containing U+0000 is ignored; `retry` counts only when it is all ASCII digits (more than `Int.max`
+///   counts as `Int.max`);
 /// - at the end of the stream, an event not closed by a blank line is discarded, as the standard says.
 package struct ServerSentEventParser {
     /// One dispatched event.
@@ -77,7 +78,8 @@ package struct ServerSentEventParser {
         package let data: String
         /// The last `id` the stream set, at or before this event; `""` when none was set.
         package let lastEventID: String
-        /// The last reconnection time the stream asked for, in milliseconds; `nil` when it never did.
+        /// The last reconnection time the stream asked for, in milliseconds, at most `Int.max`; `nil` when it
+        /// never did.
         package let retry: Int?
     }
 
@@ -129,7 +131,8 @@ package struct ServerSentEventParser {
             if !value.unicodeScalars.contains("\0") { lastEventID = value }
         case "retry":
             if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-                retry = Int(value)
+                // Digits beyond the integer range still ask for a (very long) time: the largest integer.
+                retry = Int(value) ?? Int.max
             }
         default:
             break

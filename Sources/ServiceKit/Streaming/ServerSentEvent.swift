@@ -13,7 +13,7 @@ public struct ServerSentEvent: Hashable, Sendable {
     /// it carries over to later events until another `id` field changes it.
     public var lastEventID: String
     /// The reconnection time in milliseconds the stream last asked for with a `retry` field, at or before
-    /// this event; `nil` when it never did.
+    /// this event (`Int.max` for digits beyond it); `nil` when it never did.
     public var retry: Int?
 
     /// An event; `type` defaults to `"message"` and `lastEventID` to `""`.

@@ -214,6 +214,15 @@ import Testing
         ("a;name=value;xxxxxxxx\r\n0123456789\r\n0\r\n\r\n", "complete"),
         ("0\r\nA:123456789012\r\n\r\n", "complete"),
         ("0\r\nA:1234567890123\r\n\r\n", "rejected: The trailer fields exceed the limit of 16 bytes."),
+        // Exactly the limit of 24 bytes before the line feed, CR included.
+        ("a;name=value;xxxxxxxxxx\r\n0123456789\r\n0\r\n\r\n", "complete"),
+        // Trailers that filled the limit: one more byte that cannot begin the ending CRLF is too much at once,
+        // and so is a CR followed by anything but LF, and a field that has no room left for its line feed.
+        ("0\r\nA:123456789012\r\nX", "rejected: The trailer fields exceed the limit of 16 bytes."),
+        ("0\r\nA:123456789012\r\n\r\r", "rejected: The trailer fields exceed the limit of 16 bytes."),
+        ("0\r\nA:12345678901234", "rejected: The trailer fields exceed the limit of 16 bytes."),
+        // The limit is on the trailer section, not on each field.
+        ("0\r\nA:1234567\r\nB:1234567\r\n\r\n", "rejected: The trailer fields exceed the limit of 16 bytes."),
     ])
     func chunked_outcomeDoesNotDependOnHowTheReadsAreCut(text: String, expected: String) {
         let tight = ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 16, maxHeaderCount: 8, maxBodyBytes: 256, maxChunkLineLength: 24)
@@ -229,8 +238,35 @@ import Testing
         }
     }
 
+    /// RFC 9112 §2.2 lets a recipient take a bare LF as a line terminator; the chunked coding's lines too.
+    @Test(arguments: [1, 1000])
+    func chunked_acceptsBareLineFeeds(step: Int) {
+        let result = decodeChunked("5\nhello\n0\n\nGET", step: step)
+        #expect(result.body == "hello")
+        #expect(result.outcome == .complete)
+        #expect(result.leftover == 3)
+    }
+
+    /// The chunk size is hexadecimal of any number of digits up to 15 (leading zeros count: more could
+    /// overflow), and a CRLF after the data is consumed as soon as it is whole.
+    @Test func chunked_multiDigitSizes_upToFifteenDigits() {
+        let sixteen = "0123456789abcdef"
+        let ok = decodeChunked(
+            "10\r\n\(sixteen)\r\n00000000000000a\r\n0123456789\r\n", step: 1000,
+            limits: ParserLimits(maxRequestLineLength: 64, maxHeaderBytes: 256, maxHeaderCount: 4, maxBodyBytes: 100))
+        #expect(ok.body == sixteen + "0123456789")
+        #expect(ok.outcome == .needsMore)
+        #expect(ok.leftover == 0)
+        let tooMany = decodeChunked("000000000000000a\r\n0123456789\r\n0\r\n\r\n", step: 1000)
+        #expect(tooMany.outcome == .rejected(.malformed("A chunk size is not valid hexadecimal.")))
+    }
+
     @Test(arguments: [
         ("z\r\n", 400),
+        ("5\r\nhello3\r\nabc\r\n0\r\n\r\n", 400),
+        ("0\r\n:v\r\n\r\n", 400),
+        ("0\r\nBad Name: v\r\n\r\n", 400),
+        ("0\r\nA:\u{01}\r\n\r\n", 400),
         ("\r\n", 400),
         ("5 x\r\nhello\r\n0\r\n\r\n", 400),
         ("5\r\nhelloX\r\n0\r\n\r\n", 400),

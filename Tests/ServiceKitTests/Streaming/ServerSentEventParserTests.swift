@@ -59,6 +59,19 @@ import Testing
             name: "final event without blank line discarded", stream: "data: a\n\ndata: unfinished\n",
             events: [.init(data: "a")]),
         Case(name: "UTF-8 text kept", stream: "data: grüße 🚀\n\n", events: [.init(data: "grüße 🚀")]),
+        Case(
+            name: "CRLF ends one line, not two", stream: "data: a\r\ndata: b\r\n\r\n",
+            events: [.init(data: "a\nb")]),
+        Case(
+            name: "byte order mark skipped only at the start of the stream",
+            stream: "\u{FEFF}data: a\n\n\u{FEFF}data: b\n\n\n\u{FEFF}data: c\n\n",
+            events: [.init(data: "a")]),
+        Case(
+            name: "retry of every ASCII digit", stream: "retry: 1234567890\ndata: a\n\n",
+            events: [.init(data: "a", retry: 1_234_567_890)]),
+        Case(
+            name: "first colon splits, later colons are value", stream: "data: a: b\n\n",
+            events: [.init(data: "a: b")]),
     ]
 
     @Test(arguments: cases)
@@ -82,6 +95,33 @@ import Testing
         var parser = ServerSentEventParser()
         let events = parser.feed(Data("data: a".utf8) + Data([0xFF]) + Data("b\n\n".utf8)).map(ServerSentEvent.init)
         #expect(events == [.init(data: "a\u{FFFD}b")])
+    }
+
+    @Test func bytesThatStartLikeAByteOrderMarkButEndTheLine_areAnUnknownField() {
+        // EF BB is a cut-short character: U+FFFD, a field the standard ignores, not a mark to strip.
+        var parser = ServerSentEventParser()
+        let events = parser.feed(Data([0xEF, 0xBB, 0x0A]) + Data("data: a\n\n".utf8)).map(ServerSentEvent.init)
+        #expect(events == [.init(data: "a")])
+    }
+
+    @Test func retryBeyondTheIntegerRange_isTheLargestInteger() {
+        // All digits, so the standard sets the reconnection time; it must not read as "never asked".
+        var parser = ServerSentEventParser()
+        let events = parser.feed(Data("retry: 1500\ndata: a\n\nretry: 99999999999999999999\ndata: b\n\n".utf8))
+        #expect(events.map(\.retry) == [1500, Int.max])
+    }
+
+    /// The tokenizer on its own, as the recording's cutting into events reads it: a line feed first in the
+    /// stream is a blank line, and a comment is a comment, not a field with an empty name.
+    @Test(arguments: [1, 1000])
+    func lines_blankCommentAndFields(step: Int) {
+        let bytes = Array("\n: note\ndata\r\nid: 1\r\r\n:\n".utf8)
+        var lines = ServerSentEventLines()
+        var seen: [ServerSentEventLines.Line] = []
+        for start in stride(from: 0, to: bytes.count, by: step) {
+            bytes[start..<min(start + step, bytes.count)].withUnsafeBufferPointer { lines.feed($0) { seen.append($0) } }
+        }
+        #expect(seen == [.blank, .comment("note"), .field(name: "data", value: ""), .field(name: "id", value: "1"), .blank, .comment("")])
     }
 
     @Test(arguments: [

@@ -73,7 +73,12 @@ import Testing
 
     @Test func journal_since_givesOnlyLaterEntries_andRefusesWhatIsNotANumber() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
-            // Given three requests
+            // Given a journal read before any request: nothing, and 0 as the next `since`
+            let (_, _, empty) = try await Self.call(server, "/__mockserver/journal")
+            #expect(Self.entries(empty).isEmpty)
+            #expect(empty?["next"] as? Int == 0)
+
+            // And three requests
             for target in ["/items", "/cart", "/items"] { _ = try await Self.call(server, target) }
 
             // When the journal is read from the `next` an earlier read gave (2), then from the new `next`

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
+@testable import recorder
 
 /// `recorder replay` run as a user would: the built binary, real HTTP on loopback, Ctrl-C to stop.
 @Suite struct ReplayCommandTests {
@@ -163,6 +164,11 @@ import Testing
             (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),
             (["replay", "--stream-timing", "fast"], 2, "recorder: --stream-timing 'fast' is not recorded, instant or a speed such as 2x\n"),
             (["replay", "--port", "70000"], 2, "recorder: --port '70000' is not a whole number from 0 to 65535\n"),
+            (["replay", "--journal", "0"], 2, "recorder: --journal '0' is not a whole number from 1 to 100000\n"),
+            (
+                ["replay", "--control-token", ""], 2,
+                "recorder: --control-token is empty; give a token of at least one character, or leave the option out\n"
+            ),
             (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
             (
                 ["replay", "github/users.json", "--fault", "service-error=nope"], 2,
@@ -177,5 +183,49 @@ import Testing
         let run = try await runRecorder(arguments, in: Workspace.recordings)
         #expect(run.status == status)
         #expect(run.stderr == message)
+    }
+
+    @Test func replay_printsTheControlAPI_whichGivesTheJournal_andWithATokenOnlyToItsBearer() async throws {
+        // Given recorder replay on the bundled GitHub cassette with a control token
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path, "--control-token", "s3"])
+        let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
+        let printed = try await replay.line(containing: "Control API: ")
+
+        // When a recorded request is sent, then the journal is asked for without and with the token
+        _ = try await get(base.appendingPathComponent("users/octocat"))
+        let control = try #require(URL(string: "/__mockserver/journal", relativeTo: base))
+        let refused = try await get(control)
+        var request = URLRequest(url: control)
+        request.setValue("Bearer s3", forHTTPHeaderField: "Authorization")
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        let run = try await replay.stop()
+
+        // Then the address printed is the server's, the journal holds the one request, and only the bearer read it
+        #expect(printed == "Control API: \(base.absoluteString)/__mockserver/ (journal, unmatched, unused)")
+        #expect(refused.status == 403)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        let journal = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        let entries = journal["entries"] as? [[String: Any]] ?? []
+        #expect(entries.map { $0["target"] as? String } == ["/users/octocat"])
+        #expect(run.stdout.hasSuffix("Stopped on SIGINT after 1 request.\n"))
+    }
+
+    @Test(
+        arguments: [
+            ([], [:], nil), ([], ["MOCKSERVER_CONTROL_TOKEN": "env"], "env"),
+            (["--control-token", "flag"], ["MOCKSERVER_CONTROL_TOKEN": "env"], "flag"),
+        ] as [([String], [String: String], String?)])
+    func controlToken_isTheFlags_elseTheEnvironments(arguments: [String], environment: [String: String], token: String?) throws {
+        let parsed = try Arguments(arguments, options: ["control-token"], flags: [], command: "replay")
+        #expect(try ReplayCommand.controlToken(parsed, environment: environment) == token)
+    }
+
+    @Test func anEmptyControlTokenInTheEnvironment_isAUsageError() throws {
+        let parsed = try Arguments([], options: ["control-token"], flags: [], command: "replay")
+        #expect(throws: RecorderError.usage("MOCKSERVER_CONTROL_TOKEN is set but empty; give it a token of at least one character, or unset it")) {
+            try ReplayCommand.controlToken(parsed, environment: ["MOCKSERVER_CONTROL_TOKEN": ""])
+        }
     }
 }

@@ -24,3 +24,13 @@ public struct InteractionReference: Sendable, Hashable, CustomStringConvertible 
     /// `CASSETTE interaction N (METHOD TARGET)`.
     public var description: String { "\(cassette) interaction \(index) (\(method) \(target))" }
 }
+
+extension InteractionReference {
+    /// `{"cassette", "interaction" (the index), "method", "target"}`: how 404 bodies and the control API name it.
+    package var json: CassetteJSON {
+        [
+            "cassette": .string(cassette), "interaction": .number(JSONNumber(index)),
+            "method": .string(method), "target": .string(target),
+        ]
+    }
+}

@@ -60,24 +60,23 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// drift check) can tell it from an upstream's own 404.
     package static let unmatchedHeader = "X-MockServer-Unmatched"
 
-    /// The 404 answer: `X-MockServer-Unmatched: 1` (``unmatchedHeader``) and a JSON body with `error`, `message` (the
-    /// ``description``), `request`, `closest`, `differences` and, when it applies, `usedUp`.
-    package var response: HTTPResponse {
-        func reference(_ interaction: InteractionReference) -> CassetteJSON {
-            [
-                "cassette": .string(interaction.cassette), "interaction": .number(JSONNumber(interaction.index)),
-                "method": .string(interaction.method), "target": .string(interaction.target),
-            ]
-        }
+    /// The 404 body's facts as JSON: `error`, `message` (the ``description``), `request`, `closest`,
+    /// `differences` and, when it applies, `usedUp`. The control API shows the same shape, redacted.
+    package func json() -> CassetteJSON {
         var body: [String: CassetteJSON] = [
             "error": "unmatched request",
             "message": .string(description),
             "request": ["method": .string(method), "target": .string(target)],
-            "closest": closest.map(reference) ?? .null,
+            "closest": closest?.json ?? .null,
             "differences": .array(differences.map { .string($0.description) }),
         ]
-        if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(reference)) }
-        let bytes = CassetteJSON.sortedObject(body).serialized(pretty: true) + Data("\n".utf8)
+        if !usedUp.isEmpty { body["usedUp"] = .array(usedUp.map(\.json)) }
+        return CassetteJSON.sortedObject(body)
+    }
+
+    /// The 404 answer: `X-MockServer-Unmatched: 1` (``unmatchedHeader``) and the JSON body ``json()``.
+    package var response: HTTPResponse {
+        let bytes = json().serialized(pretty: true) + Data("\n".utf8)
         return HTTPResponse(
             status: 404,
             headers: HTTPHeaders(pairs: [

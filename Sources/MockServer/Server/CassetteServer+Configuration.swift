@@ -63,6 +63,11 @@ extension CassetteServer {
         public var recording: RecordingOptions?
         /// How replayed streams (`"stream"` bodies) are timed; default ``StreamTiming/recorded``.
         public var streamTiming: StreamTiming
+        /// The token every request to the control API (`/__mockserver/…`) must carry, as
+        /// `Authorization: Bearer TOKEN`; default `nil`: no token, and only clients on loopback may call it.
+        /// A server that listens on an address other than loopback refuses to start without one. Not
+        /// empty: an empty token is refused when the server is created.
+        public var controlToken: String?
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(

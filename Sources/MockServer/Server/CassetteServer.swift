@@ -59,7 +59,7 @@ public final class CassetteServer: Sendable {
     ///   fault plan from an environment that holds an invalid one, or when a `service-error` or error-event
     ///   rule names a template none of `cassettes` holds (unless its filters select none of their recorded
     ///   requests: a suite-wide plan aims such a rule at another API); the sentence names the rule and the
-    ///   templates there are.
+    ///   templates there are. `invalidConfiguration` when ``Configuration/controlToken`` is empty.
     public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(loaded: cassettes.map(LoadedCassette.init), configuration: configuration)
     }
@@ -81,6 +81,10 @@ public final class CassetteServer: Sendable {
     /// one, which has no error templates, and the file a recording appends to, read at ``start()``, when faults
     /// do not apply), so the fault plan's templates resolve against all of them at once.
     init(loaded cassettes: [LoadedCassette], configuration: Configuration = Configuration()) throws(MockServerError) {
+        if configuration.controlToken?.isEmpty == true {
+            throw MockServerError(
+                .invalidConfiguration, "the control token is empty; give a token of at least one character, or none to allow loopback clients only")
+        }
         let engine = ReplayEngine(loaded: cassettes, options: configuration.replay)
         self.configuration = configuration
         if configuration.mode.forwards {
@@ -99,20 +103,23 @@ public final class CassetteServer: Sendable {
         handler = ReplayHandler(
             engine: engine, journal: journal, injector: injector,
             streamTiming: configuration.streamTiming, observer: configuration.onRequest)
+        let served: any HTTPHandler
         if configuration.mode.forwards, let options = configuration.recording {
             let recorder = RecordingHandler(
                 records: configuration.mode.records, replaysFirst: configuration.mode == .replayOrRecord, options: options,
                 engine: engine, journal: journal, observer: configuration.onRequest)
             self.recorder = recorder
-            http = HTTPServer(
-                configuration: configuration.server, handler: recorder, group: .shared,
-                onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+            served = recorder
         } else {
             recorder = nil
-            http = HTTPServer(
-                configuration: configuration.server, handler: handler, group: .shared,
-                onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+            served = handler
         }
+        let sources = ControlAPI.Sources(journal: journal, unmatched: handler.unmatched) { [recorder] in recorder?.engine ?? engine }
+        let control = ControlAPI(
+            sources: sources, token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default)
+        http = HTTPServer(
+            configuration: configuration.server, handler: ControlHandler(api: control, inner: served), group: .shared,
+            onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
     }
 
     /// Binds, listens and returns the base URL once connections are accepted; again while running it
@@ -121,9 +128,17 @@ public final class CassetteServer: Sendable {
     /// ``Mode/replayOrRecord`` mode.
     /// - Throws: ``MockServerError`` when a forwarding mode has no ``Configuration/recording``, or record
     ///   mode would replace an existing cassette, or the cassette to append to is unreadable or from
-    ///   another upstream; `cannotListen` or `stopped` when the address cannot be bound or the server was stopped.
+    ///   another upstream; `invalidConfiguration` when it would listen beyond loopback without a
+    ///   ``Configuration/controlToken``; `cannotListen` or `stopped` when the address cannot be bound or the
+    ///   server was stopped.
     @discardableResult
     public func start() async throws -> URL {
+        if configuration.controlToken == nil, !ControlAPI.isLoopback(configuration.server.host) {
+            throw MockServerError(
+                .invalidConfiguration,
+                "the server would listen on \(configuration.server.host), beyond loopback, with its control API open to anyone; give it a control token, or listen on 127.0.0.1"
+            )
+        }
         if configuration.mode.forwards {
             guard let recorder else {
                 throw MockServerError(
@@ -215,6 +230,14 @@ public final class CassetteServer: Sendable {
 
     /// The base URL while running, else `nil`.
     public var baseURL: URL? { http.baseURL }
+
+    /// The control API's address while running (`http://127.0.0.1:PORT/__mockserver/`), else `nil`. Under it,
+    /// `GET journal` (`?since=N` pages), `GET unmatched` and `GET unused` answer JSON, with credentials
+    /// redacted by the recording's rules; nothing under it is matched, recorded, faulted or journaled. Only
+    /// clients on loopback may call it, unless ``Configuration/controlToken`` is set.
+    public var controlURL: URL? {
+        baseURL.flatMap { URL(string: ControlAPI.prefix, relativeTo: $0)?.absoluteURL }
+    }
 
     /// How many client connections are open right now (0 when not running).
     var openConnectionCount: Int { http.openConnectionCount }

@@ -44,7 +44,7 @@ package struct HTTPConnectionInfo: Sendable, Hashable {
     /// A number unique among this server's connections, starting at 1 in accept order.
     let id: UInt64
     /// The client's numeric IP address (`127.0.0.1`, `::1`).
-    let remoteAddress: String
+    package let remoteAddress: String
     /// The client's TCP port.
     let remotePort: Int
 
@@ -59,7 +59,7 @@ package struct HTTPConnectionInfo: Sendable, Hashable {
 /// Where a request came from, passed to ``HTTPHandler/reply(to:context:)``.
 package struct HTTPRequestContext: Sendable, Hashable {
     /// The connection the request arrived on.
-    let connection: HTTPConnectionInfo
+    package let connection: HTTPConnectionInfo
     /// The request's position on its connection: 0 for the first, 1 for the next keep-alive or pipelined one.
     let requestIndex: Int
 

@@ -1,12 +1,16 @@
 import Foundation
 import MockServer
 
-/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--strict] [--quiet]`.
+/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--journal N] [--control-token TOKEN] [--strict] [--quiet]`.
 enum ReplayCommand: Command {
+    /// Where `--control-token`'s default comes from.
+    static let controlTokenVariable = "MOCKSERVER_CONTROL_TOKEN"
+
     static let help = CommandHelp(
         name: "replay",
         summary: "serve cassettes to any client, with optional faults",
-        usage: "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--strict] [--quiet]",
+        usage:
+            "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--journal N] [--control-token TOKEN] [--strict] [--quiet]",
         description: """
             Serves the cassettes on 127.0.0.1 until Ctrl-C or SIGTERM (exit status 0), printing the address, then
             one line per request (its target redacted as a cassette holds it) with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
@@ -15,6 +19,9 @@ enum ReplayCommand: Command {
             variables. A fault spec reads KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD], for example
             status=503,when=first:2 or latency=100..300ms,when=p:0.5,path=/users*; several specs may also be
             separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
+            The control API answers under /__mockserver/ on the same address (its address is printed too): GET
+            journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; never matched, faulted
+            or journaled itself.
             """,
         arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
         options: [
@@ -23,6 +30,10 @@ enum ReplayCommand: Command {
             .init(spelling: "--faults PLAN.json", text: "Read the fault rules and seed from a plan file."),
             .init(spelling: "--seed N", text: "The seed for random fault decisions (default: the plan's, else 1)."),
             .init(spelling: "--stream-timing T", text: "How streams replay: recorded (default), instant, or a speed such as 2x."),
+            .init(spelling: "--journal N", text: "How many requests the control API's journal keeps, newest last (default: 1000)."),
+            .init(
+                spelling: "--control-token TOKEN",
+                text: "Require Authorization: Bearer TOKEN on every control API request (default: MOCKSERVER_CONTROL_TOKEN, else none)."),
             .init(spelling: "--strict", text: "Exit with status 1 at shutdown if any request was unmatched."),
             .init(spelling: "--quiet", text: "Print no line per request (for benchmarks)."),
         ],
@@ -34,7 +45,8 @@ enum ReplayCommand: Command {
     )
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
-        let parsed = try Arguments(arguments, options: ["port", "fault", "faults", "seed", "stream-timing"], flags: ["strict", "quiet"], command: "replay")
+        let parsed = try Arguments(
+            arguments, options: ["port", "fault", "faults", "seed", "stream-timing", "journal", "control-token"], flags: ["strict", "quiet"], command: "replay")
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let plan = try faultPlan(parsed)
         var streamTiming = StreamTiming.recorded
@@ -44,10 +56,13 @@ enum ReplayCommand: Command {
             }
             streamTiming = timing
         }
+        // The journal is for the control API alone (lines are printed as they come, strict mode has its own
+        // list), so it keeps a bounded window: requests kept beyond what a reader pages through cost memory.
+        let journal = try parsed.integer("journal", in: 1...Journal.defaultCapacity) ?? 1000
+        let controlToken = try controlToken(parsed, environment: ProcessInfo.processInfo.environment)
         let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
-        // Here the journal only counts requests (lines are printed as they come, strict mode has its own list),
-        // so it keeps just the latest entry: requests kept alive for nothing cost memory and cold caches.
-        var configuration = CassetteServer.Configuration(strict: parsed.flag("strict"), journalCapacity: 1)
+        var configuration = CassetteServer.Configuration(strict: parsed.flag("strict"), journalCapacity: journal)
+        configuration.controlToken = controlToken
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.streamTiming = streamTiming
         if let plan {
@@ -80,6 +95,9 @@ enum ReplayCommand: Command {
         let milliseconds = Int((Double(loadTime.components.attoseconds) / 1e15 + Double(loadTime.components.seconds) * 1000).rounded())
         console.print(
             "Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
+        if let control = server.controlURL {
+            console.print("Control API: \(control.absoluteString) (journal, unmatched, unused)")
+        }
         if let faults = server.faultPlan {
             console.print("Faults: \(faults)")
         }
@@ -96,6 +114,20 @@ enum ReplayCommand: Command {
             }
         }
         return 0
+    }
+
+    /// The control API's token: `--control-token`, else `MOCKSERVER_CONTROL_TOKEN` in `environment`, else `nil`.
+    /// - Throws: a usage error when the one given is empty (a set but empty variable would open the API to no one).
+    static func controlToken(_ parsed: Arguments, environment: [String: String]) throws(RecorderError) -> String? {
+        let flag = try parsed.single("control-token")
+        guard let token = flag ?? environment[controlTokenVariable] else { return nil }
+        guard !token.isEmpty else {
+            throw .usage(
+                flag == nil
+                    ? "\(controlTokenVariable) is set but empty; give it a token of at least one character, or unset it"
+                    : "--control-token is empty; give a token of at least one character, or leave the option out")
+        }
+        return token
     }
 
     /// The plan from `--fault`/`--faults`/`--seed`, or `nil` to fall back to the environment.

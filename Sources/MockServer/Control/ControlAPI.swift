@@ -1,0 +1,140 @@
+import Foundation
+
+/// The control API every ``CassetteServer`` answers under `/__mockserver/`, for clients in any language: the
+/// journal, the near misses and the unused interactions, as JSON (see the README's "Control API" for the shapes).
+///
+/// Who may call it: without a token, only clients on loopback (a server bound elsewhere refuses to start, see
+/// ``CassetteServer/Configuration/controlToken``); with a token, every control request must carry
+/// `Authorization: Bearer TOKEN`, wherever it comes from. A refused call gets 403 and a one-sentence JSON error.
+final class ControlAPI: Sendable {
+    /// The reserved prefix: no request under it reaches the cassettes, the recording, the faults or the journal.
+    static let prefix = "/__mockserver/"
+    /// The endpoints, as the answer to an unknown path lists them.
+    static let endpoints = ["GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused"]
+
+    /// What the API reads: the server's journal, its near misses and its interactions.
+    struct Sources: Sendable {
+        let journal: Journal
+        let unmatched: UnmatchedRequests
+        /// The engine in force: in a recording mode the recording's, from ``CassetteServer/start()`` on.
+        let engine: @Sendable () -> ReplayEngine
+    }
+
+    private let sources: Sources
+    /// `Bearer TOKEN`, or `nil` when only loopback clients may call.
+    private let expectedAuthorization: String?
+    /// How credentials in the requests shown are hidden: the recording's rules.
+    private let redaction: RedactionRules
+
+    init(sources: Sources, token: String?, redaction: RedactionRules) {
+        self.sources = sources
+        expectedAuthorization = token.map { "Bearer \($0)" }
+        self.redaction = redaction
+    }
+
+    /// Whether `request` is for the control API: its path is under ``prefix``, and it was not routed from an app
+    /// (an app's request for `https://api.example.com/__mockserver/…` is the app's, matched as any other).
+    static func isControlRequest(_ request: HTTPRequest) -> Bool {
+        request.target.utf8.starts(with: prefix.utf8) && request.headers[HTTPRequest.routedHostHeader] == nil
+    }
+
+    /// The answer to a control request.
+    func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        if let refusal = refusal(of: request, from: context.connection.remoteAddress) {
+            return Self.error(403, refusal)
+        }
+        let endpoint = String(request.path.dropFirst(Self.prefix.count))
+        let query = ControlQuery(request.query)
+        switch endpoint {
+        case "journal":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            let since: Int
+            switch query.integer("since") {
+            case .absent: since = 0
+            case .value(let value): since = value
+            case .invalid(let text):
+                return Self.error(400, "since must be a whole number of 0 or more (the next value the last answer gave), not '\(text)'.")
+            }
+            return Self.json(journal(since: since))
+        case "unmatched":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            return Self.json(unmatched())
+        case "unused":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            return Self.json(unused())
+        default:
+            return Self.error(
+                404, "there is no control endpoint \(request.method) \(request.path); there are \(Self.endpoints.joined(separator: ", ")).")
+        }
+    }
+
+    /// Why `request` may not call the API, or `nil` when it may.
+    private func refusal(of request: HTTPRequest, from address: String) -> String? {
+        if let expectedAuthorization {
+            guard request.headers["Authorization"] == expectedAuthorization else {
+                return "the control API needs the server's token, as the header Authorization: Bearer TOKEN."
+            }
+            return nil
+        }
+        guard Self.isLoopback(address) else {
+            return "the control API answers only clients on loopback unless the server has a control token; \(address) is not on loopback."
+        }
+        return nil
+    }
+
+    /// Whether `address`, numeric as the server reports peers (or `localhost`), is a loopback address.
+    static func isLoopback(_ address: String) -> Bool {
+        let lowered = address.lowercased()
+        let v4 = lowered.hasPrefix("::ffff:") ? String(lowered.dropFirst("::ffff:".count)) : lowered
+        return v4.hasPrefix("127.") || lowered == "::1" || lowered == "localhost"
+    }
+
+    // MARK: - Answers
+
+    /// `{"entries": [...], "next": N, "dropped": N}`: the kept entries whose sequence number is `since` or more,
+    /// oldest first; `next` is the `since` that gives only what comes after them.
+    private func journal(since: Int) -> CassetteJSON {
+        let journal = sources.journal
+        let entries = journal.entries.filter { $0.sequence >= since }
+        return CassetteJSON.sortedObject([
+            "entries": .array(entries.map { ControlJSON.entry($0, redaction: redaction) }),
+            "next": .number(JSONNumber(entries.last.map { $0.sequence + 1 } ?? since)),
+            "dropped": .number(JSONNumber(journal.droppedCount)),
+        ])
+    }
+
+    /// `{"unmatched": [...], "count": N}`: the near misses kept (the first 100) and how many there were.
+    private func unmatched() -> CassetteJSON {
+        let (kept, count) = sources.unmatched.snapshot
+        return CassetteJSON.sortedObject([
+            "unmatched": .array(kept.map { ControlJSON.nearMiss($0, redaction: redaction) }),
+            "count": .number(JSONNumber(count)),
+        ])
+    }
+
+    /// `{"unused": [...], "total": N}`: the interactions no request used, of `total`.
+    private func unused() -> CassetteJSON {
+        let interactions = sources.engine().interactions
+        let unused = sources.journal.unusedInteractions(among: interactions)
+        return CassetteJSON.sortedObject([
+            "unused": .array(unused.map(\.json)),
+            "total": .number(JSONNumber(interactions.count)),
+        ])
+    }
+
+    /// `value` as pretty-printed JSON with `status`, and `headers` besides the usual ones.
+    static func json(_ value: CassetteJSON, status: Int = 200, headers: [(String, String)] = []) -> HTTPReply {
+        let body = value.serialized(pretty: true) + Data("\n".utf8)
+        let usual = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"), ("Content-Length", String(body.count))]
+        return .response(status: status, headers: HTTPHeaders(pairs: usual + headers), body: body)
+    }
+
+    /// `{"error": sentence}` with `status`.
+    static func error(_ status: Int, _ sentence: String, headers: [(String, String)] = []) -> HTTPReply {
+        json(CassetteJSON.sortedObject(["error": .string(sentence)]), status: status, headers: headers)
+    }
+
+    private static func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPReply {
+        error(405, "\(request.path) takes \(allowed), not \(request.method).", headers: [("Allow", allowed)])
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// The JSON shapes of the control API, one function per shape, credentials redacted by the rules given.
+enum ControlJSON {
+    /// One journal entry: `sequence`, `time` (ISO 8601, UTC), `method`, `target`, `headers` (`[[name, value]]`),
+    /// `body` (text) or `bodyBase64`, and `outcome`.
+    static func entry(_ entry: JournalEntry, redaction: RedactionRules) -> CassetteJSON {
+        let request = redaction.redact(entry.request)
+        var object: [String: CassetteJSON] = [
+            "sequence": .number(JSONNumber(entry.sequence)),
+            "time": .string(CassetteDate.format(entry.time)),
+            "method": .string(request.method),
+            "target": .string(request.target),
+            "headers": .array(request.headers.lines.map { .array([.string($0.name), .string($0.value)]) }),
+            "outcome": outcome(entry.outcome, redaction: redaction),
+        ]
+        if !request.body.isEmpty {
+            if let text = String(validUTF8: request.body) {
+                object["body"] = .string(text)
+            } else {
+                object["bodyBase64"] = .string(request.body.base64EncodedString())
+            }
+        }
+        return CassetteJSON.sortedObject(object)
+    }
+
+    /// `kind` (`matched`, `unmatched`, `fault`, `recorded`, …), and when they apply `status`, `interaction`
+    /// (a reference), `fault` (the rule as its plan spells it), `seed` and `nearMiss`.
+    static func outcome(_ outcome: JournalOutcome, redaction: RedactionRules) -> CassetteJSON {
+        var object: [String: CassetteJSON] = ["kind": .string(outcome.kind.rawValue)]
+        if let status = outcome.status { object["status"] = .number(JSONNumber(status)) }
+        if let interaction = outcome.interaction { object["interaction"] = interaction.json }
+        if let rule = outcome.faultRule { object["fault"] = .string(rule) }
+        if let seed = outcome.faultSeed { object["seed"] = .number(JSONNumber(trustedLiteral: String(seed))) }
+        if let nearMiss = outcome.nearMiss { object["nearMiss"] = self.nearMiss(nearMiss, redaction: redaction) }
+        return CassetteJSON.sortedObject(object)
+    }
+
+    /// A near miss as the 404 body gives it (``NearMiss/json(target:message:)``), with credentials redacted
+    /// (``NearMiss/redacted(by:)``).
+    static func nearMiss(_ nearMiss: NearMiss, redaction: RedactionRules) -> CassetteJSON {
+        nearMiss.redacted(by: redaction).json()
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+@testable import MockServer
+import Testing
+
+/// The control API under `/__mockserver/`, through URLSession over loopback as any client would call it.
+@Suite struct ControlAPITests {
+    static let cassette = Cassette(
+        name: "shop",
+        interactions: [
+            .stub("GET", "/items", json: ["items": [1, 2]]),
+            .stub("GET", "/cart", json: ["cart": []]),
+        ])
+
+    /// `method target` on `server`, with `headers`: the status, the headers and the body parsed as JSON
+    /// (`nil` when it is not).
+    static func call(
+        _ server: CassetteServer, _ target: String, method: String = "GET", headers: [String: String] = [:]
+    ) async throws -> (status: Int, response: HTTPURLResponse, json: [String: Any]?) {
+        var request = URLRequest(url: URL(string: target, relativeTo: server.baseURL)!)
+        request.httpMethod = method
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let (data, response) = try await withURLSession { session in try await session.httpData(for: request) }
+        return (response.statusCode, response, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    static func entries(_ json: [String: Any]?) -> [[String: Any]] {
+        json?["entries"] as? [[String: Any]] ?? []
+    }
+
+    @Test func journal_listsEachRequest_redacted_withItsOutcome_andNeverItsOwnCalls() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // Given a matched request carrying credentials, and an unmatched one
+            _ = try await Self.call(server, "/items", headers: ["Authorization": "Bearer abc"])
+            _ = try await Self.call(server, "/orders?api_key=s3cret")
+
+            // When the journal is read twice
+            _ = try await Self.call(server, "/__mockserver/journal")
+            let (status, response, json) = try await Self.call(server, "/__mockserver/journal")
+
+            // Then it holds the two requests only, in order, credentials redacted as a cassette holds them
+            #expect(status == 200)
+            #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json; charset=utf-8")
+            let entries = Self.entries(json)
+            try #require(entries.count == 2, "\(String(describing: json))")
+            #expect(server.journal.recordedCount == 2)
+            #expect(entries.map { $0["sequence"] as? Int } == [0, 1])
+            #expect(entries[1]["target"] as? String == "/orders?api_key=\(Cassette.redactionPlaceholder)")
+            let headers = entries[0]["headers"] as? [[String]] ?? []
+            #expect(headers.contains(["Authorization", Cassette.redactionPlaceholder]), "\(headers)")
+            #expect(!headers.joined().joined().contains("abc"))
+            let matched = try #require(entries[0]["outcome"] as? [String: Any])
+            #expect(matched["kind"] as? String == "matched")
+            #expect(matched["status"] as? Int == 200)
+            let interaction = try #require(matched["interaction"] as? [String: Any])
+            #expect(interaction["cassette"] as? String == "shop")
+            #expect(interaction["interaction"] as? Int == 0)
+            let unmatched = try #require(entries[1]["outcome"] as? [String: Any])
+            #expect(unmatched["kind"] as? String == "unmatched")
+            #expect(unmatched["status"] as? Int == 404)
+            let nearMiss = try #require(unmatched["nearMiss"] as? [String: Any])
+            let message = try #require(nearMiss["message"] as? String)
+            #expect(message.hasPrefix("No recorded interaction matches GET /orders?api_key=\(Cassette.redactionPlaceholder)."), "\(message)")
+            #expect(message.contains("query api_key: recorded nothing, received \"\(Cassette.redactionPlaceholder)\""), "\(message)")
+            #expect((nearMiss["request"] as? [String: Any])?["target"] as? String == "/orders?api_key=\(Cassette.redactionPlaceholder)")
+            #expect(!"\(entries)".contains("s3cret"))
+            #expect(json?["next"] as? Int == 2)
+            #expect(json?["dropped"] as? Int == 0)
+        }
+    }
+
+    @Test func journal_since_givesOnlyLaterEntries_andRefusesWhatIsNotANumber() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // Given a journal read before any request: nothing, and 0 as the next `since`
+            let (_, _, empty) = try await Self.call(server, "/__mockserver/journal")
+            #expect(Self.entries(empty).isEmpty)
+            #expect(empty?["next"] as? Int == 0)
+
+            // And three requests
+            for target in ["/items", "/cart", "/items"] { _ = try await Self.call(server, target) }
+
+            // When the journal is read from the `next` an earlier read gave (2), then from the new `next`
+            let (_, _, later) = try await Self.call(server, "/__mockserver/journal?since=2")
+            let next = try #require(later?["next"] as? Int)
+            let (_, _, none) = try await Self.call(server, "/__mockserver/journal?since=\(next)")
+
+            // Then the first gives the third request only and 3 as the next; the second gives nothing new
+            #expect(Self.entries(later).map { $0["sequence"] as? Int } == [2])
+            #expect(Self.entries(later).map { $0["target"] as? String } == ["/items"])
+            #expect(next == 3)
+            #expect(Self.entries(none).isEmpty)
+            #expect(none?["next"] as? Int == 3)
+
+            // And a `since` that is not a whole number of 0 or more is refused with one sentence
+            for bad in ["abc", "-1", ""] {
+                let (status, _, json) = try await Self.call(server, "/__mockserver/journal?since=\(bad)")
+                #expect(status == 400)
+                #expect(json?["error"] as? String == "since must be a whole number of 0 or more (the next value the last answer gave), not '\(bad)'.")
+            }
+        }
+    }
+
+    @Test func unmatchedAndUnused_nameTheNearMissesAndTheInteractionsNoRequestUsed() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // Given one request for /items and one for a path nothing recorded
+            _ = try await Self.call(server, "/items")
+            _ = try await Self.call(server, "/cart/42")
+
+            // When the near misses and the unused interactions are read
+            let (unmatchedStatus, _, unmatched) = try await Self.call(server, "/__mockserver/unmatched")
+            let (unusedStatus, _, unused) = try await Self.call(server, "/__mockserver/unused")
+
+            // Then the near miss is the 404 body's, and /cart is the one interaction unused, of two
+            #expect(unmatchedStatus == 200)
+            #expect(unmatched?["count"] as? Int == 1)
+            let misses = unmatched?["unmatched"] as? [[String: Any]] ?? []
+            try #require(misses.count == 1)
+            #expect((misses[0]["request"] as? [String: Any])?["target"] as? String == "/cart/42")
+            #expect(misses[0]["error"] as? String == "unmatched request")
+            #expect(unusedStatus == 200)
+            #expect(unused?["total"] as? Int == 2)
+            let unusedList = unused?["unused"] as? [[String: Any]] ?? []
+            #expect(unusedList.map { $0["target"] as? String } == ["/cart"])
+            #expect(unusedList.map { $0["interaction"] as? Int } == [1])
+        }
+    }
+
+    @Test func unknownEndpoint_is404ListingTheEndpoints_andAWrongMethod405WithAllow() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // When a path under the prefix that is no endpoint, and the journal with POST, are called
+            let (unknown, _, unknownJSON) = try await Self.call(server, "/__mockserver/mappings")
+            let (wrong, response, wrongJSON) = try await Self.call(server, "/__mockserver/journal", method: "POST")
+
+            // Then each gets its status and one sentence, and neither reaches the cassettes or the journal
+            #expect(unknown == 404)
+            #expect(
+                unknownJSON?["error"] as? String
+                    == "there is no control endpoint GET /__mockserver/mappings; there are \(ControlAPI.endpoints.joined(separator: ", ")).")
+            #expect(wrong == 405)
+            #expect(response.value(forHTTPHeaderField: "Allow") == "GET")
+            #expect(wrongJSON?["error"] as? String == "/__mockserver/journal takes GET, not POST.")
+            #expect(server.journal.recordedCount == 0)
+            #expect(server.unmatchedRequests.isEmpty)
+        }
+    }
+
+    @Test func faults_neverReachTheControlAPI() async throws {
+        // Given a plan that answers every request 503
+        let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")))
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            // When a cassette request and a control request are sent
+            let (faulted, _, _) = try await Self.call(server, "/items")
+            let (control, _, json) = try await Self.call(server, "/__mockserver/journal")
+
+            // Then the first is faulted, the second answered, showing the fault it applied
+            #expect(faulted == 503)
+            #expect(control == 200)
+            let outcome = Self.entries(json).first?["outcome"] as? [String: Any]
+            #expect(outcome?["kind"] as? String == "fault")
+            #expect((outcome?["fault"] as? String)?.contains("'status=503'") == true, "\(String(describing: outcome))")
+            #expect(outcome?["seed"] as? Int == 1)
+        }
+    }
+
+    @Test func aRoutedRequestUnderThePrefix_isTheAppsOwn_matchedAsAnyOther() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // When a request an app sent to https://api.example.com/__mockserver/journal arrives routed
+            let (status, response, _) = try await Self.call(
+                server, "/__mockserver/journal", headers: [HTTPRequest.routedHostHeader: "api.example.com"])
+
+            // Then the cassettes answer it (nothing recorded: the 404 of an unmatched request), and it is journaled
+            #expect(status == 404)
+            #expect(response.value(forHTTPHeaderField: NearMiss.unmatchedHeader) == "1")
+            #expect(server.journal.recordedCount == 1)
+        }
+    }
+
+    @Test func withAToken_everyControlRequestMustCarryIt() async throws {
+        var configuration = CassetteServer.Configuration(faults: .none)
+        configuration.controlToken = "t0k3n"
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            // When the journal is asked for without the token, with a wrong one and with the right one
+            let (missing, _, missingJSON) = try await Self.call(server, "/__mockserver/journal")
+            let (wrong, _, _) = try await Self.call(server, "/__mockserver/journal", headers: ["Authorization": "Bearer nope"])
+            let (right, _, _) = try await Self.call(server, "/__mockserver/journal", headers: ["Authorization": "Bearer t0k3n"])
+
+            // Then only the last is answered; the others get 403 and the sentence that says how
+            #expect(missing == 403)
+            #expect(missingJSON?["error"] as? String == "the control API needs the server's token, as the header Authorization: Bearer TOKEN.")
+            #expect(wrong == 403)
+            #expect(right == 200)
+        }
+    }
+
+    @Test func beyondLoopback_withoutAToken_theServerRefusesToStart_andAnEmptyTokenIsRefused() async throws {
+        // Given a server configured to listen on every address, without a token
+        var configuration = CassetteServer.Configuration(faults: .none)
+        configuration.server = HTTPServer.Configuration(host: "0.0.0.0")
+        let server = try CassetteServer(cassettes: [Self.cassette], configuration: configuration)
+
+        // When it is started, then it refuses, before binding anything
+        let error = await #expect(throws: MockServerError.self) { try await server.start() }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.description.contains("give it a control token, or listen on 127.0.0.1") == true, "\(String(describing: error))")
+        #expect(server.baseURL == nil)
+
+        // And an empty token is refused when the server is created
+        var empty = CassetteServer.Configuration(faults: .none)
+        empty.controlToken = ""
+        #expect(throws: MockServerError.self) { try CassetteServer(cassettes: [Self.cassette], configuration: empty) }
+    }
+
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.8.9.10", true), ("::1", true), ("::ffff:127.0.0.1", true), ("localhost", true),
+        ("0.0.0.0", false), ("10.0.0.1", false), ("::", false), ("::ffff:10.0.0.1", false), ("128.0.0.1", false),
+    ])
+    func loopback_isThe127NetworkAndColonColonOne(address: String, isLoopback: Bool) {
+        #expect(ControlAPI.isLoopback(address) == isLoopback)
+    }
+
+    @Test(arguments: [
+        ("query api_key", "\"k\"", "\"<redacted>\""), ("form field password", "\"p\"", "\"<redacted>\""),
+        ("part token filename", "\"t\"", "\"<redacted>\""), ("header Authorization", "\"Bearer x\"", "\"<redacted>\""),
+        ("$.user.password", "\"p\"", "\"<redacted>\""), ("$.items[2].secret", "\"s\"", "\"<redacted>\""),
+        ("body", "\"a=1&password=p\"", "\"a=1&password=<redacted>\""),
+        ("query page", "\"2\"", "\"2\""), ("$.user.name", "\"n\"", "\"n\""), ("header Accept", "\"*/*\"", "\"*/*\""),
+        ("path", "/x", "/x"),
+    ])
+    func nearMissDifference_hidesWhatWasReceivedAtASecretsPlace(location: String, received: String, shown: String) {
+        // Given a difference as a near miss lists it, when it is redacted by the default rules
+        let difference = RequestDifference(location, recorded: nil, received: received).redacted(by: .default)
+
+        // Then its received value is hidden exactly where the place names a secret
+        #expect(difference.received == shown)
+        #expect(difference.location == location)
+    }
+}

@@ -8,6 +8,9 @@ final class PreparedCassette: Sendable {
     let metadata: Cassette
     /// Its position in the engine's cassettes.
     let ordinal: Int
+    /// The number its references carry (``InteractionReference/cassetteIndex``): its ordinal, plus the number of
+    /// cassettes a server served before it switched to these (see ``ReplayEngine/replacingCassettes(with:)``).
+    let number: Int
     /// Lower is consulted first when several cassettes match; the in-code cassette's is negative.
     let rank: Int
     let rules: PreparedRules
@@ -26,11 +29,12 @@ final class PreparedCassette: Sendable {
     let matches: [MatchedInteraction]
 
     init(
-        metadata: Cassette, ordinal: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy, matcher: RequestMatcher?,
-        replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]
+        metadata: Cassette, ordinal: Int, number: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy,
+        matcher: RequestMatcher?, replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]
     ) {
         self.metadata = metadata
         self.ordinal = ordinal
+        self.number = number
         self.rank = rank
         self.rules = rules
         self.policy = policy
@@ -43,7 +47,7 @@ final class PreparedCassette: Sendable {
             let (request, reply) = interaction
             return MatchedInteraction(
                 reference: InteractionReference(
-                    cassette: metadata.name, cassetteIndex: ordinal, index: member,
+                    cassette: metadata.name, cassetteIndex: number, index: member,
                     method: request.method, target: request.target),
                 status: reply.status, failure: reply.failureKind)
         }
@@ -93,12 +97,13 @@ final class PreparedCassette: Sendable {
         }
     }
 
-    /// `loaded` prepared at `ordinal`, consulted by `rank`, under `options`: its interactions are shared, not
-    /// prepared again.
-    convenience init(_ loaded: LoadedCassette, ordinal: Int, rank: Int, options: ReplayOptions) {
+    /// `loaded` prepared at `ordinal` (its references numbered `number`), consulted by `rank`, under `options`:
+    /// its interactions are shared, not prepared again.
+    convenience init(_ loaded: LoadedCassette, ordinal: Int, number: Int, rank: Int, options: ReplayOptions) {
         let interactions = loaded.interactions
         self.init(
-            metadata: loaded.metadata, ordinal: ordinal, rank: rank, rules: PreparedRules(loaded.metadata.matching, adding: options.rules),
+            metadata: loaded.metadata, ordinal: ordinal, number: number, rank: rank,
+            rules: PreparedRules(loaded.metadata.matching, adding: options.rules),
             policy: options.rules.afterLast ?? loaded.metadata.matching.afterLast ?? .repeat, matcher: options.matcher,
             replies: interactions.replies, requests: interactions.requests, archives: interactions.archives)
     }
@@ -108,9 +113,16 @@ final class PreparedCassette: Sendable {
         var shared = SharedStrings()
         let (reply, archive) = InteractionArchive.prepare(interaction, shared: &shared)
         return PreparedCassette(
-            metadata: metadata, ordinal: ordinal, rank: rank, rules: rules, policy: policy, matcher: matcher,
+            metadata: metadata, ordinal: ordinal, number: number, rank: rank, rules: rules, policy: policy, matcher: matcher,
             replies: replies + [reply], requests: requests + [shared.request(interaction.request)],
             archives: archives + [archive])
+    }
+
+    /// This cassette at `ordinal` in another engine, its references numbered `number`; nothing is prepared again.
+    func moved(to ordinal: Int, number: Int) -> PreparedCassette {
+        PreparedCassette(
+            metadata: metadata, ordinal: ordinal, number: number, rank: rank, rules: rules, policy: policy, matcher: matcher,
+            replies: replies, requests: requests, archives: archives)
     }
 
     var name: String { metadata.name }
@@ -142,9 +154,10 @@ typealias ReplayIndex = CassetteIndex<PreparedCassette>
 extension PreparedCassette: IndexedCassette {}
 
 extension CassetteIndex where Prepared == PreparedCassette {
-    /// Adds a cassette; lower `rank` is consulted first when several cassettes match. Returns its position.
+    /// Adds a cassette, its references numbered by its position; lower `rank` is consulted first when several
+    /// cassettes match. Returns its position.
     @discardableResult
     mutating func add(_ cassette: Cassette, rank: Int, options: ReplayOptions) -> Int {
-        add(PreparedCassette(LoadedCassette(cassette), ordinal: cassettes.count, rank: rank, options: options))
+        add(PreparedCassette(LoadedCassette(cassette), ordinal: cassettes.count, number: cassettes.count, rank: rank, options: options))
     }
 }

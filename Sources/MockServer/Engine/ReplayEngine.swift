@@ -36,6 +36,9 @@ package final class ReplayEngine: Sendable {
 
     /// The options given at creation.
     let options: ReplayOptions
+    /// The number the references of the first cassette carry (see ``PreparedCassette/number``): 0, unless
+    /// ``replacingCassettes(with:)`` built the engine.
+    let firstNumber: Int
     private let state: Lock<State>
 
     /// Builds the index over `cassettes` (in precedence order), serializing every JSON response body once.
@@ -44,21 +47,28 @@ package final class ReplayEngine: Sendable {
     }
 
     /// The one way an engine is built: over cassettes loaded (in precedence order), whose prepared
-    /// interactions are shared, not prepared again. After this only the sequences (and ``add(_:)``) change.
+    /// interactions are shared, not prepared again. After this only the sequences (and ``add(_:)``) change;
+    /// ``replacingCassettes(with:)`` builds another engine.
     convenience init(loaded cassettes: [LoadedCassette], options: ReplayOptions = ReplayOptions()) {
-        var index = ReplayIndex()
-        for (position, loaded) in cassettes.enumerated() {
-            index.add(PreparedCassette(loaded, ordinal: position, rank: position, options: options))
-        }
-        self.init(index: index, options: options)
+        self.init(index: Self.index(of: cassettes, firstNumber: 0, options: options), firstNumber: 0, options: options)
     }
 
-    private init(index: ReplayIndex, options: ReplayOptions) {
+    private init(index: ReplayIndex, firstNumber: Int, options: ReplayOptions) {
         self.options = options
+        self.firstNumber = firstNumber
         state = Lock(
             State(
                 index: index, uses: Array(repeating: 0, count: index.groups.count),
                 inCodeCassette: index.cassettes.firstIndex { $0.name == ReplayEngine.inCodeCassetteName && $0.rank < 0 }))
+    }
+
+    /// The index over `cassettes`, each consulted in the order given, their references numbered from `firstNumber`.
+    private static func index(of cassettes: [LoadedCassette], firstNumber: Int, options: ReplayOptions) -> ReplayIndex {
+        var index = ReplayIndex()
+        for (position, loaded) in cassettes.enumerated() {
+            index.add(PreparedCassette(loaded, ordinal: position, number: firstNumber + position, rank: position, options: options))
+        }
+        return index
     }
 
     /// A new engine serving this one's cassettes (the in-code one included), then `loaded` as if it had been
@@ -69,8 +79,31 @@ package final class ReplayEngine: Sendable {
         let cassettes = preparedCassettes
         cassettes.forEach { index.add($0) }
         let rank = max(0, (cassettes.map(\.rank).max() ?? -1) + 1)
-        index.add(PreparedCassette(loaded, ordinal: cassettes.count, rank: rank, options: options))
-        return ReplayEngine(index: index, options: options)
+        index.add(PreparedCassette(loaded, ordinal: cassettes.count, number: firstNumber + cassettes.count, rank: rank, options: options))
+        return ReplayEngine(index: index, firstNumber: firstNumber, options: options)
+    }
+
+    /// A new engine serving `loaded` (in precedence order) instead of this one's cassettes, then this one's
+    /// in-code cassette (what ``add(_:)`` added, still answering first), every sequence from its start. Its
+    /// references are numbered on after this engine's, so that a journal kept across the switch never takes an
+    /// interaction of one for an interaction of the other. Nothing is prepared again. Its caller keeps
+    /// ``add(_:)`` from running meanwhile, or that addition stays with this engine alone.
+    func replacingCassettes(with loaded: [LoadedCassette]) -> ReplayEngine {
+        let (cassettes, inCode) = state.withLock { ($0.index.cassettes, $0.inCodeCassette) }
+        let numberedFrom = firstNumber + cassettes.count
+        var index = Self.index(of: loaded, firstNumber: numberedFrom, options: options)
+        if let inCode {
+            index.add(cassettes[inCode].moved(to: loaded.count, number: numberedFrom + loaded.count))
+        }
+        return ReplayEngine(index: index, firstNumber: numberedFrom, options: options)
+    }
+
+    /// Puts every sequence back to its start, as when the engine was built: the next request of each replays
+    /// its first recorded answer again. Takes the engine's lock once; an answer chosen before stays chosen.
+    func resetSequences() {
+        state.withLock { state in
+            for group in state.uses.indices { state.uses[group] = 0 }
+        }
     }
 
     /// The prepared cassettes in the order given, followed by the in-code cassette once something was added.
@@ -167,7 +200,9 @@ package final class ReplayEngine: Sendable {
             if let existing = state.inCodeCassette {
                 cassette = existing
             } else {
-                cassette = state.index.add(Cassette(name: ReplayEngine.inCodeCassetteName, origin: .handWritten), rank: -1, options: options)
+                let inCode = LoadedCassette(Cassette(name: ReplayEngine.inCodeCassetteName, origin: .handWritten))
+                let ordinal = state.index.cassettes.count
+                cassette = state.index.add(PreparedCassette(inCode, ordinal: ordinal, number: firstNumber + ordinal, rank: -1, options: options))
                 state.inCodeCassette = cassette
             }
             state.index.append(interaction, toCassette: cassette)

@@ -4,55 +4,77 @@ import ServiceReplayShared
 /// The ``HTTPHandler`` behind a ``CassetteServer``: fault plan first, then the replay engine, and every
 /// request into the journal (see ``reply(to:context:)``). Runs on event-loop threads, so it never blocks.
 final class ReplayHandler: HTTPHandler {
-    let engine: ReplayEngine
+    /// What answers requests: the engine and the fault plan's injector, replaced together by
+    /// ``install(_:)`` and read together once per request, so that a request never meets a plan checked
+    /// against other cassettes than the ones answering it.
+    struct Setup: Sendable {
+        let engine: ReplayEngine
+        let injector: FaultInjector?
+    }
+
     let journal: Journal
-    let injector: FaultInjector?
     let refusals: Lock<[FaultDecision]>
     /// Unmatched requests' reports for strict mode, whatever the journal keeps.
     let unmatched = UnmatchedRequests()
+    private let setup: Lock<Setup>
     private let observer: (@Sendable (JournalEntry) -> Void)?
-    private let checksAdmission: Bool
     private let streamTiming: StreamTiming
 
     init(
         engine: ReplayEngine, journal: Journal, injector: FaultInjector?, streamTiming: StreamTiming = .recorded,
         observer: (@Sendable (JournalEntry) -> Void)?
     ) {
-        self.engine = engine
         self.streamTiming = streamTiming
         self.journal = journal
-        self.injector = injector
         self.observer = observer
         self.refusals = Lock([])
-        self.checksAdmission = injector?.hasAcceptRules ?? false
+        setup = Lock(Setup(engine: engine, injector: injector))
+    }
+
+    /// The engine and injector in force now.
+    var current: Setup {
+        setup.withLock { $0 }
+    }
+
+    /// Puts `new` in force from the next request (or connection) on; one already being answered keeps the
+    /// setup it read. The setup replaced is released outside the lock, so that freeing a large engine never
+    /// holds up a request.
+    func install(_ new: Setup) {
+        _ = setup.withLock { setup in
+            let replaced = setup
+            setup = new
+            return replaced
+        }
     }
 
     func admission(for connection: HTTPConnectionInfo) -> HTTPAdmission {
-        guard checksAdmission, let decision = injector?.decisionOnAccept() else { return .accept }
+        guard let injector = current.injector, injector.hasAcceptRules, let decision = injector.decisionOnAccept() else { return .accept }
         refusals.withLock { $0.append(decision) }
         return .close
     }
 
-    /// One request's road: parsed once; the fault plan decides (once); the engine answers, unless the fault
-    /// replaces its answer; the fault, if any, turns that answer into the one sent; the journal keeps it.
+    /// One request's road: parsed once; the setup read once; the fault plan decides (once); the engine
+    /// answers, unless the fault replaces its answer; the fault, if any, turns that answer into the one sent;
+    /// the journal keeps it.
     func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         let request = received.restoringRoutedHost()
         let parts = RequestParts(received: request)
+        let setup = current
         let answer: ReplayAnswer
         // Without a plan no fault decision is made or copied: it is a large value, and this is every request.
-        if let injector, let fault = injector.decision(for: parts) {
-            answer = self.answer(request, parts: parts, under: fault)
+        if let injector = setup.injector, let fault = injector.decision(for: parts) {
+            answer = self.answer(request, parts: parts, under: fault, from: setup.engine)
         } else {
-            answer = engine.answer(request, parts: parts, streamTiming: streamTiming)
+            answer = setup.engine.answer(request, parts: parts, streamTiming: streamTiming)
             if let nearMiss = answer.nearMiss { unmatched.append(nearMiss) }
         }
         journal.record(request, answer: answer, observer: observer)
         return answer.reply
     }
 
-    /// The answer when `fault` fired for `request`: replayed first when the fault alters that answer, not asked
-    /// for when it replaces it.
-    private func answer(_ request: HTTPRequest, parts: RequestParts, under fault: FaultDecision) -> ReplayAnswer {
+    /// The answer when `fault` fired for `request`: replayed by `engine` first when the fault alters that
+    /// answer, not asked for when it replaces it.
+    private func answer(_ request: HTTPRequest, parts: RequestParts, under fault: FaultDecision, from engine: ReplayEngine) -> ReplayAnswer {
         guard fault.altersAnswer else {
             // A fault that replaces the answer must not hide a request the cassettes do not hold from strict mode.
             if let nearMiss = engine.nearMissIfUnrecorded(request, parts: parts) { unmatched.append(nearMiss) }

@@ -24,6 +24,7 @@ final class FaultInjector: Sendable {
         counts = Lock(Array(repeating: 0, count: plan.rules.count))
         templates = Array(repeating: nil, count: plan.rules.count)
         applies = Array(repeating: true, count: plan.rules.count)
+        hasAcceptRules = plan.rules.contains { $0.fault.actsOnAccept }
     }
 
     /// Starts applying `plan`, looking up once the error template of each `service-error` and error-event rule
@@ -52,6 +53,7 @@ final class FaultInjector: Sendable {
         }
         self.templates = templates
         self.applies = applies
+        hasAcceptRules = plan.rules.contains { $0.fault.actsOnAccept }
     }
 
     /// The decision for a request parsed as `parts` (the method and path matching compares), or `nil` when no
@@ -66,8 +68,8 @@ final class FaultInjector: Sendable {
         decide { _, rule in rule.fault.actsOnAccept }
     }
 
-    /// Whether any rule acts on accept, so a server can skip asking for every connection.
-    var hasAcceptRules: Bool { plan.rules.contains { $0.fault.actsOnAccept } }
+    /// Whether any rule acts on accept, so a server can skip asking for every connection. Worked out once.
+    let hasAcceptRules: Bool
 
     private func decide(_ considers: (Int, FaultRule) -> Bool) -> FaultDecision? {
         guard !plan.rules.isEmpty else { return nil }

@@ -3,7 +3,9 @@ public struct InteractionReference: Sendable, Hashable, CustomStringConvertible 
     /// The cassette's name.
     public let cassette: String
     /// The cassette's position among those the server replays: in the order they were given, the cassette of
-    /// interactions added in code (``CassetteServer/add(_:)``) last.
+    /// interactions added in code (``CassetteServer/add(_:)``) last. After ``CassetteServer/replaceCassettes(with:)``
+    /// the positions count on from the number of cassettes served before, so that one number names one cassette
+    /// for the server's whole run.
     public let cassetteIndex: Int
     /// The interaction's index in the cassette's `interactions`.
     public let index: Int

@@ -27,7 +27,8 @@ extension CassetteServer {
         /// What the engine is given: ``matching`` and ``matcher`` together.
         package var replay: ReplayOptions { ReplayOptions(rules: matching, matcher: matcher.map(RequestMatcher.init)) }
         /// Where the fault plan comes from; default ``FaultSource/environment``. Consulted in ``Mode/replay``
-        /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded.
+        /// mode only: forwarded exchanges are never disturbed, so nothing injected is ever recorded. The plan it
+        /// gives is the one in force at start; ``CassetteServer/setFaultPlan(_:)`` replaces it while running.
         public var faults: FaultSource
         /// The test the server serves, as the test helpers name it (its cassettes and its name), or `nil` for
         /// a server started directly (`CassetteServer(...)`, `recorder replay`): a `p:` trigger's draws, and a

@@ -38,17 +38,21 @@ public final class CassetteServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
     /// The cassettes' interactions, matched and sequenced: in a recording mode, once ``start()`` has opened a
-    /// cassette file to append to, the recording's engine, which replays that file too.
-    package var engine: ReplayEngine { recorder?.engine ?? replayEngine }
-    /// The engine built with the server.
-    private let replayEngine: ReplayEngine
+    /// cassette file to append to, the recording's engine, which replays that file too; in replay mode, the
+    /// engine in force now (see ``replaceCassettes(with:)``).
+    package var engine: ReplayEngine { recorder?.engine ?? handler.current.engine }
     /// Every request received, with what answered it.
     public let journal: Journal
-    /// The fault plan in force, or `nil` when none (the configuration's source gave no plan, or the mode
-    /// forwards requests).
-    public let faultPlan: FaultPlan?
-    private let handler: ReplayHandler
-    private let recorder: RecordingHandler?
+    /// The fault plan in force now, or `nil` when none (the configuration's source gave no plan or one without
+    /// rules, the plan was cleared with ``setFaultPlan(_:)``, or the mode forwards requests). A request being
+    /// answered while ``setFaultPlan(_:)`` runs may still meet the plan before.
+    public var faultPlan: FaultPlan? { handler.current.injector?.plan }
+    let handler: ReplayHandler
+    let recorder: RecordingHandler?
+    /// Held by the calls that change what the server serves (``setFaultPlan(_:)``, ``replaceCassettes(with:)``,
+    /// ``add(_:)``), one at a time, so that none of them checks or copies a state another is replacing. Taken
+    /// before any other lock, and never while answering a request.
+    let controls = Lock(())
     private let http: HTTPServer
     /// What ``whenStopped(_:)`` was given, run once by ``stop()``; `nil` once run.
     private let stopActions = Lock<[@Sendable () -> Void]?>([])
@@ -87,21 +91,18 @@ public final class CassetteServer: Sendable {
         }
         let engine = ReplayEngine(loaded: cassettes, options: configuration.replay)
         self.configuration = configuration
-        if configuration.mode.forwards {
-            faultPlan = nil
-        } else {
+        var plan: FaultPlan?
+        if !configuration.mode.forwards {
             switch configuration.faults {
-            case .none: faultPlan = nil
-            case .plan(let plan): faultPlan = plan.rules.isEmpty ? nil : plan
-            case .environment: faultPlan = try FaultPlan.fromEnvironment()
+            case .none: plan = nil
+            case .plan(let given): plan = given
+            case .environment: plan = try FaultPlan.fromEnvironment()
             }
         }
-        replayEngine = engine
         journal = Journal(capacity: configuration.journalCapacity)
-        let injector: FaultInjector?
-        if let faultPlan { injector = try FaultInjector(plan: faultPlan, engine: engine, identity: configuration.faultIdentity) } else { injector = nil }
         handler = ReplayHandler(
-            engine: engine, journal: journal, injector: injector,
+            engine: engine, journal: journal,
+            injector: try CassetteServer.checkedInjector(applying: plan, to: engine, identity: configuration.faultIdentity),
             streamTiming: configuration.streamTiming, observer: configuration.onRequest)
         let served: any HTTPHandler
         if configuration.mode.forwards, let options = configuration.recording {
@@ -114,7 +115,7 @@ public final class CassetteServer: Sendable {
             recorder = nil
             served = handler
         }
-        let sources = ControlAPI.Sources(journal: journal, unmatched: handler.unmatched) { [recorder] in recorder?.engine ?? engine }
+        let sources = ControlAPI.Sources(journal: journal, unmatched: handler.unmatched) { [recorder, handler] in recorder?.engine ?? handler.current.engine }
         let control = ControlAPI(
             sources: sources, token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default)
         http = HTTPServer(
@@ -246,9 +247,14 @@ public final class CassetteServer: Sendable {
     /// matches are answered by the added interactions alone, in the order added, then as the after-last policy
     /// says (repeat unless ``CassetteServer/Configuration/matching`` sets another `afterLast`). Build one with
     /// ``Interaction/stub(_:_:status:json:headers:requestBody:requestHeaders:)``. Each call copies the server's
-    /// index, so it suits a handful of additions, not thousands.
+    /// index, so it suits a handful of additions, not thousands. The interactions added stay across
+    /// ``replaceCassettes(with:)``.
     public func add(_ interaction: Interaction) {
-        if let recorder { recorder.add(interaction) } else { replayEngine.add(interaction) }
+        if let recorder {
+            recorder.add(interaction)
+        } else {
+            controls.withLock { _ in handler.current.engine.add(interaction) }
+        }
     }
 
     /// The connections closed on accept by `refuse` faults, in order.

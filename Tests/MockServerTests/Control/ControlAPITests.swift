@@ -127,6 +127,22 @@ import Testing
         }
     }
 
+    @Test func unused_asksAboutTheCassettesServedNow_afterASwitch() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // Given a request for /items, then a switch to a cassette of one other interaction
+            _ = try await Self.call(server, "/items")
+            try server.replaceCassettes(with: [Cassette(name: "empty-cart", interactions: [.stub("GET", "/cart", json: ["cart": []])])])
+
+            // When the unused interactions are read
+            let (_, _, unused) = try await Self.call(server, "/__mockserver/unused")
+
+            // Then they are the new cassette's
+            let list = unused?["unused"] as? [[String: Any]] ?? []
+            #expect(list.map { $0["cassette"] as? String } == ["empty-cart"])
+            #expect(unused?["total"] as? Int == 1)
+        }
+    }
+
     @Test func unknownEndpoint_is404ListingTheEndpoints_andAWrongMethod405WithAllow() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
             // When a path under the prefix that is no endpoint, and the journal with POST, are called

@@ -91,7 +91,7 @@ import Testing
                         body: .json(["id": .number(JSONNumber(index))])))
             })
         let decoded = try Cassette(jsonData: written.encoded(), source: "repeats.json")
-        let prepared = PreparedCassette(LoadedCassette(decoded), ordinal: 0, rank: 0, options: ReplayOptions())
+        let prepared = PreparedCassette(LoadedCassette(decoded), ordinal: 0, number: 0, rank: 0, options: ReplayOptions())
         // WHEN prepared THEN equal values share one storage, and requests sending the same headers one list
         let contentTypes = prepared.replies.compactMap { reply -> String? in
             guard case .response(let response) = reply else { return nil }

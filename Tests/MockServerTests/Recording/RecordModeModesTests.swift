@@ -102,6 +102,22 @@ import Testing
         )
     }
 
+    @Test func addedInteraction_answersBeforeTheUpstream_inReplayOrRecordMode() async throws {
+        try await withUpstream { upstream, log in
+            try await withRecordingServer(upstream: upstream, mode: .replayOrRecord) { server, base in
+                // Given an interaction added in code to a server that replays before it forwards
+                server.add(.stub("GET", "/text", status: 299))
+
+                // When its request is sent
+                let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+
+                // Then the added interaction answers, and nothing reaches the upstream
+                #expect(response.status == 299)
+                #expect(log.all.isEmpty)
+            }
+        }
+    }
+
     @Test func forwardingMode_withoutRecordingOptions_throwsAtStart() async throws {
         let server = try CassetteServer(cassettes: [], configuration: .init(faults: .none, mode: .passThrough))
         let error = await #expect(throws: MockServerError.self) { try await server.start() }

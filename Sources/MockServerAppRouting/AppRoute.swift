@@ -21,9 +21,9 @@ enum AppRoute {
     /// The loopback sessions of the process, made when first asked for: they live as long as it does.
     static let sessions = LoopbackSessions()
 
-    /// A request's timeout when it set none: URLSession's default, since a `URLProtocol` does not see its
-    /// session's configuration.
-    static let defaultTimeout: TimeInterval = 60
+    /// A request's timeout when it set none: the default configuration's, since a `URLProtocol` does not see
+    /// its session's configuration.
+    static let defaultTimeout = URLSessionConfiguration.default.timeoutIntervalForRequest
 
     /// Makes `route` the one in force and, the first time, puts the routing protocol where the process's
     /// sessions consult it.

@@ -1,5 +1,10 @@
 import Foundation
-import MockServer
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+@testable import MockServer
 import MockServerAppRouting
 import Testing
 
@@ -126,6 +131,37 @@ import Testing
             #expect(recorded.interactions.map(\.request.target) == ["/plain"])
             #expect(recorded.interactions.first?.response?.body.data == Data("direct".utf8))
             #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
+        }
+    }
+
+    /// Waits, in bounded steps, until `condition` holds (true) or about `seconds` passed (false): for what a child
+    /// process does, which no callback reports.
+    static func eventually(within seconds: Int, _ condition: () -> Bool) async throws -> Bool {
+        for _ in 0..<(seconds * 100) {
+            if condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return condition()
+    }
+
+    @Test func cancellingARoutedRequest_closesItsLoopbackConnection() async throws {
+        let plan = try FaultPlan.parse(specs: "stall", seed: 1)
+        try await withMockServer(cassettes: [Self.plain], configuration: .init(faults: .plan(plan))) { server in
+            // GIVEN the app's routed request, stalled by the server, which holds its connection open
+            let probe = try RoutingProbe.start(["cancel http://api.example.test/plain"], environment: try server.launchEnvironment)
+            let arrived = try await Self.eventually(within: 60) { server.journal.entries.count == 1 && server.openConnectionCount == 1 }
+            #expect(arrived)
+            // WHEN the app cancels it
+            kill(probe.process.processIdentifier, SIGUSR1)
+            // THEN the loopback connection closes while the app still runs, and the app hears of the cancel (a
+            // second signal ends it)
+            // (within 20 s: the shared session gives up on its own after 60 s, the loopback request after 300 s)
+            let closed = try await Self.eventually(within: 20) { server.openConnectionCount == 0 }
+            #expect(closed)
+            #expect(probe.process.isRunning)
+            kill(probe.process.processIdentifier, SIGUSR1)
+            let run = await probe.finish()
+            #expect(run.lines.dropFirst().first?.hasPrefix("cancel http://api.example.test/plain -> error: ") == true, "\(run.lines) \(run.errors)")
         }
     }
 }

@@ -8,7 +8,9 @@
 //   default https://cdn.example.test/y -> error: SENTENCE
 //
 // `shared` goes through URLSession.shared, `default` through a session made from
-// URLSessionConfiguration.default, `servicekit` through a ServiceKit URLSessionTransport. It fails closed: a
+// URLSessionConfiguration.default, `servicekit` through a ServiceKit URLSessionTransport. `cancel` goes through
+// URLSession.shared and cancels the request on SIGUSR1, then prints its line and exits at the next SIGUSR1 (so
+// that what the cancel closed is seen while the process lives). It fails closed: a
 // request to a host other than 127.0.0.1 is sent only through a session the routing reaches, so that no test
 // ever sends traffic off the machine when routing missed it.
 import Foundation
@@ -24,10 +26,44 @@ func outcome(status: Int, body: Data) -> String {
     "\(status) \(body.base64EncodedString())"
 }
 
+/// Writes `line` to standard output at once: unbuffered, so that a probe ended by a signal loses none.
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
 /// One line for an error: its sentence when it has one.
 func describe(_ error: any Error) -> String {
     let sentence = (error as NSError).userInfo[NSLocalizedDescriptionKey] as? String
     return "error: \(sentence ?? String(describing: error))"
+}
+
+/// Sends `request` through the shared session, cancels it when SIGUSR1 arrives, prints its line once it
+/// ended, and exits at the next SIGUSR1 (or after a minute).
+func sendAndCancelOnSignal(_ request: URLRequest, line: String) -> Never {
+    let result = Line()
+    let done = DispatchSemaphore(value: 0)
+    let task = URLSession.shared.dataTask(with: request) { data, response, error in
+        result.set(error.map(describe) ?? outcome(status: (response as? HTTPURLResponse)?.statusCode ?? -1, body: data ?? Data()))
+        done.signal()
+    }
+    signal(SIGUSR1, SIG_IGN)
+    let cancelling = DispatchSource.makeSignalSource(signal: SIGUSR1, queue: .global())
+    let signals = Line()
+    cancelling.setEventHandler {
+        // The first signal cancels; the second ends the process (the handler runs on one queue, in order).
+        if signals.value.isEmpty {
+            signals.set("cancelled")
+            task.cancel()
+        } else {
+            exit(0)
+        }
+    }
+    cancelling.resume()
+    task.resume()
+    _ = done.wait(timeout: .now() + 60)
+    say("\(line) \(result.value)")
+    Thread.sleep(forTimeInterval: 60)
+    exit(0)
 }
 
 /// Sends `request` through `session` and waits for the outcome.
@@ -56,12 +92,12 @@ final class Line: @unchecked Sendable {
 
 do {
     if let server = try AppRouting.activate() {
-        print("activation: routed \(server.absoluteString)")
+        say("activation: routed \(server.absoluteString)")
     } else {
-        print("activation: off")
+        say("activation: off")
     }
 } catch {
-    print("activation: refused: \(error.description)")
+    say("activation: refused: \(error.description)")
 }
 
 let defaultSession = URLSession(configuration: .default)
@@ -73,7 +109,7 @@ let serviceKitCheck = URLSession(configuration: serviceKitLike)
 for argument in CommandLine.arguments.dropFirst() {
     let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
     guard parts.count == 2, let url = URL(string: parts[1]) else {
-        print("\(argument) -> error: not 'KIND URL'")
+        say("\(argument) -> error: not 'KIND URL'")
         continue
     }
     let (kind, session): (String, URLSession?) =
@@ -81,6 +117,7 @@ for argument in CommandLine.arguments.dropFirst() {
         case "shared": ("shared", URLSession.shared)
         case "default": ("default", defaultSession)
         case "servicekit": ("servicekit", nil)
+        case "cancel": ("cancel", URLSession.shared)
         default: (parts[0], nil)
         }
     let line = "\(kind) \(url.absoluteString) ->"
@@ -89,26 +126,31 @@ for argument in CommandLine.arguments.dropFirst() {
     let offMachine = url.host != "127.0.0.1"
     if kind == "servicekit" {
         guard !offMachine || AppRouting.routes(serviceKitCheck, for: url) else {
-            print("\(line) refused: not routed, so not sent off this machine")
+            say("\(line) refused: not routed, so not sent off this machine")
             continue
         }
         do {
             let response = try await transport.send(request, uploadProgress: nil)
-            print("\(line) \(outcome(status: response.statusCode, body: response.body))")
+            say("\(line) \(outcome(status: response.statusCode, body: response.body))")
         } catch {
-            print("\(line) \(describe(error))")
+            say("\(line) \(describe(error))")
         }
         continue
     }
     guard let session else {
-        print("\(line) error: unknown kind '\(kind)'")
+        say("\(line) error: unknown kind '\(kind)'")
         continue
     }
     guard !offMachine || AppRouting.routes(session, for: url) else {
-        print("\(line) refused: not routed, so not sent off this machine")
+        say("\(line) refused: not routed, so not sent off this machine")
         continue
     }
-    print("\(line) \(send(request, through: session))")
+    if kind == "cancel" {
+        // Longer than the test waits for the cancel to close the connection: a timeout must not close it first.
+        request.timeoutInterval = 300
+        sendAndCancelOnSignal(request, line: line)
+    }
+    say("\(line) \(send(request, through: session))")
 }
 defaultSession.finishTasksAndInvalidate()
 serviceKitCheck.finishTasksAndInvalidate()

@@ -13,10 +13,10 @@ final class AppRoutingProtocol: URLProtocol {
     /// holds this instance until its loopback task completes, and no longer.
     private weak var exchange: LoopbackExchange?
 
-    /// Every http and https request while a route is in force: one that cannot reach the server must fail,
-    /// never reach the real network.
+    /// Every http and https request: one that cannot reach the server must fail, never reach the real network.
+    /// (The class is registered only once a route is in force, so it is consulted only then.)
     override class func canInit(with request: URLRequest) -> Bool {
-        guard AppRoute.current != nil, let scheme = request.url?.scheme?.lowercased() else { return false }
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
         return scheme == "http" || scheme == "https"
     }
 

@@ -44,8 +44,10 @@ import Testing
             // WHEN the app asks the API through URLSession.shared and the CDN through ServiceKit and a session
             // from the default configuration
             let run = try await RoutingProbe.run(
-                ["shared http://api.example.test/asset", "servicekit https://cdn.example.test/asset", "default https://cdn.example.test/asset"],
-                environment: environment)
+                [
+                    "shared http://api.example.test/asset", "servicekit https://cdn.example.test/asset", "default https://cdn.example.test/asset",
+                    "shared /asset",
+                ], environment: environment)
             // THEN each host's recorded bytes come back, and the server saw each request under its own host
             #if canImport(FoundationNetworking)
             // On Linux nothing global reaches a session the app makes from a configuration itself.
@@ -61,6 +63,8 @@ import Testing
                     "shared http://api.example.test/asset -> 200 \(Self.apiBody.base64EncodedString())",
                     "servicekit https://cdn.example.test/asset -> 200 \(Self.cdnBody.base64EncodedString())",
                     defaultLine,
+                    // a URL without a scheme is no http request: not routed
+                    "shared /asset -> \(Self.notSent)",
                 ], "\(run.errors)")
             #expect(run.status == 0)
             #expect(server.journal.entries.map { $0.request.headers["Host"] } == hosts)
@@ -164,4 +168,36 @@ import Testing
             #expect(run.lines.dropFirst().first?.hasPrefix("cancel http://api.example.test/plain -> error: ") == true, "\(run.lines) \(run.errors)")
         }
     }
+
+    @Test func aSessionMadeBeforeActivation_doesNotKeepTheSharedSessionFromBeingRouted() async throws {
+        try await withMockServer(cassettes: [Self.twoHosts], configuration: .init(faults: .none)) { server in
+            // GIVEN an app that made a session before it activated routing
+            let base = try #require(server.baseURL)
+            // WHEN it activates, then asks the API through URLSession.shared
+            let run = try await RoutingProbe.run(["--session-first", "shared http://api.example.test/asset"], environment: try server.launchEnvironment)
+            // THEN the shared session is routed all the same
+            #expect(
+                run.lines == [
+                    "activation: routed \(base.absoluteString)", "shared http://api.example.test/asset -> 200 \(Self.apiBody.base64EncodedString())",
+                ],
+                "\(run.errors)")
+        }
+    }
+
+    #if canImport(FoundationNetworking)
+    @Test func theSharedSessionUsedBeforeActivation_isReported_andNotUsedUnrouted() async throws {
+        try await withMockServer(cassettes: [Self.twoHosts], configuration: .init(faults: .none)) { server in
+            // GIVEN an app that made a session and used URLSession.shared before it activated routing (on Linux the
+            // shared session keeps the protocol classes registered when it was first used)
+            // WHEN it activates, then asks the API through URLSession.shared
+            let run = try await RoutingProbe.run(["--shared-first", "shared http://api.example.test/asset"], environment: try server.launchEnvironment)
+            // THEN activation says so in one sentence, and the shared session is not routed
+            let sentence =
+                "URLSession.shared was made before AppRouting.activate() was called, so its requests would bypass the test's server; "
+                + "call activate() first thing at start-up, before any URLSession is used"
+            #expect(run.lines == ["activation: refused: \(sentence)", "shared http://api.example.test/asset -> \(Self.notSent)"], "\(run.errors)")
+            #expect(server.journal.entries.isEmpty)
+        }
+    }
+    #endif
 }

@@ -1,5 +1,6 @@
 // routing-probe: a stand-in for an app under UI test. It calls `AppRouting.activate()` on its own launch
-// environment, then sends each request named by its arguments and prints one line about each:
+// environment (after making sessions first, given `--session-first` or `--shared-first`), then sends each
+// request named by its other arguments and prints one line about each:
 //
 //   routing-probe 'shared http://api.example.test/x' 'default https://cdn.example.test/y' 'servicekit http://…'
 //
@@ -90,6 +91,13 @@ final class Line: @unchecked Sendable {
     var value: String { lock.withLock { line } }
 }
 
+// What an app may do before it activates routing: `--session-first` makes a session, `--shared-first` makes one
+// and then uses URLSession.shared.
+let options = Set(CommandLine.arguments.dropFirst().filter { $0.hasPrefix("--") })
+var early: [URLSession] = []
+if !options.isEmpty { early.append(URLSession(configuration: .ephemeral)) }
+if options.contains("--shared-first") { early.append(URLSession.shared) }
+
 do {
     if let server = try AppRouting.activate() {
         say("activation: routed \(server.absoluteString)")
@@ -106,7 +114,7 @@ let transport = URLSessionTransport()
 let serviceKitLike = URLSessionConfiguration.ephemeral
 ProcessRouting.route(serviceKitLike)
 let serviceKitCheck = URLSession(configuration: serviceKitLike)
-for argument in CommandLine.arguments.dropFirst() {
+for argument in CommandLine.arguments.dropFirst() where !argument.hasPrefix("--") {
     let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
     guard parts.count == 2, let url = URL(string: parts[1]) else {
         say("\(argument) -> error: not 'KIND URL'")
@@ -153,4 +161,5 @@ for argument in CommandLine.arguments.dropFirst() {
     say("\(line) \(send(request, through: session))")
 }
 defaultSession.finishTasksAndInvalidate()
+early.first?.finishTasksAndInvalidate()
 serviceKitCheck.finishTasksAndInvalidate()

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -184,13 +187,39 @@ import Testing
         }
     }
 
+    @Test func theSharedSessionUsedBeforeAnyOtherSession_isRoutedAllTheSame() async throws {
+        try await withMockServer(cassettes: [Self.twoHosts], configuration: .init(faults: .none)) { server in
+            // GIVEN an app that used URLSession.shared, and no other session, before it activated routing
+            let base = try #require(server.baseURL)
+            // WHEN it activates, then asks the API through it
+            let run = try await RoutingProbe.run(["--shared-first", "shared http://api.example.test/asset"], environment: try server.launchEnvironment)
+            // THEN it is routed: on Linux it then has no protocol classes of its own, and the registered ones
+            // (routing first) are consulted
+            #expect(
+                run.lines == [
+                    "activation: routed \(base.absoluteString)", "shared http://api.example.test/asset -> 200 \(Self.apiBody.base64EncodedString())",
+                ],
+                "\(run.errors)")
+        }
+    }
+
+    @Test func theRoutingClass_addedToAConfiguration_isRemovedAgain() async throws {
+        // GIVEN an app that activated routing
+        // WHEN a configuration gets the routing class and then loses it, as the loopback sessions' does
+        let run = try await RoutingProbe.run(["--check-exclusion"], environment: [AppRouting.environmentVariable: "http://127.0.0.1:9"])
+        // THEN it has one class more in between, and its own classes after
+        let classes = URLSessionConfiguration.ephemeral.protocolClasses?.count ?? 0
+        #expect(run.lines == ["activation: routed http://127.0.0.1:9", "exclusion: \(classes + 1) classes, then \(classes)"], "\(run.errors)")
+    }
+
     #if canImport(FoundationNetworking)
     @Test func theSharedSessionUsedBeforeActivation_isReported_andNotUsedUnrouted() async throws {
         try await withMockServer(cassettes: [Self.twoHosts], configuration: .init(faults: .none)) { server in
-            // GIVEN an app that made a session and used URLSession.shared before it activated routing (on Linux the
-            // shared session keeps the protocol classes registered when it was first used)
+            // GIVEN an app that made a session, then used URLSession.shared, before it activated routing (on Linux
+            // the shared session keeps the protocol classes registered when it was first used: the session's)
             // WHEN it activates, then asks the API through URLSession.shared
-            let run = try await RoutingProbe.run(["--shared-first", "shared http://api.example.test/asset"], environment: try server.launchEnvironment)
+            let run = try await RoutingProbe.run(
+                ["--session-first", "--shared-first", "shared http://api.example.test/asset"], environment: try server.launchEnvironment)
             // THEN activation says so in one sentence, and the shared session is not routed
             let sentence =
                 "URLSession.shared was made before AppRouting.activate() was called, so its requests would bypass the test's server; "

@@ -91,12 +91,12 @@ final class Line: @unchecked Sendable {
     var value: String { lock.withLock { line } }
 }
 
-// What an app may do before it activates routing: `--session-first` makes a session, `--shared-first` makes one
-// and then uses URLSession.shared.
+// What an app may do before it activates routing: `--session-first` makes a session, `--shared-first` uses
+// URLSession.shared (after that session, when both are given).
 let options = Set(CommandLine.arguments.dropFirst().filter { $0.hasPrefix("--") })
 var early: [URLSession] = []
-if !options.isEmpty { early.append(URLSession(configuration: .ephemeral)) }
-if options.contains("--shared-first") { early.append(URLSession.shared) }
+if options.contains("--session-first") { early.append(URLSession(configuration: .ephemeral)) }
+if options.contains("--shared-first") { _ = URLSession.shared.configuration }
 
 do {
     if let server = try AppRouting.activate() {
@@ -106,6 +106,16 @@ do {
     }
 } catch {
     say("activation: refused: \(error.description)")
+}
+
+// `--check-exclusion`: whether a configuration the routing class was added to loses it again, as the loopback
+// sessions' must (on Apple platforms their ephemeral configuration comes with it).
+if options.contains("--check-exclusion") {
+    let configuration = URLSessionConfiguration.ephemeral
+    ProcessRouting.route(configuration)
+    let added = configuration.protocolClasses?.count ?? 0
+    ProcessRouting.exclude(from: configuration)
+    say("exclusion: \(added) classes, then \(configuration.protocolClasses?.count ?? 0)")
 }
 
 let defaultSession = URLSession(configuration: .default)

@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MockServerTesting", targets: ["MockServerTesting"]),
         .library(name: "ServiceKitTesting", targets: ["ServiceKitTesting"]),
         .library(name: "ServiceReplayTesting", targets: ["ServiceReplayTesting"]),
+        .library(name: "MockServerAppRouting", targets: ["MockServerAppRouting"]),
         .executable(name: "recorder", targets: ["recorder"]),
     ],
     targets: [
@@ -38,6 +39,10 @@ let package = Package(
         // not a product: MockServer re-exports it, so its users see the same names as before.
         .target(name: "MockServerWire", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
         .target(name: "MockServer", dependencies: ["MockServerWire", "ServiceReplayShared"], swiftSettings: strictSettings),
+        // The app side of UI tests: linked by the app, it sends the app's requests to the test's server when
+        // the launch environment says so. No server code: it must not depend on MockServer or MockServerWire.
+        // Named for the server it routes to, as an app may well have a module "AppRouting" of its own.
+        .target(name: "MockServerAppRouting", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
         .target(name: "MockServerTesting", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
         // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
@@ -49,6 +54,11 @@ let package = Package(
         .executableTarget(name: "recorder", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
         .executableTarget(
             name: "mockserver-bench", dependencies: ["MockServer", "ServiceReplayShared"], path: "Tests/Benchmarks/Server", swiftSettings: strictSettings),
+        // A stand-in for an app under UI test: activates MockServerAppRouting and sends the requests it is
+        // given. The app-routing tests run it as a child process, since routing is process-wide.
+        .executableTarget(
+            name: "routing-probe", dependencies: ["MockServerAppRouting", "ServiceKit", "ServiceReplayShared"], path: "Tests/RoutingProbe",
+            swiftSettings: strictSettings),
         .executableTarget(
             name: "servicekit-bench", dependencies: ["ServiceKit", "MockServer"],
             path: "Tests/Benchmarks/ServiceKit", swiftSettings: strictSettings),
@@ -59,6 +69,10 @@ let package = Package(
         .target(name: "ServiceReplayTestSupport", dependencies: ["MockServer"], path: "Tests/TestSupport", swiftSettings: strictSettings),
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "MockServerWire", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"],
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "MockServerAppRoutingTests",
+            dependencies: ["MockServerAppRouting", "routing-probe", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"],
             swiftSettings: strictSettings),
         .testTarget(
             name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),

@@ -20,11 +20,11 @@ package final class ChildProcess: @unchecked Sendable {
     private let state = NSLock()
     private var exitStatus: Int32?
 
-    /// Starts `executable` with `arguments` in `directory` (default: this process's); throws a
-    /// `ChildProcess.Failure` naming the executable when it cannot be started.
+    /// Starts `executable` with `arguments` in `directory` (default: this process's) and `environment`
+    /// (default: this process's); throws a `ChildProcess.Failure` naming the executable when it cannot be started.
     package init(
         _ executable: URL, _ arguments: [String], in directory: URL? = nil,
-        output: Pipe? = nil, errors: Pipe? = nil
+        output: Pipe? = nil, errors: Pipe? = nil, environment: [String: String]? = nil
     ) throws {
         #if canImport(Glibc)
         var actions = posix_spawn_file_actions_t()
@@ -35,7 +35,7 @@ package final class ChildProcess: @unchecked Sendable {
         #endif
         // The environment from Foundation on every platform: Darwin exports neither `environ` nor
         // `_NSGetEnviron()` to Swift.
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        let environment = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { environment.forEach { free($0) } }
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }

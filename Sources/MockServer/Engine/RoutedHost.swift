@@ -1,7 +1,8 @@
+import ServiceReplayShared
 extension HTTPRequest {
     /// The header in which ``HostRouter`` carries the authority a routed client asked for: see
-    /// ``HostRouter/hostHeader``. Declared here, below the router, because the servers' handlers read it.
-    static let routedHostHeader = "X-MockServer-Host"
+    /// ``HostRouter/hostHeader``, declared in ServiceReplayShared because the app side sends it too.
+    static let routedHostHeader = HostRouter.hostHeader
 
     /// The request with `Host` put back to the authority a routed client asked for, which ``HostRouter``
     /// carries in ``HostRouter/hostHeader`` because Apple's URLSession may replace a `Host` set on a request;

@@ -76,10 +76,10 @@ final class HostRoutes: Sendable {
     }
 
     /// Where slot `index` sends its requests, or `nil` when the server stopped or went away.
-    func destination(ofSlot index: Int) -> Destination? {
+    func destination(ofSlot index: Int) -> LoopbackDestination? {
         let route = table.withLock { $0.routes.indices.contains(index) ? $0.routes[index] : nil }
         guard let route, let baseURL = route.server?.baseURL else { return nil }
-        return Destination(
+        return LoopbackDestination(
             baseURL: baseURL, timeout: route.configuration.timeoutIntervalForRequest,
             headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions)
     }
@@ -93,17 +93,4 @@ final class HostRoutes: Sendable {
         }
         return headers
     }
-}
-
-/// Where a routed request goes, and what of its configuration it takes along.
-struct Destination {
-    /// The running server's base URL.
-    let baseURL: URL
-    /// The routed configuration's `timeoutIntervalForRequest`.
-    let timeout: TimeInterval
-    /// The routed configuration's `httpAdditionalHeaders`: a `URLProtocol` does not see them in its request
-    /// on Apple platforms (nor on Linux), yet the session would have sent them.
-    let headers: [String: String]
-    /// The slot's loopback sessions.
-    let sessions: LoopbackSessions
 }

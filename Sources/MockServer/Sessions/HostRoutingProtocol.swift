@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServiceReplayShared
 
 /// The `URLProtocol` behind ``CassetteServer/sessionConfiguration(_:)``: it takes every `http` and `https`
 /// request of a session made from such a configuration and sends it over loopback to the server of its
@@ -32,39 +33,16 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
     }
 
     override func startLoading() {
-        // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it; sending the
-        // request without it would make a wrong recording or a baffling miss.
-        if task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
-            fail(.unsupportedURL, "a routed session cannot read the body of an upload task on Linux; set the request's httpBody and use a data task")
-            return
-        }
         // Without a descriptor for each end of the loopback connection, the request would wait in the
         // server's backlog until it timed out, naming nothing.
         guard Sys.descriptorsLeft(2) else {
-            fail(
+            failLoading(
                 .cannotConnectToHost,
                 "the process has no file descriptors left (its limit is \(Sys.descriptorLimit)), so the routed request was not sent; something keeps descriptors open, or the limit is too low (ulimit -n)"
             )
             return
         }
-        guard let destination = HostRoutes.shared.destination(ofSlot: Slot.index),
-            let routed = HostRouter.loopbackRequest(
-                for: request, to: destination.baseURL, sessionTimeout: destination.timeout,
-                sessionHeaders: destination.headers),
-            let session = destination.sessions.session(timeout: routed.timeoutInterval)
-        else {
-            fail(.cannotConnectToHost)
-            return
-        }
-        exchange = HostRouter.shared.start(routed, in: session, for: self, originalURL: request.url ?? destination.baseURL)
-    }
-
-    /// Tells the client the request failed with `code`, and why when `reason` is given.
-    private func fail(_ code: URLError.Code, _ reason: String? = nil) {
-        var userInfo: [String: Any] = [:]
-        userInfo[NSURLErrorFailingURLErrorKey] = request.url
-        userInfo[NSLocalizedDescriptionKey] = reason
-        client?.urlProtocol(self, didFailWithError: URLError(code, userInfo: userInfo))
+        exchange = HostRouter.shared.forward(self, to: HostRoutes.shared.destination(ofSlot: Slot.index))
     }
 
     override func stopLoading() {

@@ -28,6 +28,8 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// A transport over a new session made from `configuration` (ephemeral by default: no cookies, cache or
     /// credentials persist between runs). The configuration is copied; changing it later has no effect.
+    /// In an app under UI test whose start-up activated `MockServerAppRouting`, the session sends its requests
+    /// to the test's server like every other session of the app.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         // Redirects are followed, as URLSession does by default.
         router = SessionTaskRouter(followsRedirects: true)
@@ -46,6 +48,9 @@ public final class URLSessionTransport: HTTPTransport {
             case .made(let session):
                 return session
             case .pending(let configuration):
+                // An app under UI test (MockServerAppRouting active) routes ServiceKit's sessions too; on
+                // Linux nothing global reaches a session made from a configuration, so it is added here.
+                ProcessRouting.route(configuration)
                 let session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
                 state = .made(session)
                 return session

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MockServer
+import ServiceReplayShared
 import Testing
 
 /// What `CassetteServer.sessionConfiguration(_:)` takes from the configuration it is given: its additional

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 @testable import MockServer
+import ServiceReplayShared
 import Testing
 import ServiceReplayTestSupport
 

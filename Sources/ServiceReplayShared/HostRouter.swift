@@ -2,28 +2,32 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import ServiceReplayShared
 
 /// How routed requests travel: through loopback sessions whose delegate hands each task's events to its
 /// ``LoopbackExchange``, which passes them to the protocol instance that started it. It follows no
 /// redirects: a 3xx reaches the client as the server sent it.
-final class HostRouter: Sendable {
-    static let shared = HostRouter()
+///
+/// One copy for both kinds of routing: MockServer's `HostRoutingProtocol` (a test's own sessions) and the
+/// app side's protocol (every session of an app under UI test, `MockServerAppRouting`), which must not
+/// depend on MockServer.
+package final class HostRouter: Sendable {
+    package static let shared = HostRouter()
 
     /// The delegate of every loopback session; one for all of them, since it routes by task.
     private let tasks = SessionTaskRouter(followsRedirects: false)
 
     /// The header that carries the authority the client asked for to the server, which puts it back as
     /// `Host` (``HTTPRequest/restoringRoutedHost()``): Apple's URLSession reserves `Host` and may replace the
-    /// value set on a request with the loopback address, where libcurl sends it as set.
-    static let hostHeader = HTTPRequest.routedHostHeader
+    /// value set on a request with the loopback address, where libcurl sends it as set. MockServer's
+    /// `HTTPRequest.routedHostHeader` is this name.
+    package static let hostHeader = "X-MockServer-Host"
 
     /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
     /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
     /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
     /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
     /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them.
-    static func loopbackRequest(
+    package static func loopbackRequest(
         for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
         sessionHeaders: [String: String]
     ) -> URLRequest? {
@@ -66,9 +70,34 @@ final class HostRouter: Sendable {
         return data
     }
 
+    /// Starts sending `routing`'s request to `destination` and returns the exchange to cancel in `stopLoading`;
+    /// or, when there is no destination (the server stopped), the URL cannot be rebuilt or the body cannot be
+    /// read, fails the protocol's client and returns `nil`. Never sends the request anywhere else: a routed
+    /// request that cannot reach its server fails, it does not reach the real network. Call it from
+    /// `startLoading`.
+    package func forward(_ routing: URLProtocol, to destination: LoopbackDestination?) -> LoopbackExchange? {
+        let request = routing.request
+        // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it; sending the
+        // request without it would make a wrong recording or a baffling miss.
+        if routing.task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
+            routing.failLoading(
+                .unsupportedURL, "a routed session cannot read the body of an upload task on Linux; set the request's httpBody and use a data task")
+            return nil
+        }
+        guard let destination,
+            let routed = Self.loopbackRequest(
+                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers),
+            let session = destination.sessions.session(timeout: routed.timeoutInterval)
+        else {
+            routing.failLoading(.cannotConnectToHost)
+            return nil
+        }
+        return start(routed, in: session, for: routing, originalURL: request.url ?? destination.baseURL)
+    }
+
     /// Sends `request` (already addressed to the server) through `session` for `routing`, whose client gets
     /// the events as if for `originalURL`. Returns at once; the exchange can be cancelled before the request left.
-    func start(_ request: URLRequest, in session: URLSession, for routing: URLProtocol, originalURL: URL) -> LoopbackExchange {
+    package func start(_ request: URLRequest, in session: URLSession, for routing: URLProtocol, originalURL: URL) -> LoopbackExchange {
         let exchange = LoopbackExchange(routing: routing, originalURL: originalURL)
         // On Linux every session's work queue has the same target, and `startLoading` runs on one of them:
         // making a task from there waits on the queue it runs on, which traps. So the task is made elsewhere.
@@ -86,8 +115,11 @@ final class HostRouter: Sendable {
 
     /// A loopback session whose requests time out after `timeout` seconds (FoundationNetworking times a
     /// request out after its session's `timeoutIntervalForRequest`, whatever the request says).
-    func makeSession(timeout: TimeInterval) -> URLSession {
+    package func makeSession(timeout: TimeInterval) -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
+        // Where the app side adds its protocol to every configuration (Darwin), the loopback session must
+        // not route its own requests again.
+        ProcessRouting.exclude(from: configuration)
         configuration.urlCache = nil
         configuration.httpCookieStorage = nil
         configuration.timeoutIntervalForRequest = timeout
@@ -96,15 +128,49 @@ final class HostRouter: Sendable {
     }
 }
 
+/// Where a routed request goes, and what of its configuration it takes along.
+package struct LoopbackDestination {
+    /// The running server's base URL.
+    package let baseURL: URL
+    /// The routed configuration's `timeoutIntervalForRequest`.
+    package let timeout: TimeInterval
+    /// The routed configuration's `httpAdditionalHeaders`: a `URLProtocol` does not see them in its request
+    /// on Apple platforms (nor on Linux), yet the session would have sent them.
+    package let headers: [String: String]
+    /// The loopback sessions the request travels through.
+    package let sessions: LoopbackSessions
+
+    /// A destination of these parts.
+    package init(baseURL: URL, timeout: TimeInterval, headers: [String: String], sessions: LoopbackSessions) {
+        self.baseURL = baseURL
+        self.timeout = timeout
+        self.headers = headers
+        self.sessions = sessions
+    }
+}
+
+extension URLProtocol {
+    /// Tells the client the request failed with `code`, about the URL it asked for, and why when `reason` is given.
+    package func failLoading(_ code: URLError.Code, _ reason: String? = nil) {
+        var userInfo: [String: Any] = [:]
+        userInfo[NSURLErrorFailingURLErrorKey] = request.url
+        userInfo[NSLocalizedDescriptionKey] = reason
+        client?.urlProtocol(self, didFailWithError: URLError(code, userInfo: userInfo))
+    }
+}
+
 /// The loopback sessions of one routed configuration, one per request timeout, made when first needed. They
 /// belong to one server: ``invalidate()``, called when it stops, ends them, and with them every connection
 /// they opened to it, so a suite of thousands of routed tests holds no descriptor for a finished one.
-final class LoopbackSessions: Sendable {
+package final class LoopbackSessions: Sendable {
     /// `nil` once invalidated.
     private let sessions = Lock<[TimeInterval: URLSession]?>([:])
 
+    /// None yet: each is made when a request first needs its timeout.
+    package init() {}
+
     /// The session for `timeout`; `nil` once ``invalidate()`` was called (the server stopped).
-    func session(timeout: TimeInterval) -> URLSession? {
+    package func session(timeout: TimeInterval) -> URLSession? {
         sessions.withLock { sessions in
             guard sessions != nil else { return nil }
             if let session = sessions?[timeout] { return session }
@@ -116,7 +182,7 @@ final class LoopbackSessions: Sendable {
 
     /// Lets each session finish its tasks (they fail once the server has closed their connections), then
     /// ends it; later requests get no session. Safe to call more than once.
-    func invalidate() {
+    package func invalidate() {
         let ended = sessions.withLock { sessions in
             defer { sessions = nil }
             return sessions.map { Array($0.values) } ?? []
@@ -133,21 +199,21 @@ final class LoopbackSessions: Sendable {
 /// handles the loopback task's events, passing them to that client as if about the URL the client asked for.
 /// Unchecked because `URLProtocol` is not `Sendable`: the exchange only hands the instance to its client,
 /// through ``deliver(_:)``.
-final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
+package final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     private enum State {
         case starting
         case running(URLSessionDataTask)
         case cancelled
     }
 
-    let routing: URLProtocol
-    let originalURL: URL
+    package let routing: URLProtocol
+    package let originalURL: URL
     private let state = Lock<State>(.starting)
     /// The thread that called `startLoading`, the only one that may call the protocol's client (Darwin).
     private let clientThread = URLProtocolClientThread()
 
     /// Made in `startLoading`, on the thread the client's callbacks must be made on.
-    init(routing: URLProtocol, originalURL: URL) {
+    package init(routing: URLProtocol, originalURL: URL) {
         self.routing = routing
         self.originalURL = originalURL
     }
@@ -156,7 +222,7 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     /// (``URLProtocolClientThread``), unless the exchange was cancelled by then: URLSession stopped the load
     /// itself and wants no word from it afterwards. On Darwin `stopLoading` runs on that same thread, so an
     /// event already queued there when the load stopped is dropped too.
-    func deliver(_ work: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void) {
+    package func deliver(_ work: @escaping @Sendable (any URLProtocolClient, URLProtocol) -> Void) {
         clientThread.perform { [self] in
             guard !isCancelled, let client = routing.client else { return }
             work(client, routing)
@@ -164,7 +230,7 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     }
 
     /// Records the loopback task; `false` when the exchange was cancelled first (the task must not start).
-    func attach(_ task: URLSessionDataTask) -> Bool {
+    package func attach(_ task: URLSessionDataTask) -> Bool {
         state.withLock { state in
             guard case .starting = state else { return false }
             state = .running(task)
@@ -173,14 +239,14 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     }
 
     /// Whether ``cancel()`` was called.
-    var isCancelled: Bool {
+    package var isCancelled: Bool {
         state.withLock { state in
             if case .cancelled = state { return true }
             return false
         }
     }
 
-    func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
+    package func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
         let http = response as? HTTPURLResponse
         let shown =
             HTTPURLResponse(
@@ -189,11 +255,11 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
         deliver { $0.urlProtocol($1, didReceive: shown, cacheStoragePolicy: .notAllowed) }
     }
 
-    func task(_ task: URLSessionDataTask, received data: Data) {
+    package func task(_ task: URLSessionDataTask, received data: Data) {
         deliver { $0.urlProtocol($1, didLoad: data) }
     }
 
-    func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
+    package func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
         if let error {
             // The same code the client would get talking to the server directly, about the URL it asked for.
             let code = (error as? URLError)?.code ?? .unknown
@@ -205,7 +271,7 @@ final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     }
 
     /// Cancels the loopback task, or keeps it from starting.
-    func cancel() {
+    package func cancel() {
         let task = state.withLock { state -> URLSessionDataTask? in
             defer { state = .cancelled }
             if case .running(let task) = state { return task }

@@ -357,9 +357,11 @@ import Testing
             try await withMockServer(cassettes: [], configuration: configuration) { recorder in
                 // When a plan is put
                 let (status, _, json) = try await Self.call(recorder, "/__mockserver/faults", method: "PUT", body: "status=503")
+                let (cleared, _, _) = try await Self.call(recorder, "/__mockserver/faults", method: "DELETE")
 
-                // Then it is refused, and the control request was neither forwarded nor journaled
+                // Then it is refused, clearing too, and the control requests were neither forwarded nor journaled
                 #expect(status == 400)
+                #expect(cleared == 400)
                 #expect((json?["error"] as? String)?.contains("only a server in replay mode takes a fault plan") == true, "\(String(describing: json))")
                 #expect(upstream.journal.recordedCount == 0)
                 #expect(recorder.journal.recordedCount == 0)
@@ -378,13 +380,14 @@ import Testing
             _ = try await Self.call(server, "/missing")
 
             // When the control API resets
-            let (status, _, _) = try await Self.call(server, "/__mockserver/reset", method: "POST")
+            let (status, _, answer) = try await Self.call(server, "/__mockserver/reset", method: "POST")
             let (_, _, journal) = try await Self.call(server, "/__mockserver/journal")
             let (_, _, unmatched) = try await Self.call(server, "/__mockserver/unmatched")
             let (again, _, first) = try await Self.call(server, "/n")
 
             // Then the journal and near misses are empty, and the sequence answers its first again
             #expect(status == 200)
+            #expect(answer?["reset"] as? [String] == ["sequences", "journal", "unmatched"])
             #expect(Self.entries(journal).isEmpty)
             #expect(unmatched?["count"] as? Int == 0)
             #expect(again == 200)

@@ -1,7 +1,9 @@
 import Foundation
+import ServiceReplayShared
 
 /// The control API every ``CassetteServer`` answers under `/__mockserver/`, for clients in any language: the
-/// journal, the near misses and the unused interactions, as JSON (see the README's "Control API" for the shapes).
+/// journal, the near misses and the unused interactions, as JSON, and the fault plan and the sequences to change
+/// (the recorder article's "The control API" gives the shapes).
 ///
 /// Who may call it: without a token, only clients on loopback (a server bound elsewhere refuses to start, see
 /// ``CassetteServer/Configuration/controlToken``); with a token, every control request must carry
@@ -10,7 +12,10 @@ final class ControlAPI: Sendable {
     /// The reserved prefix: no request under it reaches the cassettes, the recording, the faults or the journal.
     static let prefix = "/__mockserver/"
     /// The endpoints, as the answer to an unknown path lists them.
-    static let endpoints = ["GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused"]
+    static let endpoints = [
+        "GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
+        "GET, PUT or DELETE /__mockserver/faults[?seed=N]", "POST /__mockserver/reset",
+    ]
 
     /// What the API reads: the server's journal, its near misses and its interactions.
     struct Sources: Sendable {
@@ -21,6 +26,8 @@ final class ControlAPI: Sendable {
     }
 
     private let sources: Sources
+    /// The server this API steers, once it has said so (``steer(_:)``).
+    private let controlled = Lock(ControlledServerReference())
     /// `Bearer TOKEN`, or `nil` when only loopback clients may call.
     private let expectedAuthorization: String?
     /// How credentials in the requests shown are hidden: the recording's rules.
@@ -30,6 +37,11 @@ final class ControlAPI: Sendable {
         self.sources = sources
         expectedAuthorization = token.map { "Bearer \($0)" }
         self.redaction = redaction
+    }
+
+    /// Makes `server` the one that `faults` and `reset` change: the server calls this once it is initialized.
+    func steer(_ server: any ControlledServer) {
+        controlled.withLock { $0.server = server }
     }
 
     /// Whether `request` is for the control API: its path is under ``prefix``, and it was not routed from an app
@@ -62,10 +74,66 @@ final class ControlAPI: Sendable {
         case "unused":
             guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
             return Self.json(unused())
+        case "faults":
+            return faults(request, query: query)
+        case "reset":
+            guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
+            controlled.withLock { $0.server }?.resetSequences()
+            sources.journal.reset()
+            sources.unmatched.reset()
+            return Self.json(CassetteJSON.sortedObject(["reset": ["sequences", "journal", "unmatched"]]))
         default:
             return Self.error(
                 404, "there is no control endpoint \(request.method) \(request.path); there are \(Self.endpoints.joined(separator: ", ")).")
         }
+    }
+
+    /// `GET` shows the plan in force, `PUT` replaces it with the body's (rules as `MOCKSERVER_FAULTS` spells them
+    /// inline, separated by `;`, or a plan file's JSON; `?seed=N` sets the seed), `DELETE` clears it. A plan
+    /// that cannot apply is a 400 with the server's sentence, and the plan in force stays.
+    private func faults(_ request: HTTPRequest, query: ControlQuery) -> HTTPReply {
+        guard let server = controlled.withLock({ $0.server }) else {
+            return Self.error(503, "the server is not running.")
+        }
+        switch request.method {
+        case "GET":
+            return Self.json(Self.plan(server.faultPlan))
+        case "DELETE":
+            do throws(MockServerError) {
+                try server.setFaultPlan(FaultPlan?.none)
+            } catch {
+                return Self.error(400, Self.sentence(error.description))
+            }
+            return Self.json(Self.plan(server.faultPlan))
+        case "PUT":
+            guard let text = String(validUTF8: request.body), !text.trimmingWhitespace().isEmpty else {
+                return Self.error(400, "give the fault rules as the body (for example status=503,when=first:1), or DELETE to clear them.")
+            }
+            do throws(MockServerError) {
+                var plan = text.trimmingWhitespace().hasPrefix("{") ? try FaultPlan.decode(json: request.body) : try FaultPlan.parse(specs: text)
+                switch query.integer("seed") {
+                case .absent: break
+                case .value(let seed): plan.seed = UInt64(seed)
+                case .invalid(let text): return Self.error(400, "seed must be a whole number of 0 or more, not '\(text)'.")
+                }
+                try server.setFaultPlan(plan)
+            } catch {
+                return Self.error(400, Self.sentence(error.description))
+            }
+            return Self.json(Self.plan(server.faultPlan))
+        default:
+            return Self.methodNotAllowed(request, allowed: "GET, PUT, DELETE")
+        }
+    }
+
+    /// `{"rules": "status=503; reset", "seed": N}` (rules as `MOCKSERVER_FAULTS` takes them), or
+    /// `{"rules": null, "seed": null}` when no plan is in force.
+    static func plan(_ plan: FaultPlan?) -> CassetteJSON {
+        guard let plan else { return CassetteJSON.sortedObject(["rules": .null, "seed": .null]) }
+        return CassetteJSON.sortedObject([
+            "rules": .string(plan.rules.map(\.description).joined(separator: "; ")),
+            "seed": .number(JSONNumber(trustedLiteral: String(plan.seed))),
+        ])
     }
 
     /// Why `request` may not call the API, or `nil` when it may.
@@ -127,6 +195,11 @@ final class ControlAPI: Sendable {
         let body = value.serialized(pretty: true) + Data("\n".utf8)
         let usual = [("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"), ("Content-Length", String(body.count))]
         return .response(status: status, headers: HTTPHeaders(pairs: usual + headers), body: body)
+    }
+
+    /// `text` ending with a full stop, as the error sentences of this API do.
+    static func sentence(_ text: String) -> String {
+        text.hasSuffix(".") ? text : text + "."
     }
 
     /// `{"error": sentence}` with `status`.

@@ -25,4 +25,9 @@ final class UnmatchedRequests: Sendable {
     var snapshot: (kept: [NearMiss], count: Int) {
         storage.withLock { ($0.kept, $0.count) }
     }
+
+    /// Forgets every report and the count.
+    func reset() {
+        storage.withLock { $0 = Storage() }
+    }
 }

@@ -34,7 +34,7 @@ import ServiceReplayShared
 /// forwarded requests have the kind `recorded` (naming the interaction's index in the
 /// recorded cassette, with `cassetteIndex` -1 as that cassette is not one of the engine's) or
 /// `passedThrough`.
-public final class CassetteServer: Sendable {
+public final class CassetteServer: ControlledServer {
     /// The configuration the server was created with.
     public let configuration: Configuration
     /// The cassettes' interactions, matched and sequenced: in a recording mode, once ``start()`` has opened a
@@ -121,6 +121,7 @@ public final class CassetteServer: Sendable {
         http = HTTPServer(
             configuration: configuration.server, handler: ControlHandler(api: control, inner: served), group: .shared,
             onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
+        control.steer(self)
     }
 
     /// Binds, listens and returns the base URL once connections are accepted; again while running it

@@ -17,10 +17,11 @@ import Testing
     /// `method target` on `server`, with `headers`: the status, the headers and the body parsed as JSON
     /// (`nil` when it is not).
     static func call(
-        _ server: CassetteServer, _ target: String, method: String = "GET", headers: [String: String] = [:]
+        _ server: CassetteServer, _ target: String, method: String = "GET", headers: [String: String] = [:], body: String? = nil
     ) async throws -> (status: Int, response: HTTPURLResponse, json: [String: Any]?) {
         var request = URLRequest(url: URL(string: target, relativeTo: server.baseURL)!)
         request.httpMethod = method
+        request.httpBody = body.map { Data($0.utf8) }
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let (data, response) = try await withURLSession { session in try await session.httpData(for: request) }
         return (response.statusCode, response, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -251,5 +252,147 @@ import Testing
         // Then its received value is hidden exactly where the place names a secret
         #expect(difference.received == shown)
         #expect(difference.location == location)
+    }
+
+    /// The `shop` cassette with an error template, `maintenance`, for service-error rules.
+    static let shopWithTemplate: Cassette = {
+        var shop = cassette
+        shop.errorTemplates["maintenance"] = RecordedResponse(status: 503, headers: ["Content-Type": "application/json"], body: .json(["error": "maintenance"]))
+        return shop
+    }()
+
+    @Test func faults_putBetweenTwoRequestsOfOneKeepAliveConnection_faultTheSecondOnly_andDeleteClearsThem() async throws {
+        try await withMockServer(cassettes: [Self.shopWithTemplate], configuration: .init(faults: .none)) { server in
+            // Given one connection, whose first request is answered as recorded
+            let client = try RawHTTPClient(try #require(server.baseURL))
+            let items = "GET /items HTTP/1.1\r\nHost: x\r\n\r\n"
+            try client.send(items)
+            let first = try await client.readResponse()
+
+            // When a plan is put through the control API, with a seed, and the same connection asks again
+            let (putStatus, _, put) = try await Self.call(
+                server, "/__mockserver/faults?seed=9", method: "PUT", body: "service-error=maintenance,path=/items; reset,path=/cart")
+            try client.send(items)
+            let second = try await client.readResponse()
+
+            // Then the second answer is the template's, the plan is shown as the environment spells it
+            #expect(first.status == 200)
+            #expect(putStatus == 200)
+            #expect(put?["rules"] as? String == "service-error=maintenance,path=/items; reset,path=/cart")
+            #expect(put?["seed"] as? Int == 9)
+            #expect(second.status == 503)
+            #expect(second.bodyText == #"{"error":"maintenance"}"#)
+            let (_, _, shown) = try await Self.call(server, "/__mockserver/faults")
+            #expect(shown?["rules"] as? String == put?["rules"] as? String)
+
+            // And after DELETE the same connection is answered as recorded again, byte for byte as the first
+            let (deleteStatus, _, deleted) = try await Self.call(server, "/__mockserver/faults", method: "DELETE")
+            try client.send(items)
+            let third = try await client.readResponse()
+            #expect(deleteStatus == 200)
+            #expect(deleted?["rules"] is NSNull)
+            #expect(third.status == 200)
+            #expect(third.body == first.body)
+            #expect(server.faultPlan == nil)
+        }
+    }
+
+    @Test func faults_aJSONPlanIsTakenAsAPlanFile() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // When a plan file's JSON is put
+            let (status, _, json) = try await Self.call(
+                server, "/__mockserver/faults", method: "PUT", body: #"{"seed": 5, "rules": [{"fault": "status", "status": 502}]}"#)
+
+            // Then it is in force, with its seed
+            #expect(status == 200, "\(String(describing: json))")
+            #expect(json?["rules"] as? String == "status=502")
+            #expect(json?["seed"] as? Int == 5)
+            let (faulted, _, _) = try await Self.call(server, "/items")
+            #expect(faulted == 502)
+        }
+    }
+
+    @Test(arguments: [
+        ("explode", "'explode' is not a fault kind"), ("service-error=nope", "no cassette served has an error template named 'nope'"),
+        ("", "give the fault rules as the body"), ("status=503&seed", "status takes an HTTP status code"),
+    ])
+    func faults_aPlanThatCannotApply_is400WithOneSentence_andThePlanInForceStays(body: String, says: String) async throws {
+        // Given a server under status=500
+        let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=500")))
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            // When a bad plan is put
+            let (status, _, json) = try await Self.call(server, "/__mockserver/faults", method: "PUT", body: body)
+
+            // Then it is refused with one sentence naming what is wrong, and status=500 still applies
+            #expect(status == 400)
+            let sentence = try #require(json?["error"] as? String)
+            #expect(sentence.contains(says), "\(sentence)")
+            #expect(sentence.hasSuffix("."))
+            #expect(!sentence.contains("\n"))
+            let (next, _, _) = try await Self.call(server, "/items")
+            #expect(next == 500)
+            #expect(server.faultPlan?.description == "seed=1: status=500")
+        }
+    }
+
+    @Test func faults_aBadSeed_is400_andAWrongMethod405() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            let (seed, _, seedJSON) = try await Self.call(server, "/__mockserver/faults?seed=x", method: "PUT", body: "status=503")
+            let (post, response, _) = try await Self.call(server, "/__mockserver/faults", method: "POST", body: "status=503")
+            #expect(seed == 400)
+            #expect(seedJSON?["error"] as? String == "seed must be a whole number of 0 or more, not 'x'.")
+            #expect(post == 405)
+            #expect(response.value(forHTTPHeaderField: "Allow") == "GET, PUT, DELETE")
+            #expect(server.faultPlan == nil)
+        }
+    }
+
+    @Test func faults_inARecordingMode_areRefused_withTheServersSentence() async throws {
+        // Given a recording server in front of an upstream (another server on loopback)
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { upstream in
+            let file = FileManager.default.temporaryDirectory.appendingPathComponent("control-\(UUID().uuidString).json")
+            defer { try? FileManager.default.removeItem(at: file) }
+            var configuration = CassetteServer.Configuration(faults: .none, mode: .record)
+            configuration.recording = RecordingOptions(upstream: try Upstream(upstream.baseURL!), file: file)
+            try await withMockServer(cassettes: [], configuration: configuration) { recorder in
+                // When a plan is put
+                let (status, _, json) = try await Self.call(recorder, "/__mockserver/faults", method: "PUT", body: "status=503")
+                let (cleared, _, _) = try await Self.call(recorder, "/__mockserver/faults", method: "DELETE")
+
+                // Then it is refused, clearing too, and the control requests were neither forwarded nor journaled
+                #expect(status == 400)
+                #expect(cleared == 400)
+                #expect((json?["error"] as? String)?.contains("only a server in replay mode takes a fault plan") == true, "\(String(describing: json))")
+                #expect(upstream.journal.recordedCount == 0)
+                #expect(recorder.journal.recordedCount == 0)
+            }
+        }
+    }
+
+    @Test func reset_replaysSequencesFromTheirFirstAnswer_andEmptiesTheJournalAndTheNearMisses() async throws {
+        // Given a sequence of two recorded answers, both used, and an unmatched request
+        let sequence = Cassette(name: "counter", interactions: [.stub("GET", "/n", json: ["n": 1]), .stub("GET", "/n", json: ["n": 2])])
+        var configuration = CassetteServer.Configuration(faults: .none)
+        configuration.matching.afterLast = .fail
+        try await withMockServer(cassettes: [sequence], configuration: configuration) { server in
+            _ = try await Self.call(server, "/n")
+            _ = try await Self.call(server, "/n")
+            _ = try await Self.call(server, "/missing")
+
+            // When the control API resets
+            let (status, _, answer) = try await Self.call(server, "/__mockserver/reset", method: "POST")
+            let (_, _, journal) = try await Self.call(server, "/__mockserver/journal")
+            let (_, _, unmatched) = try await Self.call(server, "/__mockserver/unmatched")
+            let (again, _, first) = try await Self.call(server, "/n")
+
+            // Then the journal and near misses are empty, and the sequence answers its first again
+            #expect(status == 200)
+            #expect(answer?["reset"] as? [String] == ["sequences", "journal", "unmatched"])
+            #expect(Self.entries(journal).isEmpty)
+            #expect(unmatched?["count"] as? Int == 0)
+            #expect(again == 200)
+            #expect(first?["n"] as? Int == 1)
+            #expect(server.journal.recordedCount == 1)
+        }
     }
 }

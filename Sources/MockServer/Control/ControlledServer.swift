@@ -1,0 +1,17 @@
+/// What the control API changes on the server it belongs to: the server conforms, so that the API, a layer
+/// below it, can steer it without naming it.
+protocol ControlledServer: AnyObject, Sendable {
+    /// The fault plan in force, or `nil`.
+    var faultPlan: FaultPlan? { get }
+    /// Puts `plan` in force from the next request on, or clears it (`nil`); throws, changing nothing, when it
+    /// cannot apply.
+    func setFaultPlan(_ plan: FaultPlan?) throws(MockServerError)
+    /// Replays every sequence from its first answer.
+    func resetSequences()
+}
+
+/// The server a control API steers, held weakly: the server owns the API (through its HTTP handler), not the
+/// other way round.
+struct ControlledServerReference: Sendable {
+    weak var server: (any ControlledServer)?
+}

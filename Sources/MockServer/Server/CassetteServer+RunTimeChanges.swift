@@ -9,7 +9,7 @@ extension CassetteServer {
     /// without rules, clears the plan in force. The plan is checked against the cassettes served now exactly as
     /// ``init(cassettes:configuration:)`` checks the configuration's, and applies as if the server had started
     /// with it: each rule counts matching requests from zero, and draws from the plan's seed mixed with
-    /// ``Configuration/faultIdentity``. A request already being answered keeps the plan it met; the journal
+    /// the identity of the test the server serves. A request already being answered keeps the plan it met; the journal
     /// names the rule each request met. ``faultPlan`` is the plan in force.
     /// - Throws: ``MockServerError`` `invalidFaultPlan` when a `service-error` or error-event rule names a
     ///   template none of the cassettes served holds (the initializer's sentence, naming the rule and the

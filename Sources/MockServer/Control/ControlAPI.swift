@@ -17,29 +17,19 @@ final class ControlAPI: Sendable {
         "GET, PUT or DELETE /__mockserver/faults[?seed=N]", "POST /__mockserver/reset",
     ]
 
-    /// What the API reads: the server's journal, its near misses and its interactions.
-    struct Sources: Sendable {
-        let journal: Journal
-        let unmatched: UnmatchedRequests
-        /// The engine in force: in a recording mode the recording's, from ``CassetteServer/start()`` on.
-        let engine: @Sendable () -> ReplayEngine
-    }
-
-    private let sources: Sources
-    /// The server this API steers, once it has said so (``steer(_:)``).
+    /// The server this API reads and steers, once it has said so (``steer(_:)``).
     private let controlled = Lock(ControlledServerReference())
     /// `Bearer TOKEN`, or `nil` when only loopback clients may call.
     private let expectedAuthorization: String?
     /// How credentials in the requests shown are hidden: the recording's rules.
     private let redaction: RedactionRules
 
-    init(sources: Sources, token: String?, redaction: RedactionRules) {
-        self.sources = sources
+    init(token: String?, redaction: RedactionRules) {
         expectedAuthorization = token.map { "Bearer \($0)" }
         self.redaction = redaction
     }
 
-    /// Makes `server` the one that `faults` and `reset` change: the server calls this once it is initialized.
+    /// Makes `server` the one the API reads and changes: the server calls this once it is initialized.
     func steer(_ server: any ControlledServer) {
         controlled.withLock { $0.server = server }
     }
@@ -55,6 +45,8 @@ final class ControlAPI: Sendable {
         if let refusal = refusal(of: request, from: context.connection.remoteAddress) {
             return Self.error(403, refusal)
         }
+        // Only before the server's initializer has finished, or after it is gone: no request is served then.
+        guard let server = controlled.withLock({ $0.server }) else { return Self.error(503, "the server is not running.") }
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
         let query = ControlQuery(request.query)
         switch endpoint {
@@ -67,20 +59,20 @@ final class ControlAPI: Sendable {
             case .invalid(let text):
                 return Self.error(400, "since must be a whole number of 0 or more (the next value the last answer gave), not '\(text)'.")
             }
-            return Self.json(journal(since: since))
+            return Self.json(journal(of: server, since: since))
         case "unmatched":
             guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
-            return Self.json(unmatched())
+            return Self.json(unmatched(of: server))
         case "unused":
             guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
-            return Self.json(unused())
+            return Self.json(Self.unused(of: server))
         case "faults":
-            return faults(request, query: query)
+            return Self.faults(of: server, request, query: query)
         case "reset":
             guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
-            controlled.withLock { $0.server }?.resetSequences()
-            sources.journal.reset()
-            sources.unmatched.reset()
+            server.resetSequences()
+            server.journal.reset()
+            server.unmatched.reset()
             return Self.json(CassetteJSON.sortedObject(["reset": ["sequences", "journal", "unmatched"]]))
         default:
             return Self.error(
@@ -91,10 +83,7 @@ final class ControlAPI: Sendable {
     /// `GET` shows the plan in force, `PUT` replaces it with the body's (rules as `MOCKSERVER_FAULTS` spells them
     /// inline, separated by `;`, or a plan file's JSON; `?seed=N` sets the seed), `DELETE` clears it. A plan
     /// that cannot apply is a 400 with the server's sentence, and the plan in force stays.
-    private func faults(_ request: HTTPRequest, query: ControlQuery) -> HTTPReply {
-        guard let server = controlled.withLock({ $0.server }) else {
-            return Self.error(503, "the server is not running.")
-        }
+    private static func faults(of server: any ControlledServer, _ request: HTTPRequest, query: ControlQuery) -> HTTPReply {
         switch request.method {
         case "GET":
             return Self.json(Self.plan(server.faultPlan))
@@ -161,8 +150,8 @@ final class ControlAPI: Sendable {
 
     /// `{"entries": [...], "next": N, "dropped": N}`: the kept entries whose sequence number is `since` or more,
     /// oldest first; `next` is the `since` that gives only what comes after them.
-    private func journal(since: Int) -> CassetteJSON {
-        let journal = sources.journal
+    private func journal(of server: any ControlledServer, since: Int) -> CassetteJSON {
+        let journal = server.journal
         let entries = journal.entries.filter { $0.sequence >= since }
         return CassetteJSON.sortedObject([
             "entries": .array(entries.map { ControlJSON.entry($0, redaction: redaction) }),
@@ -172,8 +161,8 @@ final class ControlAPI: Sendable {
     }
 
     /// `{"unmatched": [...], "count": N}`: the near misses kept (the first 100) and how many there were.
-    private func unmatched() -> CassetteJSON {
-        let (kept, count) = sources.unmatched.snapshot
+    private func unmatched(of server: any ControlledServer) -> CassetteJSON {
+        let (kept, count) = server.unmatched.snapshot
         return CassetteJSON.sortedObject([
             "unmatched": .array(kept.map { ControlJSON.nearMiss($0, redaction: redaction) }),
             "count": .number(JSONNumber(count)),
@@ -181,9 +170,9 @@ final class ControlAPI: Sendable {
     }
 
     /// `{"unused": [...], "total": N}`: the interactions no request used, of `total`.
-    private func unused() -> CassetteJSON {
-        let interactions = sources.engine().interactions
-        let unused = sources.journal.unusedInteractions(among: interactions)
+    private static func unused(of server: any ControlledServer) -> CassetteJSON {
+        let interactions = server.engine.interactions
+        let unused = server.journal.unusedInteractions(among: interactions)
         return CassetteJSON.sortedObject([
             "unused": .array(unused.map(\.json)),
             "total": .number(JSONNumber(interactions.count)),

@@ -1,6 +1,12 @@
-/// What the control API changes on the server it belongs to: the server conforms, so that the API, a layer
-/// below it, can steer it without naming it.
+/// What the control API reads and changes on the server it belongs to: the server conforms, so that the API,
+/// a layer below it, reaches it without naming it, and always sees what is in force now.
 protocol ControlledServer: AnyObject, Sendable {
+    /// Every request received.
+    var journal: Journal { get }
+    /// The near misses of the unmatched requests.
+    var unmatched: UnmatchedRequests { get }
+    /// The engine in force: after a switch of cassettes the new one; in a recording mode the recording's.
+    var engine: ReplayEngine { get }
     /// The fault plan in force, or `nil`.
     var faultPlan: FaultPlan? { get }
     /// Puts `plan` in force from the next request on, or clears it (`nil`); throws, changing nothing, when it

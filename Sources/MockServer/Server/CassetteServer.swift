@@ -115,9 +115,7 @@ public final class CassetteServer: ControlledServer {
             recorder = nil
             served = handler
         }
-        let sources = ControlAPI.Sources(journal: journal, unmatched: handler.unmatched) { [recorder, handler] in recorder?.engine ?? handler.current.engine }
-        let control = ControlAPI(
-            sources: sources, token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default)
+        let control = ControlAPI(token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default)
         http = HTTPServer(
             configuration: configuration.server, handler: ControlHandler(api: control, inner: served), group: .shared,
             onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
@@ -257,6 +255,9 @@ public final class CassetteServer: ControlledServer {
             controls.withLock { _ in handler.current.engine.add(interaction) }
         }
     }
+
+    /// The near misses of the requests nothing answered (see ``unmatchedRequests``).
+    var unmatched: UnmatchedRequests { handler.unmatched }
 
     /// The connections closed on accept by `refuse` faults, in order.
     var refusedConnections: [FaultDecision] {

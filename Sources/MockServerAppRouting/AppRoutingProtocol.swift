@@ -16,8 +16,7 @@ final class AppRoutingProtocol: URLProtocol {
     /// Every http and https request: one that cannot reach the server must fail, never reach the real network.
     /// (The class is registered only once a route is in force, so it is consulted only then.)
     override class func canInit(with request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
+        HostRouter.routes(request)
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {

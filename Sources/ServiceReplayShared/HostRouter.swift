@@ -13,6 +13,13 @@ import FoundationNetworking
 package final class HostRouter: Sendable {
     package static let shared = HostRouter()
 
+    /// Whether a routing protocol takes `request`: every `http` and `https` one, so that a request that cannot
+    /// reach the server fails rather than reaching the real network.
+    package static func routes(_ request: URLRequest) -> Bool {
+        guard let scheme = request.url?.scheme?.lowercased() else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+
     /// The delegate of every loopback session; one for all of them, since it routes by task.
     private let tasks = SessionTaskRouter(followsRedirects: false)
 

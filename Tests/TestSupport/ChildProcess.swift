@@ -1,6 +1,7 @@
 // Only where the tests run: posix_spawn's chdir action does not exist on iOS, tvOS or watchOS.
 #if os(macOS) || os(Linux)
 import Foundation
+import ServiceReplayShared
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -132,3 +133,42 @@ private func addChangeDirectory(_ actions: UnsafeMutablePointer<posix_spawn_file
 }
 #endif
 #endif
+
+extension ChildProcess {
+    /// What a finished process left: its exit status and everything it wrote.
+    package struct Finished: Sendable {
+        package let status: Int32
+        package let output: String
+        package let errors: String
+    }
+
+    /// Waits for the process to exit, killing it after `limit` seconds so that a hung child fails its test
+    /// instead of the suite, and collects everything it writes to `output` and `errors` until then. The
+    /// waiting happens on threads of its own, never on the cooperative pool that servers' answers to tests
+    /// running in parallel need; the two pipes are read on two threads, so a child that fills one never
+    /// blocks on the other.
+    package func finish(output: FileHandle, errors: FileHandle, limit: TimeInterval) async -> Finished {
+        let process = self
+        let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        defer { watchdog.cancel() }
+        return await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                let errorData = Lock(Data())
+                let errorRead = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    let data = errors.readDataToEndOfFile()
+                    errorData.withLock { $0 = data }
+                    errorRead.signal()
+                }
+                let outputData = output.readDataToEndOfFile()
+                errorRead.wait()
+                process.waitUntilExit()
+                continuation.resume(
+                    returning: Finished(
+                        status: process.terminationStatus, output: String(decoding: outputData, as: UTF8.self),
+                        errors: String(decoding: errorData.withLock { $0 }, as: UTF8.self)))
+            }
+        }
+    }
+}

@@ -24,8 +24,7 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
 
     /// Every http and https request: one that found no server must fail, never reach the real network.
     override class func canInit(with request: URLRequest) -> Bool {
-        guard let scheme = request.url?.scheme?.lowercased() else { return false }
-        return scheme == "http" || scheme == "https"
+        HostRouter.routes(request)
     }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest {

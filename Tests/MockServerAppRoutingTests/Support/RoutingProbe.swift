@@ -62,29 +62,8 @@ enum RoutingProbe {
         /// Waits for the probe to exit (killed after ``RoutingProbe/runLimit``) and collects its lines, on threads
         /// of its own, never on the cooperative pool the servers' answers need.
         func finish() async -> ProbeRun {
-            let process = process, outputHandle = output, errorHandle = errors
-            let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-            DispatchQueue.global().asyncAfter(deadline: .now() + RoutingProbe.runLimit, execute: watchdog)
-            defer { watchdog.cancel() }
-            return await withCheckedContinuation { continuation in
-                Thread.detachNewThread {
-                    let errorData = Lock(Data())
-                    let errorRead = DispatchSemaphore(value: 0)
-                    Thread.detachNewThread {
-                        let data = errorHandle.readDataToEndOfFile()
-                        errorData.withLock { $0 = data }
-                        errorRead.signal()
-                    }
-                    let outputData = outputHandle.readDataToEndOfFile()
-                    errorRead.wait()
-                    process.waitUntilExit()
-                    let text = String(decoding: outputData, as: UTF8.self)
-                    continuation.resume(
-                        returning: ProbeRun(
-                            status: process.terminationStatus, lines: text.split(separator: "\n").map(String.init),
-                            errors: String(decoding: errorData.withLock { $0 }, as: UTF8.self)))
-                }
-            }
+            let finished = await process.finish(output: output, errors: errors, limit: RoutingProbe.runLimit)
+            return ProbeRun(status: finished.status, lines: finished.output.split(separator: "\n").map(String.init), errors: finished.errors)
         }
     }
 }

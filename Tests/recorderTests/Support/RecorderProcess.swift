@@ -65,28 +65,6 @@ let recorderRunLimit: TimeInterval = 300
 /// Standard input is empty.
 func runRecorder(_ arguments: [String], in directory: URL? = nil, limits: ProcessLimits? = nil) async throws -> RecorderRun {
     let (process, out, err) = try startRecorder(arguments, in: directory, limits: limits)
-    let errorHandle = err.fileHandleForReading
-    let outputHandle = out.fileHandleForReading
-    let watchdog = DispatchWorkItem { if process.isRunning { process.terminate() } }
-    DispatchQueue.global().asyncAfter(deadline: .now() + recorderRunLimit, execute: watchdog)
-    defer { watchdog.cancel() }
-    return await withCheckedContinuation { continuation in
-        Thread.detachNewThread {
-            let errorData = Lock(Data())
-            let errorRead = DispatchSemaphore(value: 0)
-            Thread.detachNewThread {
-                let data = errorHandle.readDataToEndOfFile()
-                errorData.withLock { $0 = data }
-                errorRead.signal()
-            }
-            let outputData = outputHandle.readDataToEndOfFile()
-            errorRead.wait()
-            process.waitUntilExit()
-            continuation.resume(
-                returning: RecorderRun(
-                    status: process.terminationStatus,
-                    stdout: String(decoding: outputData, as: UTF8.self),
-                    stderr: String(decoding: errorData.withLock { $0 }, as: UTF8.self)))
-        }
-    }
+    let finished = await process.finish(output: out.fileHandleForReading, errors: err.fileHandleForReading, limit: recorderRunLimit)
+    return RecorderRun(status: finished.status, stdout: finished.output, stderr: finished.errors)
 }

@@ -25,6 +25,24 @@ struct UpstreamCompletion: Sendable {
     var streamed = false
 }
 
+/// The clock an upstream transfer measures its silence by: the machine's uptime and Dispatch's timers in use,
+/// a clock the test moves by hand in tests, so that "silent too long" never depends on how busy the machine is.
+protocol SilenceClock: Sendable {
+    /// Nanoseconds since an arbitrary fixed point; never goes back.
+    var now: UInt64 { get }
+    /// Calls `work` once, on some thread, when ``now`` has reached `deadline`.
+    func schedule(at deadline: UInt64, _ work: @escaping @Sendable () -> Void)
+}
+
+/// The machine's uptime and Dispatch's global queue.
+struct UptimeSilenceClock: SilenceClock {
+    var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    func schedule(at deadline: UInt64, _ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline), execute: work)
+    }
+}
+
 /// Runs the data tasks of ``UpstreamForwarder``'s session. Its ``sessionDelegate`` is the session's delegate,
 /// which routes every task's callbacks to that task's ``UpstreamTransfer``. Redirects are refused, so the
 /// client gets the upstream's 3xx as it was.
@@ -33,6 +51,12 @@ final class UpstreamTaskRouter: Sendable {
     let sessionDelegate = SessionTaskRouter(followsRedirects: false)
     /// Set by ``cancelStreams()``: a body that starts streaming from now on is cancelled at once.
     private let streamsCancelled = Lock(false)
+    private let clock: any SilenceClock
+
+    /// A router measuring each task's silence by `clock`.
+    init(clock: any SilenceClock = UptimeSilenceClock()) {
+        self.clock = clock
+    }
 
     /// Starts `task` and returns how it ended. Never throws: failures come back in the completion. When
     /// `decision` gives a sink for the body, the body goes there piece by piece instead of into the completion.
@@ -42,7 +66,7 @@ final class UpstreamTaskRouter: Sendable {
         await withCheckedContinuation { continuation in
             let transfer = UpstreamTransfer(
                 task: task, continuation: continuation, decision: decision,
-                streamsCancelled: streamsCancelled)
+                streamsCancelled: streamsCancelled, clock: clock)
             sessionDelegate.route(task, to: transfer)
             task.resume()
             transfer.expire(after: silence)
@@ -71,49 +95,54 @@ final class UpstreamTransfer: SessionTaskHandler {
         var sink: (@Sendable (Data) -> Void)?
         /// Cancelled because the upstream was silent too long: it ends as timed out.
         var timedOut = false
-        /// When the last byte of the answer arrived (or the task started).
-        var lastByte = DispatchTime.now()
+        /// When the last byte of the answer arrived (or the task started), by the transfer's clock.
+        var lastByte: UInt64 = 0
     }
 
     private let task: URLSessionDataTask
     private let state: Lock<State>
     private let streamsCancelled: Lock<Bool>
+    private let clock: any SilenceClock
 
     init(
         task: URLSessionDataTask, continuation: CheckedContinuation<UpstreamCompletion, Never>,
-        decision: UpstreamStreamDecision?, streamsCancelled: Lock<Bool>
+        decision: UpstreamStreamDecision?, streamsCancelled: Lock<Bool>, clock: any SilenceClock
     ) {
         self.task = task
-        state = Lock(State(continuation: continuation, decision: decision))
+        state = Lock(State(continuation: continuation, decision: decision, lastByte: clock.now))
         self.streamsCancelled = streamsCancelled
+        self.clock = clock
     }
 
     /// Cancels the task, to end as timed out, once `silence` passed since the last byte of its answer arrived;
     /// looks again when bytes came meanwhile, and stops looking when the task completed.
     func expire(after silence: Duration) {
         let nanoseconds = UInt64(DurationSpelling.seconds(silence) * 1e9)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [weak self] in
-            self?.check(silence: nanoseconds)
-        }
+        let start = state.withLock { $0.lastByte }
+        clock.schedule(at: start &+ nanoseconds) { [weak self] in self?.check(silence: nanoseconds) }
+    }
+
+    /// What a look at the transfer's silence found.
+    private enum SilenceVerdict {
+        case completed
+        case tooLong
+        case lookAgain(at: UInt64)
     }
 
     /// Cancels the task if no byte came for `silence` nanoseconds, else looks again that long after the last.
     private func check(silence nanoseconds: UInt64) {
-        let now = DispatchTime.now()
-        let due = state.withLock { state -> Bool? in
-            guard state.continuation != nil else { return nil }
-            let silent = now.uptimeNanoseconds >= state.lastByte.uptimeNanoseconds &+ nanoseconds
-            if silent { state.timedOut = true }
-            return silent
+        let now = clock.now
+        let verdict = state.withLock { state -> SilenceVerdict in
+            guard state.continuation != nil else { return .completed }
+            let due = state.lastByte &+ nanoseconds
+            guard now >= due else { return .lookAgain(at: due) }
+            state.timedOut = true
+            return .tooLong
         }
-        switch due {
-        case true?: task.cancel()
-        case false?:
-            let next = state.withLock { $0.lastByte }.uptimeNanoseconds &+ nanoseconds
-            DispatchQueue.global().asyncAfter(deadline: DispatchTime(uptimeNanoseconds: next)) { [weak self] in
-                self?.check(silence: nanoseconds)
-            }
-        case nil: break
+        switch verdict {
+        case .completed: break
+        case .tooLong: task.cancel()
+        case .lookAgain(let due): clock.schedule(at: due) { [weak self] in self?.check(silence: nanoseconds) }
         }
     }
 
@@ -128,9 +157,10 @@ final class UpstreamTransfer: SessionTaskHandler {
     }
 
     func task(_ task: URLSessionDataTask, received data: Data) {
+        let now = clock.now  // read before the lock: a clock may have a lock of its own
         let (sink, undecided) = state.withLock { state -> ((@Sendable (Data) -> Void)?, Bool) in
             guard state.continuation != nil else { return (nil, false) }
-            state.lastByte = .now()
+            state.lastByte = now
             if let sink = state.sink { return (sink, false) }
             if state.decision != nil { return (nil, true) }
             state.body.append(data)  // in place: the body is not copied for each piece

@@ -9,7 +9,7 @@ import Testing
 @Suite struct ReplayCommandTests {
     private func get(_ url: URL) async throws -> (status: Int, headers: [AnyHashable: Any], body: String) {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForRequest = 60
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(from: url)

@@ -102,7 +102,7 @@ import Testing
 
     private func get(_ url: URL) async throws -> Int {
         let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 10
+        configuration.timeoutIntervalForRequest = 60
         let session = URLSession(configuration: configuration)
         defer { session.finishTasksAndInvalidate() }
         let (_, response) = try await session.data(from: url)

@@ -40,9 +40,9 @@ import ServiceReplayTestSupport
             }
         }
         stream.send(Data("data: one\n\n".utf8))
-        // THEN the client has that event while the stream is still open (polled, bounded at 10 s)
+        // THEN the client has that event while the stream is still open (polled, bounded at 60 s: a hang guard only)
         var text = ""
-        for _ in 0..<500 where text != "data: one\n\n" {
+        for _ in 0..<3000 where text != "data: one\n\n" {
             try await Task.sleep(for: .milliseconds(20))
             text = String(decoding: received.withLock { $0 }, as: UTF8.self)
         }
@@ -51,7 +51,7 @@ import ServiceReplayTestSupport
         // WHEN the upstream sends its last event and ends
         stream.send(Data("event: done\ndata: two\n\n".utf8))
         stream.finish(.complete)
-        for _ in 0..<500 where curl.isRunning {
+        for _ in 0..<3000 where curl.isRunning {
             try await Task.sleep(for: .milliseconds(20))
         }
         // THEN the client got both, and the cassette holds each event with its offset

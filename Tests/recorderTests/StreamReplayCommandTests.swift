@@ -34,9 +34,9 @@ import ServiceReplayTestSupport
             }
         }
         defer { if curl.isRunning { curl.terminate() } }
-        // THEN it prints the first event while the stream has not ended (polled, bounded at 10 s)
+        // THEN it prints the first event while the stream has not ended (polled, bounded at 60 s: a hang guard only)
         var text = ""
-        for _ in 0..<500 where !text.contains("\n\n") {
+        for _ in 0..<3000 where !text.contains("\n\n") {
             try await Task.sleep(for: .milliseconds(20))
             text = String(decoding: received.withLock { $0 }, as: UTF8.self)
         }

@@ -15,8 +15,9 @@ import Testing
         ])
 
     /// Runs `body` with a session routed to a server replaying `cassette` (`faults` as a plan), invalidated after.
+    /// The default `timeout` is a hang guard only: a loaded machine must not time out an answered request.
     static func withRoutedSession<T>(
-        _ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 10,
+        _ cassette: Cassette = users, faults: String? = nil, timeout: TimeInterval = 60,
         onRequest: (@Sendable (JournalEntry) -> Void)? = nil,
         _ body: (CassetteServer, URLSession) async throws -> T
     ) async throws -> T {
@@ -126,7 +127,8 @@ import Testing
     /// Cancelling hops off the session's work queue: cancelling the loopback task from there would deadlock.
     @Test func cancelledRequest_endsCancelled() async throws {
         let (arrivals, arrived) = AsyncStream<Void>.makeStream()
-        try await Self.withRoutedSession(faults: "stall", onRequest: { _ in arrived.yield() }) { _, session in
+        // The timeout is longer than any stall between the arrival and the cancel, so only the cancel ends the call.
+        try await Self.withRoutedSession(faults: "stall", timeout: 300, onRequest: { _ in arrived.yield() }) { _, session in
             let call = Task { try await session.httpData(for: URLRequest(url: URL(string: "https://api.github.com/users/octocat")!)) }
             var waiting = arrivals.makeAsyncIterator()
             await waiting.next()

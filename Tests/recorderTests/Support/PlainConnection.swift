@@ -7,7 +7,7 @@ import Darwin
 #endif
 
 /// A blocking TCP connection to a loopback port, for tests that need many connections open at once, each
-/// under their control. Reads give up after 10 s. Its calls block, so tests make them inside ``offThePool(_:)``.
+/// under their control. Reads give up after 60 s, a hang guard only. Its calls block, so tests make them inside ``offThePool(_:)``.
 final class PlainConnection: @unchecked Sendable {
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -19,7 +19,7 @@ final class PlainConnection: @unchecked Sendable {
     init(port: Int) throws {
         fd = TestSocket.makeTCP()
         guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        var timeout = timeval(tv_sec: 60, tv_usec: 0)
         _ = setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         #if canImport(Darwin)
@@ -59,7 +59,7 @@ final class PlainConnection: @unchecked Sendable {
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while !head.ends(with: Array("\r\n\r\n".utf8)) {
-            guard recv(fd, &byte, 1, 0) == 1 else { throw Failure(description: "no complete answer head within 10 s: errno \(errno)") }
+            guard recv(fd, &byte, 1, 0) == 1 else { throw Failure(description: "no complete answer head within 60 s: errno \(errno)") }
             head.append(byte)
         }
         let statusLine = String(decoding: head, as: UTF8.self).split(separator: " ")
@@ -75,7 +75,7 @@ final class PlainConnection: @unchecked Sendable {
     }
 
     /// Reads until the server closes the connection and returns what came as text; throws when nothing
-    /// arrives for 10 s or more than `limit` bytes arrive.
+    /// arrives for 60 s or more than `limit` bytes arrive.
     func readToEnd(limit: Int = 1 << 20) throws -> String {
         var received: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
@@ -89,7 +89,7 @@ final class PlainConnection: @unchecked Sendable {
     }
 
     /// Reads until the bytes received end with `marker` and returns them as text; throws when the connection
-    /// ends first or nothing arrives for 10 s.
+    /// ends first or nothing arrives for 60 s.
     func read(through marker: String) throws -> String {
         var received: [UInt8] = []
         var byte: UInt8 = 0

@@ -24,7 +24,8 @@ let package = Package(
             name: "GitHubProfilesTests",
             dependencies: [
                 "GitHubProfiles",
-                "profiles-app",
+                // Where its tests can start a process: not on iOS, whose UI tests launch an app instead.
+                .target(name: "profiles-app", condition: .when(platforms: [.macOS, .linux])),
                 .product(name: "MockServerTesting", package: "ServiceReplay"),
                 .product(name: "MockServer", package: "ServiceReplay"),
             ]),

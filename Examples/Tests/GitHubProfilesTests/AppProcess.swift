@@ -1,3 +1,5 @@
+// Only where a test can start a process: Foundation has no Process on iOS, tvOS or watchOS.
+#if os(macOS) || os(Linux)
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -142,3 +144,4 @@ final class LockedData: @unchecked Sendable {
     func set(_ data: Data) { lock.withLock { self.data = data } }
     var value: Data { lock.withLock { data } }
 }
+#endif

@@ -1,3 +1,5 @@
+// Only where a test can start a process: Foundation has no Process on iOS, tvOS or watchOS.
+#if os(macOS) || os(Linux)
 import Foundation
 import MockServer
 import MockServerTesting
@@ -98,4 +100,33 @@ import Testing
             }
         }
     }
+
+    @Test func aMalformedVariable_isReportedInOneLine_andTheAppsRequestsFailInsteadOfLeaving() async throws {
+        // GIVEN a variable that names no server on this machine
+        let app = try AppProcess(environment: Self.offMachineRefused.merging(["MOCKSERVER_APP_SERVER": "https://api.example.test"]) { $1 })
+        // WHEN the app starts, asks for a profile, then sends a command it does not know
+        let lines = [try await app.nextLine(), try await app.ask("profile octocat"), try await app.ask("hello")]
+        let errors = await app.finish()
+        // THEN it says why routing is refused, its request fails as a network-level error, and the unknown
+        // command is named
+        #expect(
+            lines == [
+                "routing: refused: MOCKSERVER_APP_SERVER is 'https://api.example.test', which is not the base URL of a server on this machine (such as http://127.0.0.1:8080): "
+                    + "its scheme is not http, so every request of the app fails instead of reaching the real network",
+                "profile octocat: network error: Could not connect to the server. Try again later.",
+                "error: unknown command 'hello'; the only command is 'profile LOGIN'",
+            ], "\(errors)")
+        #expect(app.exitStatus == 0)
+    }
+
+    @Test func aConfiguredHostThatIsNoHTTPURL_endsTheAppWithOneSentence() async throws {
+        // GIVEN an API address that is not an http or https URL
+        let app = try AppProcess(environment: Self.offMachineRefused.merging(["GITHUB_API_URL": "ftp://github.example.test"]) { $1 })
+        // WHEN the app starts THEN it says so in one line and exits with status 2
+        let lines = [try await app.nextLine(), try await app.nextLine()]
+        let errors = await app.finish()
+        #expect(lines == ["routing: off", "error: GITHUB_API_URL is 'ftp://github.example.test', which is not an http or https URL"], "\(errors)")
+        #expect(app.exitStatus == 2)
+    }
 }
+#endif

@@ -11,7 +11,7 @@ import Darwin
 /// launched with an environment of the test's choosing, given one command a line on its standard input, and
 /// each of its answers is awaited, for at most ``answerLimit`` seconds, before the next command is sent.
 final class AppProcess: @unchecked Sendable {
-    // @unchecked: `lines` is guarded by `lock`; the rest is set in `init` and never changed.
+    // @unchecked: `lines` and `ended` are guarded by `lock`; the rest is set in `init` and never changed.
 
     /// How long one answer may take: long enough for a loaded machine, short enough that a hung app fails its
     /// test instead of the run.
@@ -27,8 +27,9 @@ final class AppProcess: @unchecked Sendable {
     private let output = Pipe()
     private let errors = Pipe()
     private let lock = NSLock()
-    /// Complete lines printed and not yet taken; `nil` once the output ended.
+    /// Complete lines printed and not yet taken.
     private var lines: [String] = []
+    /// Whether the output ended (the app closed it, or exited).
     private var ended = false
     /// Signalled once for each line, and once when the output ends.
     private let printed = DispatchSemaphore(value: 0)

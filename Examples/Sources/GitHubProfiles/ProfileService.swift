@@ -16,8 +16,8 @@ public struct Profile: Decodable, Sendable, Equatable {
     }
 }
 
-/// Fetches profiles from the one GitHub there is, through a ServiceKit client: its URLs are fixed, only the
-/// session configuration is the caller's.
+/// Fetches profiles from GitHub through a ServiceKit client: its URLs are GitHub's (or, for GitHub Enterprise,
+/// the API address given), only the session configuration is the caller's.
 public struct ProfileService: Sendable {
     /// Why a profile could not be fetched.
     public enum Failure: Error, Equatable {
@@ -34,6 +34,12 @@ public struct ProfileService: Sendable {
         client = WebServiceClient(
             baseURL: URL(string: "https://api.github.com")!,
             transport: URLSessionTransport(configuration: configuration))
+    }
+
+    /// A service for the GitHub API at `baseURL`, such as a GitHub Enterprise server's `https://HOST/api/v3`,
+    /// whose requests go through a session made from `configuration`.
+    public init(baseURL: URL, configuration: URLSessionConfiguration = .ephemeral) {
+        client = WebServiceClient(baseURL: baseURL, transport: URLSessionTransport(configuration: configuration))
     }
 
     /// The profile of `login`.

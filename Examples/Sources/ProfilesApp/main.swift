@@ -1,7 +1,8 @@
 // profiles-app: the example's stand-in for an app under UI test, on a platform without a simulator. It links
 // ServiceKit (through GitHubProfiles) and MockServerAppRouting, never MockServer. At start it activates the
 // app-side routing from its launch environment and prints one line saying where its requests go; then it
-// reads commands from standard input, one a line, and prints one line for each:
+// reads commands from standard input, one a line, and prints for each the line `ProfileCommand` gives (the iOS
+// app in Examples/iOS shows the same lines):
 //
 //   profile LOGIN   ->  profile octocat: The Octocat (octocat), 8 public repositories
 //                       profile octocat: service error: GitHub answered HTTP 503
@@ -14,37 +15,11 @@
 import Foundation
 import GitHubProfiles
 import MockServerAppRouting
-import ServiceKit
 
 /// Writes `line` to standard output at once: a test reads each answer as soon as it is printed, and stdio's
 /// buffer would hold it back while the output is a pipe.
 func say(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
-}
-
-/// What the app shows for a failed call: which family the error belongs to, then its sentence.
-func describe(_ error: any Error) -> String {
-    switch error {
-    case ProfileService.Failure.notFound(let login): "service error: GitHub knows no user \(login)"
-    case ProfileService.Failure.status(let status): "service error: GitHub answered HTTP \(status)"
-    case let error as WebServiceError where error.family == .service: "service error: \(error.localizedDescription)"
-    case let error as WebServiceError: "network error: \(error.localizedDescription)"
-    default: "error: \(error)"
-    }
-}
-
-/// The line answering `command`.
-func answer(_ command: String, with service: ProfileService) async -> String {
-    let words = command.split(separator: " ").map(String.init)
-    guard words.first == "profile", words.count == 2 else {
-        return "error: unknown command '\(command)'; the only command is 'profile LOGIN'"
-    }
-    do {
-        let profile = try await service.profile(login: words[1])
-        return "\(command): \(profile.name ?? "no name") (\(profile.login)), \(profile.publicRepos) public repositories"
-    } catch {
-        return "\(command): \(describe(error))"
-    }
 }
 
 // First thing, before any session is made: on Linux URLSession.shared takes its protocols when first used.
@@ -72,5 +47,5 @@ if let api {
 }
 while let command = readLine() {
     guard !command.isEmpty else { continue }
-    say(await answer(command, with: service))
+    say(await ProfileCommand.answer(command, with: service))
 }

@@ -302,18 +302,21 @@ def check(page):
     if sorted(map(tuple, original["headers"])) != sorted(map(tuple, copy["headers"])):
         fail(f"the copied curl command sent headers {copy['headers']}, not {original['headers']}: {command}")
 
-    # 6. A phone's width: nothing wider than the screen.
+    # 6. The picture: a laptop's width, the unmatched request open.
+    page.evaluate("document.querySelector('[data-sequence=\"1\"]').open = true; window.scrollTo(0, 0)")
+    page.screenshot(os.path.join(SHOTS, "journal-page.png"))
+
+    # 7. A phone's width: nothing wider than the screen, even a long target and header open beside their answer.
+    long_path = "/users/" + "x" * 160
+    if curl("-H", "X-Trace: " + "t" * 160, BASE + long_path + "?page=" + "9" * 60) != 404:
+        fail("the request with a long target was not the 404 of an unmatched request.")
+    page.wait_for("document.querySelectorAll('#rows .entry').length === 7", "the long request's row")
     page.call("Emulation.setDeviceMetricsOverride", width=360, height=740, deviceScaleFactor=2, mobile=True)
-    page.evaluate("document.querySelector('[data-sequence=\"1\"]').open = true")
+    page.evaluate("document.querySelector('[data-sequence=\"1\"]').open = true; document.querySelector('[data-sequence=\"6\"]').open = true")
     width = page.wait_for("document.fonts.ready.then(() => [document.documentElement.scrollWidth, window.innerWidth])", "the phone layout")
     if width[0] > width[1]:
         fail(f"at 360 px the page is {width[0]} px wide: it scrolls sideways.")
     page.screenshot(os.path.join(SHOTS, "journal-page-phone.png"))
-
-    # 7. The picture: a laptop's width, the unmatched request open.
-    page.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
-    page.evaluate("window.scrollTo(0, 0)")
-    page.screenshot(os.path.join(SHOTS, "journal-page.png"))
     if page.exceptions:
         fail("the page threw: " + "; ".join(e.get("exception", {}).get("description", e.get("text", "")) for e in page.exceptions))
     print(f"journal-page: the page followed the journal ({mode}), showed the near miss, applied and cleared a plan through "

@@ -58,7 +58,8 @@ final class ControlAPI: Sendable {
         if request.path == Self.bare {
             // Relative addresses in the page resolve against the prefix, so it is only ever served there.
             let location = Self.prefix + (request.query.map { "?" + $0 } ?? "")
-            return .response(status: 308, headers: HTTPHeaders(pairs: [("Location", location), ("Content-Length", "0")]))
+            // No Content-Length: the server writes it from the (empty) body.
+            return .response(status: 308, headers: HTTPHeaders(pairs: [("Location", location)]))
         }
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
         let query = ControlQuery(request.query)

@@ -10,6 +10,8 @@ any failed check prints one sentence and exits 1.
 import base64
 import json
 import os
+import shutil
+import signal
 import socket
 import struct
 import subprocess
@@ -177,6 +179,8 @@ def start_chromium(profile):
 
 
 def main():
+    # A timeout's SIGTERM ends the script through `finally`, so Chromium is stopped with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit("journal-page: stopped by SIGTERM (the step's time ran out)."))
     profile = tempfile.mkdtemp(prefix="journal-page-chromium-")
     process, port = start_chromium(profile)
     try:
@@ -193,6 +197,7 @@ def main():
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(timeout=10)
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 def check(page):
@@ -202,7 +207,7 @@ def check(page):
 
     # 1. The page opens, reads the plan, and follows the journal (event stream, or polling without one).
     page.call("Page.navigate", url=PAGE)
-    page.wait_for("document.readyState === 'complete' && ['events', 'polling'].includes(document.getElementById('mode').dataset.mode)",
+    page.wait_for("document.readyState === 'complete' && ['events', 'polling'].includes(document.getElementById('mode')?.dataset.mode)",
                   "the page following the journal")
     mode = page.evaluate("document.getElementById('mode').dataset.mode")
     page.wait_for("document.getElementById('plan-current').textContent.startsWith('none')", "the page showing no fault plan")

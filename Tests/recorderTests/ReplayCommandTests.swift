@@ -190,6 +190,7 @@ import Testing
         let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path, "--control-token", "s3"])
         let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
         let printed = try await replay.line(containing: "Control API: ")
+        let page = try await replay.line(containing: "Journal page: ")
 
         // When a recorded request is sent, then the journal is asked for without and with the token
         _ = try await get(base.appendingPathComponent("users/octocat"))
@@ -204,6 +205,7 @@ import Testing
 
         // Then the address printed is the server's, the journal holds the one request, and only the bearer read it
         #expect(printed == "Control API: \(base.absoluteString)/__mockserver/ (journal, unmatched, unused, faults, reset)")
+        #expect(page == "Journal page: \(base.absoluteString)/__mockserver/ (open it in a browser)")
         #expect(refused.status == 403)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let journal = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -3,7 +3,8 @@ import ServiceReplayShared
 
 /// The control API every ``CassetteServer`` answers under `/__mockserver/`, for clients in any language: the
 /// journal, the near misses and the unused interactions, as JSON, and the fault plan and the sequences to change
-/// (the recorder article's "The control API" gives the shapes).
+/// (the recorder article's "The control API" gives the shapes); and, at the prefix itself, the journal page that
+/// shows them in a browser (``JournalPage``).
 ///
 /// Who may call it: without a token, only clients on loopback (a server bound elsewhere refuses to start, see
 /// ``CassetteServer/Configuration/controlToken``); with a token, every control request must carry
@@ -11,9 +12,13 @@ import ServiceReplayShared
 final class ControlAPI: Sendable {
     /// The reserved prefix: no request under it reaches the cassettes, the recording, the faults or the journal.
     static let prefix = "/__mockserver/"
+    /// The prefix without its slash, as a browser's address bar may be given it: redirected to the page.
+    static let bare = String(prefix.dropLast())
+    /// ``bare`` with a query after it.
+    private static let bareWithQuery = bare + "?"
     /// The endpoints, as the answer to an unknown path lists them.
     static let endpoints = [
-        "GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
+        "GET /__mockserver/ (the journal page)", "GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
         "GET, PUT or DELETE /__mockserver/faults[?seed=N]", "POST /__mockserver/reset",
     ]
 
@@ -34,10 +39,13 @@ final class ControlAPI: Sendable {
         controlled.withLock { $0.server = server }
     }
 
-    /// Whether `request` is for the control API: its path is under ``prefix``, and it was not routed from an app
-    /// (an app's request for `https://api.example.com/__mockserver/…` is the app's, matched as any other).
+    /// Whether `request` is for the control API: its path is under ``prefix`` or is ``bare``, and it was not
+    /// routed from an app (an app's request for `https://api.example.com/__mockserver/…` is the app's, matched
+    /// as any other).
     static func isControlRequest(_ request: HTTPRequest) -> Bool {
-        request.target.utf8.starts(with: prefix.utf8) && request.headers[HTTPRequest.routedHostHeader] == nil
+        let target = request.target
+        let reserved = target.utf8.starts(with: prefix.utf8) || target == bare || target.utf8.starts(with: bareWithQuery.utf8)
+        return reserved && request.headers[HTTPRequest.routedHostHeader] == nil
     }
 
     /// The answer to a control request.
@@ -47,9 +55,18 @@ final class ControlAPI: Sendable {
         }
         // Only before the server's initializer has finished, or after it is gone: no request is served then.
         guard let server = controlled.withLock({ $0.server }) else { return Self.error(503, "the server is not running.") }
+        if request.path == Self.bare {
+            // Relative addresses in the page resolve against the prefix, so it is only ever served there.
+            let location = Self.prefix + (request.query.map { "?" + $0 } ?? "")
+            // No Content-Length: the server writes it from the (empty) body.
+            return .response(status: 308, headers: HTTPHeaders(pairs: [("Location", location)]))
+        }
         let endpoint = String(request.path.dropFirst(Self.prefix.count))
         let query = ControlQuery(request.query)
         switch endpoint {
+        case "":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            return JournalPage.reply
         case "journal":
             guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
             let since: Int

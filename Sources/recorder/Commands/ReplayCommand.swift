@@ -21,7 +21,8 @@ enum ReplayCommand: Command {
             separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
             The control API answers under /__mockserver/ on the same address (its address is printed too): GET
             journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; GET, PUT (rules as the
-            body) and DELETE faults; POST reset. It is never matched, faulted or journaled itself.
+            body) and DELETE faults; POST reset. Its own address is the journal page, which shows the requests live
+            in a browser. It is never matched, faulted or journaled itself.
             """,
         arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
         options: [
@@ -97,6 +98,7 @@ enum ReplayCommand: Command {
             "Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
         if let control = server.controlURL {
             console.print("Control API: \(control.absoluteString) (journal, unmatched, unused, faults, reset)")
+            console.print("Journal page: \(control.absoluteString) (open it in a browser)")
         }
         if let faults = server.faultPlan {
             console.print("Faults: \(faults)")

@@ -136,6 +136,7 @@ import Testing
             #expect(upstream.journal.entries.map(\.request.target) == ["/plain"])
             let recorded = try #require(server.recordedCassette)
             #expect(recorded.interactions.map(\.request.target) == ["/plain"])
+            #expect(recorded.interactions.map { $0.request.headers["Host"] } == ["api.example.test"], "recorded under the app's host")
             #expect(recorded.interactions.first?.response?.body.data == Data("direct".utf8))
             #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
         }

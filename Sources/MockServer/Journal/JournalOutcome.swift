@@ -34,7 +34,8 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     public var interaction: InteractionReference?
     /// Why nothing matched, for unmatched requests.
     public var nearMiss: NearMiss?
-    /// For faults, the rule that fired as its plan spells it (`reset,when=first:2`); otherwise `nil`.
+    /// For faults, which rule fired, its spelling and on which of its matches (`rule 1 'reset' on match 2`);
+    /// otherwise `nil`.
     public var faultRule: String?
     /// For faults, the seed of the generator that decided, so that a run can be replayed; otherwise `nil`.
     public var faultSeed: UInt64?

@@ -18,13 +18,16 @@ enum ProxyHeaders {
     }
 
     /// The client's request headers as a cassette records them: hop-by-hop fields and `Expect` dropped,
-    /// `Host` naming the upstream (so a re-recording does not differ by the proxy's ephemeral port).
-    static func recorded(_ headers: HTTPHeaders, upstream: Upstream) -> HTTPHeaders {
+    /// `Host` naming the upstream (so a re-recording does not differ by the proxy's ephemeral port), or, for a
+    /// routed request (`routed`), the host the app meant, so that an app's hosts are recorded each under its own.
+    static func recorded(_ headers: HTTPHeaders, upstream: Upstream, routed: Bool = false) -> HTTPHeaders {
         var kept = HTTPHeaders(
             headers.lines.filter { line in
                 !isHopByHop(line.name, in: headers) && !line.name.caseInsensitiveEquals("expect")
             })
-        kept.set(name: "Host", value: upstream.hostHeader)
+        if !routed || kept["Host"] == nil {
+            kept.set(name: "Host", value: upstream.hostHeader)
+        }
         return kept
     }
 

@@ -94,7 +94,7 @@ final class RecordingHandler: HTTPHandler {
         return .deferred { responder in
             ServerTaskExecutor.task {
                 // After a streamed answer the responder has answered already, and ignores this.
-                let reply = await self.exchange(request, to: url, responder: responder)
+                let reply = await self.exchange(request, to: url, routed: received.headers[HTTPRequest.routedHostHeader] != nil, responder: responder)
                 responder.send(reply)
                 self.inFlight.end()
             }
@@ -103,8 +103,9 @@ final class RecordingHandler: HTTPHandler {
 
     /// Forwards `request` to `url`, records the exchange, and returns what the client gets. A streamed answer
     /// (see ``StreamRelay``) reaches the client through `responder` as it arrives, and is recorded part by part.
-    private func exchange(_ request: HTTPRequest, to url: URL, responder: HTTPResponder) async -> HTTPReply {
-        let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream)
+    /// A `routed` request is recorded under the host the app meant (its `Host`, restored), not the upstream's.
+    private func exchange(_ request: HTTPRequest, to url: URL, routed: Bool, responder: HTTPResponder) async -> HTTPReply {
+        let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream, routed: routed)
         let recordedAt = Date()
         let start = ContinuousClock.now
         let recordedRequest = RecordedRequest(

@@ -72,9 +72,9 @@ final class UpstreamForwarder: Sendable {
         return .response(HTTPResponse(status: head.status, headers: headers, body: completion.body))
     }
 
-    /// Sends over MockServer's own connection: the request as recorded (the `Host` naming the upstream), with
-    /// the body's length and `Accept-Encoding` limited to the codings decoded here, and the answer's header
-    /// lines as they arrived. A body in another coding, or one that does not decode, is kept as it came, with
+    /// Sends over MockServer's own connection: the request as recorded, in its order, with `Host` naming the
+    /// upstream (a routed request is recorded under the app's host), the body's length, and `Accept-Encoding`
+    /// limited to the codings decoded here, and the answer's header lines as they arrived. A body in another coding, or one that does not decode, is kept as it came, with
     /// its `Content-Encoding`.
     private func send(
         _ request: HTTPRequest, headers: HTTPHeaders, through own: LoopUpstreamClient,
@@ -82,7 +82,9 @@ final class UpstreamForwarder: Sendable {
     ) async -> UpstreamOutcome<HTTPResponse> {
         var head = "\(request.method) \(basePath)\(request.target) HTTP/1.1\r\n"
         for line in headers where !line.name.caseInsensitiveEquals("content-length") {
-            if line.name.caseInsensitiveEquals("accept-encoding") {
+            if line.name.caseInsensitiveEquals("host") {
+                head += "\(line.name): \(upstream.hostHeader)\r\n"
+            } else if line.name.caseInsensitiveEquals("accept-encoding") {
                 let accepted = Self.decodableCodings(line.value)
                 if !accepted.isEmpty { head += "\(line.name): \(accepted)\r\n" }
             } else {

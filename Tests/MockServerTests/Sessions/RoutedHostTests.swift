@@ -40,9 +40,12 @@ import ServiceReplayTestSupport
                 // Given a routed request whose Host was rewritten on the way, recorded through the proxy
                 let response = try await rawExchange(base, Self.routedHead(base))
                 #expect(response.status == 404, "the fake upstream has no /users")
-                // Then neither the cassette (whose Host is the upstream's, as forwarded) nor the upstream holds the carrier
+                // Then the cassette records it under the host the app meant (an app's API, CDN and auth hosts are
+                // recorded each under its own), and neither the cassette nor the upstream holds the carrier
                 let recorded = try #require(server.recordedCassette?.interactions.first?.request)
                 #expect(recorded.headers.map(\.name) == ["Host", "Accept"])
+                #expect(recorded.headers["Host"] == "api.github.com:8443")
+                #expect(log.all.first?.headers["Host"] == "127.0.0.1:\(upstream.port!)", "forwarded to the upstream, named as such")
                 #expect(log.all.count == 1)
                 #expect(log.all.allSatisfy { !$0.headers.contains("X-MockServer-Host") })
             }

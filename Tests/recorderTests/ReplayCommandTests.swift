@@ -203,7 +203,7 @@ import Testing
         let run = try await replay.stop()
 
         // Then the address printed is the server's, the journal holds the one request, and only the bearer read it
-        #expect(printed == "Control API: \(base.absoluteString)/__mockserver/ (journal, unmatched, unused, faults, reset)")
+        #expect(printed == "Control API: \(base.absoluteString)/__mockserver/ (journal, journal/events, unmatched, unused, faults, reset)")
         #expect(refused.status == 403)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         let journal = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])

@@ -13,7 +13,7 @@ final class ControlAPI: Sendable {
     static let prefix = "/__mockserver/"
     /// The endpoints, as the answer to an unknown path lists them.
     static let endpoints = [
-        "GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
+        "GET /__mockserver/journal[?since=N]", "GET /__mockserver/journal/events[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
         "GET, PUT or DELETE /__mockserver/faults[?seed=N]", "POST /__mockserver/reset",
     ]
 
@@ -24,9 +24,13 @@ final class ControlAPI: Sendable {
     /// How credentials in the requests shown are hidden: the recording's rules.
     private let redaction: RedactionRules
 
-    init(token: String?, redaction: RedactionRules) {
+    /// How often an event stream with nothing to send sends its keep-alive comment.
+    private let keepAliveInterval: Duration
+
+    init(token: String?, redaction: RedactionRules, keepAliveInterval: Duration = .seconds(15)) {
         expectedAuthorization = token.map { "Bearer \($0)" }
         self.redaction = redaction
+        self.keepAliveInterval = keepAliveInterval
     }
 
     /// Makes `server` the one the API reads and changes: the server calls this once it is initialized.
@@ -60,6 +64,26 @@ final class ControlAPI: Sendable {
                 return Self.error(400, "since must be a whole number of 0 or more (the next value the last answer gave), not '\(text)'.")
             }
             return Self.json(journal(of: server, since: since))
+        case "journal/events":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            var since: Int
+            switch query.integer("since") {
+            case .absent: since = 0
+            case .value(let value): since = value
+            case .invalid(let text):
+                return Self.error(400, "since must be a whole number of 0 or more (the next value the last answer gave), not '\(text)'.")
+            }
+            // A reconnecting EventSource names the last message it had; the URL it repeats still has the first since.
+            if let lastEventID = request.headers["Last-Event-ID"] {
+                guard let last = Int(lastEventID.trimmingWhitespace()), last >= 0, last < Int.max else {
+                    return Self.error(400, "Last-Event-ID must be the id of an event this stream sent, a whole number of 0 or more, not '\(lastEventID)'.")
+                }
+                since = last + 1
+            }
+            let stream = JournalEventStream(
+                journal: server.journal, redaction: redaction, since: since, keepAliveInterval: keepAliveInterval)
+            stream.start()
+            return .live(stream.live)
         case "unmatched":
             guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
             return Self.json(unmatched(of: server))

@@ -18,6 +18,10 @@ public final class Journal: Sendable {
         var bodyBytes = 0
         var recorded = 0
         var used = UsedInteractions()
+        /// Told of each entry added and each reset, outside the lock (see ``JournalWatcher``).
+        var watchers: [ObjectIdentifier: any JournalWatcher] = [:]
+        /// How many times the journal was reset: a watcher that sees it change starts again from entry 0.
+        var resets = 0
     }
 
     /// The most entries kept at once.
@@ -55,7 +59,7 @@ public final class Journal: Sendable {
     /// Keeps a record within the limits; returns its sequence number.
     private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Stored, used: InteractionReference?, at time: Date) -> Int {
         let used = used.map { (cassette: $0.cassetteIndex, index: $0.index) }
-        return storage.withLock { storage in
+        let (sequence, watchers) = storage.withLock { storage in
             let sequence = storage.recorded
             storage.recorded += 1
             if let used {
@@ -69,8 +73,11 @@ public final class Journal: Sendable {
             while storage.bodyBytes > bodyBudget && storage.kept.count > 1 {
                 storage.bodyBytes -= storage.kept.removeOldest().request.body.count
             }
-            return sequence
+            // Without watchers (nearly always) this hands out the shared empty dictionary: no copy, no retain.
+            return (sequence, storage.watchers)
         }
+        for watcher in watchers.values { watcher.journalChanged() }
+        return sequence
     }
 
     /// The kept entries, oldest first.
@@ -107,6 +114,50 @@ public final class Journal: Sendable {
 
     /// Forgets every entry and every used interaction.
     public func reset() {
-        storage.withLock { $0 = Storage() }
+        let watchers = storage.withLock { storage in
+            storage = Storage(watchers: storage.watchers, resets: storage.resets + 1)
+            return storage.watchers
+        }
+        for watcher in watchers.values { watcher.journalChanged() }
     }
+
+    // MARK: - Watching
+
+    /// The kept records whose sequence number is `since` or more, oldest first, and how many resets the
+    /// journal has seen (so that a reader can tell numbers that started again from 0); at most `limit` records.
+    func records(since: Int, limit: Int = .max) -> (records: [JournalRecord], resets: Int) {
+        storage.withLock { storage in
+            let oldest = storage.recorded - storage.kept.count
+            return (storage.kept.records(from: max(0, since - oldest), limit: limit), storage.resets)
+        }
+    }
+
+    /// The number the next entry will have, the number of the oldest kept (`next` when none is), and how
+    /// many resets there were.
+    var position: (next: Int, oldest: Int, resets: Int) {
+        storage.withLock { ($0.recorded, $0.recorded - $0.kept.count, $0.resets) }
+    }
+
+    /// Tells `watcher` of every entry added and every reset from now on, until ``unwatch(_:)``.
+    func watch(_ watcher: any JournalWatcher) {
+        storage.withLock { $0.watchers[ObjectIdentifier(watcher)] = watcher }
+    }
+
+    /// Stops telling `watcher`; the journal no longer holds it.
+    func unwatch(_ watcher: any JournalWatcher) {
+        _ = storage.withLock { $0.watchers.removeValue(forKey: ObjectIdentifier(watcher)) }
+    }
+
+    /// How many watchers are told of changes now.
+    var watcherCount: Int {
+        storage.withLock { $0.watchers.count }
+    }
+}
+
+/// Told by a ``Journal`` that it changed (an entry added, or a reset), on the thread that changed it, after
+/// the journal's lock is released: a request's thread, so the watcher must only note it and return, never
+/// block or do the work there (see `JournalEventStream`).
+protocol JournalWatcher: AnyObject, Sendable {
+    /// Something was added, or the journal was reset: read it with ``Journal/records(since:)``.
+    func journalChanged()
 }

@@ -69,6 +69,9 @@ extension CassetteServer {
         /// A server that listens on an address other than loopback refuses to start without one. Not
         /// empty: an empty token is refused when the server is created.
         public var controlToken: String?
+        /// How often the journal's event stream sends its keep-alive comment when nothing else goes out; tests
+        /// shorten it.
+        var eventKeepAliveInterval: Duration = .seconds(15)
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(

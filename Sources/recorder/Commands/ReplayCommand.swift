@@ -20,8 +20,9 @@ enum ReplayCommand: Command {
             status=503,when=first:2 or latency=100..300ms,when=p:0.5,path=/users*; several specs may also be
             separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
             The control API answers under /__mockserver/ on the same address (its address is printed too): GET
-            journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; GET, PUT (rules as the
-            body) and DELETE faults; POST reset. It is never matched, faulted or journaled itself.
+            journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; GET journal/events, the
+            journal live as server-sent events; GET, PUT (rules as the body) and DELETE faults; POST reset. It is
+            never matched, faulted or journaled itself.
             """,
         arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
         options: [
@@ -96,7 +97,7 @@ enum ReplayCommand: Command {
         console.print(
             "Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
         if let control = server.controlURL {
-            console.print("Control API: \(control.absoluteString) (journal, unmatched, unused, faults, reset)")
+            console.print("Control API: \(control.absoluteString) (journal, journal/events, unmatched, unused, faults, reset)")
         }
         if let faults = server.faultPlan {
             console.print("Faults: \(faults)")

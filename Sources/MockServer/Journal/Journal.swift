@@ -46,18 +46,27 @@ public final class Journal: Sendable {
 
     /// Adds `request`, answered as `matched` recorded it, without building the public entry (what a server does
     /// for most requests: see `append(_:answer:at:)`); returns the entry's sequence number.
-    func append(_ request: HTTPRequest, matched: MatchedInteraction, at time: Date) -> Int {
-        store(request, .matched(matched), used: matched.reference, at: time)
+    func append(_ request: HTTPRequest, matched: MatchedInteraction, at time: Date, timing: JournalTiming = .zero) -> Int {
+        store(request, .matched(matched), used: matched.reference, at: time, timing: timing)
     }
 
     /// Adds `request` with `outcome`, counting `used` as used, without building the public entry; returns the
     /// entry's sequence number.
-    func append(_ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date) -> Int {
-        store(request, .other(JournalRecord.Box(outcome)), used: used, at: time)
+    func append(_ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date, timing: JournalTiming = .zero) -> Int {
+        store(request, .other(JournalRecord.Box(outcome)), used: used, at: time, timing: timing)
+    }
+
+    /// Adds `request` with `outcome` that took `timing`, and returns the entry (what a recording server does).
+    func append(_ request: HTTPRequest, outcome: JournalOutcome, at time: Date, timing: JournalTiming) -> JournalEntry {
+        let interaction = outcome.kind == .matched || outcome.kind == .faultInjected ? outcome.interaction : nil
+        let sequence = store(request, .other(JournalRecord.Box(outcome)), used: interaction, at: time, timing: timing)
+        return JournalEntry(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
     }
 
     /// Keeps a record within the limits; returns its sequence number.
-    private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Stored, used: InteractionReference?, at time: Date) -> Int {
+    private func store(
+        _ request: HTTPRequest, _ outcome: JournalRecord.Stored, used: InteractionReference?, at time: Date, timing: JournalTiming = .zero
+    ) -> Int {
         let used = used.map { (cassette: $0.cassetteIndex, index: $0.index) }
         let (sequence, watchers) = storage.withLock { storage in
             let sequence = storage.recorded
@@ -66,7 +75,7 @@ public final class Journal: Sendable {
                 storage.used.insert(cassette: used.cassette, index: used.index)
             }
             storage.bodyBytes += request.body.count
-            let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome)
+            let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
             if let dropped = storage.kept.append(record, capacity: capacity) {
                 storage.bodyBytes -= dropped.request.body.count
             }

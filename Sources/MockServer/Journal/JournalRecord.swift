@@ -20,6 +20,7 @@ struct JournalRecord: Sendable {
     let time: Date
     let request: HTTPRequest
     let outcome: Stored
+    let timing: JournalTiming
 
     /// The outcome as ``JournalOutcome`` spells it.
     var journalOutcome: JournalOutcome {
@@ -30,7 +31,7 @@ struct JournalRecord: Sendable {
     }
 
     var entry: JournalEntry {
-        JournalEntry(sequence: sequence, time: time, request: request, outcome: journalOutcome)
+        JournalEntry(sequence: sequence, time: time, request: request, outcome: journalOutcome, timing: timing)
     }
 }
 

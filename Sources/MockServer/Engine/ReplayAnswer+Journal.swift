@@ -32,7 +32,10 @@ extension Journal {
         if answer.isPlain, let matched = answer.matched, matched.status == answer.status {
             return append(request, matched: matched, at: time, timing: timing)
         }
-        return append(request, outcome: JournalOutcome(answer), used: answer.fault == nil ? nil : answer.interaction, at: time, timing: timing)
+        // An unmatched request's 404 is rebuilt from its near miss when asked for, redacted; it is not kept.
+        let sent = answer.nearMiss != nil && answer.fault == nil ? nil : JournalRecord.Sent.reply(answer.reply)
+        return append(
+            request, outcome: JournalOutcome(answer), used: answer.fault == nil ? nil : answer.interaction, at: time, timing: timing, sent: sent)
     }
 
     /// Adds `request` with its answer, now, and hands the entry to `observer` (a server's `onRequest`); the

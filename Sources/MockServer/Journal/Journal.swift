@@ -4,7 +4,8 @@ import ServiceReplayShared
 /// Every request a server received, with its time and outcome, for tests to query and assert on.
 ///
 /// Thread-safe: servers append from several threads at once. Memory is bounded: beyond ``capacity`` entries,
-/// or ``bodyBudget`` bytes of request bodies, the oldest entries are dropped (``droppedCount`` says how many,
+/// or ``bodyBudget`` bytes of bodies (requests', and the responses it alone keeps: a forwarded request's, a
+/// fault's), the oldest entries are dropped (``droppedCount`` says how many,
 /// and count assertions mention it); an entry costs about 200 bytes besides the request it keeps. Which
 /// interactions were used is kept apart and never dropped, so ``CassetteServer/verifyEveryInteractionUsed()`` stays exact.
 public final class Journal: Sendable {
@@ -52,14 +53,21 @@ public final class Journal: Sendable {
 
     /// Adds `request` with `outcome`, counting `used` as used, without building the public entry; returns the
     /// entry's sequence number.
-    func append(_ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date, timing: JournalTiming = .zero) -> Int {
-        store(request, .other(JournalRecord.Box(outcome)), used: used, at: time, timing: timing)
+    func append(
+        _ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date, timing: JournalTiming = .zero,
+        sent: JournalRecord.Sent? = nil
+    ) -> Int {
+        store(request, .other(JournalRecord.Box(outcome, sent: sent)), used: used, at: time, timing: timing)
     }
 
-    /// Adds `request` with `outcome` that took `timing`, and returns the entry (what a recording server does).
-    func append(_ request: HTTPRequest, outcome: JournalOutcome, at time: Date, timing: JournalTiming) -> JournalEntry {
+    /// Adds `request` with `outcome` that took `timing` and sent `sent` (`sentBytes` of body the journal alone
+    /// keeps), and returns the entry (what a recording server does).
+    func append(
+        _ request: HTTPRequest, outcome: JournalOutcome, at time: Date, timing: JournalTiming, sent: JournalRecord.Sent?, sentBytes: Int
+    ) -> JournalEntry {
         let interaction = outcome.kind == .matched || outcome.kind == .faultInjected ? outcome.interaction : nil
-        let sequence = store(request, .other(JournalRecord.Box(outcome)), used: interaction, at: time, timing: timing)
+        let box = JournalRecord.Box(outcome, sent: sent, sentBytes: sentBytes)
+        let sequence = store(request, .other(box), used: interaction, at: time, timing: timing)
         return JournalEntry(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
     }
 
@@ -74,13 +82,13 @@ public final class Journal: Sendable {
             if let used {
                 storage.used.insert(cassette: used.cassette, index: used.index)
             }
-            storage.bodyBytes += request.body.count
             let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
+            storage.bodyBytes += record.bodyBytes
             if let dropped = storage.kept.append(record, capacity: capacity) {
-                storage.bodyBytes -= dropped.request.body.count
+                storage.bodyBytes -= dropped.bodyBytes
             }
             while storage.bodyBytes > bodyBudget && storage.kept.count > 1 {
-                storage.bodyBytes -= storage.kept.removeOldest().request.body.count
+                storage.bodyBytes -= storage.kept.removeOldest().bodyBytes
             }
             // Without watchers (nearly always) this hands out the shared empty dictionary: no copy, no retain.
             return (sequence, storage.watchers)

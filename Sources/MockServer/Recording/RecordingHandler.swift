@@ -220,7 +220,8 @@ final class RecordingHandler: HTTPHandler {
         }
         let entry = journal.append(
             request, outcome: .notRecorded(failure, status: response.status), at: recordedAt,
-            timing: JournalTiming(duration: .milliseconds(durationMs), delay: .zero))
+            timing: JournalTiming(duration: .milliseconds(durationMs), delay: .zero), sent: .reply(.response(response)),
+            sentBytes: response.body.count)
         observer?(entry)
         options.onExchange?(
             ForwardedExchange(
@@ -244,7 +245,8 @@ final class RecordingHandler: HTTPHandler {
             journalOutcome = .passedThrough(status: status)
         }
         let entry = journal.append(
-            request, outcome: journalOutcome, at: date, timing: JournalTiming(duration: .milliseconds(interaction.durationMs ?? 0), delay: .zero))
+            request, outcome: journalOutcome, at: date, timing: JournalTiming(duration: .milliseconds(interaction.durationMs ?? 0), delay: .zero),
+            sent: .recorded(interaction.outcome), sentBytes: bodyBytes)
         observer?(entry)
         options.onExchange?(
             ForwardedExchange(

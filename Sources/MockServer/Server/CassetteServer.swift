@@ -259,6 +259,9 @@ public final class CassetteServer: ControlledServer {
         }
     }
 
+    /// The folder the control API switches cassettes by name from (``Configuration/recordingsFolder``).
+    var recordingsFolder: URL? { configuration.recordingsFolder }
+
     /// The near misses of the requests nothing answered (see ``unmatchedRequests``).
     var unmatched: UnmatchedRequests { handler.unmatched }
 

@@ -41,11 +41,12 @@ enum JournalHAR {
         case nil:
             let outcome = record.journalOutcome
             if let nearMiss = outcome.nearMiss {
+                // An unmatched request is always answered 404 (see NearMiss.response).
                 let body = ControlJSON.nearMiss(nearMiss, redaction: redaction).serialized(pretty: true)
                 let type = "application/json; charset=utf-8"
                 return .response(
                     RecordedResponse(
-                        status: outcome.status ?? 404, headers: HTTPHeaders(pairs: [("Content-Type", type)]),
+                        status: 404, headers: HTTPHeaders(pairs: [("Content-Type", type)]),
                         body: RecordedBody(body, contentType: type)))
             }
             // An entry a test appended itself: only its status is known.

@@ -426,4 +426,15 @@ import Testing
     func timing_isInMillisecondsToTheMicrosecond(duration: Duration, spelled: String) {
         #expect(ControlJSON.milliseconds(duration).compactText == spelled)
     }
+
+    @Test func cassettes_listsTheCassettesServed_butNotTheInteractionsAddedInCode() async throws {
+        // Given a cassette its author named in-code, and an interaction added in code
+        let named = Cassette(name: ReplayEngine.inCodeCassetteName, interactions: [.stub("GET", "/named", json: [:])])
+        try await withMockServer(cassettes: [named, Self.cassette], configuration: .init(faults: .none)) { server in
+            server.add(.stub("GET", "/added", json: [:]))
+            let (status, _, json) = try await Self.call(server, "/__mockserver/cassettes")
+            #expect(status == 200)
+            #expect(json?["served"] as? [String] == [ReplayEngine.inCodeCassetteName, "shop"])
+        }
+    }
 }

@@ -103,6 +103,23 @@ import Testing
         }
     }
 
+    @Test func aJournalThatDroppedItsOldest_isStreamedFromTheOldestItKeeps() async throws {
+        // Given a journal keeping 2 entries, after 3 requests
+        let configuration = CassetteServer.Configuration(faults: .none, journalCapacity: 2)
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            for target in ["/items", "/cart", "/orders"] { _ = try await ControlAPITests.call(server, target) }
+
+            // When a client asks from 0, then another request is made
+            let client = try await EventClient(server, "/__mockserver/journal/events?since=0")
+            _ = try await ControlAPITests.call(server, "/items")
+
+            // Then it gets the two kept, in order, then the new one
+            let messages = try await client.messages(3).map { try EventClient.parse($0) }
+            #expect(messages.map(\.id) == [1, 2, 3])
+            #expect(messages.map { $0.data["target"] as? String } == ["/cart", "/orders", "/items"])
+        }
+    }
+
     @Test func aSinceBeyondTheJournal_isFromBeforeAReset_soTheStreamSaysResetAndStartsFromZero() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
             // Given one request, and a page that had seen up to 5: numbers from before a reset

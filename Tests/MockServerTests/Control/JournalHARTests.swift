@@ -51,6 +51,20 @@ import Testing
         }
     }
 
+    @Test func theHAR_holdsWhatTheJournalKeeps_andSaysHowManyItDropped() async throws {
+        let configuration = CassetteServer.Configuration(faults: .none, journalCapacity: 2)
+        try await withMockServer(cassettes: [ControlAPITests.cassette], configuration: configuration) { server in
+            for target in ["/items", "/cart", "/orders"] { _ = try await ControlAPITests.call(server, target) }
+            let (status, _, har) = try await ControlAPITests.call(server, "/__mockserver/journal.har")
+            let log = har?["log"] as? [String: Any]
+            let urls = (log?["entries"] as? [[String: Any]])?.map { ($0["request"] as? [String: Any])?["url"] as? String }
+            let base = server.baseURL!.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/"))
+            #expect(status == 200)
+            #expect(urls == [base + "/cart", base + "/orders"])
+            #expect(log?["comment"] as? String == "The MockServer journal: 2 requests kept, 1 older ones dropped.")
+        }
+    }
+
     @Test func theHAR_takesGETOnly_andIsNeverJournaled() async throws {
         try await withMockServer(cassettes: [ControlAPITests.cassette], configuration: .init(faults: .none)) { server in
             let (post, response, json) = try await ControlAPITests.call(server, "/__mockserver/journal.har", method: "POST", body: "{}")

@@ -204,7 +204,9 @@ import Testing
         let run = try await replay.stop()
 
         // Then the address printed is the server's, the journal holds the one request, and only the bearer read it
-        #expect(printed == "Control API: \(base.absoluteString)/__mockserver/ (journal, unmatched, unused, faults, reset)")
+        #expect(
+            printed
+                == "Control API: \(base.absoluteString)/__mockserver/ (journal, journal/events, journal.har, unmatched, unused, faults, cassettes, reset)")
         #expect(page == "Journal page: \(base.absoluteString)/__mockserver/ (open it in a browser)")
         #expect(refused.status == 403)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
@@ -212,6 +214,37 @@ import Testing
         let entries = journal["entries"] as? [[String: Any]] ?? []
         #expect(entries.map { $0["target"] as? String } == ["/users/octocat"])
         #expect(run.stdout.hasSuffix("Stopped on SIGINT after 1 request.\n"))
+    }
+
+    @Test func replay_switchesCassettesByName_amongTheFolderItServes() async throws {
+        // Given recorder replay on the GitHub folder
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path])
+        let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
+        let control = try #require(URL(string: "/__mockserver/cassettes", relativeTo: base))
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        func put(_ body: String) async throws -> (Int?, [String: Any]?) {
+            var request = URLRequest(url: control)
+            request.httpMethod = "PUT"
+            request.httpBody = Data(body.utf8)
+            let (data, response) = try await session.data(for: request)
+            return ((response as? HTTPURLResponse)?.statusCode, try? JSONSerialization.jsonObject(with: data) as? [String: Any])
+        }
+
+        // When the list is asked for, an unknown name put, then the folder's one cassette put again
+        let (listData, _) = try await session.data(from: control.absoluteURL)
+        let (unknown, refusal) = try await put(#"{"cassettes": ["nope"]}"#)
+        let (switched, list) = try await put(#"{"cassettes": ["users"]}"#)
+        _ = try await replay.stop()
+
+        // Then the folder's names are listed and taken, and an unknown one is refused with one sentence
+        let before = try #require(try JSONSerialization.jsonObject(with: listData) as? [String: Any])
+        #expect(before["served"] as? [String] == ["github-users"])
+        #expect(before["available"] as? [String] == ["users"])
+        #expect(unknown == 400)
+        #expect((refusal?["error"] as? String)?.hasPrefix("the cassettes served stay as they were: ") == true, "\(String(describing: refusal))")
+        #expect(switched == 200)
+        #expect(list?["served"] as? [String] == ["github-users"])
     }
 
     @Test(

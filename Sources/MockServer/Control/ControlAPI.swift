@@ -18,8 +18,9 @@ final class ControlAPI: Sendable {
     private static let bareWithQuery = bare + "?"
     /// The endpoints, as the answer to an unknown path lists them.
     static let endpoints = [
-        "GET /__mockserver/ (the journal page)", "GET /__mockserver/journal[?since=N]", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
-        "GET, PUT or DELETE /__mockserver/faults[?seed=N]", "POST /__mockserver/reset",
+        "GET /__mockserver/ (the journal page)", "GET /__mockserver/journal[?since=N]", "GET /__mockserver/journal/events[?since=N]",
+        "GET /__mockserver/journal.har", "GET /__mockserver/unmatched", "GET /__mockserver/unused",
+        "GET, PUT or DELETE /__mockserver/faults[?seed=N]", "GET or PUT /__mockserver/cassettes", "POST /__mockserver/reset",
     ]
 
     /// The server this API reads and steers, once it has said so (``steer(_:)``).
@@ -29,9 +30,13 @@ final class ControlAPI: Sendable {
     /// How credentials in the requests shown are hidden: the recording's rules.
     private let redaction: RedactionRules
 
-    init(token: String?, redaction: RedactionRules) {
+    /// How often an event stream with nothing to send sends its keep-alive comment.
+    private let keepAliveInterval: Duration
+
+    init(token: String?, redaction: RedactionRules, keepAliveInterval: Duration = .seconds(15)) {
         expectedAuthorization = token.map { "Bearer \($0)" }
         self.redaction = redaction
+        self.keepAliveInterval = keepAliveInterval
     }
 
     /// Makes `server` the one the API reads and changes: the server calls this once it is initialized.
@@ -77,6 +82,39 @@ final class ControlAPI: Sendable {
                 return Self.error(400, "since must be a whole number of 0 or more (the next value the last answer gave), not '\(text)'.")
             }
             return Self.json(journal(of: server, since: since))
+        case "journal/events":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            var since: Int
+            switch query.integer("since") {
+            case .absent: since = 0
+            case .value(let value): since = value
+            case .invalid(let text):
+                return Self.error(400, "since must be a whole number of 0 or more (the next value the last answer gave), not '\(text)'.")
+            }
+            // A reconnecting EventSource names the last message it had; the URL it repeats still has the first since.
+            if let lastEventID = request.headers["Last-Event-ID"] {
+                guard let last = Int(lastEventID.trimmingWhitespace()), last >= 0, last < Int.max else {
+                    return Self.error(400, "Last-Event-ID must be the id of an event this stream sent, a whole number of 0 or more, not '\(lastEventID)'.")
+                }
+                since = last + 1
+            }
+            let stream = JournalEventStream(
+                journal: server.journal, redaction: redaction, since: since, keepAliveInterval: keepAliveInterval)
+            stream.start()
+            return .live(stream.live)
+        case "journal.har":
+            guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
+            let base = server.baseURL.map { $0.absoluteString.hasSuffix("/") ? String($0.absoluteString.dropLast()) : $0.absoluteString }
+            do throws(MockServerError) {
+                let body = try JournalHAR.document(of: server.journal, base: base ?? "http://127.0.0.1", redaction: redaction).encoded()
+                let headers = [
+                    ("Content-Type", "application/json; charset=utf-8"), ("Cache-Control", "no-store"),
+                    ("Content-Disposition", "attachment; filename=\"journal.har\""), ("Content-Length", String(body.count)),
+                ]
+                return .response(status: 200, headers: HTTPHeaders(pairs: headers), body: body)
+            } catch {
+                return Self.error(500, Self.sentence("cannot write the journal as HAR: \(error.description)"))
+            }
         case "unmatched":
             guard request.method == "GET" else { return Self.methodNotAllowed(request, allowed: "GET") }
             return Self.json(unmatched(of: server))
@@ -85,6 +123,8 @@ final class ControlAPI: Sendable {
             return Self.json(Self.unused(of: server))
         case "faults":
             return Self.faults(of: server, request, query: query)
+        case "cassettes":
+            return Self.cassettes(of: server, request)
         case "reset":
             guard request.method == "POST" else { return Self.methodNotAllowed(request, allowed: "POST") }
             server.resetSequences()
@@ -130,6 +170,90 @@ final class ControlAPI: Sendable {
         default:
             return Self.methodNotAllowed(request, allowed: "GET, PUT, DELETE")
         }
+    }
+
+    /// `GET` lists the cassettes served and those the recordings folder holds; `PUT` with
+    /// `{"cassettes": ["name", ...]}` serves the cassettes of those names from the recordings folder instead
+    /// (loaded off the event loop), answering as `GET`. A malformed body, an unknown name, a server without a
+    /// recordings folder or one that records is a 400 with one sentence, and the cassettes served stay.
+    private static func cassettes(of server: any ControlledServer, _ request: HTTPRequest) -> HTTPReply {
+        switch request.method {
+        case "GET":
+            return json(cassetteList(of: server))
+        case "PUT":
+            guard let folder = server.recordingsFolder else {
+                return error(400, "this server has no recordings folder to load cassettes from by name; serve a folder with recorder replay.")
+            }
+            let names: [String]
+            switch cassetteNames(in: request.body) {
+            case .success(let given): names = given
+            case .failure(let refusal): return error(400, refusal.sentence)
+            }
+            return .deferred { responder in
+                ServerTaskExecutor.task {
+                    _ = responder.send(replaceCassettes(of: server, with: names, from: folder))
+                }
+            }
+        default:
+            return methodNotAllowed(request, allowed: "GET, PUT")
+        }
+    }
+
+    /// A refusal as one sentence.
+    struct Refusal: Error {
+        let sentence: String
+    }
+
+    /// The names in a `PUT cassettes` body, `{"cassettes": ["name", ...]}`, or why they cannot be taken.
+    static func cassetteNames(in body: Data) -> Result<[String], Refusal> {
+        let shape = #"give the cassettes as {"cassettes": ["name", ...]}, names as GET /__mockserver/cassettes lists them available"#
+        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any], object.count == 1,
+            let names = object["cassettes"] as? [String]
+        else { return .failure(Refusal(sentence: "the body is not a list of cassette names; \(shape).")) }
+        for name in names {
+            let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+            if name.isEmpty || name.hasPrefix("/") || parts.contains("..") || parts.contains(".") {
+                return .failure(Refusal(sentence: "'\(name)' is not the name of a cassette in the recordings folder; \(shape)."))
+            }
+        }
+        return .success(names)
+    }
+
+    /// Loads the cassettes `names` from `folder` and serves them; the answer as `GET` gives it, or a 400 saying
+    /// why not (the cassettes served stay).
+    private static func replaceCassettes(of server: any ControlledServer, with names: [String], from folder: URL) -> HTTPReply {
+        do {
+            var loaded: [LoadedCassette] = []
+            for name in names {
+                loaded += try RecordingsFolder.loadedCassettes(named: name, in: folder)
+            }
+            try server.replaceCassettes(loaded: loaded)
+        } catch let error as MockServerError {
+            return Self.error(400, sentence("the cassettes served stay as they were: " + error.description))
+        } catch {
+            return Self.error(400, sentence("the cassettes served stay as they were: \(error)"))
+        }
+        return json(cassetteList(of: server))
+    }
+
+    /// `{"served": ["name", ...], "available": ["name", ...]}`: the names of the cassettes served (each
+    /// cassette's own), and the names `PUT` takes (files under the recordings folder, without `.json`), or
+    /// `null` without a folder.
+    private static func cassetteList(of server: any ControlledServer) -> CassetteJSON {
+        var available = CassetteJSON.null
+        if let folder = server.recordingsFolder, let files = try? Cassette.files(in: folder) {
+            let root = folder.standardizedFileURL.path
+            available = .array(
+                files.map { file in
+                    var path = file.standardizedFileURL.path
+                    if path.hasPrefix(root + "/") { path.removeFirst(root.count + 1) }
+                    return .string(path.hasSuffix(".json") ? String(path.dropLast(5)) : path)
+                })
+        }
+        return CassetteJSON.sortedObject([
+            "served": .array(server.engine.servedCassetteNames.map { .string($0) }),
+            "available": available,
+        ])
     }
 
     /// `{"rules": "status=503; reset", "seed": N}` (rules as `MOCKSERVER_FAULTS` takes them), or

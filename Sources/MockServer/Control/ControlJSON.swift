@@ -3,7 +3,7 @@ import Foundation
 /// The JSON shapes of the control API, one function per shape, credentials redacted by the rules given.
 enum ControlJSON {
     /// One journal entry: `sequence`, `time` (ISO 8601, UTC), `method`, `target`, `headers` (`[[name, value]]`),
-    /// `body` (text) or `bodyBase64`, and `outcome`.
+    /// `body` (text) or `bodyBase64`, `outcome`, and `timing` (``timing(_:)``).
     static func entry(_ entry: JournalEntry, redaction: RedactionRules) -> CassetteJSON {
         let request = redaction.redact(entry.request)
         var object: [String: CassetteJSON] = [
@@ -13,6 +13,7 @@ enum ControlJSON {
             "target": .string(request.target),
             "headers": .array(request.headers.lines.map { .array([.string($0.name), .string($0.value)]) }),
             "outcome": outcome(entry.outcome, redaction: redaction),
+            "timing": timing(entry.timing),
         ]
         if !request.body.isEmpty {
             if let text = String(validUTF8: request.body) {
@@ -22,6 +23,27 @@ enum ControlJSON {
             }
         }
         return CassetteJSON.sortedObject(object)
+    }
+
+    /// `{"durationMs": 0.042, "delayMs": 0}`: how long the server took to choose the answer (for a forwarded
+    /// request, the upstream exchange), and the delay it gave the answer on purpose (a latency fault), in
+    /// milliseconds to the microsecond.
+    static func timing(_ timing: JournalTiming) -> CassetteJSON {
+        CassetteJSON.sortedObject(["durationMs": milliseconds(timing.duration), "delayMs": milliseconds(timing.delay)])
+    }
+
+    /// `duration` in milliseconds, to the microsecond, as a JSON number (`12.345`, `0`).
+    static func milliseconds(_ duration: Duration) -> CassetteJSON {
+        let (seconds, attoseconds) = duration.components
+        let microseconds = max(0, seconds) * 1_000_000 + max(0, attoseconds) / 1_000_000_000_000
+        let whole = microseconds / 1000, fraction = microseconds % 1000
+        var text = String(whole)
+        if fraction != 0 {
+            let digits = String(fraction)
+            text += "." + String(repeating: "0", count: 3 - digits.count) + digits
+            while text.hasSuffix("0") { text.removeLast() }
+        }
+        return .number(JSONNumber(trustedLiteral: text))
     }
 
     /// `kind` (`matched`, `unmatched`, `fault`, `recorded`, …), and when they apply `status`, `interaction`

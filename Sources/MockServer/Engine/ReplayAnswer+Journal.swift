@@ -24,17 +24,29 @@ extension Journal {
     /// public entry, which is what a server does for every request; returns the entry's sequence number.
     @discardableResult
     package func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date = Date()) -> Int {
+        append(request, answer: answer, at: time, timing: .zero)
+    }
+
+    /// ``append(_:answer:at:)`` for an answer that took `timing`.
+    func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date, timing: JournalTiming) -> Int {
         if answer.isPlain, let matched = answer.matched, matched.status == answer.status {
-            return append(request, matched: matched, at: time)
+            return append(request, matched: matched, at: time, timing: timing)
         }
-        return append(request, outcome: JournalOutcome(answer), used: answer.fault == nil ? nil : answer.interaction, at: time)
+        // An unmatched request's 404 is rebuilt from its near miss when asked for, redacted; it is not kept.
+        let sent = answer.nearMiss != nil && answer.fault == nil ? nil : JournalRecord.Sent.reply(answer.reply)
+        return append(
+            request, outcome: JournalOutcome(answer), used: answer.fault == nil ? nil : answer.interaction, at: time, timing: timing, sent: sent)
     }
 
     /// Adds `request` with its answer, now, and hands the entry to `observer` (a server's `onRequest`); the
-    /// public entry is built only when there is an observer. What both handlers do with every replayed answer.
-    package func record(_ request: HTTPRequest, answer: ReplayAnswer, observer: (@Sendable (JournalEntry) -> Void)?) {
+    /// public entry is built only when there is an observer; `start` is when the handler began on the request.
+    /// What both handlers do with every replayed answer.
+    func record(
+        _ request: HTTPRequest, answer: ReplayAnswer, started start: ContinuousClock.Instant, observer: (@Sendable (JournalEntry) -> Void)?
+    ) {
         let time = Date()
-        let sequence = append(request, answer: answer, at: time)
-        observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer)))
+        let timing = JournalTiming(since: start, reply: answer.reply)
+        let sequence = append(request, answer: answer, at: time, timing: timing)
+        observer?(JournalEntry(sequence: sequence, time: time, request: request, outcome: JournalOutcome(answer), timing: timing))
     }
 }

@@ -111,6 +111,11 @@ package final class ReplayEngine: Sendable {
         state.withLock { $0.index.cassettes }
     }
 
+    /// The names of the cassettes served, in precedence order, the in-code cassette's left out.
+    var servedCassetteNames: [String] {
+        preparedCassettes.filter { !($0.name == Self.inCodeCassetteName && $0.rank < 0) }.sorted { $0.rank < $1.rank }.map(\.name)
+    }
+
     /// How many interactions the cassettes served hold, the in-code cassette's included.
     package var interactionCount: Int {
         preparedCassettes.reduce(0) { $0 + $1.count }

@@ -57,6 +57,7 @@ final class ReplayHandler: HTTPHandler {
     /// answers, unless the fault replaces its answer; the fault, if any, turns that answer into the one sent;
     /// the journal keeps it.
     func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        let start = ContinuousClock.now
         let request = received.restoringRoutedHost()
         let parts = RequestParts(received: request)
         let setup = current
@@ -68,7 +69,7 @@ final class ReplayHandler: HTTPHandler {
             answer = setup.engine.answer(request, parts: parts, streamTiming: streamTiming)
             if let nearMiss = answer.nearMiss { unmatched.append(nearMiss) }
         }
-        journal.record(request, answer: answer, observer: observer)
+        journal.record(request, answer: answer, started: start, observer: observer)
         return answer.reply
     }
 

@@ -4,7 +4,8 @@ import ServiceReplayShared
 /// Every request a server received, with its time and outcome, for tests to query and assert on.
 ///
 /// Thread-safe: servers append from several threads at once. Memory is bounded: beyond ``capacity`` entries,
-/// or ``bodyBudget`` bytes of request bodies, the oldest entries are dropped (``droppedCount`` says how many,
+/// or ``bodyBudget`` bytes of bodies (requests', and the responses it alone keeps: a forwarded request's, a
+/// fault's), the oldest entries are dropped (``droppedCount`` says how many,
 /// and count assertions mention it); an entry costs about 200 bytes besides the request it keeps. Which
 /// interactions were used is kept apart and never dropped, so ``CassetteServer/verifyEveryInteractionUsed()`` stays exact.
 public final class Journal: Sendable {
@@ -18,6 +19,10 @@ public final class Journal: Sendable {
         var bodyBytes = 0
         var recorded = 0
         var used = UsedInteractions()
+        /// Told of each entry added and each reset, outside the lock (see ``JournalWatcher``).
+        var watchers: [ObjectIdentifier: any JournalWatcher] = [:]
+        /// How many times the journal was reset: a watcher that sees it change starts again from entry 0.
+        var resets = 0
     }
 
     /// The most entries kept at once.
@@ -42,35 +47,54 @@ public final class Journal: Sendable {
 
     /// Adds `request`, answered as `matched` recorded it, without building the public entry (what a server does
     /// for most requests: see `append(_:answer:at:)`); returns the entry's sequence number.
-    func append(_ request: HTTPRequest, matched: MatchedInteraction, at time: Date) -> Int {
-        store(request, .matched(matched), used: matched.reference, at: time)
+    func append(_ request: HTTPRequest, matched: MatchedInteraction, at time: Date, timing: JournalTiming = .zero) -> Int {
+        store(request, .matched(matched), used: matched.reference, at: time, timing: timing)
     }
 
     /// Adds `request` with `outcome`, counting `used` as used, without building the public entry; returns the
     /// entry's sequence number.
-    func append(_ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date) -> Int {
-        store(request, .other(JournalRecord.Box(outcome)), used: used, at: time)
+    func append(
+        _ request: HTTPRequest, outcome: JournalOutcome, used: InteractionReference?, at time: Date, timing: JournalTiming = .zero,
+        sent: JournalRecord.Sent? = nil
+    ) -> Int {
+        store(request, .other(JournalRecord.Box(outcome, sent: sent)), used: used, at: time, timing: timing)
+    }
+
+    /// Adds `request` with `outcome` that took `timing` and sent `sent` (`sentBytes` of body the journal alone
+    /// keeps), and returns the entry (what a recording server does).
+    func append(
+        _ request: HTTPRequest, outcome: JournalOutcome, at time: Date, timing: JournalTiming, sent: JournalRecord.Sent?, sentBytes: Int
+    ) -> JournalEntry {
+        let interaction = outcome.kind == .matched || outcome.kind == .faultInjected ? outcome.interaction : nil
+        let box = JournalRecord.Box(outcome, sent: sent, sentBytes: sentBytes)
+        let sequence = store(request, .other(box), used: interaction, at: time, timing: timing)
+        return JournalEntry(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
     }
 
     /// Keeps a record within the limits; returns its sequence number.
-    private func store(_ request: HTTPRequest, _ outcome: JournalRecord.Stored, used: InteractionReference?, at time: Date) -> Int {
+    private func store(
+        _ request: HTTPRequest, _ outcome: JournalRecord.Stored, used: InteractionReference?, at time: Date, timing: JournalTiming = .zero
+    ) -> Int {
         let used = used.map { (cassette: $0.cassetteIndex, index: $0.index) }
-        return storage.withLock { storage in
+        let (sequence, watchers) = storage.withLock { storage in
             let sequence = storage.recorded
             storage.recorded += 1
             if let used {
                 storage.used.insert(cassette: used.cassette, index: used.index)
             }
-            storage.bodyBytes += request.body.count
-            let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome)
+            let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
+            storage.bodyBytes += record.bodyBytes
             if let dropped = storage.kept.append(record, capacity: capacity) {
-                storage.bodyBytes -= dropped.request.body.count
+                storage.bodyBytes -= dropped.bodyBytes
             }
             while storage.bodyBytes > bodyBudget && storage.kept.count > 1 {
-                storage.bodyBytes -= storage.kept.removeOldest().request.body.count
+                storage.bodyBytes -= storage.kept.removeOldest().bodyBytes
             }
-            return sequence
+            // Without watchers (nearly always) this hands out the shared empty dictionary: no copy, no retain.
+            return (sequence, storage.watchers)
         }
+        for watcher in watchers.values { watcher.journalChanged() }
+        return sequence
     }
 
     /// The kept entries, oldest first.
@@ -107,6 +131,50 @@ public final class Journal: Sendable {
 
     /// Forgets every entry and every used interaction.
     public func reset() {
-        storage.withLock { $0 = Storage() }
+        let watchers = storage.withLock { storage in
+            storage = Storage(watchers: storage.watchers, resets: storage.resets + 1)
+            return storage.watchers
+        }
+        for watcher in watchers.values { watcher.journalChanged() }
     }
+
+    // MARK: - Watching
+
+    /// The kept records whose sequence number is `since` or more, oldest first, and how many resets the
+    /// journal has seen (so that a reader can tell numbers that started again from 0); at most `limit` records.
+    func records(since: Int, limit: Int = .max) -> (records: [JournalRecord], resets: Int) {
+        storage.withLock { storage in
+            let oldest = storage.recorded - storage.kept.count
+            return (storage.kept.records(from: max(0, since - oldest), limit: limit), storage.resets)
+        }
+    }
+
+    /// The number the next entry will have, the number of the oldest kept (`next` when none is), and how
+    /// many resets there were.
+    var position: (next: Int, oldest: Int, resets: Int) {
+        storage.withLock { ($0.recorded, $0.recorded - $0.kept.count, $0.resets) }
+    }
+
+    /// Tells `watcher` of every entry added and every reset from now on, until ``unwatch(_:)``.
+    func watch(_ watcher: any JournalWatcher) {
+        storage.withLock { $0.watchers[ObjectIdentifier(watcher)] = watcher }
+    }
+
+    /// Stops telling `watcher`; the journal no longer holds it.
+    func unwatch(_ watcher: any JournalWatcher) {
+        _ = storage.withLock { $0.watchers.removeValue(forKey: ObjectIdentifier(watcher)) }
+    }
+
+    /// How many watchers are told of changes now.
+    var watcherCount: Int {
+        storage.withLock { $0.watchers.count }
+    }
+}
+
+/// Told by a ``Journal`` that it changed (an entry added, or a reset), on the thread that changed it, after
+/// the journal's lock is released: a request's thread, so the watcher must only note it and return, never
+/// block or do the work there (see `JournalEventStream`).
+protocol JournalWatcher: AnyObject, Sendable {
+    /// Something was added, or the journal was reset: read it with ``Journal/records(since:)``.
+    func journalChanged()
 }

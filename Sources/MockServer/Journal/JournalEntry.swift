@@ -10,13 +10,16 @@ public struct JournalEntry: Sendable, CustomStringConvertible {
     public let request: HTTPRequest
     /// What answered it.
     public let outcome: JournalOutcome
+    /// How long it took, and the delay its answer was given.
+    let timing: JournalTiming
 
     /// Creates an entry.
-    init(sequence: Int, time: Date, request: HTTPRequest, outcome: JournalOutcome) {
+    init(sequence: Int, time: Date, request: HTTPRequest, outcome: JournalOutcome, timing: JournalTiming = .zero) {
         self.sequence = sequence
         self.time = time
         self.request = request
         self.outcome = outcome
+        self.timing = timing
     }
 
     /// `#SEQUENCE METHOD TARGET → OUTCOME`.

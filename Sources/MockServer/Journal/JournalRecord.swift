@@ -13,13 +13,32 @@ struct JournalRecord: Sendable {
     /// An outcome other than a plain match, out of line: they are rare, and large.
     final class Box: Sendable {
         let outcome: JournalOutcome
-        init(_ outcome: JournalOutcome) { self.outcome = outcome }
+        /// What the client was sent, for the journal's HAR; `nil` for an unmatched request (its 404 is rebuilt
+        /// from the near miss, redacted) or when not kept.
+        let sent: Sent?
+        /// The bytes of the response body `sent` holds that no cassette shares.
+        let sentBytes: Int
+        init(_ outcome: JournalOutcome, sent: Sent? = nil, sentBytes: Int = 0) {
+            self.outcome = outcome
+            self.sent = sent
+            self.sentBytes = sentBytes
+        }
+    }
+
+    /// What a request was sent, kept as it was at hand: converting it to a cassette's form (which parses a JSON
+    /// body) waits until the HAR is asked for.
+    enum Sent: Sendable {
+        /// The reply a replay server gave (a fault's).
+        case reply(HTTPReply)
+        /// What a recording server recorded (redacted) or answered.
+        case recorded(Interaction.Outcome)
     }
 
     let sequence: Int
     let time: Date
     let request: HTTPRequest
     let outcome: Stored
+    let timing: JournalTiming
 
     /// The outcome as ``JournalOutcome`` spells it.
     var journalOutcome: JournalOutcome {
@@ -29,8 +48,23 @@ struct JournalRecord: Sendable {
         }
     }
 
+    /// What the client was sent, when the journal keeps it (see ``Box/sent``).
+    var sent: Sent? {
+        switch outcome {
+        case .matched(let matched): matched.recordedOutcome.map(Sent.recorded)
+        case .other(let box): box.sent
+        }
+    }
+
+    /// The bytes this record holds beyond its own fields and what cassettes share: the request's body, and a
+    /// response body the journal alone keeps (a forwarded request's).
+    var bodyBytes: Int {
+        guard case .other(let box) = outcome else { return request.body.count }
+        return request.body.count + box.sentBytes
+    }
+
     var entry: JournalEntry {
-        JournalEntry(sequence: sequence, time: time, request: request, outcome: journalOutcome)
+        JournalEntry(sequence: sequence, time: time, request: request, outcome: journalOutcome, timing: timing)
     }
 }
 
@@ -44,9 +78,21 @@ final class MatchedInteraction: Sendable {
     /// The kind of the recorded transport failure it replays, `nil` when it answers.
     let failure: TransportFailure.Kind?
 
-    init(reference: InteractionReference, status: Int?, failure: TransportFailure.Kind? = nil) {
+    /// The recorded answer, in the form the engine keeps it, for the journal's HAR.
+    private let recorded: (reply: PreparedReply, archive: InteractionArchive)?
+
+    init(
+        reference: InteractionReference, status: Int?, failure: TransportFailure.Kind? = nil,
+        recorded: (reply: PreparedReply, archive: InteractionArchive)? = nil
+    ) {
         self.reference = reference
         self.status = status
         self.failure = failure
+        self.recorded = recorded
+    }
+
+    /// The recorded answer as the cassette holds it, when known.
+    var recordedOutcome: Interaction.Outcome? {
+        recorded.map { $0.archive.outcome(from: $0.reply) }
     }
 }

@@ -40,6 +40,13 @@ struct JournalRing {
 
     /// The kept records, oldest first.
     var records: [JournalRecord] {
-        (0..<count).map { slots[(head + $0) % slots.count]! }
+        records(from: 0)
+    }
+
+    /// At most `limit` kept records from the `first`-oldest on (0 is the oldest), oldest first.
+    func records(from first: Int, limit: Int = .max) -> [JournalRecord] {
+        guard first < count else { return [] }
+        let end = limit >= count - first ? count : first + limit
+        return (first..<end).map { slots[(head + $0) % slots.count]! }
     }
 }

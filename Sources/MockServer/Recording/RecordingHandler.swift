@@ -73,11 +73,12 @@ final class RecordingHandler: HTTPHandler {
     }
 
     func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        let start = ContinuousClock.now
         let request = received.restoringRoutedHost()
         if replaysFirst {
             let answer = engine.answer(request, headFromGET: false)
             if answer.interaction != nil {
-                journal.record(request, answer: answer, observer: observer)
+                journal.record(request, answer: answer, started: start, observer: observer)
                 return answer.reply
             }
         }
@@ -218,7 +219,10 @@ final class RecordingHandler: HTTPHandler {
             if noted == nil { noted = UnrecordedRequests(first: "\(interaction.request.method) \(interaction.request.target)", failure: failure) }
             noted?.add()
         }
-        let entry = journal.append(request, outcome: .notRecorded(failure, status: response.status), at: recordedAt)
+        let entry = journal.append(
+            request, outcome: .notRecorded(failure, status: response.status), at: recordedAt,
+            timing: JournalTiming(duration: .milliseconds(durationMs), delay: .zero), sent: .reply(.response(response)),
+            sentBytes: response.body.count)
         observer?(entry)
         options.onExchange?(
             ForwardedExchange(
@@ -241,7 +245,9 @@ final class RecordingHandler: HTTPHandler {
         } else {
             journalOutcome = .passedThrough(status: status)
         }
-        let entry = journal.append(request, outcome: journalOutcome, at: date)
+        let entry = journal.append(
+            request, outcome: journalOutcome, at: date, timing: JournalTiming(duration: .milliseconds(interaction.durationMs ?? 0), delay: .zero),
+            sent: .recorded(interaction.outcome), sentBytes: bodyBytes)
         observer?(entry)
         options.onExchange?(
             ForwardedExchange(

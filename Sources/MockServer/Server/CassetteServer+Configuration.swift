@@ -1,3 +1,5 @@
+import Foundation
+
 extension CassetteServer {
     /// Where a server's fault plan comes from.
     public enum FaultSource: Sendable {
@@ -69,6 +71,13 @@ extension CassetteServer {
         /// A server that listens on an address other than loopback refuses to start without one. Not
         /// empty: an empty token is refused when the server is created.
         public var controlToken: String?
+        /// The folder of cassette files `PUT /__mockserver/cassettes` loads cassettes from by name, and whose
+        /// names `GET` lists; `nil` (the default) refuses the switch. ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
+        /// sets it to its recordings folder, and `recorder replay` to the folder it serves.
+        package var recordingsFolder: URL?
+        /// How often the journal's event stream sends its keep-alive comment when nothing else goes out; tests
+        /// shorten it.
+        var eventKeepAliveInterval: Duration = .seconds(15)
 
         /// Creates a configuration; every parameter has the default described on its property.
         public init(

@@ -38,13 +38,13 @@ extension CassetteServer {
     ///   `cassettes` holds (replace or clear the plan first); `invalidConfiguration` in a forwarding mode, whose
     ///   replay is tied to the cassette file being recorded. Either way the server serves what it served.
     public func replaceCassettes(with cassettes: [Cassette]) throws(MockServerError) {
-        try refuseInForwardingMode(": only a server in replay mode can replace its cassettes")
         try replaceCassettes(loaded: cassettes.map(LoadedCassette.init))
     }
 
     /// ``replaceCassettes(with:)`` for cassettes already read and prepared (see ``CassetteFileCache``), in replay
     /// mode.
     func replaceCassettes(loaded cassettes: [LoadedCassette]) throws(MockServerError) {
+        try refuseInForwardingMode(": only a server in replay mode can replace its cassettes")
         try controls.withLock { _ throws(MockServerError) in
             let current = handler.current
             let engine = current.engine.replacingCassettes(with: cassettes)

@@ -115,7 +115,9 @@ public final class CassetteServer: ControlledServer {
             recorder = nil
             served = handler
         }
-        let control = ControlAPI(token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default)
+        let control = ControlAPI(
+            token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default,
+            keepAliveInterval: configuration.eventKeepAliveInterval)
         http = HTTPServer(
             configuration: configuration.server, handler: ControlHandler(api: control, inner: served), group: .shared,
             onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
@@ -232,7 +234,8 @@ public final class CassetteServer: ControlledServer {
     public var baseURL: URL? { http.baseURL }
 
     /// The control API's address while running (`http://127.0.0.1:PORT/__mockserver/`), else `nil`. Under it,
-    /// `GET journal` (`?since=N` pages), `GET unmatched` and `GET unused` answer JSON, with credentials
+    /// `GET journal` (`?since=N` pages), `GET unmatched` and `GET unused` answer JSON, `GET journal/events` the
+    /// journal live as server-sent events, with credentials
     /// redacted by the recording's rules; nothing under it is matched, recorded, faulted or journaled. Only
     /// clients on loopback may call it, unless ``Configuration/controlToken`` is set.
     public var controlURL: URL? {
@@ -255,6 +258,9 @@ public final class CassetteServer: ControlledServer {
             controls.withLock { _ in handler.current.engine.add(interaction) }
         }
     }
+
+    /// The folder the control API switches cassettes by name from (``Configuration/recordingsFolder``).
+    var recordingsFolder: URL? { configuration.recordingsFolder }
 
     /// The near misses of the requests nothing answered (see ``unmatchedRequests``).
     var unmatched: UnmatchedRequests { handler.unmatched }

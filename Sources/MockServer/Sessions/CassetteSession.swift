@@ -49,6 +49,8 @@ package struct CassetteSession: Sendable {
         var configuration = configuration
         // Random faults draw per test (see CassetteServer.Configuration.faultIdentity).
         configuration.faultIdentity = ([test ?? ""] + names).joined(separator: "\n")
+        // The control API switches cassettes by name from here.
+        configuration.recordingsFolder = folder
         var drift: DriftCheck?
         let missing = names.filter { !Self.exists($0, in: folder) }
         // A cassette an earlier test of this process recorded under `once` is appended to (see CassetteTurns).

@@ -8,6 +8,8 @@ extension Connection {
             let stoppedForBackpressure = processRequests()
             flushOutput()
             if isClosed { return }
+            // A live stream's parts wait with their producer until the client has read what came before.
+            if rounds < 64, takeRelayed() { continue }
             // Output drained after parsing paused for it: continue with the buffered requests.
             guard stoppedForBackpressure, output.isEmpty, rounds < 64 else { break }
         }

@@ -174,9 +174,18 @@ extension Connection {
         stream.attach { loop.execute { target.connection.relayPending(token: token) } }
     }
 
-    /// Queues what the live stream's producer handed over since the last wake-up (on the loop thread).
+    /// The live stream's producer handed over something (on the loop thread): ``settle()`` takes it.
     func relayPending(token: UInt64) {
-        guard !isClosed, case .relaying(let relay, let expected) = phase, expected == token else { return }
+        guard !isClosed, case .relaying(_, let expected) = phase, expected == token else { return }
+        settle()
+    }
+
+    /// Queues what the live stream's producer handed over since the last take, if the client has read enough
+    /// of what came before (less than ``relayOutputLimit`` bytes unwritten); otherwise leaves it with the
+    /// producer, whose wake-up stays spent until this takes again, so a client that does not read costs no
+    /// wake-ups. Returns whether anything was taken.
+    func takeRelayed() -> Bool {
+        guard case .relaying(let relay, _) = phase, output.pendingCount < Self.relayOutputLimit else { return false }
         let (parts, ending) = relay.stream.take()
         for part in parts {
             appendStreamPart(part, chunked: relay.chunked)
@@ -184,7 +193,7 @@ extension Connection {
         if let ending {
             endStream(ending, chunked: relay.chunked, keepAlive: relay.keepAlive)
         }
-        settle()
+        return !parts.isEmpty || ending != nil
     }
 
     /// Queues every part whose time has come; at the end, applies the stream's ending.

@@ -79,6 +79,8 @@ final class Connection: LoopDescriptor {
 
     /// More queued output than this stops reading and parsing until the client catches up.
     static let backpressureLimit = 1 << 20
+    /// More unwritten output than this leaves a live stream's parts with its producer (see ``takeRelayed()``).
+    static let relayOutputLimit = 64 << 10
     /// How long a lingering close waits for the client to finish sending.
     static let lingerTime: UInt64 = 2_000_000_000
 

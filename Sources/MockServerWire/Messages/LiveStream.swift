@@ -1,12 +1,17 @@
 import Foundation
 import ServiceReplayShared
 
-/// A response body that is still arriving from elsewhere (a forwarded upstream stream): a producer on any
-/// thread hands over parts as they come and finally an ending; the connection sends each part as one chunk
-/// as soon as it is handed over. Nothing is buffered beyond the parts not yet sent.
+/// A response body that is still arriving from elsewhere (a forwarded upstream stream, the journal's events):
+/// a producer on any thread hands over parts as they come and finally an ending; the connection sends each
+/// part as one chunk as soon as the client has read what came before (it takes parts while it has less than
+/// ``Connection/relayOutputLimit`` bytes unwritten). Nothing is buffered beyond the parts not yet sent; a
+/// producer that must not run ahead of a slow client paces itself with ``pendingByteCount`` and
+/// ``whenTaken(_:)``.
 package final class LiveStream: Sendable {
     private struct State {
         var pending: [Data] = []
+        /// The bytes in `pending`.
+        var pendingBytes = 0
         var ending: HTTPStream.Ending?
         /// Set by the connection: called (outside the lock) when something new is pending.
         var wake: (@Sendable () -> Void)?
@@ -15,6 +20,8 @@ package final class LiveStream: Sendable {
         var cancelled = false
         /// Called (outside the lock) once the client has gone.
         var onCancel: (@Sendable () -> Void)?
+        /// Called (outside the lock) at the connection's next take.
+        var onTaken: (@Sendable () -> Void)?
 
         mutating func takeWake() -> (@Sendable () -> Void)? {
             guard !wakeScheduled, let wake else { return nil }
@@ -37,6 +44,7 @@ package final class LiveStream: Sendable {
         let wake = state.withLock { state -> (@Sendable () -> Void)? in
             guard state.ending == nil, !state.cancelled, !part.isEmpty else { return nil }
             state.pending.append(part)
+            state.pendingBytes += part.count
             return state.takeWake()
         }
         wake?()
@@ -50,6 +58,21 @@ package final class LiveStream: Sendable {
             return state.takeWake()
         }
         wake?()
+    }
+
+    /// The bytes handed over and not yet taken by the connection: what a producer holds in memory for a
+    /// client that reads slowly.
+    package var pendingByteCount: Int { state.withLock { $0.pendingBytes } }
+
+    /// Calls `handler` once, when the connection next takes the pending parts (at once when none are
+    /// pending), on the connection's thread: it must only note it and return.
+    package func whenTaken(_ handler: @escaping @Sendable () -> Void) {
+        let now = state.withLock { state -> Bool in
+            guard state.pendingBytes > 0, !state.cancelled else { return true }
+            state.onTaken = handler
+            return false
+        }
+        if now { handler() }
     }
 
     /// Whether the client went away (the connection closed) before the end.
@@ -79,11 +102,17 @@ package final class LiveStream: Sendable {
 
     /// The parts pending and the ending if it came; re-arms the wake-up.
     func take() -> (parts: [Data], ending: HTTPStream.Ending?) {
-        state.withLock { state in
+        let (taken, onTaken) = state.withLock { state in
             state.wakeScheduled = false
-            defer { state.pending.removeAll(keepingCapacity: true) }
-            return (state.pending, state.ending)
+            state.pendingBytes = 0
+            defer {
+                state.pending.removeAll(keepingCapacity: true)
+                state.onTaken = nil
+            }
+            return ((state.pending, state.ending), state.onTaken)
         }
+        onTaken?()
+        return taken
     }
 
     /// The connection closed: later parts are dropped.
@@ -91,8 +120,12 @@ package final class LiveStream: Sendable {
         let handler = state.withLock { state -> (@Sendable () -> Void)? in
             state.cancelled = true
             state.pending.removeAll()
+            state.pendingBytes = 0
             state.wake = nil
-            defer { state.onCancel = nil }
+            defer {
+                state.onCancel = nil
+                state.onTaken = nil
+            }
             return state.ending == nil ? state.onCancel : nil
         }
         handler?()

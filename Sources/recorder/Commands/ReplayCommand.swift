@@ -20,9 +20,11 @@ enum ReplayCommand: Command {
             status=503,when=first:2 or latency=100..300ms,when=p:0.5,path=/users*; several specs may also be
             separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
             The control API answers under /__mockserver/ on the same address (its address is printed too): GET
-            journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; GET, PUT (rules as the
-            body) and DELETE faults; POST reset. Its own address is the journal page, which shows the requests live
-            in a browser. It is never matched, faulted or journaled itself.
+            journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; GET journal/events, the
+            journal live as server-sent events, and journal.har, as HAR; GET, PUT (rules as the body) and DELETE
+            faults; GET and PUT cassettes ({"cassettes": ["name", ...]}, named as in the first folder served);
+            POST reset. Its own address is the journal page, which shows the requests live in a browser. It is
+            never matched, faulted or journaled itself.
             """,
         arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
         options: [
@@ -61,8 +63,14 @@ enum ReplayCommand: Command {
         // list), so it keeps a bounded window: requests kept beyond what a reader pages through cost memory.
         let journal = try parsed.integer("journal", in: 1...Journal.defaultCapacity) ?? 1000
         let controlToken = try controlToken(parsed, environment: ProcessInfo.processInfo.environment)
-        let files = try cassetteFiles(parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals)
+        let paths = parsed.positionals.isEmpty ? ["Recordings"] : parsed.positionals
+        let files = try cassetteFiles(paths)
         var configuration = CassetteServer.Configuration(strict: parsed.flag("strict"), journalCapacity: journal)
+        // PUT /__mockserver/cassettes switches by name among the cassettes of the first folder served.
+        configuration.recordingsFolder = paths.first { path in
+            var isFolder: ObjCBool = false
+            return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
+        }.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.controlToken = controlToken
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.streamTiming = streamTiming
@@ -97,7 +105,7 @@ enum ReplayCommand: Command {
         console.print(
             "Replaying \(counted(files.count, "cassette")) (\(counted(interactions, "interaction")), loaded in \(milliseconds) ms) on \(url.absoluteString)")
         if let control = server.controlURL {
-            console.print("Control API: \(control.absoluteString) (journal, unmatched, unused, faults, reset)")
+            console.print("Control API: \(control.absoluteString) (journal, journal/events, journal.har, unmatched, unused, faults, cassettes, reset)")
             console.print("Journal page: \(control.absoluteString) (open it in a browser)")
         }
         if let faults = server.faultPlan {

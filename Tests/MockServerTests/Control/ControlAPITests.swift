@@ -395,4 +395,46 @@ import Testing
             #expect(server.journal.recordedCount == 1)
         }
     }
+
+    @Test func journal_timing_givesEachEntrysDuration_andTheDelayALatencyFaultGaveIt() async throws {
+        // Given a plan delaying the first request by 150 ms
+        let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "latency=150ms,when=first:1")))
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            _ = try await Self.call(server, "/items")
+            _ = try await Self.call(server, "/items")
+
+            // When the journal is read
+            let (_, _, json) = try await Self.call(server, "/__mockserver/journal")
+
+            // Then the delayed one says 150 ms of delay, the other none, and both how long the server took
+            let timings = Self.entries(json).map { $0["timing"] as? [String: Any] }
+            try #require(timings.count == 2)
+            #expect(timings[0]?["delayMs"] as? Double == 150)
+            #expect(timings[1]?["delayMs"] as? Double == 0)
+            for timing in timings {
+                let duration = try #require(timing?["durationMs"] as? Double)
+                #expect(duration >= 0 && duration < 150, "\(String(describing: timing))")
+            }
+            #expect(server.journal.entries[1].timing.duration > .zero)
+        }
+    }
+
+    @Test(arguments: [
+        (Duration.zero, "0"), (.milliseconds(200), "200"), (.microseconds(12_345), "12.345"), (.microseconds(1_500), "1.5"),
+        (.microseconds(42), "0.042"), (.nanoseconds(999), "0"), (.seconds(3), "3000"),
+    ])
+    func timing_isInMillisecondsToTheMicrosecond(duration: Duration, spelled: String) {
+        #expect(ControlJSON.milliseconds(duration).compactText == spelled)
+    }
+
+    @Test func cassettes_listsTheCassettesServed_butNotTheInteractionsAddedInCode() async throws {
+        // Given a cassette its author named in-code, and an interaction added in code
+        let named = Cassette(name: ReplayEngine.inCodeCassetteName, interactions: [.stub("GET", "/named", json: [:])])
+        try await withMockServer(cassettes: [named, Self.cassette], configuration: .init(faults: .none)) { server in
+            server.add(.stub("GET", "/added", json: [:]))
+            let (status, _, json) = try await Self.call(server, "/__mockserver/cassettes")
+            #expect(status == 200)
+            #expect(json?["served"] as? [String] == [ReplayEngine.inCodeCassetteName, "shop"])
+        }
+    }
 }

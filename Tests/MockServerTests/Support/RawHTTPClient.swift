@@ -113,6 +113,25 @@ final class RawHTTPClient: @unchecked Sendable {
         try! await onThread { self.readToEndBlocking(timeout: timeout) }
     }
 
+    /// Reads the next chunk of a chunked body whose head was read already: its bytes, or `nil` for the last
+    /// (empty) chunk, which this reads with its trailers.
+    func readChunk(timeout: Duration = RawHTTPClient.hangGuard) async throws -> Data? {
+        try await onThread {
+            let deadline = ContinuousClock.now + timeout
+            let sizeLine = try self.readLine(deadline: deadline)
+            guard let size = Int(sizeLine.split(separator: ";").first ?? "", radix: 16) else {
+                throw Failure(description: "bad chunk size \(sizeLine.debugDescription)")
+            }
+            if size == 0 {
+                while try !self.readLine(deadline: deadline).isEmpty {}
+                return nil
+            }
+            let chunk = try self.readExactly(size, deadline: deadline)
+            guard try self.readLine(deadline: deadline).isEmpty else { throw Failure(description: "chunk not followed by CRLF") }
+            return chunk
+        }
+    }
+
     /// ``readResponse(forHEAD:timeout:)`` on the calling thread, which it blocks.
     func readResponseBlocking(forHEAD: Bool = false, timeout: Duration) throws -> Response {
         let deadline = ContinuousClock.now + timeout

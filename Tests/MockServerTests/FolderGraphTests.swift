@@ -9,7 +9,7 @@ import Testing
     /// The chain, bottom first: a folder may name what any folder before it declares, and nothing of a folder
     /// after it. The one place the order is written down (issue 32).
     static let chain = [
-        "Cassettes", "Matching", "Faults", "Journal", "Coverage", "Engine", "Recording", "Control", "Server", "Drift", "HAR", "Lint", "Sessions",
+        "Cassettes", "Matching", "Faults", "Journal", "Coverage", "Engine", "Recording", "HAR", "Control", "Server", "Drift", "Lint", "Sessions",
     ]
 
     static let module = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -225,7 +225,7 @@ final class ControlAPI: Sendable {
         do {
             var loaded: [LoadedCassette] = []
             for name in names {
-                loaded += try RecordingsFolder.loadedCassettes(named: name, in: folder)
+                loaded += try NamedCassettes.loaded(named: name, in: folder)
             }
             try server.replaceCassettes(loaded: loaded)
         } catch let error as MockServerError {

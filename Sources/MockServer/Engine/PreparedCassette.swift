@@ -49,7 +49,7 @@ final class PreparedCassette: Sendable {
                 reference: InteractionReference(
                     cassette: metadata.name, cassetteIndex: number, index: member,
                     method: request.method, target: request.target),
-                status: reply.status, failure: reply.failureKind, recorded: (reply, archives[member]))
+                status: reply.status, failure: reply.failureKind, recorded: { [archive = archives[member]] in archive.outcome(from: reply) })
         }
     }
 

@@ -78,12 +78,13 @@ final class MatchedInteraction: Sendable {
     /// The kind of the recorded transport failure it replays, `nil` when it answers.
     let failure: TransportFailure.Kind?
 
-    /// The recorded answer, in the form the engine keeps it, for the journal's HAR.
-    private let recorded: (reply: PreparedReply, archive: InteractionArchive)?
+    /// Rebuilds the recorded answer as the cassette holds it, for the journal's HAR, from the form the engine
+    /// keeps it in (the engine, above the journal, makes it).
+    private let recorded: (@Sendable () -> Interaction.Outcome)?
 
     init(
         reference: InteractionReference, status: Int?, failure: TransportFailure.Kind? = nil,
-        recorded: (reply: PreparedReply, archive: InteractionArchive)? = nil
+        recorded: (@Sendable () -> Interaction.Outcome)? = nil
     ) {
         self.reference = reference
         self.status = status
@@ -93,6 +94,6 @@ final class MatchedInteraction: Sendable {
 
     /// The recorded answer as the cassette holds it, when known.
     var recordedOutcome: Interaction.Outcome? {
-        recorded.map { $0.archive.outcome(from: $0.reply) }
+        recorded?()
     }
 }

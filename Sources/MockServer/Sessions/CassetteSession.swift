@@ -161,7 +161,7 @@ package struct CassetteSession: Sendable {
     private static func load(_ names: [String], in folder: URL) throws -> [LoadedCassette] {
         var cassettes: [LoadedCassette] = []
         for name in names {
-            cassettes += try RecordingsFolder.loadedCassettes(named: name, in: folder)
+            cassettes += try NamedCassettes.loaded(named: name, in: folder)
         }
         return cassettes
     }

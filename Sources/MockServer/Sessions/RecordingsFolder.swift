@@ -67,26 +67,6 @@ package enum RecordingsFolder {
     /// file is decoded again only when it has changed.
     /// - Throws: ``MockServerError``: `cassetteNotFound` when neither exists, a file code when a file cannot be read.
     static func cassettes(named name: String, in folder: URL) throws -> [Cassette] {
-        try loadedCassettes(named: name, in: folder).map(\.cassette)
-    }
-
-    /// The cassettes of ``cassettes(named:in:)`` as read and prepared once, ready for a ``ReplayEngine``.
-    static func loadedCassettes(named name: String, in folder: URL) throws -> [LoadedCassette] {
-        let cache = CassetteFileCache.shared
-        let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
-        // A killed recording may have left only its capture log, which stands for the file.
-        if FileManager.default.fileExists(atPath: file.path) || FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path) {
-            return [try cache.load(file)]
-        }
-        var isDirectory: ObjCBool = false
-        let subfolder = folder.appendingPathComponent(name, isDirectory: true)
-        if FileManager.default.fileExists(atPath: subfolder.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            var loaded: [LoadedCassette] = []
-            for file in try Cassette.files(in: subfolder) {
-                loaded.append(try cache.load(file))
-            }
-            return loaded
-        }
-        throw MockServerError(.cassetteNotFound, "no cassette named '\(name)' in \(folder.path) (looked for \(file.lastPathComponent) and the folder \(name))")
+        try NamedCassettes.loaded(named: name, in: folder).map(\.cassette)
     }
 }

@@ -13,8 +13,10 @@ import ServiceReplayShared
 /// (``journalChanged()`` notes it and schedules a pass on the stream's own queue), and the pass reads the
 /// entries from the journal, which is their only copy. It hands the connection at most ``pendingBudget``
 /// bytes the client has not yet taken, and waits for the client to read them before reading further. A
-/// client so slow that the journal drops an entry before it was sent (the journal keeps the newest
-/// `journalCapacity`) has fallen behind: its stream is cut and its connection closed.
+/// client slower than the requests (under load, or reading nothing for a while) misses the entries the journal
+/// dropped before they were sent (it keeps the newest `journalCapacity`): it is told so with `event: skipped`
+/// and `data: {"from": F, "to": T}` (the entries numbered F up to T, T excluded, are gone), and the stream goes
+/// on from T, so that a page stays connected under any load and the server's memory stays bounded.
 final class JournalEventStream: JournalWatcher {
     /// At most this many bytes wait for the client to take them before the stream reads further entries.
     static let pendingBudget = 256 << 10
@@ -103,6 +105,12 @@ final class JournalEventStream: JournalWatcher {
     /// for the client to take it (which brings another pass).
     private func pass() {
         while true {
+            // Nothing more, not even a notice, while the client has not taken what it was given: a client that
+            // reads nothing costs the budget, however many requests come meanwhile.
+            if live.pendingByteCount >= Self.pendingBudget {
+                live.whenTaken { [weak self] in self?.journalChanged() }
+                return
+            }
             let sent = state.withLock { $0 }
             let position = journal.position
             if position.resets != sent.resets || sent.announceReset {
@@ -116,10 +124,9 @@ final class JournalEventStream: JournalWatcher {
                 continue
             }
             // Entries this client was to be sent are gone: it read too slowly.
-            if sent.next < position.oldest, !sent.startsAtOldest { return fallenBehind() }
-            if live.pendingByteCount >= Self.pendingBudget {
-                live.whenTaken { [weak self] in self?.journalChanged() }
-                return
+            if sent.next < position.oldest, !sent.startsAtOldest {
+                skip(from: sent.next, to: position.oldest)
+                continue
             }
             let (records, resets) = journal.records(since: sent.next, limit: Self.batchSize)
             // A reset came in between: the next round announces it.
@@ -128,7 +135,10 @@ final class JournalEventStream: JournalWatcher {
                 state.withLock { $0.startsAtOldest = false }
                 return
             }
-            if first.sequence > sent.next, !sent.startsAtOldest { return fallenBehind() }
+            if first.sequence > sent.next, !sent.startsAtOldest {
+                skip(from: sent.next, to: first.sequence)
+                continue
+            }
             var bytes = Data()
             for record in records {
                 bytes += Self.message(record, redaction: redaction)
@@ -149,11 +159,11 @@ final class JournalEventStream: JournalWatcher {
         return message
     }
 
-    /// The journal dropped entries this client had not been sent: cut the stream, closing the connection.
-    private func fallenBehind() {
-        // Unwatched before the connection closes, so that a client seeing the end sees a stream fully let go.
-        close()
-        live.finish(.cut)
+    /// The journal dropped the entries numbered `from` up to `to` before this client was sent them: says so,
+    /// and goes on from `to`.
+    private func skip(from: Int, to: Int) {
+        state.withLock { $0.next = to }
+        live.send(Data("event: skipped\ndata: {\"from\": \(from), \"to\": \(to)}\n\n".utf8))
     }
 
     /// Plans the next keep-alive comment: one block waits at a time, holding the stream weakly, and none is

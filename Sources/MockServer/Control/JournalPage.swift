@@ -148,7 +148,7 @@ enum JournalPage {
         const API = '/__mockserver/';
         const MAX_ROWS = 5000;
         const POLL_MS = 1000;
-        const state = { entries: new Map(), next: 0, polling: false };
+        const state = { entries: new Map(), nodes: new Map(), next: 0, polling: false, skipped: 0 };
         const $ = (id) => document.getElementById(id);
 
         function el(tag, attributes, ...children) {
@@ -329,26 +329,50 @@ enum JournalPage {
           return details;
         }
 
+        // Entries wait here and are drawn together, one batch every 50 ms: drawing each as it came, a page under
+        // load would fall ever further behind the stream, holding its backlog.
+        const pending = [];
+        let drawing = false;
+
         function add(entry) {
-          if (!entry || typeof entry.sequence !== 'number' || state.entries.has(entry.sequence)) return;
+          if (!entry || typeof entry.sequence !== 'number') return;
+          pending.push(entry);
+          if (!drawing) { drawing = true; setTimeout(draw, 50); }
+        }
+
+        function draw() {
+          drawing = false;
+          const batch = pending.splice(0, pending.length);
+          // Of a batch larger than the page keeps, only the newest are drawn; the others count as not shown.
+          const first = Math.max(0, batch.length - MAX_ROWS);
+          state.skipped += first;
+          for (let index = first; index < batch.length; index += 1) insert(batch[index]);
+          updateCounts();
+        }
+
+        function insert(entry) {
+          if (state.entries.has(entry.sequence)) return;
           const previous = state.entries.get(entry.sequence - 1);
           state.entries.set(entry.sequence, entry);
           const node = row(entry, previous);
           applyFilters(node, entry);
           $('rows').prepend(node);
+          state.nodes.set(entry.sequence, node);
           while (state.entries.size > MAX_ROWS) {
             const oldest = state.entries.keys().next().value;
             state.entries.delete(oldest);
-            const stale = $('rows').querySelector(`[data-sequence="${oldest}"]`);
-            if (stale) stale.remove();
+            state.nodes.get(oldest)?.remove();
+            state.nodes.delete(oldest);
           }
           state.next = Math.max(state.next, entry.sequence + 1);
-          updateCounts();
         }
 
         function clearAll() {
+          pending.length = 0;
           state.entries.clear();
+          state.nodes.clear();
           state.next = 0;
+          state.skipped = 0;
           $('rows').replaceChildren();
           updateCounts();
         }
@@ -367,7 +391,8 @@ enum JournalPage {
         function updateCounts() {
           const all = [...state.entries.values()];
           const shown = [...$('rows').children].filter((node) => !node.hidden).length;
-          $('counts').textContent = `${all.length} requests · ${all.filter(isUnmatched).length} unmatched · ${all.filter(isFaulted).length} faulted · ${shown} shown`;
+          const skipped = state.skipped ? ` · ${state.skipped} not shown` : '';
+          $('counts').textContent = `${all.length} requests · ${all.filter(isUnmatched).length} unmatched · ${all.filter(isFaulted).length} faulted · ${shown} shown${skipped}`;
           $('empty').hidden = all.length > 0;
         }
 
@@ -379,6 +404,10 @@ enum JournalPage {
           source.onopen = () => { opened = true; setMode('events', 'live'); };
           source.onmessage = (event) => { try { add(JSON.parse(event.data)); } catch (e) { /* a line that is not an entry */ } };
           source.addEventListener('reset', clearAll);
+          // Under load a page reads slower than requests come: the server says which entries it could not send.
+          source.addEventListener('skipped', (event) => {
+            try { const gap = JSON.parse(event.data); state.skipped += Math.max(0, gap.to - gap.from); updateCounts(); } catch (e) { /* not a gap */ }
+          });
           source.onerror = () => {
             if (!opened) { source.close(); poll(); return; }
             setMode(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting', source.readyState === EventSource.CLOSED ? 'disconnected' : 'reconnecting…');

@@ -29,8 +29,10 @@ package final class HostRouter: Sendable {
     /// `HTTPRequest.routedHostHeader` is this name.
     package static let hostHeader = "X-MockServer-Host"
 
-    /// `request` addressed to `server` (a base URL): same method, path, query, headers (with `Host` naming the
-    /// authority the client asked for, so that matching may use it, carried in ``hostHeader`` too) and body;
+    /// `request` addressed to `server` (a base URL): same method, path, query, headers and body, with the
+    /// authority the client asked for in ``hostHeader`` (the server puts it back as `Host`, so that matching and
+    /// recording see it) and `Host` left to URLSession, which writes the server's loopback address: a server
+    /// answers only a loopback `Host` unless told otherwise, and on Linux a `Host` set here would reach it;
     /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
     /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
     /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them.
@@ -57,7 +59,7 @@ package final class HostRouter: Sendable {
         for (name, value) in sessionHeaders where request.value(forHTTPHeaderField: name) == nil {
             routed.setValue(value, forHTTPHeaderField: name)
         }
-        routed.setValue(authority, forHTTPHeaderField: "Host")
+        routed.setValue(nil, forHTTPHeaderField: "Host")
         routed.setValue(authority, forHTTPHeaderField: hostHeader)
         routed.httpBody = request.httpBody ?? request.httpBodyStream.map(readAll)
         routed.httpShouldHandleCookies = false

@@ -221,6 +221,10 @@ import Testing
                 ["capture", "--upstream", "https://api.example.com", "--verbose"],
                 "recorder: capture does not take the option '--verbose'; run `recorder capture --help` for its options\n"
             ),
+            (
+                ["capture", "--upstream", "https://api.example.com", "--allow-host", "mockserver:8080"],
+                "recorder: the allowed host 'mockserver:8080' is not a host name or IP address; give a name such as mockserver or 10.0.2.2 (IPv6 in brackets), without scheme, port or path, or * to allow any name\n"
+            ),
         ] as [([String], String)])
     func badCaptureCommandLines_exitTwo_withOneSentence(arguments: [String], message: String) async throws {
         let workspace = try Workspace()

@@ -28,7 +28,7 @@ import ServiceReplayTestSupport
     private func get(_ base: URL) async throws -> String {
         let connection = try PlainConnection(port: try #require(base.port))
         defer { connection.disconnect() }
-        try connection.write("GET /ordered HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        try connection.write("GET /ordered HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
         return try await offThePool { try connection.readToEnd() }
     }
 

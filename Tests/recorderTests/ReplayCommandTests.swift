@@ -171,6 +171,10 @@ import Testing
             ),
             (["replay", "no/such/folder"], 1, "recorder: no/such/folder: no such file or folder\n"),
             (
+                ["replay", "github", "--allow-host", "http://mockserver"], 2,
+                "recorder: the allowed host 'http://mockserver' is not a host name or IP address; give a name such as mockserver or 10.0.2.2 (IPv6 in brackets), without scheme, port or path, or * to allow any name\n"
+            ),
+            (
                 ["replay", "github/users.json", "--fault", "service-error=nope"], 2,
                 "recorder: rule 1 ('service-error=nope'): no cassette served has an error template named 'nope'; the templates there are: not_found, rate_limit, rate_limit_429, secondary_rate_limit\n"
             ),
@@ -214,6 +218,27 @@ import Testing
         let entries = journal["entries"] as? [[String: Any]] ?? []
         #expect(entries.map { $0["target"] as? String } == ["/users/octocat"])
         #expect(run.stdout.hasSuffix("Stopped on SIGINT after 1 request.\n"))
+    }
+
+    @Test func replay_answersOnlyLoopbackNamesAndTheAllowedOnes_printingEachRefusal() async throws {
+        // Given recorder replay on the bundled GitHub cassette, allowed to answer to mockserver
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path, "--allow-host", "mockserver"])
+        let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
+        let port = try #require(base.port)
+        // When a page that rebound its name sends a request, then a client of the allowed name and one of localhost
+        let rebound = try await exchange("GET /users/octocat HTTP/1.1\r\nHost: attacker.example:\(port)\r\nConnection: close\r\n\r\n", with: base)
+        let allowed = try await exchange("GET /users/octocat HTTP/1.1\r\nHost: mockserver:8080\r\nConnection: close\r\n\r\n", with: base)
+        let local = try await exchange("GET /users/octocat HTTP/1.1\r\nHost: localhost:\(port)\r\nConnection: close\r\n\r\n", with: base)
+        let line = try await replay.line(containing: "421 rejected")
+        let run = try await replay.stop()
+        // Then only the first is refused, with the sentence naming the option, and the log says so
+        #expect(rebound.hasPrefix("HTTP/1.1 421 Misdirected Request\r\n"))
+        #expect(rebound.contains("pass --allow-host attacker.example to recorder"))
+        #expect(!rebound.contains("octocat"))
+        #expect(allowed.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(local.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(line.hasPrefix("GET /users/octocat → 421 rejected: this server answers only requests addressed to a loopback name"))
+        #expect(run.stdout.hasSuffix("Stopped on SIGINT after 2 requests.\n"), "the refused request is in no journal")
     }
 
     @Test func replay_switchesCassettesByName_amongTheFolderItServes() async throws {

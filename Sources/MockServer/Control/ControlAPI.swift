@@ -8,7 +8,9 @@ import ServiceReplayShared
 ///
 /// Who may call it: without a token, only clients on loopback (a server bound elsewhere refuses to start, see
 /// ``CassetteServer/Configuration/controlToken``); with a token, every control request must carry
-/// `Authorization: Bearer TOKEN`, wherever it comes from. A refused call gets 403 and a one-sentence JSON error.
+/// `Authorization: Bearer TOKEN`, wherever it comes from; and a call that would change the server's state, sent
+/// by a web page of another origin, is refused either way (``crossSiteRefusal(of:)``). A refused call gets 403 and
+/// a one-sentence JSON error. (A `Host` the server does not answer never gets this far: see ``ControlHandler``.)
 final class ControlAPI: Sendable {
     /// The reserved prefix: no request under it reaches the cassettes, the recording, the faults or the journal.
     static let prefix = "/__mockserver/"
@@ -55,7 +57,7 @@ final class ControlAPI: Sendable {
 
     /// The answer to a control request.
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-        if let refusal = refusal(of: request, from: context.connection.remoteAddress) {
+        if let refusal = refusal(of: request, from: context.connection.remoteAddress) ?? Self.crossSiteRefusal(of: request) {
             return Self.error(403, refusal)
         }
         // Only before the server's initializer has finished, or after it is gone: no request is served then.
@@ -276,6 +278,44 @@ final class ControlAPI: Sendable {
         }
         guard Self.isLoopback(address) else {
             return "the control API answers only clients on loopback unless the server has a control token; \(address) is not on loopback."
+        }
+        return nil
+    }
+
+    /// Why `request`, when it would change the server's state (any method but GET, HEAD and OPTIONS), is
+    /// refused as sent by a web page of another origin, or `nil` when it is not: its `Origin` is present and
+    /// names another authority than its `Host`, or its `Sec-Fetch-Site` is present and says another origin
+    /// (`cross-site`, `same-site`; a browser sends `same-origin` for the journal page's own writes, `none`
+    /// for what its user typed). A browser sends a cross-site form or `text/plain` POST without asking first,
+    /// so only this check keeps a page from resetting the journal or changing the faults; clients that are no
+    /// page (curl, SDKs, tests) send neither header.
+    static func crossSiteRefusal(of request: HTTPRequest) -> String? {
+        switch request.method {
+        case "GET", "HEAD", "OPTIONS": return nil
+        default: break
+        }
+        let headers = request.headers
+        let what = "\(request.method) \(request.path)"
+        let fix = "send it from the journal page itself, or from a client that is no web page (curl, a test), which sends no Origin"
+        if let site = headers["Sec-Fetch-Site"]?.lowercased(), site != "same-origin", site != "none" {
+            return
+                "the control API refuses \(what) from a web page of another origin (Sec-Fetch-Site: \(site)), so that no page can change a running server; \(fix)."
+        }
+        guard let origin = headers["Origin"] else { return nil }
+        if let host = headers["Host"], let authority = Self.authority(ofOrigin: origin), authority.caseInsensitiveEquals(host) {
+            return nil
+        }
+        return "the control API refuses \(what) from the origin \(origin), which is not its own, so that no web page can change a running server; \(fix)."
+    }
+
+    /// The authority of an `http` or `https` origin (`http://127.0.0.1:8080` gives `127.0.0.1:8080`), or `nil`
+    /// for any other origin (`null`, another scheme, a path).
+    private static func authority(ofOrigin origin: String) -> String? {
+        for scheme in ["http://", "https://"] where origin.utf8.count > scheme.utf8.count {
+            let head = origin.prefix(scheme.count)
+            guard String(head).caseInsensitiveEquals(scheme) else { continue }
+            let authority = origin.dropFirst(scheme.count)
+            return authority.contains("/") ? nil : String(authority)
         }
         return nil
     }

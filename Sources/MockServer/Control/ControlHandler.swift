@@ -1,13 +1,19 @@
-/// The handler in front of a server's own, replay or recording: a request under ``ControlAPI/prefix`` is the
-/// control API's, answered here and never matched, recorded, faulted or put in the journal; every other request
-/// goes on unchanged.
+/// The handler in front of a server's own, replay or recording. It first refuses a request whose `Host` the
+/// server does not answer (``HostCheck``), with 421 and one sentence, before anything is matched, forwarded,
+/// faulted or journaled; then a request under ``ControlAPI/prefix`` is the control API's, answered here and
+/// never matched, recorded, faulted or put in the journal; every other request goes on unchanged.
 final class ControlHandler: HTTPHandler {
     let api: ControlAPI
     let inner: any HTTPHandler
+    let hosts: HostCheck
+    /// Told of each refused `Host`, as of the requests the wire rejects.
+    let onRejection: (@Sendable (RejectedRequest) -> Void)?
 
-    init(api: ControlAPI, inner: any HTTPHandler) {
+    init(api: ControlAPI, inner: any HTTPHandler, hosts: HostCheck, onRejection: (@Sendable (RejectedRequest) -> Void)?) {
         self.api = api
         self.inner = inner
+        self.hosts = hosts
+        self.onRejection = onRejection
     }
 
     func admission(for connection: HTTPConnectionInfo) -> HTTPAdmission {
@@ -15,7 +21,21 @@ final class ControlHandler: HTTPHandler {
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
+        let host = request.headers["Host"]
+        guard hosts.admits(host) else { return refusal(of: request, host: host ?? "") }
         guard ControlAPI.isControlRequest(request) else { return inner.reply(to: request, context: context) }
         return api.reply(to: request, context: context)
+    }
+
+    /// 421 Misdirected Request: a status no recorded API answers, so a test that meets it cannot mistake it
+    /// for the API's own refusal.
+    private func refusal(of request: HTTPRequest, host: String) -> HTTPReply {
+        let name = HostCheck.name(inAuthority: host).map(String.init) ?? host
+        let sentence =
+            "this server answers only requests addressed to a loopback name (127.0.0.1, localhost, [::1]) or a name allowed on purpose, "
+            + "not to the Host '\(host)', so that a web page cannot reach it by rebinding its name to this machine; "
+            + "to allow it, pass --allow-host \(name) to recorder, or add it to CassetteServer.Configuration.allowedHosts."
+        onRejection?(RejectedRequest(status: 421, reason: sentence, request: "\(request.method) \(request.path)"))
+        return ControlAPI.error(421, sentence)
     }
 }

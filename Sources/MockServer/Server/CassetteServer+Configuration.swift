@@ -71,6 +71,17 @@ extension CassetteServer {
         /// A server that listens on an address other than loopback refuses to start without one. Not
         /// empty: an empty token is refused when the server is created.
         public var controlToken: String?
+        /// The names besides loopback's that requests may address the server by in their `Host`: each a host
+        /// name or IP address (IPv6 in brackets) without scheme, port or path, matched case-insensitively with
+        /// any port, such as a Docker service's name or the Android emulator's `10.0.2.2`; `*` allows every
+        /// name. Default empty: only `127.0.0.1` (and the rest of 127.0.0.0/8), `localhost`, `*.localhost` and
+        /// `[::1]`, so that a web page that rebinds its name to this machine can neither read nor steer the
+        /// server. A request with another `Host` gets 421 and one sentence naming it, and nothing else happens
+        /// (it is not matched, forwarded, faulted or journaled); one without `Host` (HTTP/1.0) is answered.
+        /// Routed requests (``CassetteServer/sessionConfiguration()``, app routing) address the server by its
+        /// loopback address and need nothing here. An entry that is not a name is refused when the server is
+        /// created.
+        public var allowedHosts: [String] = []
         /// The folder of cassette files `PUT /__mockserver/cassettes` loads cassettes from by name, and whose
         /// names `GET` lists; `nil` (the default) refuses the switch. ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
         /// sets it to its recordings folder, and `recorder replay` to the folder it serves.

@@ -63,7 +63,8 @@ public final class CassetteServer: ControlledServer {
     ///   fault plan from an environment that holds an invalid one, or when a `service-error` or error-event
     ///   rule names a template none of `cassettes` holds (unless its filters select none of their recorded
     ///   requests: a suite-wide plan aims such a rule at another API); the sentence names the rule and the
-    ///   templates there are. `invalidConfiguration` when ``Configuration/controlToken`` is empty.
+    ///   templates there are. `invalidConfiguration` when ``Configuration/controlToken`` is empty or an entry of
+    ///   ``Configuration/allowedHosts`` is not a host name.
     public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(loaded: cassettes.map(LoadedCassette.init), configuration: configuration)
     }
@@ -89,6 +90,7 @@ public final class CassetteServer: ControlledServer {
             throw MockServerError(
                 .invalidConfiguration, "the control token is empty; give a token of at least one character, or none to allow loopback clients only")
         }
+        let hosts = try HostCheck(allowing: configuration.allowedHosts)
         let engine = ReplayEngine(loaded: cassettes, options: configuration.replay)
         self.configuration = configuration
         var plan: FaultPlan?
@@ -119,7 +121,8 @@ public final class CassetteServer: ControlledServer {
             token: configuration.controlToken, redaction: configuration.recording?.redaction ?? .default,
             keepAliveInterval: configuration.eventKeepAliveInterval)
         http = HTTPServer(
-            configuration: configuration.server, handler: ControlHandler(api: control, inner: served), group: .shared,
+            configuration: configuration.server,
+            handler: ControlHandler(api: control, inner: served, hosts: hosts, onRejection: configuration.onRejection), group: .shared,
             onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         control.steer(self)
     }

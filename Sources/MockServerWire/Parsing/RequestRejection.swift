@@ -22,8 +22,9 @@ package struct RequestRejection: Error, Equatable {
     static let unsupportedVersion = RequestRejection(status: 505, reason: "Only HTTP/1.0 and HTTP/1.1 are supported.")
 }
 
-/// A request the server answered itself, before any handler saw it, because it could not be served: its
-/// status (400, 408, 413, 417, 431 or 505), the reason sent, and the method and path when its head had been
+/// A request answered before any cassette was consulted, because it could not be served: by the server
+/// itself (400, 408, 413, 417, 431 or 505), or by a handler in front that refused it (421 for a `Host` the
+/// server does not answer); the status, the reason sent, and the method and path when its head had been
 /// read. Handed to the server's observer, so that a log can show what the journal never holds.
 package struct RejectedRequest: Sendable, Equatable, CustomStringConvertible {
     /// The status sent.
@@ -33,6 +34,13 @@ package struct RejectedRequest: Sendable, Equatable, CustomStringConvertible {
     /// `METHOD PATH`, the query left out (it may hold secrets no redaction saw), or `nil` when the head
     /// had not arrived whole.
     package let request: String?
+
+    /// Creates the record of a rejection; `request` as ``request`` describes it.
+    package init(status: Int, reason: String, request: String?) {
+        self.status = status
+        self.reason = reason
+        self.request = request
+    }
 
     /// `POST /upload → 413 rejected: The request body exceeds the limit of 10 bytes.`; a head not read whole
     /// reads `(request not read) → 400 rejected: …`.

@@ -2,13 +2,13 @@ import Foundation
 import MockServer
 import ServiceReplayShared
 
-/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]...`.
+/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--allow-host NAME]...`.
 enum CaptureCommand: Command {
     static let help = CommandHelp(
         name: "capture",
         summary: "record a real API into a cassette through a reverse proxy",
         usage:
-            "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS]",
+            "recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS] [--allow-host NAME]...",
         description: """
             Listens on 127.0.0.1 and forwards every request to the upstream (method, path, query,
             headers with Host rewritten, body), gives the client the upstream's answer, and records the
@@ -30,7 +30,10 @@ enum CaptureCommand: Command {
             token, secret and password fields) are redacted in the cassette, never on the wire. Ctrl-C
             or SIGTERM cuts open streams, lets the other exchanges in flight finish, prints a summary
             and exits 0. An existing cassette is never replaced: --mode new-episodes replays what it
-            holds and appends only the requests it does not match.
+            holds and appends only the requests it does not match. Only requests addressed to a loopback name
+            are forwarded (Host 127.0.0.1, localhost or [::1], any port; others get 421 and reach no upstream),
+            so that no web page in a browser can send requests upstream through it; --allow-host lets a name
+            through on purpose.
             """,
         arguments: [],
         options: [
@@ -43,6 +46,9 @@ enum CaptureCommand: Command {
             .init(
                 spelling: "--upstream-timeout SECONDS",
                 text: "How long the upstream may send nothing before the client gets a 504 and nothing is recorded (default 30)."),
+            .init(
+                spelling: "--allow-host NAME",
+                text: "Also answer requests addressed to NAME, such as a Docker service or 10.0.2.2 (repeatable; * allows any name)."),
         ],
         examples: [
             "recorder capture --upstream https://api.github.com --out Recordings/github/users.json",
@@ -52,7 +58,7 @@ enum CaptureCommand: Command {
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field", "upstream-timeout"], flags: [],
+            arguments, options: ["upstream", "port", "out", "mode", "redact-header", "redact-field", "upstream-timeout", "allow-host"], flags: [],
             command: "capture")
         try parsed.expectPositionals(0...0, what: "no arguments", command: "capture")
         let upstream = try self.upstream(parsed.required("upstream"))
@@ -80,6 +86,7 @@ enum CaptureCommand: Command {
         }
         var configuration = CassetteServer.Configuration(faults: .none, mode: mode, recording: options)
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
+        configuration.allowedHosts = parsed.all("allow-host")
         configuration.onDescriptorsExhausted = ExhaustionWarning.printer(to: console)
         configuration.onRejection = { rejected in console.print(rejected.description) }
         configuration.onRequest = { entry in
@@ -91,7 +98,7 @@ enum CaptureCommand: Command {
         do {
             server = try CassetteServer(cassettes: [], configuration: configuration)
         } catch {
-            throw .failure(error.description)
+            throw error.code == .invalidConfiguration ? .usage(error.description) : .failure(error.description)
         }
         // Caught from before the address is printed, so that a signal sent as soon as it appears stops cleanly.
         let shutdown = ShutdownSignal.Catcher()

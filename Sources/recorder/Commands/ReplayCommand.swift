@@ -1,7 +1,7 @@
 import Foundation
 import MockServer
 
-/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--journal N] [--control-token TOKEN] [--strict] [--quiet]`.
+/// `recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--journal N] [--control-token TOKEN] [--allow-host NAME]... [--strict] [--quiet]`.
 enum ReplayCommand: Command {
     /// Where `--control-token`'s default comes from.
     static let controlTokenVariable = "MOCKSERVER_CONTROL_TOKEN"
@@ -10,7 +10,7 @@ enum ReplayCommand: Command {
         name: "replay",
         summary: "serve cassettes to any client, with optional faults",
         usage:
-            "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--journal N] [--control-token TOKEN] [--strict] [--quiet]",
+            "recorder replay [CASSETTE|DIR ...] [--port N] [--fault SPEC]... [--faults PLAN.json] [--seed N] [--stream-timing T] [--journal N] [--control-token TOKEN] [--allow-host NAME]... [--strict] [--quiet]",
         description: """
             Serves the cassettes on 127.0.0.1 until Ctrl-C or SIGTERM (exit status 0), printing the address, then
             one line per request (its target redacted as a cassette holds it) with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
@@ -24,7 +24,10 @@ enum ReplayCommand: Command {
             journal live as server-sent events, and journal.har, as HAR; GET, PUT (rules as the body) and DELETE
             faults; GET and PUT cassettes ({"cassettes": ["name", ...]}, named as in the first folder served);
             POST reset. Its own address is the journal page, which shows the requests live in a browser. It is
-            never matched, faulted or journaled itself.
+            never matched, faulted or journaled itself. Only requests addressed to a loopback name are answered
+            (Host 127.0.0.1, localhost or [::1], any port; others get 421), and a control request that would
+            change something is refused (403) when a web page of another origin sent it, so that no page in a
+            browser can read or steer the server; --allow-host lets a name through on purpose.
             """,
         arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
         options: [
@@ -37,6 +40,9 @@ enum ReplayCommand: Command {
             .init(
                 spelling: "--control-token TOKEN",
                 text: "Require Authorization: Bearer TOKEN on every control API request (default: MOCKSERVER_CONTROL_TOKEN, else none)."),
+            .init(
+                spelling: "--allow-host NAME",
+                text: "Also answer requests addressed to NAME, such as a Docker service or 10.0.2.2 (repeatable; * allows any name)."),
             .init(spelling: "--strict", text: "Exit with status 1 at shutdown if any request was unmatched."),
             .init(spelling: "--quiet", text: "Print no line per request (for benchmarks)."),
         ],
@@ -49,7 +55,8 @@ enum ReplayCommand: Command {
 
     static func run(_ arguments: [String], console: Console) async throws(RecorderError) -> Int32 {
         let parsed = try Arguments(
-            arguments, options: ["port", "fault", "faults", "seed", "stream-timing", "journal", "control-token"], flags: ["strict", "quiet"], command: "replay")
+            arguments, options: ["port", "fault", "faults", "seed", "stream-timing", "journal", "control-token", "allow-host"], flags: ["strict", "quiet"],
+            command: "replay")
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let plan = try faultPlan(parsed)
         var streamTiming = StreamTiming.recorded
@@ -72,6 +79,7 @@ enum ReplayCommand: Command {
             return FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) && isFolder.boolValue
         }.map { URL(fileURLWithPath: $0, isDirectory: true) }
         configuration.controlToken = controlToken
+        configuration.allowedHosts = parsed.all("allow-host")
         configuration.server = HTTPServer.Configuration(port: UInt16(port))
         configuration.streamTiming = streamTiming
         if let plan {
@@ -89,7 +97,7 @@ enum ReplayCommand: Command {
         do {
             server = try CassetteServer(contentsOf: files, configuration: configuration)
         } catch {
-            throw error.code == .invalidFaultPlan ? .usage(error.description) : .failure(error.description)
+            throw error.code == .invalidFaultPlan || error.code == .invalidConfiguration ? .usage(error.description) : .failure(error.description)
         }
         let interactions = server.engine.interactionCount
         let loadTime = ContinuousClock.now - loadStart

@@ -49,7 +49,7 @@ enum CaptureStreamCommand {
         // The reference: the same stream read straight from the upstream.
         guard let upstreamPort = upstreamURL.port else { throw BenchmarkError("the upstream has no port") }
         let direct = try EventReader(port: upstreamPort)
-        try direct.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: bench\r\n\r\n")
+        try direct.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\n\r\n")
         let directTime = try clock.measure {
             try feed(streams[0], to: direct, events: events) { _ in }
         }
@@ -57,7 +57,7 @@ enum CaptureStreamCommand {
         let capture = try RecorderProcess(recorder, ["capture", "--upstream", upstreamURL.absoluteString, "--out", out])
         defer { capture.kill() }
         let client = try EventReader(port: try capture.port())
-        try client.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: bench\r\n\r\n")
+        try client.write(request: "GET /v1/chat/completions HTTP/1.1\r\nHost: localhost\r\n\r\n")
         var rssFirst = 0
         let captureTime = try clock.measure {
             try feed(streams[1], to: client, events: events) { received in

@@ -73,7 +73,7 @@ enum StreamCommand {
     static func fetch(_ path: String, port: Int) throws -> [UInt8] {
         let fd = try connectedLoopbackSocket(port: port)
         defer { close(fd) }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: bench\r\nConnection: close\r\n\r\n".utf8)
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".utf8)
         guard send(fd, request, request.count, 0) == request.count else { throw BenchmarkError("send() failed") }
         var received = [UInt8]()
         received.reserveCapacity(1 << 21)

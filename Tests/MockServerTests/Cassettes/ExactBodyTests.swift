@@ -119,7 +119,7 @@ import Testing
             .response(status: 200, headers: ["Content-Type": "application/json"], body: body.bytes)
         }) { upstream, _ in
             try await withRecordingServer(upstream: upstream, file: file) { _, base in
-                let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: localhost")
                 #expect(response.body == body.bytes)
             }
         }
@@ -127,7 +127,7 @@ import Testing
         let cassette = try Cassette.load(from: file)
         #expect(Self.describe(cassette.interactions[0].response!.body) == body.stored)
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true)) { server in
-            let replayed = try await rawExchange(server.baseURL!, "GET /doc HTTP/1.1\r\nHost: proxy")
+            let replayed = try await rawExchange(server.baseURL!, "GET /doc HTTP/1.1\r\nHost: localhost")
             // Then the client gets the upstream's bytes exactly
             #expect(replayed.body == body.bytes)
         }
@@ -147,7 +147,7 @@ import Testing
             ])
         let loaded = try Cassette(jsonData: cassette.encoded(), source: "h.json")
         try await withMockServer(cassettes: [loaded], configuration: .init(faults: .none, strict: true)) { server in
-            let replayed = try await rawExchange(server.baseURL!, "GET /h HTTP/1.1\r\nHost: x")
+            let replayed = try await rawExchange(server.baseURL!, "GET /h HTTP/1.1\r\nHost: localhost")
             let lines = replayed.head.split(separator: "\r\n").dropFirst().map(String.init)
             #expect(
                 Array(lines.prefix(6)) == [
@@ -170,7 +170,7 @@ import Testing
         }) { upstream, _ in
             let reports = ExchangeReports()
             try await withRecordingServer(upstream: upstream, onExchange: reports.append) { _, base in
-                _ = try await rawExchange(base, "GET /h HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "GET /h HTTP/1.1\r\nHost: localhost")
             }
             let recorded = try #require(reports.all.first?.interaction.response?.headers)
             #expect(recorded.values(for: "Set-Cookie") == ["a=<redacted>; Path=/", "b=<redacted>"])

@@ -265,7 +265,7 @@ import Testing
         try await withMockServer(cassettes: [Self.shopWithTemplate], configuration: .init(faults: .none)) { server in
             // Given one connection, whose first request is answered as recorded
             let client = try RawHTTPClient(try #require(server.baseURL))
-            let items = "GET /items HTTP/1.1\r\nHost: x\r\n\r\n"
+            let items = "GET /items HTTP/1.1\r\nHost: localhost\r\n\r\n"
             try client.send(items)
             let first = try await client.readResponse()
 

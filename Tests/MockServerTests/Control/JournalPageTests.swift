@@ -55,12 +55,12 @@ import Testing
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
             // When the prefix without its slash is asked for, with and without a query, on one connection
             let client = try RawHTTPClient(try #require(server.baseURL))
-            try client.send("GET /__mockserver HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /__mockserver HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let bare = try await client.readResponse()
-            try client.send("GET /__mockserver?since=3 HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /__mockserver?since=3 HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let withQuery = try await client.readResponse()
             // And the page is posted to
-            try client.send("POST /__mockserver/ HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+            try client.send("POST /__mockserver/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n")
             let posted = try await client.readResponse()
 
             // Then both are sent to the page, which does not take POST, and none reached the cassettes
@@ -74,7 +74,7 @@ import Testing
 
             // And where it points, the same connection gets the page (Linux's URLSession follows no relative
             // Location back to the same host, so this client follows it by hand, as a browser does)
-            try client.send("GET \(try #require(withQuery.headers["Location"])) HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET \(try #require(withQuery.headers["Location"])) HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let followed = try await client.readResponse()
             #expect(followed.status == 200)
             #expect(followed.body == Data(JournalPage.html.utf8))

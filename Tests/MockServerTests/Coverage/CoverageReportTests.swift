@@ -19,7 +19,7 @@ import Testing
         for path in requests {
             let client = try RawHTTPClient(base)
             // A refused connection may be closed before the request is written: that is the fault.
-            try? client.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            try? client.send("GET \(path) HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
             _ = await client.readToEnd()
         }
         await server.stop()

@@ -29,7 +29,7 @@ import Testing
         #expect(recorded.body.data == Self.coded)
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true)) { server in
             // WHEN a raw client asks for it
-            let response = try await rawExchange(server.baseURL!, "GET \(target) HTTP/1.1\r\nHost: replay")
+            let response = try await rawExchange(server.baseURL!, "GET \(target) HTTP/1.1\r\nHost: localhost")
             // THEN it gets the recorded Content-Encoding with exactly the bytes the cassette holds
             #expect(response.status == 200)
             #expect(response.headers["Content-Encoding"] == "br")

@@ -30,7 +30,7 @@ import ServiceReplayTestSupport
             // GIVEN one keep-alive connection
             let client = try RawHTTPClient(server.baseURL!)
             // WHEN it asks for the head of the recorded GET
-            try client.send("HEAD /page HTTP/1.1\r\nHost: replay\r\n\r\n")
+            try client.send("HEAD /page HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let head = try await client.readResponse(forHEAD: true)
             // THEN it gets the GET's status and headers, Content-Length announcing the GET's body
             #expect(head.status == 200)
@@ -39,7 +39,7 @@ import ServiceReplayTestSupport
             #expect(head.headers["Content-Length"] == String(Self.page.body.data.count))
             // AND no body: the next answer on the connection starts right after the head, and it is still
             // the first GET of the sequence (the HEAD only looked)
-            try client.send("GET /page HTTP/1.1\r\nHost: replay\r\n\r\n")
+            try client.send("GET /page HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let get = try await client.readResponse()
             #expect(get.status == 200)
             #expect(get.body == Self.page.body.data)
@@ -54,7 +54,7 @@ import ServiceReplayTestSupport
 
     @Test func recordedHEAD_answersItsOwnRequest() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none, strict: true)) { server in
-            let response = try await rawExchange(server.baseURL!, "HEAD /recorded-head HTTP/1.1\r\nHost: replay")
+            let response = try await rawExchange(server.baseURL!, "HEAD /recorded-head HTTP/1.1\r\nHost: localhost")
             #expect(response.status == 200)
             #expect(response.headers["X-Recorded"] == "head")
             #expect(response.headers["Content-Length"] == "1234")
@@ -64,7 +64,7 @@ import ServiceReplayTestSupport
 
     @Test func headOfAnUnrecordedPath_isStillUnmatched() async throws {
         try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
-            let response = try await rawExchange(server.baseURL!, "HEAD /nothing HTTP/1.1\r\nHost: replay")
+            let response = try await rawExchange(server.baseURL!, "HEAD /nothing HTTP/1.1\r\nHost: localhost")
             #expect(response.status == 404)
             #expect(response.headers["X-MockServer-Unmatched"] == "1")
             #expect(server.journal.entries.map(\.outcome.kind) == [.unmatched])
@@ -76,7 +76,7 @@ import ServiceReplayTestSupport
         let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: "status=503")), strict: true)
         try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
             // WHEN it is asked for the head of a recorded GET
-            let response = try await rawExchange(server.baseURL!, "HEAD /page HTTP/1.1\r\nHost: replay")
+            let response = try await rawExchange(server.baseURL!, "HEAD /page HTTP/1.1\r\nHost: localhost")
             // THEN the fault answers it, and nothing is left for strict mode to report (the block returning
             // without a throw is the other half of this test)
             #expect(response.status == 503)
@@ -91,7 +91,7 @@ import ServiceReplayTestSupport
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
                 // WHEN it is asked for the head of a path nothing recorded, THEN the fault answers it
-                let response = try await rawExchange(server.baseURL!, "HEAD /nothing HTTP/1.1\r\nHost: replay")
+                let response = try await rawExchange(server.baseURL!, "HEAD /nothing HTTP/1.1\r\nHost: localhost")
                 #expect(response.status == 503)
             }
         }

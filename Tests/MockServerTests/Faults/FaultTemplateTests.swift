@@ -76,9 +76,9 @@ import Testing
         try await withMockServer(cassettes: Self.cassettes, configuration: .init(faults: .plan(plan))) { server in
             let client = try RawHTTPClient(server.baseURL!)
             // When this server, which records no /feeds request, is asked for /feeds and /thing
-            try client.send("GET /feeds HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /feeds HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let feeds = try await client.readResponse()
-            try client.send("GET /thing HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /thing HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let thing = try await client.readResponse()
             // Then the /feeds rule never applies nor counts: the second request meets rule 2's second match
             #expect(feeds.status == 404)
@@ -92,7 +92,7 @@ import Testing
         try await withMockServer(cassettes: Self.cassettes, configuration: .init(faults: .plan(plan))) { server in
             // When the first cassette's path is asked for
             let client = try RawHTTPClient(server.baseURL!)
-            try client.send("GET /thing HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /thing HTTP/1.1\r\nHost: localhost\r\n\r\n")
             let response = try await client.readResponse()
             // Then the template answers
             #expect(response.status == 403)

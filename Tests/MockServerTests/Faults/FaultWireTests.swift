@@ -7,7 +7,7 @@ import Testing
 @Suite struct FaultWireTests {
     // Keys sorted, as replay serialises JSON bodies.
     static let body = #"{"bio":"Writes Swift for a living, mostly servers.","email":"ann@example.com","id":7,"name":"Ann Lee"}"#
-    static let request = "GET /thing HTTP/1.1\r\nHost: x\r\n\r\n"
+    static let request = "GET /thing HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
     /// A cassette with one JSON interaction and one error template, served under `specs` (seed 42).
     static func withFaultServer<T>(_ specs: String, _ body: (CassetteServer, URL) async throws -> T) async throws -> T {
@@ -208,7 +208,7 @@ import Testing
         let plan = try FaultPlan.parse(specs: "status=503,when=first:1")
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .plan(plan))) { server in
             let client = try RawHTTPClient(server.baseURL!)
-            for _ in 0..<3 { try client.send("GET /job HTTP/1.1\r\nHost: x\r\n\r\n") }
+            for _ in 0..<3 { try client.send("GET /job HTTP/1.1\r\nHost: localhost\r\n\r\n") }
             #expect(try await client.readResponse().status == 503)
             #expect(try await client.readResponse().bodyText == #"{"state":"pending"}"#)
             #expect(try await client.readResponse().bodyText == #"{"state":"done"}"#)
@@ -248,11 +248,11 @@ import Testing
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none)) { server in
             for target in ["/refused", "/reset"] {
                 let client = try RawHTTPClient(server.baseURL!)
-                try client.send("GET \(target) HTTP/1.1\r\nHost: x\r\n\r\n")
+                try client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 #expect(await client.readToEnd().ending == .reset)
             }
             let client = try RawHTTPClient(server.baseURL!)
-            try client.send("GET /timeout HTTP/1.1\r\nHost: x\r\n\r\n")
+            try client.send("GET /timeout HTTP/1.1\r\nHost: localhost\r\n\r\n")
             #expect(await client.readToEnd(timeout: .milliseconds(300)).ending == .timedOut)
         }
     }
@@ -264,7 +264,7 @@ import Testing
         let error = await #expect(throws: MockServerError.self) {
             try await withMockServer(cassettes: [], configuration: .init(faults: .plan(plan), strict: true)) { server in
                 let client = try RawHTTPClient(server.baseURL!)
-                try client.send("GET /nothing HTTP/1.1\r\nHost: x\r\n\r\n")
+                try client.send("GET /nothing HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 #expect(try await client.readResponse().status == 404)
             }
         }

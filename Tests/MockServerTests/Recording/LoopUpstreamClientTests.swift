@@ -38,7 +38,7 @@ import Testing
     @Test func answerHeaders_reachTheClientAndTheCassette_inWireOrder_repeatsAndCaseKept() async throws {
         let wire = "HTTP/1.1 200 OK\r\nx-z: 1\r\nContent-Type: text/plain\r\nX-A: 2\r\nX-Z: 3\r\nContent-Length: 2\r\n\r\nok"
         try await withRecordedUpstream({ _, _ in .raw(Data(wire.utf8), then: .keepAlive) }) { server, base, _ in
-            let response = try await rawExchange(base, "GET /ordered HTTP/1.1\r\nHost: proxy")
+            let response = try await rawExchange(base, "GET /ordered HTTP/1.1\r\nHost: localhost")
             #expect(response.body == Data("ok".utf8))
             let expected = ["x-z: 1", "Content-Type: text/plain", "X-A: 2", "X-Z: 3"]
             #expect(response.headers.lines.map { "\($0.name): \($0.value)" }.filter { !$0.hasPrefix("Content-Length") && !$0.hasPrefix("Date") } == expected)
@@ -51,7 +51,8 @@ import Testing
         try await withRecordedUpstream({ _, _ in .response(status: 204) }) { _, base, arrivals in
             let body = Data(#"{"b":1}"#.utf8)
             _ = try await rawExchange(
-                base, "POST /items?x=1&x=2 HTTP/1.1\r\nX-First: 1\r\nHost: proxy\r\nAccept: */*\r\nx-first: 2\r\nContent-Type: application/json", body: body)
+                base, "POST /items?x=1&x=2 HTTP/1.1\r\nX-First: 1\r\nHost: localhost\r\nAccept: */*\r\nx-first: 2\r\nContent-Type: application/json", body: body
+            )
             let arrived = try #require(arrivals.all.first?.request)
             #expect(arrived.method == "POST")
             #expect(arrived.target == "/items?x=1&x=2")
@@ -73,7 +74,7 @@ import Testing
         }
         try await withServer(handler: handler) { _, upstream in
             try await withRecordingServer(upstream: upstream.appendingPathComponent("v1")) { server, base in
-                _ = try await rawExchange(base, "GET /items?q=a%20b HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "GET /items?q=a%20b HTTP/1.1\r\nHost: localhost")
                 #expect(arrivals.all.map(\.request.target) == ["/v1/items?q=a%20b"])
                 #expect(server.recordedCassette?.interactions.map(\.request.target) == ["/items?q=a%20b"])
             }
@@ -83,8 +84,8 @@ import Testing
     @Test func acceptEncoding_goesUpstreamLimitedToTheCodingsDecodedHere_andIsRecordedAsSent() async throws {
         try await withRecordedUpstream({ _, _ in .response(status: 204) }) { server, base, arrivals in
             let sent = "br;q=1.0, gzip;q=0.8, zstd, *;q=0.1, identity, x-gzip"
-            _ = try await rawExchange(base, "GET /a HTTP/1.1\r\nHost: proxy\r\nAccept-Encoding: \(sent)")
-            _ = try await rawExchange(base, "GET /b HTTP/1.1\r\nHost: proxy\r\nAccept-Encoding: br")
+            _ = try await rawExchange(base, "GET /a HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: \(sent)")
+            _ = try await rawExchange(base, "GET /b HTTP/1.1\r\nHost: localhost\r\nAccept-Encoding: br")
             #expect(arrivals.all.map { $0.request.headers.values(for: "Accept-Encoding") } == [["gzip;q=0.8, identity, x-gzip"], []])
             #expect(server.recordedCassette?.interactions.first?.request.headers["Accept-Encoding"] == sent)
         }
@@ -96,7 +97,7 @@ import Testing
         wire.append(body)
         let answer = wire
         try await withRecordedUpstream({ _, _ in .raw(answer, then: .keepAlive) }) { server, base, _ in
-            let response = try await rawExchange(base, "GET /coded HTTP/1.1\r\nHost: proxy")
+            let response = try await rawExchange(base, "GET /coded HTTP/1.1\r\nHost: localhost")
             #expect(response.body == body)
             #expect(response.headers["Content-Encoding"] == coding)
             let recorded = try #require(server.recordedCassette?.interactions.first?.response)
@@ -108,7 +109,7 @@ import Testing
     @Test func sequentialExchanges_reuseKeptAliveConnections() async throws {
         try await withRecordedUpstream({ _, _ in .response(status: 200, body: Data("ok".utf8)) }) { server, base, arrivals in
             for index in 0..<6 {
-                let response = try await rawExchange(base, "GET /n/\(index) HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /n/\(index) HTTP/1.1\r\nHost: localhost")
                 #expect(response.status == 200)
             }
             // One connection per event loop at most, each carrying several requests
@@ -127,7 +128,7 @@ import Testing
         }) { server, base, arrivals in
             let count = EventLoopGroup.shared.loops.count + 1  // enough for one request to find a kept-alive connection
             for index in 0..<count {
-                let response = try await rawExchange(base, "GET /n/\(index) HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /n/\(index) HTTP/1.1\r\nHost: localhost")
                 #expect(response.status == 200)
                 #expect(response.bodyText == "/n/\(index)")
             }
@@ -141,7 +142,7 @@ import Testing
     /// As a port forwarder with nothing behind it does: the upstream was not reached, so nothing is recorded.
     @Test func aNewConnectionClosedWithoutAnAnswer_isNotRecorded_theUpstreamWasNotReached() async throws {
         try await withRecordedUpstream({ _, _ in .close }) { server, base, arrivals in
-            let response = try await rawExchange(base, "GET /gone HTTP/1.1\r\nHost: proxy")
+            let response = try await rawExchange(base, "GET /gone HTTP/1.1\r\nHost: localhost")
             #expect(response.status == 502)
             #expect(response.headers["X-MockServer-Upstream-Failure"] == "reset")
             #expect(arrivals.all.count == 1)  // not sent again: the connection was new
@@ -154,7 +155,7 @@ import Testing
     @Test func anAnswerCutMidBody_isRecordedAsAReset_sayingWhere() async throws {
         let wire = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 10\r\n\r\n{\"a\":"
         try await withRecordedUpstream({ _, _ in .raw(Data(wire.utf8), then: .close) }) { server, base, _ in
-            let response = try await rawExchange(base, "GET /cut HTTP/1.1\r\nHost: proxy")
+            let response = try await rawExchange(base, "GET /cut HTTP/1.1\r\nHost: localhost")
             #expect(response.status == 502)
             let failure = try #require(server.recordedCassette?.interactions.first?.failure)
             #expect(failure == TransportFailure(kind: .reset, message: "The upstream closed the connection 5 bytes before the end of its answer's body."))
@@ -173,7 +174,7 @@ import Testing
         wire.append(Data("0\r\n\r\n".utf8))
         let answer = wire
         try await withRecordedUpstream({ _, _ in .raw(answer, then: .keepAlive) }) { server, base, _ in
-            let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: proxy")
+            let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: localhost")
             #expect(response.body == Data(document.utf8))
             let recorded = try #require(server.recordedCassette?.interactions.first?.response)
             #expect(recorded.body.data == Data(document.utf8))

@@ -28,7 +28,7 @@ import Testing
             // Given an upstream that answers in part and then closes
             let cassette = try await withRecordingServer(upstream: upstream) { server, base in
                 // When a request goes through the proxy
-                let response = try await rawExchange(base, "GET /\(failure.name) HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /\(failure.name) HTTP/1.1\r\nHost: localhost")
                 // Then the client gets a 502 naming the failure
                 #expect(response.status == 502)
                 #expect(response.headers["X-MockServer-Upstream-Failure"] == failure.kind.rawValue)
@@ -50,7 +50,7 @@ import Testing
             try await withMockServer(cassettes: [decoded], configuration: .init(faults: .none)) { server in
                 let client = try RawHTTPClient(server.baseURL!)
                 defer { client.close() }
-                try client.send("GET /\(failure.name) HTTP/1.1\r\nHost: proxy\r\n\r\n")
+                try client.send("GET /\(failure.name) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
                 #expect(bytes.isEmpty)
                 #expect(ending == failure.replayed)
@@ -69,7 +69,7 @@ import Testing
             defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             try await withRecordingServer(upstream: upstream, file: file, timeout: .seconds(1), onExchange: reports.append) { server, base in
                 // When a request goes through the proxy to an upstream that never answers
-                let response = try await rawExchange(base, "GET /stall HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /stall HTTP/1.1\r\nHost: localhost")
                 // Then the client gets a 504 naming the recorder's timeout, saying nothing was recorded
                 #expect(response.status == 504)
                 #expect(response.headers["X-MockServer-Upstream-Failure"] == "timeout")
@@ -108,8 +108,8 @@ import Testing
             defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             try await withRecordingServer(upstream: target, file: file, onExchange: reports.append) { server, base in
                 // When a request goes through the proxy, with a secret in its query, then a HEAD
-                let response = try await rawExchange(base, "GET /\(name)?token=s3cr3t HTTP/1.1\r\nHost: proxy")
-                let head = try await rawExchange(base, "HEAD /\(name) HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /\(name)?token=s3cr3t HTTP/1.1\r\nHost: localhost")
+                let head = try await rawExchange(base, "HEAD /\(name) HTTP/1.1\r\nHost: localhost")
                 #expect(head.status == 502)
                 // Then the client gets a 502 saying the upstream could not be reached and nothing was recorded
                 #expect(response.status == 502)
@@ -145,7 +145,7 @@ import Testing
             mode: .passThrough, recording: RecordingOptions(upstream: try Upstream(target)))
         let server = try CassetteServer(cassettes: [], configuration: configuration)
         let base = try await server.start()
-        let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: proxy")
+        let response = try await rawExchange(base, "GET /x HTTP/1.1\r\nHost: localhost")
         await server.stop()
         let body = try CassetteJSON(parsing: response.body)
         #expect(body["message"] == .string("The upstream \(target.absoluteString) could not be reached."))

@@ -24,8 +24,8 @@ import Testing
             try cassette(upstream: upstream, targets: ["/text?n=1"]).save(to: file)
             try await withRecordingServer(upstream: upstream, mode: .replayOrRecord, file: file) { server, base in
                 // When the recorded request and a new one are sent
-                let old = try await rawExchange(base, "GET /text?n=1 HTTP/1.1\r\nHost: proxy")
-                let new = try await rawExchange(base, "GET /text?n=2 HTTP/1.1\r\nHost: proxy")
+                let old = try await rawExchange(base, "GET /text?n=1 HTTP/1.1\r\nHost: localhost")
+                let new = try await rawExchange(base, "GET /text?n=2 HTTP/1.1\r\nHost: localhost")
                 // Then the first is replayed without reaching the upstream, the second forwarded
                 #expect(old.bodyText == "recorded /text?n=1")
                 #expect(new.body == FakeUpstream.text)
@@ -48,7 +48,7 @@ import Testing
             try cassette(upstream: upstream, targets: ["/text?n=1"]).save(to: file)
             try await withRecordingServer(upstream: upstream, mode: .replayOrRecord, file: file) { server, base in
                 // When a HEAD of it is sent
-                _ = try await rawExchange(base, "HEAD /text?n=1 HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "HEAD /text?n=1 HTTP/1.1\r\nHost: localhost")
                 // Then the upstream is asked, and the HEAD is recorded as it answered
                 #expect(log.all.map { "\($0.method) \($0.target)" } == ["HEAD /text?n=1"])
                 #expect(server.journal.entries.map(\.outcome.kind) == [.recorded])
@@ -63,7 +63,7 @@ import Testing
         let file = folder.appendingPathComponent("fresh.json")
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream, mode: .replayOrRecord, file: file) { _, base in
-                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: localhost")
             }
         }
         #expect(try Cassette.load(from: file).interactions.count == 1)
@@ -109,7 +109,7 @@ import Testing
                 server.add(.stub("GET", "/text", status: 299))
 
                 // When its request is sent
-                let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: localhost")
 
                 // Then the added interaction answers, and nothing reaches the upstream
                 #expect(response.status == 299)
@@ -132,7 +132,7 @@ import Testing
         let reports = ExchangeReports()
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream, mode: .passThrough, file: file, onExchange: reports.append) { server, base in
-                let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: localhost")
                 #expect(response.body == FakeUpstream.text)
                 #expect(log.all.count == 1)
                 #expect(server.recordedCassette == nil)
@@ -150,7 +150,7 @@ import Testing
             let plan = try FaultPlan.parse(specs: "status=503")
             let server = try CassetteServer(cassettes: [], configuration: .init(faults: .plan(plan), mode: .record, recording: options))
             let base = try await server.start()
-            let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+            let response = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: localhost")
             await server.stop()
             #expect(response.status == 200)
             #expect(server.faultPlan == nil)
@@ -161,7 +161,7 @@ import Testing
         try await withUpstream { upstream, _ in
             let cassette = try await withRecordingServer(upstream: upstream) { server, base in
                 _ = try await rawExchange(
-                    base, "GET /text?access_token=first-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer first\r\nCookie: session=first")
+                    base, "GET /text?access_token=first-token&page=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer first\r\nCookie: session=first")
                 return try #require(server.recordedCassette)
             }
             #expect(!String(decoding: cassette.encoded(), as: UTF8.self).contains("first"))
@@ -169,7 +169,7 @@ import Testing
             try await withMockServer(cassettes: [cassette], configuration: replay) { server in
                 let response = try await rawExchange(
                     server.baseURL!,
-                    "GET /text?access_token=second-token&page=1 HTTP/1.1\r\nHost: proxy\r\nAuthorization: Bearer second\r\nCookie: session=second")
+                    "GET /text?access_token=second-token&page=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer second\r\nCookie: session=second")
                 #expect(response.status == 200)
                 #expect(response.body == FakeUpstream.text)
             }
@@ -188,14 +188,14 @@ import Testing
             let server = try CassetteServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: options))
             let base = try await server.start()
             // Given an exchange waiting on the upstream
-            async let slow = rawExchange(base, "GET /slow HTTP/1.1\r\nHost: proxy")
+            async let slow = rawExchange(base, "GET /slow HTTP/1.1\r\nHost: localhost")
             await gate.waitForRequest()
             // When the server is told to stop
             async let stopped: Void = server.stop()
             // Then new requests are refused while the exchange is in flight
             var refused = false
             for _ in 0..<500 where !refused {
-                refused = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy").status == 503
+                refused = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: localhost").status == 503
             }
             #expect(refused)
             // And once the upstream answers, the client gets it and the file holds it
@@ -218,7 +218,7 @@ import Testing
                     faults: .none, onRequest: { entry in seen.withLock { $0.append("\(mode) \(entry)") } },
                     mode: mode, recording: mode == .replay ? nil : RecordingOptions(upstream: try Upstream(upstream)))
                 try await withMockServer(cassettes: [recorded], configuration: configuration) { server in
-                    _ = try await rawExchange(server.baseURL!, "GET /text?n=1 HTTP/1.1\r\nHost: proxy")
+                    _ = try await rawExchange(server.baseURL!, "GET /text?n=1 HTTP/1.1\r\nHost: localhost")
                 }
             }
         }

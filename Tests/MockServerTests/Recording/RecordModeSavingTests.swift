@@ -30,8 +30,8 @@ import Testing
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream, file: file) { _, base in
                 // When two exchanges are answered
-                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: proxy")
-                _ = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: localhost")
+                _ = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: localhost")
                 // Then a reader already sees both, from the log
                 #expect(FileManager.default.fileExists(atPath: log.path))
                 #expect(try Cassette.load(from: file).interactions.map(\.request.target) == ["/json", "/text"])
@@ -78,7 +78,7 @@ import Testing
     @Test func inMemoryRecording_isNamedAfterTheUpstreamHost_andSavesNothing() async throws {
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream) { server, base in
-                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "GET /json HTTP/1.1\r\nHost: localhost")
                 #expect(server.recordedCassette?.name == "127.0.0.1")
                 #expect(server.recordedCassette?.upstream == upstream.absoluteString)
                 try server.saveRecording()
@@ -90,7 +90,7 @@ import Testing
     func targetThatIsNotAPath_isAnswered400_withoutForwardingOrRecording(target: String) async throws {
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream) { server, base in
-                let response = try await rawExchange(base, "GET \(target) HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET \(target) HTTP/1.1\r\nHost: localhost")
                 #expect(response.status == 400)
                 #expect(response.bodyText.contains("reverse proxy"))
                 #expect(log.all.isEmpty)
@@ -106,7 +106,7 @@ import Testing
                 faults: .none, onRequest: { entry in seen.withLock { $0.append("\(entry)") } },
                 mode: .record, recording: RecordingOptions(upstream: try Upstream(upstream)))
             try await withMockServer(cassettes: [], configuration: configuration) { server in
-                _ = try await rawExchange(server.baseURL!, "GET /text HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(server.baseURL!, "GET /text HTTP/1.1\r\nHost: localhost")
             }
         }
         #expect(seen.withLock { $0 } == ["#0 GET /text → recorded (200)"])

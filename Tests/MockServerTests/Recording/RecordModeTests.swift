@@ -26,7 +26,7 @@ import Testing
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream, file: file) { _, base in
                 // When the client asks the proxy
-                let response = try await rawExchange(base, "GET \(body.path) HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET \(body.path) HTTP/1.1\r\nHost: localhost")
                 // Then it gets the upstream's status and decoded body, framed for the client
                 #expect(response.status == 200)
                 #expect(response.body == body.bytes)
@@ -46,7 +46,7 @@ import Testing
         #expect(recorded.headers["Content-Length"] == String(body.bytes.count))
         // And replaying it gives the client the same bytes
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true)) { server in
-            let replayed = try await rawExchange(server.baseURL!, "GET \(body.path) HTTP/1.1\r\nHost: proxy")
+            let replayed = try await rawExchange(server.baseURL!, "GET \(body.path) HTTP/1.1\r\nHost: localhost")
             #expect(replayed.status == 200)
             #expect(replayed.body == body.bytes)
         }
@@ -55,7 +55,7 @@ import Testing
     @Test func redirect_isGivenToTheClientAsIs_notFollowed() async throws {
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream) { server, base in
-                let response = try await rawExchange(base, "GET /redirect HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /redirect HTTP/1.1\r\nHost: localhost")
                 #expect(response.status == 302)
                 #expect(response.headers["Location"] == "/json")
                 #expect(response.bodyText == "moved")
@@ -68,8 +68,8 @@ import Testing
     @Test func head_and204_areForwardedAndRecordedWithoutBodies() async throws {
         try await withUpstream { upstream, log in
             try await withRecordingServer(upstream: upstream) { server, base in
-                let head = try await rawExchange(base, "HEAD /json HTTP/1.1\r\nHost: proxy")
-                let empty = try await rawExchange(base, "DELETE /no-content HTTP/1.1\r\nHost: proxy")
+                let head = try await rawExchange(base, "HEAD /json HTTP/1.1\r\nHost: localhost")
+                let empty = try await rawExchange(base, "DELETE /no-content HTTP/1.1\r\nHost: localhost")
                 #expect(head.status == 200)
                 #expect(head.headers["Content-Length"] == String(FakeUpstream.json.count))
                 #expect(head.body.isEmpty)
@@ -87,7 +87,7 @@ import Testing
     @Test func repeatedSetCookie_reachTheClientIntact_andAreRecordedOneLineEach_redacted() async throws {
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream) { server, base in
-                let response = try await rawExchange(base, "GET /cookies HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /cookies HTTP/1.1\r\nHost: localhost")
                 #expect(
                     response.headers.values(for: "Set-Cookie") == [
                         "session=s3cr3t-session; Path=/; Expires=Wed, 21 Oct 2026 07:28:00 GMT; HttpOnly",
@@ -147,7 +147,7 @@ import Testing
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream, file: file) { _, base in
                 for count in 1...3 {
-                    _ = try await rawExchange(base, "GET /text?n=\(count) HTTP/1.1\r\nHost: proxy")
+                    _ = try await rawExchange(base, "GET /text?n=\(count) HTTP/1.1\r\nHost: localhost")
                     let saved = try Cassette.load(from: file)
                     #expect(saved.interactions.map(\.request.target) == (1...count).map { "/text?n=\($0)" })
                 }
@@ -169,7 +169,7 @@ import Testing
             try await withRecordingServer(upstream: upstream, file: file) { server, base in
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for index in 0..<count {
-                        group.addTask { try await rawExchange(base, "GET /text?n=\(index) HTTP/1.1\r\nHost: proxy").status }
+                        group.addTask { try await rawExchange(base, "GET /text?n=\(index) HTTP/1.1\r\nHost: localhost").status }
                     }
                     for try await status in group { #expect(status == 200) }
                 }
@@ -184,8 +184,8 @@ import Testing
         let reports = ExchangeReports()
         try await withUpstream { upstream, _ in
             try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
-                _ = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: proxy")
-                _ = try await rawExchange(base, "HEAD /json HTTP/1.1\r\nHost: proxy")
+                _ = try await rawExchange(base, "GET /text HTTP/1.1\r\nHost: localhost")
+                _ = try await rawExchange(base, "HEAD /json HTTP/1.1\r\nHost: localhost")
                 let outcomes = server.journal.entries.map(\.outcome)
                 #expect(outcomes.map(\.kind) == [.recorded, .recorded])
                 #expect(outcomes.map(\.status) == [200, 200])

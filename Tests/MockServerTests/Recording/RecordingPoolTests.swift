@@ -22,7 +22,7 @@ import Testing
                     }
                     let client = try RawHTTPClient(base)
                     defer { client.close() }
-                    try client.send("GET /json HTTP/1.1\r\nHost: proxy\r\n\r\n")
+                    try client.send("GET /json HTTP/1.1\r\nHost: localhost\r\n\r\n")
                     return try client.readResponseBlocking(timeout: .seconds(20)).status
                 }
                 #expect(status == 200)

@@ -7,7 +7,7 @@ import ServiceReplayShared
 /// Record mode in front of an upstream that streams: relayed as it arrives, logged as it arrives, and
 /// recorded however the stream ends.
 @Suite(.timeLimit(.minutes(1))) struct StreamRecordingTests {
-    static let request = "GET /feed HTTP/1.1\r\nHost: proxy\r\n\r\n"
+    static let request = "GET /feed HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
     /// An upstream whose every answer is `stream`, fed by the test.
     static func streaming(_ stream: LiveStream) -> @Sendable (HTTPRequest) -> HTTPReply {
@@ -79,7 +79,7 @@ import ServiceReplayShared
         #expect(!FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path))
         // AND replaying it sends the same bytes, chunked
         try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: true, streamTiming: .instant)) { server in
-            let replayed = try await rawExchange(server.baseURL!, "GET /feed HTTP/1.1\r\nHost: proxy")
+            let replayed = try await rawExchange(server.baseURL!, "GET /feed HTTP/1.1\r\nHost: localhost")
             #expect(replayed.headers["Transfer-Encoding"] == "chunked")
             #expect(replayed.bodyText == "{\"n\":1}\n{\"n\":2}\n")
         }
@@ -94,7 +94,7 @@ import ServiceReplayShared
                 stream.send(Data("1}".utf8))
                 stream.finish(.complete)
                 // WHEN the client asks
-                let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: proxy")
+                let response = try await rawExchange(base, "GET /doc HTTP/1.1\r\nHost: localhost")
                 // THEN it gets the document, and the cassette holds it inline, as any JSON body
                 #expect(response.bodyText == "{\"a\":1}")
                 #expect(server.recordedCassette?.interactions.first?.response?.body == .json(try CassetteJSON(parsing: Data("{\"a\":1}".utf8))))

@@ -24,8 +24,8 @@ import Testing
     /// `empty-cart`: GET /cart with no items, and no error template.
     static let emptyCart = Cassette(name: "empty-cart", interactions: [.stub("GET", "/cart", json: ["items": []])])
 
-    static let cart = "GET /cart HTTP/1.1\r\nHost: x\r\n\r\n"
-    static let counter = "GET /counter HTTP/1.1\r\nHost: x\r\n\r\n"
+    static let cart = "GET /cart HTTP/1.1\r\nHost: localhost\r\n\r\n"
+    static let counter = "GET /counter HTTP/1.1\r\nHost: localhost\r\n\r\n"
 
     /// Runs `body` with a server for `cassettes` under `plan` (none: no faults, whatever the environment says)
     /// and a client connected to it. The server sends no `Date` line, so that answers compare byte for byte.
@@ -191,7 +191,7 @@ import Testing
     }
 
     @Test func replacedCassettes_keepTheInteractionsAddedInCode_theirSequencesStartedAgain() async throws {
-        let flagsRequest = "GET /flags HTTP/1.1\r\nHost: x\r\n\r\n"
+        let flagsRequest = "GET /flags HTTP/1.1\r\nHost: localhost\r\n\r\n"
         try await Self.withServer { server, client in
             // Given an interaction added in code, used once
             server.add(.stub("GET", "/flags", json: ["beta": true]))

@@ -133,10 +133,10 @@ import Testing
         let server = try CassetteServer(cassettes: [Self.refusedCassette()], configuration: .init(faults: .none, strict: true))
         let base = try await server.start()
         let client = try RawHTTPClient(base)
-        try client.send("GET /json HTTP/1.1\r\nHost: things\r\n\r\n")
+        try client.send("GET /json HTTP/1.1\r\nHost: localhost\r\n\r\n")
         _ = await client.readToEnd(timeout: .seconds(10))
         client.close()
-        _ = try await rawExchange(base, "GET /nothing HTTP/1.1\r\nHost: things")
+        _ = try await rawExchange(base, "GET /nothing HTTP/1.1\r\nHost: localhost")
         await server.stop()
         let error = #expect(throws: MockServerError.self) { try server.verifyNoUnmatchedRequests() }
         #expect(error?.description.hasPrefix("1 request was not matched by any recorded interaction:") == true)

@@ -15,8 +15,8 @@ import ServiceReplayShared
 ///
 /// The test sets ``environmentVariable`` to its server's loopback base URL (MockServer's
 /// `CassetteServer.launchEnvironment`). Each request then travels over loopback to that server with the
-/// path, query, headers and body it had, `Host` (and `X-MockServer-Host`) naming the host it was meant for,
-/// so that requests to several hosts (an API, a CDN, an auth server) are recorded and matched each under its
+/// path, query, headers and body it had, addressed to the server's loopback address, with `X-MockServer-Host`
+/// naming the host it was meant for (the server puts it back as `Host`), so that requests to several hosts (an API, a CDN, an auth server) are recorded and matched each under its
 /// own host. The app sees the server's answer as if the host had sent it; redirects are not followed (a
 /// 3xx reaches the app as the server sent it).
 ///

@@ -97,7 +97,7 @@ import Testing
     @Test(arguments: [
         "attacker.example", "localhost.attacker.example", "127.0.0.1.attacker.example", "localhost.example:PORT", "xlocalhost",
         "127.0.0.256", "127.0.0", "128.0.0.1", "::1", "[::2]", "[::1]x", "localhost:PORTx", "10.0.2.2:PORT", ":PORT",
-        "0.0.0.0:PORT",
+        "0.0.0.0:PORT", "127.0.0.1.", "127..0.1", "127.0.0.0001", "127.0.0.1x", ".127.0.0.1", "127.0.0.1.1",
     ])
     func otherNames_areRefused(host: String) async throws {
         try await Self.withServer { server, base in

@@ -26,13 +26,21 @@ final class AppRoutingProtocol: URLProtocol {
     override func startLoading() {
         switch AppRoute.current {
         case .routed(let server, let sessions):
-            let destination = LoopbackDestination(baseURL: server, timeout: AppRoute.defaultTimeout, headers: [:], sessions: sessions)
+            let destination = LoopbackDestination(
+                baseURL: server, timeout: AppRoute.defaultTimeout, headers: [:], sessions: sessions, cookies: Self.cookies)
             exchange = HostRouter.shared.forward(self, to: destination)
         case .refused(let sentence):
             failLoading(.cannotConnectToHost, sentence)
         case nil:
             failLoading(.cannotConnectToHost)
         }
+    }
+
+    /// The process's shared cookie storage, which `URLSession.shared` and sessions made from `.default` use:
+    /// the protocol cannot tell which session a request is from, so an `.ephemeral` session's requests share it
+    /// too while routed.
+    private static var cookies: RoutedCookies? {
+        RoutedCookies(storage: HTTPCookieStorage.shared, acceptPolicy: HTTPCookieStorage.shared.cookieAcceptPolicy, sendsCookies: true)
     }
 
     override func stopLoading() {

@@ -35,10 +35,11 @@ package final class HostRouter: Sendable {
     /// answers only a loopback `Host` unless told otherwise, and on Linux a `Host` set here would reach it;
     /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
     /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
-    /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them.
+    /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them,
+    /// and so is the `Cookie` the session's `cookies` hold for the URL (see ``RoutedCookies``).
     package static func loopbackRequest(
         for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
-        sessionHeaders: [String: String]
+        sessionHeaders: [String: String], cookies: RoutedCookies? = nil
     ) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
             var target = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -58,6 +59,9 @@ package final class HostRouter: Sendable {
         // A URLProtocol's request lacks the configuration's `httpAdditionalHeaders` (a token set there, say).
         for (name, value) in sessionHeaders where request.value(forHTTPHeaderField: name) == nil {
             routed.setValue(value, forHTTPHeaderField: name)
+        }
+        if let cookie = cookies?.header(for: request) {
+            routed.setValue(cookie, forHTTPHeaderField: "Cookie")
         }
         routed.setValue(nil, forHTTPHeaderField: "Host")
         routed.setValue(authority, forHTTPHeaderField: hostHeader)
@@ -86,28 +90,34 @@ package final class HostRouter: Sendable {
     /// `startLoading`.
     package func forward(_ routing: URLProtocol, to destination: LoopbackDestination?) -> LoopbackExchange? {
         let request = routing.request
-        // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it; sending the
-        // request without it would make a wrong recording or a baffling miss.
+        // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it (Darwin hands it over
+        // as httpBodyStream); sending the request without it would make a wrong recording or a baffling miss.
         if routing.task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
             routing.failLoading(
-                .unsupportedURL, "a routed session cannot read the body of an upload task on Linux; set the request's httpBody and use a data task")
+                .unsupportedURL,
+                "a routed session cannot read the body of this upload task, since \(URLSessionQuirks.sessionName) does not hand it to a URLProtocol; set the request's httpBody and use a data task"
+            )
             return nil
         }
         guard let destination,
             let routed = Self.loopbackRequest(
-                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers),
+                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers,
+                cookies: destination.cookies),
             let session = destination.sessions.session(timeout: routed.timeoutInterval)
         else {
             routing.failLoading(.cannotConnectToHost)
             return nil
         }
-        return start(routed, in: session, for: routing, originalURL: request.url ?? destination.baseURL)
+        return start(routed, in: session, for: routing, originalURL: request.url ?? destination.baseURL, cookies: destination.cookies)
     }
 
     /// Sends `request` (already addressed to the server) through `session` for `routing`, whose client gets
-    /// the events as if for `originalURL`. Returns at once; the exchange can be cancelled before the request left.
-    package func start(_ request: URLRequest, in session: URLSession, for routing: URLProtocol, originalURL: URL) -> LoopbackExchange {
-        let exchange = LoopbackExchange(routing: routing, originalURL: originalURL)
+    /// the events as if for `originalURL`, the answer's cookies stored in `cookies`. Returns at once; the
+    /// exchange can be cancelled before the request left.
+    package func start(
+        _ request: URLRequest, in session: URLSession, for routing: URLProtocol, originalURL: URL, cookies: RoutedCookies?
+    ) -> LoopbackExchange {
+        let exchange = LoopbackExchange(routing: routing, originalURL: originalURL, cookies: cookies)
         // On Linux every session's work queue has the same target, and `startLoading` runs on one of them:
         // making a task from there waits on the queue it runs on, which traps. So the task is made elsewhere.
         DispatchQueue.global().async { [self] in
@@ -148,13 +158,16 @@ package struct LoopbackDestination {
     package let headers: [String: String]
     /// The loopback sessions the request travels through.
     package let sessions: LoopbackSessions
+    /// The routed session's cookies, or `nil` when it keeps none.
+    package let cookies: RoutedCookies?
 
     /// A destination of these parts.
-    package init(baseURL: URL, timeout: TimeInterval, headers: [String: String], sessions: LoopbackSessions) {
+    package init(baseURL: URL, timeout: TimeInterval, headers: [String: String], sessions: LoopbackSessions, cookies: RoutedCookies?) {
         self.baseURL = baseURL
         self.timeout = timeout
         self.headers = headers
         self.sessions = sessions
+        self.cookies = cookies
     }
 }
 
@@ -217,14 +230,17 @@ package final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
 
     package let routing: URLProtocol
     package let originalURL: URL
+    /// Where the answer's `Set-Cookie` goes, before the client hears of the answer (as URLSession stores them).
+    private let cookies: RoutedCookies?
     private let state = Lock<State>(.starting)
     /// The thread that called `startLoading`, the only one that may call the protocol's client (Darwin).
     private let clientThread = URLProtocolClientThread()
 
     /// Made in `startLoading`, on the thread the client's callbacks must be made on.
-    package init(routing: URLProtocol, originalURL: URL) {
+    package init(routing: URLProtocol, originalURL: URL, cookies: RoutedCookies?) {
         self.routing = routing
         self.originalURL = originalURL
+        self.cookies = cookies
     }
 
     /// Calls the protocol's client (`work(client, protocol)`) on the thread that ran `startLoading`
@@ -257,6 +273,9 @@ package final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
 
     package func task(_ task: URLSessionDataTask, receivedResponse response: URLResponse) {
         let http = response as? HTTPURLResponse
+        if let cookies, let fields = http?.allHeaderFields {
+            cookies.store(fields, from: originalURL, for: routing.request)
+        }
         let shown =
             HTTPURLResponse(
                 url: originalURL, statusCode: http?.statusCode ?? 200, httpVersion: "HTTP/1.1",

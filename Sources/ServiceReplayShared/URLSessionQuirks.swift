@@ -11,4 +11,25 @@ package enum URLSessionQuirks {
         false
         #endif
     }()
+
+    /// Whether a `URLProtocol` can be handed an upload task with neither `httpBody` nor `httpBodyStream`:
+    /// FoundationNetworking keeps the body of `uploadTask(with:from:)` and `uploadTask(with:fromFile:)` where a
+    /// protocol cannot read it. Darwin's URLSession gives the protocol the body as `httpBodyStream` (by reading
+    /// Apple's documentation and the stubbing libraries that rely on it; not run here).
+    package static let hidesUploadBodies: Bool = {
+        #if canImport(FoundationNetworking)
+        true
+        #else
+        false
+        #endif
+    }()
+
+    /// The name of the `URLSession` in use, for sentences about what it cannot do.
+    package static let sessionName: String = {
+        #if canImport(FoundationNetworking)
+        "FoundationNetworking (Linux)"
+        #else
+        "Apple's URLSession"
+        #endif
+    }()
 }

@@ -142,6 +142,50 @@ import Testing
         }
     }
 
+    /// An app that logs in (the upstream sets a session cookie on `/login`) and then asks `/me`, which answers 200
+    /// only with that cookie: recorded through the app's routing, then replayed with the upstream gone.
+    @Test func anAppThatLogsIn_recordsItsCallWithTheCookie_andReplaysItOffline_withNoCookieInClear() async throws {
+        let secret = "s3cr3t-\(UUID().uuidString)"
+        let upstream = HTTPServer { request in
+            switch request.path {
+            case "/login":
+                return .response(status: 200, headers: ["Set-Cookie": "session=\(secret); Path=/; HttpOnly"], body: Data("in".utf8))
+            default:
+                let authorized = request.headers["Cookie"]?.contains("session=\(secret)") == true
+                return .response(status: authorized ? 200 : 401, body: Data((authorized ? "ada" : "log in first").utf8))
+            }
+        }
+        let upstreamURL = try await upstream.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("approuting-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("session.json")
+        let requests = ["shared http://api.example.test/login", "shared http://api.example.test/me"]
+        let loggedIn = [
+            "shared http://api.example.test/login -> 200 \(Data("in".utf8).base64EncodedString())",
+            "shared http://api.example.test/me -> 200 \(Data("ada".utf8).base64EncodedString())",
+        ]
+        // GIVEN a server recording the app in front of the cookie-session upstream
+        let recording = RecordingOptions(upstream: try Upstream(upstreamURL), file: file)
+        let recorder = try CassetteServer(cassettes: [], configuration: .init(faults: .none, mode: .record, recording: recording))
+        try await recorder.start()
+        // WHEN the app logs in and calls, routed
+        let recorded = try await RoutingProbe.run(requests, environment: try recorder.launchEnvironment)
+        await recorder.stop()
+        await upstream.stop()
+        try recorder.saveRecording()
+        // THEN its call carried the session cookie, and the cassette holds no cookie value in clear
+        #expect(Array(recorded.lines.dropFirst()) == loggedIn, "\(recorded.errors)")
+        let text = try String(contentsOf: file, encoding: .utf8)
+        #expect(!text.contains(secret))
+        // AND offline, the app replays the same: the replayed cookie is sent back as the recorded one was
+        try await withMockServer(cassettes: [try Cassette.load(from: file)], configuration: .init(faults: .none)) { server in
+            let replayed = try await RoutingProbe.run(requests, environment: try server.launchEnvironment)
+            #expect(Array(replayed.lines.dropFirst()) == loggedIn, "\(replayed.errors)")
+            #expect(server.journal.entries.last?.request.headers["Cookie"] == "session=\(Cassette.redactionPlaceholder)")
+        }
+    }
+
     /// Waits, in bounded steps, until `condition` holds (true) or about `seconds` passed (false): for what a child
     /// process does, which no callback reports.
     static func eventually(within seconds: Int, _ condition: () -> Bool) async throws -> Bool {

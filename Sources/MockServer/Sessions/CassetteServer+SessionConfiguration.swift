@@ -17,7 +17,13 @@ extension CassetteServer {
     /// `protocolClasses`. A session made from the configuration routes to this server while it runs; after
     /// it stops, its requests fail with `URLError.cannotConnectToHost` and never reach the network. On Linux a
     /// `URLProtocol` cannot read an upload task's body, so upload tasks fail with `URLError.unsupportedURL`:
-    /// give the body as the request's `httpBody` (or `httpBodyStream`) to a data task.
+    /// give the body as the request's `httpBody` (or `httpBodyStream`) to a data task. (Apple's URLSession
+    /// hands the protocol the body as a stream, which is sent.)
+    ///
+    /// Cookies are handled as the session would: `Cookie` from the configuration's `httpCookieStorage` (when
+    /// `httpShouldSetCookies` and the request's `httpShouldHandleCookies` allow it), and every `Set-Cookie` of
+    /// the answer stored there for the URL the client asked for, as `httpCookieAcceptPolicy` and the
+    /// request's `mainDocumentURL` allow.
     ///
     /// The configuration's `httpAdditionalHeaders` (a token set there by an SDK, say) reach the server, as
     /// the session would send them: a header the request sets itself wins. A background configuration

@@ -18,7 +18,7 @@ final class HostRoutes: Sendable {
     static let retiredBeforeReuse = 16
 
     /// A slot's owner. Unchecked because `URLSessionConfiguration` is not `Sendable`: only its request
-    /// timeout and additional headers are read, which the test sets before making its session.
+    /// timeout, additional headers and cookie settings are read, which the test sets before making its session.
     struct Route: @unchecked Sendable {
         weak var server: CassetteServer?
         let configuration: URLSessionConfiguration
@@ -81,7 +81,8 @@ final class HostRoutes: Sendable {
         guard let route, let baseURL = route.server?.baseURL else { return nil }
         return LoopbackDestination(
             baseURL: baseURL, timeout: route.configuration.timeoutIntervalForRequest,
-            headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions)
+            headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions,
+            cookies: RoutedCookies(configuration: route.configuration))
     }
 
     /// A configuration's `httpAdditionalHeaders` as names and values (Apple documents string values only;

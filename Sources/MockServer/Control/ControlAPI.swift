@@ -285,8 +285,8 @@ final class ControlAPI: Sendable {
     /// Why `request`, when it would change the server's state (any method but GET, HEAD and OPTIONS), is
     /// refused as sent by a web page of another origin, or `nil` when it is not: its `Origin` is present and
     /// names another authority than its `Host`, or its `Sec-Fetch-Site` is present and says another origin
-    /// (`cross-site`, `same-site`; a browser sends `same-origin` for the journal page's own writes, `none`
-    /// for what its user typed). A browser sends a cross-site form or `text/plain` POST without asking first,
+    /// (`same-site`, such as a page on another port; `cross-site` never gets here, see ``ControlHandler``; a
+    /// browser sends `same-origin` for the journal page's own writes, `none` for what its user typed). A browser sends a cross-site form or `text/plain` POST without asking first,
     /// so only this check keeps a page from resetting the journal or changing the faults; clients that are no
     /// page (curl, SDKs, tests) send neither header.
     static func crossSiteRefusal(of request: HTTPRequest) -> String? {

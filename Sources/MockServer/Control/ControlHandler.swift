@@ -1,7 +1,10 @@
-/// The handler in front of a server's own, replay or recording. It first refuses a request whose `Host` the
-/// server does not answer (``HostCheck``), with 421 and one sentence, before anything is matched, forwarded,
-/// faulted or journaled; then a request under ``ControlAPI/prefix`` is the control API's, answered here and
-/// never matched, recorded, faulted or put in the journal; every other request goes on unchanged.
+/// The handler in front of a server's own, replay or recording. It first refuses, before anything is matched,
+/// forwarded, faulted or journaled, a request whose `Host` the server does not answer (``HostCheck``), with 421,
+/// and one a browser marks as sent by a page of another site (`Sec-Fetch-Site: cross-site`), with 403, each
+/// with one sentence: such a page cannot read the answer, but its request would still move a sequence, count
+/// towards a fault's trigger or reach the upstream. Then a request under ``ControlAPI/prefix`` is the control
+/// API's, answered here and never matched, recorded, faulted or put in the journal; every other request goes on
+/// unchanged.
 final class ControlHandler: HTTPHandler {
     let api: ControlAPI
     let inner: any HTTPHandler
@@ -23,6 +26,7 @@ final class ControlHandler: HTTPHandler {
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         let host = request.headers["Host"]
         guard hosts.admits(host) else { return refusal(of: request, host: host ?? "") }
+        if let site = request.headers["Sec-Fetch-Site"], site.caseInsensitiveEquals("cross-site") { return crossSiteRefusal(of: request) }
         guard ControlAPI.isControlRequest(request) else { return inner.reply(to: request, context: context) }
         return api.reply(to: request, context: context)
     }
@@ -37,5 +41,14 @@ final class ControlHandler: HTTPHandler {
             + "to allow it, pass --allow-host \(name) to recorder, or add it to CassetteServer.Configuration.allowedHosts."
         onRejection?(RejectedRequest(status: 421, reason: sentence, request: "\(request.method) \(request.path)"))
         return ControlAPI.error(421, sentence)
+    }
+
+    /// 403 for a request a page of another site sent (a link followed from another site is one too).
+    private func crossSiteRefusal(of request: HTTPRequest) -> HTTPReply {
+        let sentence =
+            "this server refuses \(request.method) \(request.path) from a web page of another site (Sec-Fetch-Site: cross-site), so that no page "
+            + "in a browser can change what it replays or send requests through it; send it from a client that is no web page (curl, a test, the app), or type the address."
+        onRejection?(RejectedRequest(status: 403, reason: sentence, request: "\(request.method) \(request.path)"))
+        return ControlAPI.error(403, sentence)
     }
 }

@@ -32,8 +32,8 @@ enum CaptureCommand: Command {
             and exits 0. An existing cassette is never replaced: --mode new-episodes replays what it
             holds and appends only the requests it does not match. Only requests addressed to a loopback name
             are forwarded (Host 127.0.0.1, localhost or [::1], any port; others get 421 and reach no upstream),
-            so that no web page in a browser can send requests upstream through it; --allow-host lets a name
-            through on purpose.
+            and none a browser marks as sent by a page of another site (403), so that no web page can send
+            requests upstream through it; --allow-host lets a name through on purpose.
             """,
         arguments: [],
         options: [

@@ -25,9 +25,10 @@ enum ReplayCommand: Command {
             faults; GET and PUT cassettes ({"cassettes": ["name", ...]}, named as in the first folder served);
             POST reset. Its own address is the journal page, which shows the requests live in a browser. It is
             never matched, faulted or journaled itself. Only requests addressed to a loopback name are answered
-            (Host 127.0.0.1, localhost or [::1], any port; others get 421), and a control request that would
-            change something is refused (403) when a web page of another origin sent it, so that no page in a
-            browser can read or steer the server; --allow-host lets a name through on purpose.
+            (Host 127.0.0.1, localhost or [::1], any port; others get 421), a request a browser marks as sent
+            by a page of another site is refused (403), and so is a control request that would change something
+            sent by a page of another origin, so that no page in a browser can read or steer the server;
+            --allow-host lets a name through on purpose.
             """,
         arguments: [.init(spelling: "CASSETTE|DIR", text: "Cassette files or folders of them (default: Recordings/).")],
         options: [

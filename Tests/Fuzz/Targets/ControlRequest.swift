@@ -1,7 +1,7 @@
 // Requests as any client or web page may send them to a server, control API included: whatever the
 // method, target, headers and body, the handler in front never crashes; a Host the server does not answer gets
-// 421 and changes nothing; a write under /__mockserver/ sent by a page of another origin gets 403 and changes
-// nothing. Both rules are checked against a model written here, not against the code that applies them.
+// 421 and changes nothing; any request a browser marks cross-site, and a write under /__mockserver/ sent by a
+// page of another origin, gets 403 and changes nothing. Both rules are checked against a model written here, not against the code that applies them.
 //
 // The input is text: a request line `METHOD TARGET`, header lines `Name: value`, a blank line, then the body.
 import Foundation
@@ -115,6 +115,9 @@ public func fuzzControlRequest(_ start: UnsafeRawPointer?, _ count: Int) -> CInt
     if !modelAnswers(host: request.headers["Host"]) {
         require(status == 421, "\(request.method) \(request.target) with Host \(request.headers["Host"] ?? "-") got \(String(describing: status)), not 421")
         require(State(of: server) == before, "a refused Host changed the server")
+    } else if request.headers["Sec-Fetch-Site"]?.lowercased() == "cross-site" {
+        require(status == 403, "a cross-site \(request.method) \(request.target) got \(String(describing: status)), not 403")
+        require(State(of: server) == before, "a cross-site request changed the server")
     } else if modelRefusesAsCrossSite(request) {
         require(status == 403, "a cross-site \(request.method) \(request.target) got \(String(describing: status)), not 403")
         require(State(of: server) == before, "a cross-site write changed the server")

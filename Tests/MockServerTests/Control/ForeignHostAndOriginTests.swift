@@ -149,7 +149,6 @@ import Testing
                 ("DELETE", "/__mockserver/faults", ["Origin: null"], "the origin null"),
                 ("POST", "/__mockserver/reset", ["Origin: http://localhost:\(base.port!)"], "the origin http://localhost"),
                 ("POST", "/__mockserver/reset", ["Origin: http://127.0.0.1:\(base.port!)/x"], "the origin http://127.0.0.1"),
-                ("POST", "/__mockserver/reset", ["Sec-Fetch-Site: cross-site"], "(Sec-Fetch-Site: cross-site)"),
                 ("PUT", "/__mockserver/faults", ["Sec-Fetch-Site: same-site", "Origin: http://127.0.0.1:\(base.port!)"], "(Sec-Fetch-Site: same-site)"),
             ]
             for (method, target, headers, named) in cases {
@@ -165,6 +164,35 @@ import Testing
             #expect(server.journal.recordedCount == 1)
             let second = try await Self.send(base, "GET", "/items", headers: [host])
             #expect(second.bodyText == #"{"items":[2]}"#, "the sequence went on from where it was")
+        }
+    }
+
+    @Test func aPageOfAnotherSite_isRefusedOnEveryPath_andMovesNoSequence() async throws {
+        let rejections = RejectionLog()
+        var configuration = CassetteServer.Configuration(faults: .none)
+        configuration.onRejection = rejections.append
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            let base = try #require(server.baseURL)
+            let host = "Host: 127.0.0.1:\(base.port!)"
+            // When a page of another site asks for a recorded answer (no-cors, so it sends no Origin) and resets
+            let read = try await Self.send(base, "GET", "/items", headers: [host, "Sec-Fetch-Site: Cross-Site", "Sec-Fetch-Mode: no-cors"])
+            let reset = try await Self.send(base, "POST", "/__mockserver/reset", headers: [host, "Sec-Fetch-Site: cross-site"])
+            // Then both are refused with one sentence, and nothing moved: the journal is empty, the sequence at its start
+            for (response, what) in [(read, "GET /items"), (reset, "POST /__mockserver/reset")] {
+                #expect(response.status == 403)
+                let sentence = (try? JSONSerialization.jsonObject(with: response.body) as? [String: String])?["error"] ?? ""
+                #expect(sentence.hasPrefix("this server refuses \(what) from a web page of another site (Sec-Fetch-Site: cross-site)"), "\(sentence)")
+            }
+            #expect(server.journal.recordedCount == 0)
+            #expect(rejections.all.map(\.request) == ["GET /items", "POST /__mockserver/reset"])
+            #expect(rejections.all.map(\.status) == [403, 403])
+            let first = try await Self.send(base, "GET", "/items", headers: [host])
+            #expect(first.bodyText == #"{"items":[1]}"#, "the refused request did not move the sequence")
+            // While the same site (a front end on another port), the same origin and what the user typed are answered
+            for site in ["same-site", "same-origin", "none"] {
+                let response = try await Self.send(base, "GET", "/items", headers: [host, "Sec-Fetch-Site: \(site)"])
+                #expect(response.status == 200, "\(site)")
+            }
         }
     }
 
@@ -196,6 +224,9 @@ import Testing
                 let refused = try await Self.send(base, "GET", "/json", headers: ["Host: attacker.example:\(base.port!)"])
                 // Then it is refused, the upstream never sees it and nothing is recorded
                 #expect(refused.status == 421)
+                // And so is a page of another site that reaches it by its own address
+                let crossSite = try await Self.send(base, "GET", "/json", headers: ["Host: 127.0.0.1:\(base.port!)", "Sec-Fetch-Site: cross-site"])
+                #expect(crossSite.status == 403)
                 #expect(log.all.isEmpty)
                 #expect(server.recordedCassette?.interactions.isEmpty != false)
                 // While a request addressed to the capture's own address is forwarded and recorded

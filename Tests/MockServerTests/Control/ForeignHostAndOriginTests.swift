@@ -77,7 +77,7 @@ import Testing
 
     @Test(arguments: [
         "127.0.0.1:PORT", "127.0.0.1", "localhost:PORT", "LocalHost:PORT", "localhost", "app.localhost:PORT", "[::1]:PORT", "[::1]",
-        "127.1.2.3:PORT", "",
+        "127.1.2.3:PORT", "127.0.0.255", "",
     ])
     func loopbackNames_areAnswered(host: String) async throws {
         try await Self.withServer { server, base in
@@ -109,8 +109,11 @@ import Testing
     }
 
     @Test func allowedHosts_letTheirNamesThrough_withAnyPortAndCase_andNoOthers() async throws {
-        try await Self.withServer(allowing: ["mockserver", "10.0.2.2", "[fd00::1]"]) { _, base in
-            for host in ["mockserver:8080", "MockServer", "10.0.2.2:\(base.port!)", "[FD00::1]:80", "localhost:\(base.port!)"] {
+        let longest = String(repeating: "a", count: 255)
+        try await Self.withServer(allowing: ["mockserver", "10.0.2.2", "[fd00::1]", "[::ffff:10.0.2.3]", longest]) { _, base in
+            for host in [
+                "mockserver:8080", "MockServer", "10.0.2.2:\(base.port!)", "[FD00::1]:80", "localhost:\(base.port!)", "[::ffff:10.0.2.3]", longest,
+            ] {
                 let response = try await Self.send(base, "GET", "/items", headers: ["Host: \(host)"])
                 #expect(response.status == 200, "\(host)")
             }
@@ -125,7 +128,7 @@ import Testing
         }
     }
 
-    @Test(arguments: ["http://mockserver", "mockserver:8080", "mockserver/", "", "a b", "[::1", "[]"])
+    @Test(arguments: ["http://mockserver", "mockserver:8080", "mockserver/", "", "a b", "[::1", "[]", "[::g]", String(repeating: "a", count: 256)])
     func anAllowedHostThatIsNoName_isRefusedWhenTheServerIsCreated(name: String) throws {
         var configuration = CassetteServer.Configuration(faults: .none)
         configuration.allowedHosts = ["mockserver", name]

@@ -18,6 +18,26 @@ import ServiceReplayTestSupport
         #expect(routed.value(forHTTPHeaderField: "Host") == nil, "URLSession writes the loopback address, the only Host a server answers by default")
     }
 
+    /// A client that sets `Host` itself (virtual hosting against an address) still reaches the server: libcurl
+    /// would send that `Host`, which the server does not answer, so the router leaves `Host` to URLSession.
+    @Test func aRequestThatSetsItsOwnHost_isStillAnswered_underTheHostOfItsURL() async throws {
+        try await withMockServer(
+            cassettes: [Cassette(name: "users", interactions: [.stub("GET", "/users", json: ["ok": true])])], configuration: .init(faults: .none)
+        ) {
+            server in
+            var request = URLRequest(url: URL(string: "https://api.github.com/users")!)
+            request.setValue("api.github.com", forHTTPHeaderField: "Host")
+            #expect(
+                HostRouter.loopbackRequest(for: request, to: try #require(server.baseURL), sessionTimeout: 5, sessionHeaders: [:])?.value(
+                    forHTTPHeaderField: "Host") == nil)
+            let session = URLSession(configuration: try server.sessionConfiguration())
+            defer { session.finishTasksAndInvalidate() }
+            let (_, response) = try await session.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            #expect(server.journal.entries.first?.request.headers["Host"] == "api.github.com")
+        }
+    }
+
     /// A routed request as Apple's URLSession may send it: Host rewritten to the loopback address of `base`.
     private static func routedHead(_ base: URL) -> String {
         "GET /users HTTP/1.1\r\nHost: 127.0.0.1:\(base.port!)\r\nAccept: */*\r\nX-MockServer-Host: api.github.com:8443"

@@ -83,27 +83,29 @@ import Testing
         let workspace = try Workspace()
         defer { workspace.remove() }
         let me = Interaction.stub(
-            "GET", "/me?access_token=\(Cassette.redactionPlaceholder)&v=2", json: ["login": "ann"],
+            "GET", "/me?access_token=\(Cassette.redactionPlaceholder)&v=2&sid=\(Cassette.redactionPlaceholder)", json: ["login": "ann"],
             headers: ["Set-Cookie": "session=upstream-session-secret-3; Path=/; HttpOnly"])
         try await withMockServer(cassettes: [Cassette(name: "me", interactions: [me])], configuration: .init(faults: .none, strict: true)) { upstream in
-            // When a request with a live Authorization header, cookie and access_token goes through capture
-            let capture = try RunningRecorder(["capture", "--upstream", upstream.baseURL!.absoluteString], in: workspace.folder)
+            // When a request with a live Authorization header, cookie and access_token, and a field and a header
+            // named to capture as secret, goes through it
+            let capture = try RunningRecorder(
+                ["capture", "--upstream", upstream.baseURL!.absoluteString, "--redact-field", "sid", "--redact-header", "X-Trace"], in: workspace.folder)
             let proxy = try await capture.address(after: "Listening on")
             let http = LoopbackHTTP()
             defer { http.close() }
             let live = try await http.send(
-                "GET", "/me?access_token=live-access-token-1&v=2", to: proxy,
-                headers: [("Authorization", "Bearer live-bearer-token-2"), ("Cookie", "session=live-cookie-value-3")])
+                "GET", "/me?access_token=live-access-token-1&v=2&sid=live-field-5", to: proxy,
+                headers: [("Authorization", "Bearer live-bearer-token-2"), ("Cookie", "session=live-cookie-value-3"), ("X-Trace", "live-trace-6")])
             let run = try await capture.stop()
             // Then the client saw the live answer, and the default cassette holds none of the secrets
             #expect(live.status == 200)
             #expect(live.headers["Set-Cookie"] == "session=upstream-session-secret-3; Path=/; HttpOnly")
             #expect(run.status == 0, "\(run.stderr)")
             let out = "Recordings/127.0.0.1-\(upstream.baseURL!.port!).json"
-            #expect(run.stdout.contains("GET /me?access_token=<redacted>&v=2 → 200, "))
+            #expect(run.stdout.contains("GET /me?access_token=<redacted>&v=2&sid=<redacted> → 200, "))
             #expect(run.stdout.hasSuffix("Stopped on SIGINT: 1 exchange recorded; \(out) holds 1 interaction.\n"))
             let text = String(decoding: try workspace.contents(out), as: UTF8.self)
-            for secret in ["live-access-token-1", "live-bearer-token-2", "live-cookie-value-3", "upstream-session-secret-3"] {
+            for secret in ["live-access-token-1", "live-bearer-token-2", "live-cookie-value-3", "upstream-session-secret-3", "live-field-5", "live-trace-6"] {
                 #expect(!text.contains(secret), "\(secret) is on disk")
             }
             #expect(try await workspace.run(["lint", out]).status == 0)
@@ -112,7 +114,7 @@ import Testing
             let replay = try RunningRecorder(["replay", out, "--strict"], in: workspace.folder)
             let replayBase = try await replay.address(after: "Replaying")
             let again = try await http.send(
-                "GET", "/me?access_token=another-token&v=2", to: replayBase,
+                "GET", "/me?access_token=another-token&v=2&sid=another-field", to: replayBase,
                 headers: [("Authorization", "Bearer another"), ("Cookie", "session=another")])
             let replayRun = try await replay.stop()
             #expect(again.status == 200)

@@ -110,9 +110,10 @@ import Testing
 
     @Test func allowedHosts_letTheirNamesThrough_withAnyPortAndCase_andNoOthers() async throws {
         let longest = String(repeating: "a", count: 255)
-        try await Self.withServer(allowing: ["mockserver", "10.0.2.2", "[fd00::1]", "[::ffff:10.0.2.3]", longest]) { _, base in
+        try await Self.withServer(allowing: ["mockserver", "10.0.2.2", "[fd00::1]", "[::ffff:10.0.2.3]", longest, "Zz-9_.a"]) { _, base in
             for host in [
                 "mockserver:8080", "MockServer", "10.0.2.2:\(base.port!)", "[FD00::1]:80", "localhost:\(base.port!)", "[::ffff:10.0.2.3]", longest,
+                "zZ-9_.A",
             ] {
                 let response = try await Self.send(base, "GET", "/items", headers: ["Host: \(host)"])
                 #expect(response.status == 200, "\(host)")

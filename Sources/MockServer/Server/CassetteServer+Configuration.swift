@@ -80,7 +80,7 @@ extension CassetteServer {
         /// (it is not matched, forwarded, faulted or journaled); one without `Host` (HTTP/1.0) is answered.
         /// Whatever this allows, a request a browser marks as sent by a page of another site
         /// (`Sec-Fetch-Site: cross-site`) gets 403 and changes nothing.
-        /// Routed requests (``CassetteServer/sessionConfiguration()``, app routing) address the server by its
+        /// Routed requests (``CassetteServer/sessionConfiguration(_:)``, app routing) address the server by its
         /// loopback address and need nothing here. An entry that is not a name is refused when the server is
         /// created.
         public var allowedHosts: [String] = []

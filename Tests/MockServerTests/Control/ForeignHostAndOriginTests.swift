@@ -19,9 +19,13 @@ import Testing
         return try await rawExchange(base, head, body: Data(body.utf8))
     }
 
-    static func withServer(allowing hosts: [String] = [], _ body: (CassetteServer, URL) async throws -> Void) async throws {
+    /// Runs `body` with a server of ``cassette`` answering `hosts` besides loopback's, its refusals told to `rejections`.
+    static func withServer(
+        allowing hosts: [String] = [], rejections: RejectionLog? = nil, _ body: (CassetteServer, URL) async throws -> Void
+    ) async throws {
         var configuration = CassetteServer.Configuration(faults: .none)
         configuration.allowedHosts = hosts
+        configuration.onRejection = rejections?.append
         try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
             try await body(server, try #require(server.baseURL))
         }
@@ -52,10 +56,7 @@ import Testing
 
     @Test func aRebindingPagesHost_isRefusedOnARecordedPath_andNeitherJournaledNorSequenced() async throws {
         let rejections = RejectionLog()
-        var configuration = CassetteServer.Configuration(faults: .none)
-        configuration.onRejection = rejections.append
-        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
-            let base = try #require(server.baseURL)
+        try await Self.withServer(rejections: rejections) { server, base in
             // When a rebinding page asks for a recorded answer
             let refused = try await Self.send(base, "GET", "/items", headers: ["Host: attacker.example"])
             // Then it is refused, journaled nowhere, and the first recorded answer is still the next one
@@ -173,10 +174,7 @@ import Testing
 
     @Test func aPageOfAnotherSite_isRefusedOnEveryPath_andMovesNoSequence() async throws {
         let rejections = RejectionLog()
-        var configuration = CassetteServer.Configuration(faults: .none)
-        configuration.onRejection = rejections.append
-        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
-            let base = try #require(server.baseURL)
+        try await Self.withServer(rejections: rejections) { server, base in
             let host = "Host: 127.0.0.1:\(base.port!)"
             // When a page of another site asks for a recorded answer (no-cors, so it sends no Origin) and resets
             let read = try await Self.send(base, "GET", "/items", headers: [host, "Sec-Fetch-Site: Cross-Site", "Sec-Fetch-Mode: no-cors"])

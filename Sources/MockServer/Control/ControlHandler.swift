@@ -24,9 +24,19 @@ final class ControlHandler: HTTPHandler {
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-        let host = request.headers["Host"]
+        // Both fields in one pass over the header lines (each the first of its name, as the subscript gives it):
+        // this runs for every request.
+        var host: String?
+        var site: String?
+        for line in request.headers.lines where host == nil || site == nil {
+            if host == nil, line.name.caseInsensitiveEquals("Host") {
+                host = line.value
+            } else if site == nil, line.name.caseInsensitiveEquals("Sec-Fetch-Site") {
+                site = line.value
+            }
+        }
         guard hosts.admits(host) else { return refusal(of: request, host: host ?? "") }
-        if let site = request.headers["Sec-Fetch-Site"], site.caseInsensitiveEquals("cross-site") { return crossSiteRefusal(of: request) }
+        if let site, site.caseInsensitiveEquals("cross-site") { return crossSiteRefusal(of: request) }
         guard ControlAPI.isControlRequest(request) else { return inner.reply(to: request, context: context) }
         return api.reply(to: request, context: context)
     }

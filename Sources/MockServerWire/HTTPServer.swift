@@ -23,7 +23,11 @@ package final class HTTPServer: Sendable {
 
     /// The configuration the server was created with.
     let configuration: Configuration
-    private let handler: any HTTPHandler
+    let handler: any HTTPHandler
+    /// `Server: name\r\n`, or empty: what ``head(of:isHEAD:streamed:)`` adds, as the connections do.
+    let serverLine: [UInt8]
+    /// The `Date` line of answers given in-process, formatted once per second.
+    let dateCache = Lock(HTTPDateCache())
     private let group: EventLoopGroup
     private let onDescriptorsExhausted: (@Sendable () -> Void)?
     private let onRejection: (@Sendable (RejectedRequest) -> Void)?
@@ -52,6 +56,7 @@ package final class HTTPServer: Sendable {
         self.group = group
         self.onDescriptorsExhausted = onDescriptorsExhausted
         self.onRejection = onRejection
+        serverLine = ServerContext.serverLine(of: configuration)
     }
 
     deinit {
@@ -144,6 +149,14 @@ package final class HTTPServer: Sendable {
     /// The bound port while running, or `nil`.
     var port: Int? {
         baseURL?.port
+    }
+
+    /// How many connections were accepted since it started (0 when not running).
+    package var acceptedConnectionCount: UInt64 {
+        lifecycle.withLock { state in
+            if case .running(let context, _) = state { return context.acceptedConnectionCount }
+            return 0
+        }
     }
 
     /// How many connections are open right now (0 when not running).

@@ -41,13 +41,23 @@ final class ServerContext: Sendable {
         idleTimeout = max(configuration.idleTimeout.clampedNanoseconds, 1_000_000)
         maxConnections = max(1, configuration.maxConnections)
         sendsDate = configuration.sendsDateHeader
-        serverLine = configuration.serverName.map { Array("Server: \($0.filter { $0 != "\r" && $0 != "\n" })\r\n".utf8) } ?? []
+        serverLine = Self.serverLine(of: configuration)
         inputLimit = max(limits.maxHeaderBytes, limits.maxRequestLineLength) + 4096
+    }
+
+    /// The `Server: name\r\n` line `configuration` asks for, CR and LF dropped from the name; empty without a name.
+    static func serverLine(of configuration: HTTPServer.Configuration) -> [UInt8] {
+        configuration.serverName.map { Array("Server: \($0.filter { $0 != "\r" && $0 != "\n" })\r\n".utf8) } ?? []
     }
 
     /// Tells the observer, if any, of a request the server answered itself (event-loop thread).
     func noteRejection(_ rejected: RejectedRequest) {
         onRejection?(rejected)
+    }
+
+    /// How many connections were accepted so far.
+    var acceptedConnectionCount: UInt64 {
+        lastConnectionID.withLock { $0 }
     }
 
     func nextConnectionID() -> UInt64 {

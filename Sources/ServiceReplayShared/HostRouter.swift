@@ -29,6 +29,10 @@ package final class HostRouter: Sendable {
     /// `HTTPRequest.routedHostHeader` is this name.
     package static let hostHeader = "X-MockServer-Host"
 
+    /// The header that carries, on a loopback request, the token of a reply the server already decided in the
+    /// client's process and that only the socket can deliver (MockServer's `HandedOverReplies`).
+    package static let replyHeader = "X-MockServer-Reply"
+
     /// `request` addressed to `server` (a base URL): same method, path, query, headers and body, with the
     /// authority the client asked for in ``hostHeader`` (the server puts it back as `Host`, so that matching and
     /// recording see it) and `Host` left to URLSession, which writes the server's loopback address: a server
@@ -89,26 +93,47 @@ package final class HostRouter: Sendable {
     /// request that cannot reach its server fails, it does not reach the real network. Call it from
     /// `startLoading`.
     package func forward(_ routing: URLProtocol, to destination: LoopbackDestination?) -> LoopbackExchange? {
-        let request = routing.request
-        // FoundationNetworking keeps an upload task's body where a URLProtocol cannot read it (Darwin hands it over
-        // as httpBodyStream); sending the request without it would make a wrong recording or a baffling miss.
-        if routing.task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil {
-            routing.failLoading(
-                .unsupportedURL,
-                "a routed session cannot read the body of this upload task, since \(URLSessionQuirks.sessionName) does not hand it to a URLProtocol; set the request's httpBody and use a data task"
-            )
-            return nil
-        }
+        guard !Self.refusesHiddenUploadBody(routing) else { return nil }
         guard let destination,
             let routed = Self.loopbackRequest(
-                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers,
-                cookies: destination.cookies),
-            let session = destination.sessions.session(timeout: routed.timeoutInterval)
+                for: routing.request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers,
+                cookies: destination.cookies)
         else {
             routing.failLoading(.cannotConnectToHost)
             return nil
         }
-        return start(routed, in: session, for: routing, originalURL: request.url ?? destination.baseURL, cookies: destination.cookies)
+        return forward(routed, for: routing, to: destination)
+    }
+
+    /// Sends `routed` (``loopbackRequest(for:to:sessionTimeout:sessionHeaders:cookies:)`` of `routing`'s request)
+    /// to `destination`, as ``forward(_:to:)`` does; with `replyToken`, without its body and with the token in
+    /// ``replyHeader``: the server answers with the reply it already decided for it.
+    package func forward(
+        _ routed: URLRequest, for routing: URLProtocol, to destination: LoopbackDestination, replyToken: String? = nil
+    ) -> LoopbackExchange? {
+        var routed = routed
+        if let replyToken {
+            routed.setValue(replyToken, forHTTPHeaderField: Self.replyHeader)
+            routed.httpBody = nil
+        }
+        guard let session = destination.sessions.session(timeout: routed.timeoutInterval) else {
+            routing.failLoading(.cannotConnectToHost)
+            return nil
+        }
+        return start(routed, in: session, for: routing, originalURL: routing.request.url ?? destination.baseURL, cookies: destination.cookies)
+    }
+
+    /// Fails `routing` and returns `true` when it is an upload task whose body the protocol cannot read:
+    /// FoundationNetworking keeps it where a URLProtocol cannot (Darwin hands it over as `httpBodyStream`), and
+    /// sending the request without it would make a wrong recording or a baffling miss.
+    package static func refusesHiddenUploadBody(_ routing: URLProtocol) -> Bool {
+        let request = routing.request
+        guard routing.task is URLSessionUploadTask, request.httpBody == nil, request.httpBodyStream == nil else { return false }
+        routing.failLoading(
+            .unsupportedURL,
+            "a routed session cannot read the body of this upload task, since \(URLSessionQuirks.sessionName) does not hand it to a URLProtocol; set the request's httpBody and use a data task"
+        )
+        return true
     }
 
     /// Sends `request` (already addressed to the server) through `session` for `routing`, whose client gets
@@ -235,12 +260,16 @@ package final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     private let state = Lock<State>(.starting)
     /// The thread that called `startLoading`, the only one that may call the protocol's client (Darwin).
     private let clientThread = URLProtocolClientThread()
+    /// The body so far, when the client hears only a last load (``URLSessionQuirks/hearsEveryLoad(_:)``); `nil`
+    /// when each part is passed on as it arrives.
+    private let wholeBody: Lock<Data>?
 
     /// Made in `startLoading`, on the thread the client's callbacks must be made on.
     package init(routing: URLProtocol, originalURL: URL, cookies: RoutedCookies?) {
         self.routing = routing
         self.originalURL = originalURL
         self.cookies = cookies
+        wholeBody = URLSessionQuirks.hearsEveryLoad(routing.task) ? nil : Lock(Data())
     }
 
     /// Calls the protocol's client (`work(client, protocol)`) on the thread that ran `startLoading`
@@ -284,7 +313,11 @@ package final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
     }
 
     package func task(_ task: URLSessionDataTask, received data: Data) {
-        deliver { $0.urlProtocol($1, didLoad: data) }
+        if let wholeBody {
+            wholeBody.withLock { $0.append(data) }
+        } else {
+            deliver { $0.urlProtocol($1, didLoad: data) }
+        }
     }
 
     package func task(_ task: URLSessionTask, completedWith error: (any Error)?) {
@@ -294,6 +327,9 @@ package final class LoopbackExchange: SessionTaskHandler, @unchecked Sendable {
             let shown = URLError(code, userInfo: [NSURLErrorFailingURLErrorKey: originalURL])
             deliver { $0.urlProtocol($1, didFailWithError: shown) }
         } else {
+            if let body = wholeBody?.withLock({ $0 }), !body.isEmpty {
+                deliver { $0.urlProtocol($1, didLoad: body) }
+            }
             deliver { $0.urlProtocolDidFinishLoading($1) }
         }
     }

@@ -1,21 +1,30 @@
+import ServiceReplayShared
+
 /// The handler in front of a server's own, replay or recording. It first refuses, before anything is matched,
 /// forwarded, faulted or journaled, a request whose `Host` the server does not answer (``HostCheck``), with 421,
 /// and one a browser marks as sent by a page of another site (`Sec-Fetch-Site: cross-site`), with 403, each
 /// with one sentence: such a page cannot read the answer, but its request would still move a sequence, count
 /// towards a fault's trigger or reach the upstream. Then a request under ``ControlAPI/prefix`` is the control
-/// API's, answered here and never matched, recorded, faulted or put in the journal; every other request goes on
-/// unchanged.
+/// API's, answered here and never matched, recorded, faulted or put in the journal; so is a loopback request that
+/// carries the token of a reply already decided for it in the client's process (``HandedOverReplies``). Every
+/// other request goes on unchanged.
 final class ControlHandler: HTTPHandler {
     let api: ControlAPI
     let inner: any HTTPHandler
     let hosts: HostCheck
+    /// Replies decided in-process that wait for their loopback request.
+    let handedOver: HandedOverReplies
     /// Told of each refused `Host`, as of the requests the wire rejects.
     let onRejection: (@Sendable (RejectedRequest) -> Void)?
 
-    init(api: ControlAPI, inner: any HTTPHandler, hosts: HostCheck, onRejection: (@Sendable (RejectedRequest) -> Void)?) {
+    init(
+        api: ControlAPI, inner: any HTTPHandler, hosts: HostCheck, handedOver: HandedOverReplies,
+        onRejection: (@Sendable (RejectedRequest) -> Void)?
+    ) {
         self.api = api
         self.inner = inner
         self.hosts = hosts
+        self.handedOver = handedOver
         self.onRejection = onRejection
     }
 
@@ -24,19 +33,26 @@ final class ControlHandler: HTTPHandler {
     }
 
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
-        // Both fields in one pass over the header lines (each the first of its name, as the subscript gives it):
+        // Every field in one pass over the header lines (each the first of its name, as the subscript gives it):
         // this runs for every request.
         var host: String?
         var site: String?
-        for line in request.headers.lines where host == nil || site == nil {
+        var replyToken: String?
+        for line in request.headers.lines {
             if host == nil, line.name.caseInsensitiveEquals("Host") {
                 host = line.value
             } else if site == nil, line.name.caseInsensitiveEquals("Sec-Fetch-Site") {
                 site = line.value
+            } else if replyToken == nil, line.name.caseInsensitiveEquals(HostRouter.replyHeader) {
+                replyToken = line.value
             }
         }
         guard hosts.admits(host) else { return refusal(of: request, host: host ?? "") }
         if let site, site.caseInsensitiveEquals("cross-site") { return crossSiteRefusal(of: request) }
+        if let replyToken {
+            return handedOver.take(replyToken)
+                ?? ControlAPI.error(400, "no reply waits for the token in \(HostRouter.replyHeader); the server stopped since, or it was used already.")
+        }
         guard ControlAPI.isControlRequest(request) else { return inner.reply(to: request, context: context) }
         return api.reply(to: request, context: context)
     }

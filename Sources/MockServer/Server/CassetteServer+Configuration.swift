@@ -88,6 +88,10 @@ extension CassetteServer {
         /// names `GET` lists; `nil` (the default) refuses the switch. ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``
         /// sets it to its recordings folder, and `recorder replay` to the folder it serves.
         package var recordingsFolder: URL?
+        /// Whether routed requests of this process are answered in it when their reply needs no socket (see
+        /// ``CassetteServer/sessionConfiguration(_:)``); `false` sends every one over loopback. Default `true`.
+        /// For the tests that compare the two roads.
+        package var answersRoutedRequestsInProcess = true
         /// How often the journal's event stream sends its keep-alive comment when nothing else goes out; tests
         /// shorten it.
         var eventKeepAliveInterval: Duration = .seconds(15)

@@ -53,7 +53,9 @@ public final class CassetteServer: ControlledServer {
     /// ``add(_:)``), one at a time, so that none of them checks or copies a state another is replacing. Taken
     /// before any other lock, and never while answering a request.
     let controls = Lock(())
-    private let http: HTTPServer
+    let http: HTTPServer
+    /// Replies decided in-process for routed requests that the socket delivers.
+    let handedOver = HandedOverReplies()
     /// What ``whenStopped(_:)`` was given, run once by ``stop()``; `nil` once run.
     private let stopActions = Lock<[@Sendable () -> Void]?>([])
 
@@ -122,7 +124,9 @@ public final class CassetteServer: ControlledServer {
             keepAliveInterval: configuration.eventKeepAliveInterval)
         http = HTTPServer(
             configuration: configuration.server,
-            handler: ControlHandler(api: control, inner: served, hosts: hosts, onRejection: configuration.onRejection), group: .shared,
+            handler: ControlHandler(
+                api: control, inner: served, hosts: hosts, handedOver: handedOver, onRejection: configuration.onRejection),
+            group: .shared,
             onDescriptorsExhausted: configuration.onDescriptorsExhausted, onRejection: configuration.onRejection)
         control.steer(self)
     }
@@ -167,6 +171,7 @@ public final class CassetteServer: ControlledServer {
             await recorder.inFlight.drain()
         }
         await http.stop()
+        handedOver.discardAll()
         recorder?.client.invalidate()
         let actions = stopActions.withLock { actions in
             defer { actions = nil }

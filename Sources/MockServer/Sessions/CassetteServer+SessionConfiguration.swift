@@ -46,6 +46,9 @@ extension CassetteServer {
         guard let configuration = base.copy() as? URLSessionConfiguration else {
             throw MockServerError(.invalidConfiguration, "the session configuration could not be copied")
         }
+        // Learning what URLSession adds takes a few loopback requests, once per process: started now, it is
+        // usually done before the first routed request, which would otherwise take the socket.
+        _ = URLSessionAddedHeaders.profile
         configuration.protocolClasses =
             [HostRoutes.shared.protocolClass(for: self, configuration: configuration)]
             + (base.protocolClasses ?? [])

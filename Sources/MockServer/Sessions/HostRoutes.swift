@@ -75,14 +75,15 @@ final class HostRoutes: Sendable {
         return routingClass(slot)
     }
 
-    /// Where slot `index` sends its requests, or `nil` when the server stopped or went away.
-    func destination(ofSlot index: Int) -> LoopbackDestination? {
+    /// Where slot `index` sends its requests, with its server, or `nil` when the server stopped or went away.
+    func destination(ofSlot index: Int) -> (destination: LoopbackDestination, server: CassetteServer)? {
         let route = table.withLock { $0.routes.indices.contains(index) ? $0.routes[index] : nil }
-        guard let route, let baseURL = route.server?.baseURL else { return nil }
-        return LoopbackDestination(
+        guard let route, let server = route.server, let baseURL = server.baseURL else { return nil }
+        let destination = LoopbackDestination(
             baseURL: baseURL, timeout: route.configuration.timeoutIntervalForRequest,
             headers: Self.headers(route.configuration.httpAdditionalHeaders), sessions: route.sessions,
             cookies: RoutedCookies(configuration: route.configuration))
+        return (destination, server)
     }
 
     /// A configuration's `httpAdditionalHeaders` as names and values (Apple documents string values only;

@@ -21,6 +21,10 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
     /// keeps the exchange until its task completes, and then both go. A strong reference here would keep
     /// the pair, the client's task and its whole session (with its descriptors) for the life of the process.
     private weak var exchange: LoopbackExchange?
+    /// The answer given in this process, when it was; weak for the same reason (its timers hold it while due).
+    private weak var delivery: InProcessDelivery?
+    /// The token of a reply decided in this process that the socket delivers, discarded when the load stops.
+    private var handedOver: (token: String, server: CassetteServer)?
 
     /// Every http and https request: one that found no server must fail, never reach the real network.
     override class func canInit(with request: URLRequest) -> Bool {
@@ -31,7 +35,39 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
         request
     }
 
+    /// Answers in this process when the server is here and the reply needs no socket (see ``InProcessReply``):
+    /// the request is matched, faulted and journaled as if it had come over loopback, with the lines the
+    /// platform's URLSession would have added. Otherwise the request travels over loopback, carrying the token
+    /// of the reply already decided when there is one.
     override func startLoading() {
+        guard !HostRouter.refusesHiddenUploadBody(self) else { return }
+        guard let (destination, server) = HostRoutes.shared.destination(ofSlot: Slot.index),
+            let routed = HostRouter.loopbackRequest(
+                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers,
+                cookies: destination.cookies)
+        else {
+            failLoading(.cannotConnectToHost)
+            return
+        }
+        var replyToken: String?
+        if let added = URLSessionAddedHeaders.profile, let received = HTTPRequest(routed: routed, baseURL: destination.baseURL, added: added),
+            let reply = server.replyInProcess(to: received)
+        {
+            let isHEAD = received.method == "HEAD"
+            if let planned = InProcessReply(reply),
+                let head = server.http.head(of: planned.response, isHEAD: isHEAD, streamed: planned.isStream)
+            {
+                let delivery = InProcessDelivery(
+                    reply: planned, to: self, originalURL: request.url ?? destination.baseURL, isHEAD: isHEAD, cookies: destination.cookies,
+                    server: server, timeout: routed.timeoutInterval)
+                self.delivery = delivery
+                delivery.start(head: head)
+                return
+            }
+            let token = server.handedOver.put(reply)
+            handedOver = (token, server)
+            replyToken = token
+        }
         // Without a descriptor for each end of the loopback connection, the request would wait in the
         // server's backlog until it timed out, naming nothing.
         guard Sys.descriptorsLeft(2) else {
@@ -41,11 +77,15 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
             )
             return
         }
-        exchange = HostRouter.shared.forward(self, to: HostRoutes.shared.destination(ofSlot: Slot.index))
+        exchange = HostRouter.shared.forward(routed, for: self, to: destination, replyToken: replyToken)
     }
 
     override func stopLoading() {
         exchange?.cancel()
+        delivery?.cancel()
+        if let (token, server) = handedOver {
+            _ = server.handedOver.take(token)
+        }
     }
 }
 

@@ -9,7 +9,7 @@ package struct HTTPStream: Sendable {
         /// Nanoseconds from the moment the head is sent.
         package var offset: UInt64
         /// The bytes of the part (not yet chunk-framed).
-        var bytes: Data
+        package var bytes: Data
 
         package init(offset: UInt64, bytes: Data) {
             self.offset = offset
@@ -51,7 +51,7 @@ package struct HTTPStream: Sendable {
     }
 
     /// When part `index` is due, in nanoseconds after the head.
-    func due(_ index: Int) -> UInt64 {
+    package func due(_ index: Int) -> UInt64 {
         let scaled = Double(parts[index].offset) * timeScale
         let base = scaled.isFinite && scaled < 1.8e19 ? UInt64(max(0, scaled)) : UInt64.max / 2
         let gaps = UInt64(index).multipliedReportingOverflow(by: extraGap)

@@ -25,6 +25,15 @@ enum ResponseWriter {
     /// connection may be kept open afterwards (the client allows it, the response does not ask to close,
     /// and the framing the client sees is exact).
     static func write<Sink: ByteSink & ~Copyable>(_ response: HTTPResponse, framing: ResponseFraming, into sink: inout Sink) -> Bool {
+        var framingIsExact = true
+        return write(response, framing: framing, into: &sink, framingIsExact: &framingIsExact)
+    }
+
+    /// ``write(_:framing:into:)``, telling also whether the framing the client sees is exact (`framingIsExact`):
+    /// the client can tell where the body ends without the connection closing.
+    static func write<Sink: ByteSink & ~Copyable>(
+        _ response: HTTPResponse, framing: ResponseFraming, into sink: inout Sink, framingIsExact: inout Bool
+    ) -> Bool {
         let status = (100...999).contains(response.status) ? response.status : 500
         let bodyAllowed = status >= 200 && status != 204 && status != 304
         let sendsBody = bodyAllowed && !framing.isHEAD && !response.body.isEmpty
@@ -70,7 +79,7 @@ enum ResponseWriter {
         }
 
         let writtenBodyLength = sendsBody ? response.body.count : 0
-        var framingIsExact = true
+        framingIsExact = true
         if hasTransferEncoding {
             // The handler framed the body itself; only closing makes its end unambiguous.
             framingIsExact = framing.streamsChunks

@@ -22,7 +22,8 @@ private func makeServer() -> (CassetteServer, ControlHandler) {
     let server = try! CassetteServer(cassettes: [cassette], configuration: configuration)
     let api = ControlAPI(token: nil, redaction: .default)
     api.steer(server)
-    let front = ControlHandler(api: api, inner: server.handler, hosts: try! HostCheck(allowing: ["mockserver"]), onRejection: nil)
+    let front = ControlHandler(
+        api: api, inner: server.handler, hosts: try! HostCheck(allowing: ["mockserver"]), handedOver: HandedOverReplies(), onRejection: nil)
     _ = front.reply(to: HTTPRequest(method: "GET", target: "/items", headers: ["Host": "127.0.0.1"]), context: context)
     return (server, front)
 }

@@ -38,7 +38,7 @@ import Testing
         // AND the next configuration is given the oldest freed slot, so the slots stay bounded
         let next = try await startedServer()
         #expect(try slot(routes.protocolClass(for: next, configuration: .ephemeral)) == firstSlot)
-        #expect(routes.destination(ofSlot: firstSlot)?.baseURL == next.baseURL)
+        #expect(routes.destination(ofSlot: firstSlot)?.destination.baseURL == next.baseURL)
         await next.stop()
     }
 
@@ -47,7 +47,7 @@ import Testing
         // GIVEN a routed configuration whose server holds open loopback sessions, then goes away unstopped
         var server: CassetteServer? = try await startedServer()
         let index = try slot(routes.protocolClass(for: try #require(server), configuration: .ephemeral))
-        let sessions = try #require(routes.destination(ofSlot: index)?.sessions)
+        let sessions = try #require(routes.destination(ofSlot: index)?.destination.sessions)
         #expect(sessions.session(timeout: 5) != nil)
         weak let gone = server
         server = nil

@@ -33,22 +33,18 @@ package final class HostRouter: Sendable {
     /// client's process and that only the socket can deliver (MockServer's `HandedOverReplies`).
     package static let replyHeader = "X-MockServer-Reply"
 
-    /// `request` addressed to `server` (a base URL): same method, path, query, headers and body, with the
-    /// authority the client asked for in ``hostHeader`` (the server puts it back as `Host`, so that matching and
-    /// recording see it) and `Host` left to URLSession, which writes the server's loopback address: a server
-    /// answers only a loopback `Host` unless told otherwise, and on Linux a `Host` set here would reach it;
-    /// `nil` when the URL cannot be rebuilt. The timeout is the request's own when it set one, else the
-    /// session's (`sessionTimeout`), as a direct request's would be. The session's additional headers
-    /// (`sessionHeaders`) are added where the request does not set the same header, as URLSession adds them,
-    /// and so is the `Cookie` the session's `cookies` hold for the URL (see ``RoutedCookies``).
+    /// `request` addressed to `server` (a base URL): same method, path, query, headers
+    /// (``routedHeaderFields(for:sessionHeaders:cookies:)``) and body (`body` when already read, else the
+    /// request's), with `Host` left to URLSession, which writes the server's loopback address: a server answers
+    /// only a loopback `Host` unless told otherwise, and on Linux a `Host` set here would reach it; `nil` when the
+    /// URL cannot be rebuilt. The timeout is ``timeout(of:sessionTimeout:)``.
     package static func loopbackRequest(
         for request: URLRequest, to server: URL, sessionTimeout: TimeInterval,
-        sessionHeaders: [String: String], cookies: RoutedCookies? = nil
+        sessionHeaders: [String: String], cookies: RoutedCookies? = nil, body: Data? = nil
     ) -> URLRequest? {
         guard let url = request.url, let base = URLComponents(url: server, resolvingAgainstBaseURL: false),
             var target = URLComponents(url: url, resolvingAgainstBaseURL: true)
         else { return nil }
-        let authority = (target.host ?? "") + (target.port.map { ":\($0)" } ?? "")
         target.scheme = base.scheme
         target.host = base.host
         target.port = base.port
@@ -56,22 +52,52 @@ package final class HostRouter: Sendable {
         target.password = nil
         target.fragment = nil
         guard let loopbackURL = target.url else { return nil }
-        let timeout = request.timeoutInterval == URLRequest(url: url).timeoutInterval ? sessionTimeout : request.timeoutInterval
-        var routed = URLRequest(url: loopbackURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout)
+        var routed = URLRequest(
+            url: loopbackURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: timeout(of: request, sessionTimeout: sessionTimeout))
         routed.httpMethod = request.httpMethod
-        routed.allHTTPHeaderFields = request.allHTTPHeaderFields
-        // A URLProtocol's request lacks the configuration's `httpAdditionalHeaders` (a token set there, say).
-        for (name, value) in sessionHeaders where request.value(forHTTPHeaderField: name) == nil {
-            routed.setValue(value, forHTTPHeaderField: name)
-        }
-        if let cookie = cookies?.header(for: request) {
-            routed.setValue(cookie, forHTTPHeaderField: "Cookie")
-        }
-        routed.setValue(nil, forHTTPHeaderField: "Host")
-        routed.setValue(authority, forHTTPHeaderField: hostHeader)
-        routed.httpBody = request.httpBody ?? request.httpBodyStream.map(readAll)
+        routed.allHTTPHeaderFields = routedHeaderFields(for: request, sessionHeaders: sessionHeaders, cookies: cookies)
+        routed.httpBody = body ?? self.body(of: request)
         routed.httpShouldHandleCookies = false
         return routed
+    }
+
+    /// The header fields a routed `request` reaches the server with: its own; the session's additional headers
+    /// (`sessionHeaders`) where it does not set the same header, as URLSession adds them (a `URLProtocol`'s
+    /// request lacks them: a token set there, say); the `Cookie` the session's `cookies` hold for its URL (see
+    /// ``RoutedCookies``); no `Host`; and the authority the client asked for in ``hostHeader`` (the server puts
+    /// it back as `Host`, so that matching and recording see it).
+    package static func routedHeaderFields(for request: URLRequest, sessionHeaders: [String: String], cookies: RoutedCookies?) -> [String: String] {
+        var fields = request.allHTTPHeaderFields ?? [:]
+        for (name, value) in sessionHeaders where request.value(forHTTPHeaderField: name) == nil {
+            fields[name] = value
+        }
+        if let cookie = cookies?.header(for: request) {
+            fields["Cookie"] = cookie
+        }
+        for name in fields.keys where ["host", hostHeader.lowercased()].contains(name.lowercased()) {
+            fields[name] = nil
+        }
+        fields[hostHeader] = request.url.map(authority) ?? ""
+        return fields
+    }
+
+    /// The host and port `url` names, as a `Host` header writes them (`api.example.test:8443`).
+    private static func authority(of url: URL) -> String {
+        (url.host ?? "") + (url.port.map { ":\($0)" } ?? "")
+    }
+
+    /// The timeout of a routed `request`: its own when it set one, else the session's (`sessionTimeout`), as a
+    /// direct request's would be.
+    package static func timeout(of request: URLRequest, sessionTimeout: TimeInterval) -> TimeInterval {
+        request.timeoutInterval == defaultTimeout ? sessionTimeout : request.timeoutInterval
+    }
+
+    /// A request's timeout when it sets none.
+    private static let defaultTimeout = URLRequest(url: URL(fileURLWithPath: "/")).timeoutInterval
+
+    /// The body of `request`: its `httpBody`, or its `httpBodyStream` read to the end (a stream reads once).
+    package static func body(of request: URLRequest) -> Data? {
+        request.httpBody ?? request.httpBodyStream.map(readAll)
     }
 
     private static func readAll(_ stream: InputStream) -> Data {

@@ -30,6 +30,12 @@
 # one 100,000-event stream from an upstream in mockserver-bench to a reading client: its resident memory
 # after 100,000 events against after 10,000, the stream still open (target: flat, at most 1.1x), and its
 # rate against the same stream read straight from the upstream (no target).
+# Section "routing": what a client pays to reach the same recorded 300-byte answer four ways in one process
+# (mockserver-bench routing): an in-process URLProtocol stub (the reference, what OHHTTPStubs or mattt/Replay
+# do), the server's base URL (a socket, as the client chose), host-routed through sessionConfiguration()
+# (answered in-process), and host-routed with the in-process answer turned off (the socket road it replaced).
+# Per request (100 GETs on one session) and per test (start a server, one GET, stop), medians of ROUNDS*2
+# rounds (targets: routed <= 1.5 x the stub per request, <= 2 x per test; base URL and socket have none).
 # Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
 # after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
 # Section "capture": recording through a reverse proxy. nginx serving the 300-byte answer is measured
@@ -60,7 +66,7 @@ CONNECTIONS=${CONNECTIONS:-64}
 CAPTURE_EXCHANGES=${CAPTURE_EXCHANGES:-20000}
 CONFIGURATION=${CONFIGURATION:-release}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire lookup load memory startstop stream capture"
+ALL_SECTIONS="wire lookup load memory startstop routing stream capture"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -308,6 +314,21 @@ section_startstop() {
         echo "    reading the cassette for every test: $uncached µs; read once per process: $cached µs"
         echo "    read once / read every time: $(ratio "$cached" "$uncached")x"
     done
+}
+
+# --- section: routing ----------------------------------------------------------------------------
+section_routing() {
+    local out way
+    out=$("$BENCH" routing --rounds $((ROUNDS * 2)))
+    figure() { echo "$out" | awk -v kind="$1" -v way="$2" '$1 == kind && $2 == way { print $3 }'; }
+    for kind in per-request per-test; do
+        echo "== routing, $kind (median µs of $((ROUNDS * 2)) rounds): stub $(figure "$kind" stub), base URL $(figure "$kind" base), routed $(figure "$kind" routed), routed over the socket $(figure "$kind" socket)"
+        for way in base socket; do
+            echo "    $way / stub: $(ratio "$(figure "$kind" "$way")" "$(figure "$kind" stub)")x"
+        done
+    done
+    verdict "routed / stub, per request" "$(ratio "$(figure per-request routed)" "$(figure per-request stub)")" le 1.5
+    verdict "routed / stub, per test" "$(ratio "$(figure per-test routed)" "$(figure per-test stub)")" le 2
 }
 
 # --- section: stream -----------------------------------------------------------------------------

@@ -19,18 +19,19 @@ extension CassetteServer {
 }
 
 extension HTTPRequest {
-    /// `routed` (a routed request addressed to the server at `baseURL`) as the server would receive it over the
-    /// socket: `Host` first, then the lines the platform's URLSession adds (`added`) around the request's own,
-    /// and its body. `nil` when its URL has no path the socket would send.
-    init?(routed: URLRequest, baseURL: URL, added: URLSessionAddedHeaders.Profile) {
-        guard let url = routed.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return nil }
+    /// A routed request (`routing`, its body read, its header fields as routing gives them) as the server at
+    /// `baseURL` would receive it over the socket: the path and query as sent, `Host` the server's address, then
+    /// the lines the platform's URLSession adds (`added`) around the request's own. `nil` when its URL has no
+    /// path the socket would send.
+    init?(routing: URLRequest, body: Data?, baseURL: URL, added: URLSessionAddedHeaders.Profile, headers fields: [String: String]) {
+        guard let url = routing.url, let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else { return nil }
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
         let target = components.percentEncodedQuery.map { path + "?" + $0 } ?? path
-        let method = routed.httpMethod ?? "GET"
-        let body = routed.httpBody ?? Data()
+        let method = routing.httpMethod ?? "GET"
+        let body = body ?? Data()
         var headers = HTTPHeaders()
         headers.add(name: "Host", value: (baseURL.host ?? "127.0.0.1") + (baseURL.port.map { ":\($0)" } ?? ""))
-        for (name, value) in routed.allHTTPHeaderFields ?? [:] {
+        for (name, value) in fields {
             headers.add(name: name, value: value)
         }
         self.init(method: method, target: target, headers: added.applied(to: headers, method: method, bodyCount: body.count), body: body)

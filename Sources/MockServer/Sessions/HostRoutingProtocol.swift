@@ -41,16 +41,16 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
     /// of the reply already decided when there is one.
     override func startLoading() {
         guard !HostRouter.refusesHiddenUploadBody(self) else { return }
-        guard let (destination, server) = HostRoutes.shared.destination(ofSlot: Slot.index),
-            let routed = HostRouter.loopbackRequest(
-                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers,
-                cookies: destination.cookies)
-        else {
+        guard let (destination, server) = HostRoutes.shared.destination(ofSlot: Slot.index) else {
             failLoading(.cannotConnectToHost)
             return
         }
+        let body = HostRouter.body(of: request)
         var replyToken: String?
-        if let added = URLSessionAddedHeaders.profile, let received = HTTPRequest(routed: routed, baseURL: destination.baseURL, added: added),
+        if let added = URLSessionAddedHeaders.profile,
+            let received = HTTPRequest(
+                routing: request, body: body, baseURL: destination.baseURL, added: added,
+                headers: HostRouter.routedHeaderFields(for: request, sessionHeaders: destination.headers, cookies: destination.cookies)),
             let reply = server.replyInProcess(to: received)
         {
             let isHEAD = received.method == "HEAD"
@@ -59,7 +59,7 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
             {
                 let delivery = InProcessDelivery(
                     reply: planned, to: self, originalURL: request.url ?? destination.baseURL, isHEAD: isHEAD, cookies: destination.cookies,
-                    server: server, timeout: routed.timeoutInterval)
+                    server: server, timeout: HostRouter.timeout(of: request, sessionTimeout: destination.timeout))
                 self.delivery = delivery
                 delivery.start(head: head)
                 return
@@ -75,6 +75,14 @@ final class HostRoutingProtocol<Slot: RouteSlot>: URLProtocol, RoutingProtocol {
                 .cannotConnectToHost,
                 "the process has no file descriptors left (its limit is \(Sys.descriptorLimit)), so the routed request was not sent; something keeps descriptors open, or the limit is too low (ulimit -n)"
             )
+            return
+        }
+        guard
+            let routed = HostRouter.loopbackRequest(
+                for: request, to: destination.baseURL, sessionTimeout: destination.timeout, sessionHeaders: destination.headers,
+                cookies: destination.cookies, body: body)
+        else {
+            failLoading(.cannotConnectToHost)
             return
         }
         exchange = HostRouter.shared.forward(routed, for: self, to: destination, replyToken: replyToken)

@@ -41,7 +41,8 @@ final class InProcessDelivery: @unchecked Sendable {
         self.server = server
         let nanoseconds = timeout * 1e9
         self.timeout = nanoseconds > 0 && nanoseconds < 1e18 ? UInt64(nanoseconds) : .max / 4
-        wholeBody = URLSessionQuirks.hearsEveryLoad(routing.task) ? nil : Lock(Data())
+        // Only a stream is handed over in parts; reading how the task was registered costs a reflection.
+        wholeBody = reply.isStream && !URLSessionQuirks.hearsEveryLoad(routing.task) ? Lock(Data()) : nil
     }
 
     /// Starts delivering: `head` (the reply's, made just now) at once when no delay applies, else a fresh one

@@ -12,9 +12,9 @@ import ServiceReplayShared
 /// differ by platform, libcurl build and process name.
 ///
 /// Until they are learned (or when learning failed), routed requests take the socket.
-enum URLSessionAddedHeaders {
+package enum URLSessionAddedHeaders {
     /// What the session adds to one kind of request, split around the request's own lines.
-    struct Lines: Sendable, Equatable {
+    package struct Lines: Sendable, Equatable {
         /// Written before the request's own lines (after `Host`).
         var before: [HTTPHeader] = []
         /// Written after them.
@@ -22,7 +22,7 @@ enum URLSessionAddedHeaders {
     }
 
     /// What the session adds to each kind of request.
-    struct Profile: Sendable, Equatable {
+    package struct Profile: Sendable, Equatable {
         /// `GET` and `HEAD` without a body.
         var bodyless: Lines
         /// Any other method without a body (FoundationNetworking adds `Content-Length: 0` to a `DELETE`).
@@ -68,7 +68,7 @@ enum URLSessionAddedHeaders {
     }
 
     /// The profile, once learning is over (`nil` when it failed).
-    static func learned() async -> Profile? {
+    package static func learned() async -> Profile? {
         switch current {
         case .learned(let profile): profile
         case .learning(let task): await task.value

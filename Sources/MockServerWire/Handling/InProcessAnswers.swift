@@ -99,9 +99,9 @@ private struct HeadSink: ByteSink {
             }
             let line = bytes[start..<index]
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")) else { continue }
-            let name = String(decoding: line[..<colon], as: UTF8.self)
-            let value = String(decoding: line[(colon + 1)...], as: UTF8.self)
-            lines.append(HTTPHeader(name: name, value: value.trimmingCharacters(in: CharacterSet(charactersIn: " \t"))))
+            var value = line[(colon + 1)...].drop { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+            while let last = value.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { value = value.dropLast() }
+            lines.append(HTTPHeader(name: String(decoding: line[..<colon], as: UTF8.self), value: String(decoding: value, as: UTF8.self)))
         }
         return lines
     }

@@ -27,11 +27,13 @@ do {
         try await StartStopCommand.run(Array(arguments.dropFirst()))
     case "stream":
         try await StreamCommand.run(Array(arguments.dropFirst()))
+    case "routing":
+        try await RoutingCommand.run(Array(arguments.dropFirst()))
     case "capture-stream":
         try await CaptureStreamCommand.run(Array(arguments.dropFirst()))
     default:
         throw BenchmarkError(
-            "Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY] | startstop [--interactions N] [--runs R] | stream [--events N] [--runs R] | capture-stream --recorder PATH --out FILE [--events N] [--first M]"
+            "Usage: mockserver-bench serve [--port N] | payload | cassette --interactions N --out FILE | lookup | load [--interactions N] | probe [--interactions N] [--requests M] [--journal CAPACITY] | startstop [--interactions N] [--runs R] | stream [--events N] [--runs R] | capture-stream --recorder PATH --out FILE [--events N] [--first M] | routing [--rounds R]"
         )
     }
 } catch {

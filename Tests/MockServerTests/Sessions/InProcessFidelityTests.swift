@@ -225,3 +225,67 @@ import Testing
         #expect((socket.seen.error != nil) == (test.faults == "reset" || test.timeout < 60), "\(String(describing: socket.seen.error))")
     }
 }
+
+/// A client with a data delegate hears a replayed stream part by part, when each is due, on both roads; one with
+/// a completion handler gets it whole (the table above).
+@Suite struct InProcessStreamDelegateTests {
+    /// Collects the parts a task hears, with when each came.
+    final class Parts: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        private let received = Lock<[(Data, ContinuousClock.Instant)]>([])
+        private let done = Lock<CheckedContinuation<Void, Never>?>(nil)
+        private let finished = Lock(false)
+
+        var parts: [(Data, ContinuousClock.Instant)] { received.withLock { $0 } }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let now = ContinuousClock.now
+            received.withLock { $0.append((data, now)) }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+            finished.withLock { $0 = true }
+            done.withLock { $0 }?.resume()
+        }
+
+        /// Returns once the task completed.
+        func completion() async {
+            await withCheckedContinuation { continuation in
+                let isDone = finished.withLock { $0 }
+                if isDone { continuation.resume() } else { done.withLock { $0 = continuation } }
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func delegateClient_hearsEachPartWhenDue(inProcess: Bool) async throws {
+        // GIVEN a recorded stream of two events, the second 200 ms after the first
+        let stream = RecordedStream([.init(offsetMs: 0, .event(.init(data: "one"))), .init(offsetMs: 200, .event(.init(data: "two")))])
+        let cassette = Cassette(
+            name: "events",
+            interactions: [
+                Interaction(
+                    request: RecordedRequest(method: "GET", target: "/events"),
+                    response: RecordedResponse(status: 200, headers: ["Content-Type": "text/event-stream"], body: .stream(stream)))
+            ])
+        try #require(await URLSessionAddedHeaders.learned() != nil)
+        var configuration = CassetteServer.Configuration(faults: .none)
+        configuration.answersRoutedRequestsInProcess = inProcess
+        try await withMockServer(cassettes: [cassette], configuration: configuration) { server in
+            let parts = Parts()
+            let session = URLSession(configuration: try server.sessionConfiguration(), delegate: parts, delegateQueue: nil)
+            defer { session.finishTasksAndInvalidate() }
+            // WHEN a delegate-driven task reads it, routed
+            let started = ContinuousClock.now
+            session.dataTask(with: try #require(URL(string: "https://api.example.test/events"))).resume()
+            await parts.completion()
+            // THEN it heard the parts apart, the last no sooner than it was due, and nothing else
+            let heard = parts.parts
+            #expect(heard.count >= 2, "\(heard.count) parts")
+            #expect(heard.map(\.0).reduce(Data(), +) == stream.data)
+            if let last = heard.last {
+                #expect(last.1 - started >= .milliseconds(200))
+            }
+            #expect((server.http.acceptedConnectionCount > 0) == !inProcess)
+        }
+    }
+}

@@ -10,8 +10,12 @@ extension CassetteServer {
     ///
     /// The server sees the request's path, query, headers and body, with `Host` still naming the host the
     /// client asked for; matching ignores the host unless a cassette's or the configuration's rules list the
-    /// `Host` header. Network-level faults happen on the real loopback socket and reach the client as the same
-    /// `URLError` codes as when it talks to the server directly. Redirects are not followed: a 3xx reaches
+    /// `Host` header. A request is answered inside this process, with no socket, when its reply needs none (an
+    /// ordinary response, a timed stream, latency): matched, faulted and journaled as if it had come over
+    /// loopback, with the header lines the platform's URLSession would have added, at about a `URLProtocol`
+    /// stub's cost. Network-level faults, a body still in a `Content-Encoding`, fault rules that act on
+    /// connections and recording through an upstream take the real loopback socket, and reach the client as the
+    /// same `URLError` codes as when it talks to the server directly. Redirects are not followed: a 3xx reaches
     /// the client as recorded. Only sessions made from this configuration are routed, never
     /// `URLSession.shared` or other sessions; on Linux the routing is a `URLProtocol` first in
     /// `protocolClasses`. A session made from the configuration routes to this server while it runs; after

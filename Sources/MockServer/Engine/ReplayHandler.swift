@@ -2,7 +2,8 @@ import Foundation
 import ServiceReplayShared
 
 /// The ``HTTPHandler`` behind a ``CassetteServer``: fault plan first, then the replay engine, and every
-/// request into the journal (see ``reply(to:context:)``). Runs on event-loop threads, so it never blocks.
+/// request into the journal (see ``reply(to:context:)``). Runs on event-loop threads, and on a routed client's
+/// thread for a request answered in-process, so it never blocks.
 final class ReplayHandler: HTTPHandler {
     /// What answers requests: the engine and the fault plan's injector, replaced together by
     /// ``install(_:)`` and read together once per request, so that a request never meets a plan checked

@@ -3,7 +3,9 @@
 /// Both methods are called on an event-loop thread shared with other connections and servers, so they
 /// must return quickly and never block: answer inline with an ``HTTPReply`` for work that is immediate
 /// (the replay fast path), or return ``HTTPReply/deferred(_:)`` or ``HTTPReply/async(_:)`` for work that
-/// waits (forwarding to an upstream). Calls for one connection are never concurrent.
+/// waits (forwarding to an upstream). Calls for one connection are never concurrent. ``reply(to:context:)`` is also
+/// called on a client's own thread for a request answered without a connection
+/// (``HTTPServer/replyInProcess(to:)``, with ``HTTPRequestContext/inProcess``), concurrently with the loops.
 package protocol HTTPHandler: Sendable {
     /// The reply to one complete request (its body fully read and de-chunked).
     func reply(to request: HTTPRequest, context: HTTPRequestContext) -> HTTPReply

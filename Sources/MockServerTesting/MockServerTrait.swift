@@ -105,7 +105,8 @@ extension Trait where Self == MockServerTrait {
     ///     `MOCKSERVER_UPSTREAM`, when set, wins over both.
     ///   - folder: the recordings folder; default the nearest `Recordings/` above the test's file.
     ///   - strict: whether an unmatched request fails the test with its near-miss report; default `true`.
-    ///   - faults: the fault plan; default the environment's (`MOCKSERVER_FAULTS`). Replay only.
+    ///   - faults: the fault plan; default the environment's (`MOCKSERVER_FAULTS`). Replay only. Give specs as
+    ///     `.specs("status=503")`: a mistake in them then fails this test alone, with the parse's sentence.
     ///   - allowUnusedInteractions: whether interactions no request used are fine; default `true`. When
     ///     `false`, the test fails listing them.
     ///   - configuration: everything else about the server; its `strict` and `faults` are replaced by the

@@ -106,7 +106,7 @@ import Testing
 
     @Test(arguments: faultCases)
     func fault_endsWithTheMappedError_afterTheDeltasBeforeIt(_ fault: FaultCase) async throws {
-        try await withChat(faults: try .specs(fault.spec), timeout: fault.timeout) { _, client in
+        try await withChat(faults: .specs(fault.spec), timeout: fault.timeout) { _, client in
             let (received, error) = await read(client)
             #expect(received == fault.received)
             #expect(error == fault.error)
@@ -140,7 +140,7 @@ import Testing
 
     @Test func cancellingAfterTheFirstDelta_closesTheConnection() async throws {
         // GIVEN a stream the server holds open after its first event
-        try await withChat(faults: try .specs("stall=event:1")) { server, client in
+        try await withChat(faults: .specs("stall=event:1")) { server, client in
             let (firstDelta, firstDeltaContinuation) = AsyncStream.makeStream(of: String.self)
             let consumer = Task {
                 for try await delta in client.events(of: Self.question) {

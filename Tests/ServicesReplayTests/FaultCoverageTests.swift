@@ -20,7 +20,7 @@ import Testing
             (ServiceCall.gitHubUser, "reset"), (.gitHubUser, "status=503"), (.gitHubUser, "service-error=not_found"),
             (.feed, ""),
         ] {
-            let server = try await withReplay(call.cassette, faults: try .specs(fault)) { replay in
+            let server = try await withReplay(call.cassette, faults: .specs(fault)) { replay in
                 _ = await call.perform(replay.client)
                 return replay.server
             }
@@ -80,7 +80,7 @@ import Testing
 
     /// What writing the coverage of a server that met a fault to `report` throws.
     private func coverageError(writingTo report: URL) async throws -> MockServerError? {
-        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: try .specs("reset")) { replay in
+        let server = try await withReplay(ServiceCall.gitHubUser.cassette, faults: .specs("reset")) { replay in
             _ = await ServiceCall.gitHubUser.perform(replay.client)
             return replay.server
         }
@@ -122,7 +122,7 @@ import Testing
         let report = folder.appendingPathComponent("coverage.json")
         let books = Cassette(name: "books", interactions: ["1", "7", "99"].map { .stub("GET", "/library/books/\($0).json", json: ["id": 1]) })
         for (book, fault) in [("1", "reset"), ("7", ""), ("99", "")] {
-            let server = try await withMockServer(cassettes: [books], configuration: .init(faults: try .specs(fault))) { server in
+            let server = try await withMockServer(cassettes: [books], configuration: .init(faults: .specs(fault))) { server in
                 let url = try server.baseURL.orThrow("no base URL").appendingPathComponent("library/books/\(book).json")
                 _ = try? await URLSession(configuration: .ephemeral).data(from: url)
                 return server

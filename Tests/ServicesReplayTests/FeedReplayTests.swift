@@ -61,7 +61,7 @@ import Testing
         let cassette = try Recordings.cassette(Self.cassette)
         #expect(try cassette.template("maintenance").status == 200)
         let message = try #require(try cassette.templateJSON("maintenance")["message"]?.string)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=maintenance")) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=maintenance")) { replay in
             // When the first page is fetched
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(FeedService(page: 1, pageSize: 3))

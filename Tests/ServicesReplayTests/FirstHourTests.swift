@@ -95,7 +95,7 @@ struct FirstHourTests {
         @Test(
             .mockServer(
                 "ProfileServiceTests/octocat", upstream: "https://api.github.com",
-                faults: .plan(try! FaultPlan.parse(specs: "status=503"))))
+                faults: .specs("status=503")))
         func octocat_whenGitHubIsDown() async throws {
             await #expect(throws: ProfileService.Failure.status(503)) {
                 try await service.profile(login: "octocat")

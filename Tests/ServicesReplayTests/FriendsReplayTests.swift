@@ -52,7 +52,7 @@ import Testing
     @Test func friends_underTheInvalidTokenTemplate_isHTTP401() async throws {
         // Given a server answering with the invalid_token template
         let message = try #require(try Recordings.cassette(Self.cassette).templateJSON("invalid_token")["message"]?.string)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=invalid_token"), client: Self.withToken) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=invalid_token"), client: Self.withToken) { replay in
             // When user 42's friends are listed
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(FriendsService(userID: "42"))

@@ -98,7 +98,7 @@ import Testing
         // Given a server answering with one of GitHub's error responses
         let recorded = try Recordings.cassette(Self.cassette).template(template)
         let expected = try #require(Self.templates.first { $0.template == template }).expected
-        try await withReplay(Self.cassette, faults: try .specs("service-error=\(template)")) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=\(template)")) { replay in
             // When the call is sent
             let outcome = await call.perform(replay.client)
 
@@ -114,7 +114,7 @@ import Testing
         // Given the primary rate limit, whose reset is recorded as epoch seconds
         let reset = try #require(try Recordings.cassette(Self.cassette).template("rate_limit").headers["X-RateLimit-Reset"].flatMap(Double.init))
         let now = Date(timeIntervalSince1970: reset - 125.5)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=rate_limit"), client: ClientOptions(now: now)) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=rate_limit"), client: ClientOptions(now: now)) { replay in
             // When a call is sent at 125.5 s before the reset
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(GitHubUserService(login: "octocat"))

@@ -14,7 +14,7 @@ import Testing
     @Test(arguments: ["reset,when=nth:2", "empty,when=nth:2"])
     func get_whoseReusedConnectionDies_isSentAgainByURLSession(fault: String) async throws {
         // Given a client without retries whose second request meets a dying kept-alive connection
-        try await withReplay("feed/feeds", faults: try .specs(fault)) { replay in
+        try await withReplay("feed/feeds", faults: .specs(fault)) { replay in
             let first = try await replay.client.send(FeedService(page: 1, pageSize: 3))
 
             // When it fetches again
@@ -33,7 +33,7 @@ import Testing
         // cannot rewind an in-memory body for libcurl's stale-connection resend, so the transfer waits for
         // body bytes that never come (swift-corelibs-foundation NativeProtocol.seekInputStream).
         let options = ClientOptions(timeout: ReplayTimeout.stall, retryPolicy: RetryPolicy())
-        try await withReplay("login/login", faults: try .specs(fault), client: options) { replay in
+        try await withReplay("login/login", faults: .specs(fault), client: options) { replay in
             _ = try await replay.client.send(LoginService(username: "CommandShift", password: "hunter2"))
 
             // When it logs in again

@@ -47,7 +47,7 @@ import Testing
     @Test func login_underTheInvalidCredentialsTemplate_isHTTP401() async throws {
         // Given a server answering every request with the cassette's invalid_credentials template
         let message = try #require(try Recordings.cassette(Self.cassette).templateJSON("invalid_credentials")["message"]?.string)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=invalid_credentials")) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=invalid_credentials")) { replay in
             // When a user with good credentials logs in
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(LoginService(username: "CommandShift", password: "hunter2"))

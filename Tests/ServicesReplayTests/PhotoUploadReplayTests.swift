@@ -40,7 +40,7 @@ import Testing
     @Test func upload_tooLarge_isHTTP413WithTheServersMessage() async throws {
         // Given a server answering with the photo_too_large template
         let message = try #require(try Recordings.cassette(Self.cassette).templateJSON("photo_too_large")["message"]?.string)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=photo_too_large")) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=photo_too_large")) { replay in
             // When the photo is uploaded
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(PhotoUploadService(caption: "Sunset over the bay", jpegData: UploadFixture.jpeg))

@@ -20,7 +20,7 @@ import Testing
         // Given a server that answers the first request 503 with Retry-After: 2, and a retrying client
         let options = ClientOptions(retryPolicy: RetryPolicy(), commonParameters: call.commonParameters)
         let reference = try await call.faultFreeOutcome()
-        try await withReplay(call.cassette, faults: try .specs("status=503,retry-after=2,when=first:1"), client: options) { replay in
+        try await withReplay(call.cassette, faults: .specs("status=503,retry-after=2,when=first:1"), client: options) { replay in
             // When the call is sent
             let outcome = await call.perform(replay.client)
 
@@ -36,7 +36,7 @@ import Testing
         // Given a server that resets the first connection, and a client retrying after 0.5 s without jitter
         let options = ClientOptions(retryPolicy: RetryPolicy(initialDelay: 0.5, jitter: 0), commonParameters: call.commonParameters)
         let reference = try await call.faultFreeOutcome()
-        try await withReplay(call.cassette, faults: try .specs("reset,when=first:1"), client: options) { replay in
+        try await withReplay(call.cassette, faults: .specs("reset,when=first:1"), client: options) { replay in
             // When the call is sent
             let outcome = await call.perform(replay.client)
 
@@ -51,7 +51,7 @@ import Testing
     func post_reset_isNotRetried(call: ServiceCall) async throws {
         // Given a server that resets the first connection, and a client with a retry policy
         let options = ClientOptions(retryPolicy: RetryPolicy(jitter: 0), commonParameters: call.commonParameters)
-        try await withReplay(call.cassette, faults: try .specs("reset,when=first:1"), client: options) { replay in
+        try await withReplay(call.cassette, faults: .specs("reset,when=first:1"), client: options) { replay in
             // When the POST is sent
             let outcome = await call.perform(replay.client)
 
@@ -66,7 +66,7 @@ import Testing
     func post_after503_isNotRetried(call: ServiceCall) async throws {
         // Given a server that answers the first request 503 with Retry-After: 2, and a retrying client
         let options = ClientOptions(retryPolicy: RetryPolicy(), commonParameters: call.commonParameters)
-        try await withReplay(call.cassette, faults: try .specs("status=503,retry-after=2,when=first:1"), client: options) { replay in
+        try await withReplay(call.cassette, faults: .specs("status=503,retry-after=2,when=first:1"), client: options) { replay in
             // When the POST is sent
             let outcome = await call.perform(replay.client)
 
@@ -81,7 +81,7 @@ import Testing
     func get_whoseRetryAfterExceedsThePolicy_endsWithoutWaiting(call: ServiceCall) async throws {
         // Given a server asking for 120 s, more than the policy's longest honoured wait (60 s)
         let options = ClientOptions(retryPolicy: RetryPolicy(maxRetryAfter: 60), commonParameters: call.commonParameters)
-        try await withReplay(call.cassette, faults: try .specs("status=429,retry-after=120,when=first:1"), client: options) { replay in
+        try await withReplay(call.cassette, faults: .specs("status=429,retry-after=120,when=first:1"), client: options) { replay in
             // When the call is sent
             let outcome = await call.perform(replay.client)
 

@@ -87,7 +87,7 @@ import Testing
         let templateJSON = try Recordings.cassette(Self.cassette).templateJSON(template)
         let message = try #require(templateJSON["error_message"]?.string)
         let expected = try #require(Self.templates.first { $0.template == template }).expected(message)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=\(template)")) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=\(template)")) { replay in
             // When the first page is fetched
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(StackExchangeQuestionsService.swiftPage(1))
@@ -102,7 +102,7 @@ import Testing
         // Given the throttle_violation payload recorded under status 200
         let template = try Recordings.cassette(Self.cassette).template("throttle_violation_in_200")
         #expect(template.status == 200)
-        try await withReplay(Self.cassette, faults: try .specs("service-error=throttle_violation_in_200")) { replay in
+        try await withReplay(Self.cassette, faults: .specs("service-error=throttle_violation_in_200")) { replay in
             // When the first page is fetched
             let error = await #expect(throws: WebServiceError.self) {
                 try await replay.client.send(StackExchangeQuestionsService.swiftPage(1))

@@ -27,7 +27,7 @@ import Testing
 
     /// One `PingService` call with `timeout` against a strict server under `faults`.
     private func ping(timeout: TimeInterval, faults: String) async throws -> Timed<Bool> {
-        try await withMockServer(cassettes: [Self.ping], configuration: .init(faults: try .specs(faults), strict: true)) { server in
+        try await withMockServer(cassettes: [Self.ping], configuration: .init(faults: .specs(faults), strict: true)) { server in
             let client = WebServiceClient(
                 baseURL: try server.baseURL.orThrow("no base URL"), configuration: .init(timeout: timeout),
                 transport: URLSessionTransport())
@@ -47,7 +47,7 @@ import Testing
     /// (after `deltasBeforeFailure` deltas).
     private func chat(timeout: TimeInterval, faults: String, deltasBeforeFailure: Int = 2) async throws -> Timed<[String]> {
         let cassettes = try RecordingsFolder.cassettes(named: "chat/completions", in: Recordings.folder)
-        let configuration = CassetteServer.Configuration(faults: try .specs(faults), strict: true, streamTiming: .recorded)
+        let configuration = CassetteServer.Configuration(faults: .specs(faults), strict: true, streamTiming: .recorded)
         return try await withMockServer(cassettes: cassettes, configuration: configuration) { server in
             let baseURL = try server.baseURL.orThrow("no base URL").appendingPathComponent("v1")
             let client = WebServiceClient(baseURL: baseURL, configuration: .init(timeout: timeout), transport: URLSessionTransport())

@@ -10,6 +10,24 @@ extension CassetteServer {
         case environment
         /// This plan, whatever the environment says.
         case plan(FaultPlan)
+        /// This plan written as fault specs (`"status=503"`, `"reset,path=/cart; latency=200ms"`; see
+        /// ``FaultPlan/parse(specs:seed:)``), whatever the environment says, seeded with `seed` (default
+        /// ``FaultPlan/defaultSeed``). The text is read when the server is created, so a mistake in it fails the
+        /// test that uses it (`invalidFaultPlan`, naming the spec and what is wrong) and no other, where a plan
+        /// parsed with `try!` in a trait would end the whole test process.
+        case specs(String, seed: UInt64 = FaultPlan.defaultSeed)
+
+        /// The plan this source gives now: `nil` for ``none``, and for ``environment`` when the environment
+        /// names none.
+        /// - Throws: ``MockServerError`` `invalidFaultPlan` when the specs, or the environment's, are not valid.
+        func plan() throws(MockServerError) -> FaultPlan? {
+            switch self {
+            case .none: nil
+            case .plan(let plan): plan
+            case .specs(let specs, let seed): try FaultPlan.parse(specs: specs, seed: seed)
+            case .environment: try FaultPlan.fromEnvironment()
+            }
+        }
     }
 
     /// How a ``CassetteServer`` listens, matches, injects faults and reports.

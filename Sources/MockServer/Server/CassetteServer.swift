@@ -61,8 +61,8 @@ public final class CassetteServer: ControlledServer {
 
     /// Creates a server for `cassettes` (replayed in ``Mode/replay`` and ``Mode/replayOrRecord`` modes);
     /// nothing is bound or read until ``start()``.
-    /// - Throws: ``MockServerError`` `invalidFaultPlan` (in replay mode only) when the configuration reads the
-    ///   fault plan from an environment that holds an invalid one, or when a `service-error` or error-event
+    /// - Throws: ``MockServerError`` `invalidFaultPlan` (in replay mode only) when the configuration's fault
+    ///   specs, or the environment it reads the plan from, hold an invalid one, or when a `service-error` or error-event
     ///   rule names a template none of `cassettes` holds (unless its filters select none of their recorded
     ///   requests: a suite-wide plan aims such a rule at another API); the sentence names the rule and the
     ///   templates there are. `invalidConfiguration` when ``Configuration/controlToken`` is empty or an entry of
@@ -95,14 +95,7 @@ public final class CassetteServer: ControlledServer {
         let hosts = try HostCheck(allowing: configuration.allowedHosts)
         let engine = ReplayEngine(loaded: cassettes, options: configuration.replay)
         self.configuration = configuration
-        var plan: FaultPlan?
-        if !configuration.mode.forwards {
-            switch configuration.faults {
-            case .none: plan = nil
-            case .plan(let given): plan = given
-            case .environment: plan = try FaultPlan.fromEnvironment()
-            }
-        }
+        let plan = configuration.mode.forwards ? nil : try configuration.faults.plan()
         journal = Journal(capacity: configuration.journalCapacity)
         handler = ReplayHandler(
             engine: engine, journal: journal,

@@ -209,11 +209,7 @@ extension CassetteSession {
 
     /// The fault plan the caller's configuration asks for, `nil` when none.
     private func faultPlan() throws(MockServerError) -> FaultPlan? {
-        switch configuration.faults {
-        case .none: nil
-        case .plan(let plan): plan.rules.isEmpty ? nil : plan
-        case .environment: try FaultPlan.fromEnvironment().flatMap { $0.rules.isEmpty ? nil : $0 }
-        }
+        try configuration.faults.plan().flatMap { $0.rules.isEmpty ? nil : $0 }
     }
 
     /// Records through a rehearsal of `body`, then runs `body` for real against the recording with `faults`

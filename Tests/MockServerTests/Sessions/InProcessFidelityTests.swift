@@ -289,3 +289,28 @@ import Testing
         }
     }
 }
+
+/// The loopback request that fetches a reply decided in-process: only its own token is answered, and only once.
+@Suite struct HandedOverReplyTests {
+    @Test func aTokenNoReplyWaitsFor_getsA400SayingSo_andNothingIsJournaled() async throws {
+        try await withMockServer(cassettes: [HostRoutingTests.users], configuration: .init(faults: .none)) { server in
+            // GIVEN a reply handed over for a routed request, and a request carrying another token
+            let token = server.handedOver.put(.response(status: 299, body: Data("decided".utf8)))
+            var request = URLRequest(url: server.baseURL!.appendingPathComponent("users/octocat"))
+            request.setValue("not-" + token, forHTTPHeaderField: HostRouter.replyHeader)
+            // WHEN it reaches the server
+            let (data, response) = try await withURLSession { try await $0.httpData(for: request) }
+            // THEN it gets a 400 with a sentence, and neither a recorded answer nor the waiting reply
+            #expect(response.statusCode == 400)
+            #expect(String(decoding: data, as: UTF8.self).contains("no reply waits for the token"))
+            #expect(server.journal.entries.isEmpty)
+            // AND the right token gets its reply once
+            request.setValue(token, forHTTPHeaderField: HostRouter.replyHeader)
+            let (decided, first) = try await withURLSession { try await $0.httpData(for: request) }
+            #expect(first.statusCode == 299)
+            #expect(decided == Data("decided".utf8))
+            let (_, again) = try await withURLSession { try await $0.httpData(for: request) }
+            #expect(again.statusCode == 400)
+        }
+    }
+}

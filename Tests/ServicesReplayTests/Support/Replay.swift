@@ -32,13 +32,6 @@ enum ReplayTimeout {
     static let stall: TimeInterval = 1.5
 }
 
-extension CassetteServer.FaultSource {
-    /// A plan from fault specs in the CLI spelling (`"reset,when=first:1"`).
-    static func specs(_ specs: String, seed: UInt64 = FaultPlan.defaultSeed) throws -> Self {
-        .plan(try FaultPlan.parse(specs: specs, seed: seed))
-    }
-}
-
 /// The product's ``ServiceReplayTesting/withReplay(_:in:upstream:configuration:client:now:filePath:function:_:)``
 /// under this suite's rules: the repository's `Recordings/`, a strict server (a request no interaction
 /// answers fails the test with the near-miss report), and `faults` without a default on purpose: every test

@@ -43,7 +43,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value for `name` (case-insensitive), or `nil` when absent.
     public subscript(name: String) -> String? {
-        lines.first { $0.name.caseInsensitiveEquals(name) }?.value
+        // By index: no line is copied on the way (this runs for most requests).
+        for index in lines.indices where lines[index].name.caseInsensitiveEquals(name) { return lines[index].value }
+        return nil
     }
 
     /// Every value for `name` (case-insensitive), in order.

@@ -14,7 +14,9 @@ import Darwin
 /// The lock is not recursive: calling ``withLock(_:)`` again from inside its body deadlocks.
 package final class Lock<Value>: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var value: Value
+    /// Only touched with the mutex held, which is what makes the access exclusive: the runtime's own check
+    /// (two calls into the runtime per access) would only repeat it, on every request of a server.
+    @exclusivity(unchecked) private var value: Value
 
     /// A lock guarding `value`.
     package init(_ value: sending Value) {

@@ -38,6 +38,13 @@
 # rounds (targets: routed <= 1.5 x the stub per request, <= 2 x per test; base URL and socket have none).
 # Section "memory": the resident memory of `recorder replay` serving a 10,000-interaction cassette,
 # after DURATION seconds of keep-alive load (target: under 30 MB), next to nginx's as the reference.
+# Section "ready": how soon `recorder replay` answers on a cassette of READY_INTERACTIONS (default 100,000)
+# interactions, and its resident memory then: from launch to the answer of its first request (the server's
+# first line, printed once the cassette is loaded and the port listens, is awaited through a pipe, then one
+# request is sent), ROUNDS times. With BASELINE the baseline's recorder (built as for "wire") is measured in
+# the same rounds, the two taking turns at going first, and the section prints ours/baseline for both
+# figures (the median of the per-round ratios; below 1 is better), so that a slip in loading shows in the
+# run that causes it. Without BASELINE it prints ours alone (no target).
 # Section "capture": recording through a reverse proxy. nginx serving the 300-byte answer is measured
 # direct, behind `recorder capture`, and behind mitmproxy's reverse proxy (`mitmdump --mode reverse:`,
 # from PyPI in a venv under .build/; without it the mitmproxy figures are skipped with a message), with
@@ -47,11 +54,15 @@
 # >= 0.9). mitmdump runs with -q and writes no flow file, so it does less work than capture.
 #
 # Environment: DURATION (seconds per run, default 5), ROUNDS (default 7), THREADS (wrk threads,
-# default 2), CONNECTIONS (default 64), CAPTURE_EXCHANGES (default 20000), CONFIGURATION (release, or
-# debug for a quick smoke run that only checks the figures are printed), BASELINE (a git revision: the
-# wire section then also measures that revision's `recorder replay`, built once into
-# .build/baseline/SHA, in the same rounds, taking turns with ours and nginx, and prints ours/baseline:
-# what a change costs, against nginx in one run; both replay servers restart before each round).
+# default 2), CONNECTIONS (default 64), CAPTURE_EXCHANGES (default 20000), READY_INTERACTIONS (default
+# 100000), CONFIGURATION (release, or debug for a quick smoke run that only checks the figures are printed),
+# BASELINE (a git revision: the wire section then also measures that revision's `recorder replay`, built
+# once into .build/baseline/SHA, in the same rounds, taking turns with ours and nginx, and prints
+# ours/baseline: what a change costs, against nginx in one run; both replay servers restart before each
+# round; the ready section compares with it too). A before/after comparison of a change, on one machine:
+#   BASELINE=main Tests/Benchmarks/run.sh wire ready
+# (throughput, latency and connection rate at 64 connections; readiness and resident memory at 100,000
+# interactions).
 #
 # Adding a section: write a function section_NAME below and add NAME to ALL_SECTIONS; use
 # $BENCH (mockserver-bench, Tests/Benchmarks/Server) and $RECORDER (release builds), start_replay, and the
@@ -64,9 +75,10 @@ ROUNDS=${ROUNDS:-7}
 THREADS=${THREADS:-2}
 CONNECTIONS=${CONNECTIONS:-64}
 CAPTURE_EXCHANGES=${CAPTURE_EXCHANGES:-20000}
+READY_INTERACTIONS=${READY_INTERACTIONS:-100000}
 CONFIGURATION=${CONFIGURATION:-release}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire lookup load memory startstop routing stream capture"
+ALL_SECTIONS="wire lookup load memory ready startstop routing stream capture"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -372,6 +384,65 @@ section_memory() {
     verdict "resident memory serving, MB" "$((after / 1024))" le 30
     echo "    ratio to nginx's resident memory: $(ratio "$after" "$nginx_rss")"
     kill "$pid" 2>/dev/null || true
+}
+
+# --- section: ready -------------------------------------------------------------------------------
+ready_run() { # recorder, cassette, port: prints "MILLISECONDS RSS_KB", from launch to the first answer
+    local fifo="$WORK/ready-$3.fifo" start end line pid fd
+    rm -f "$fifo" && mkfifo "$fifo"
+    start=$(date +%s%N)
+    setsid "$1" replay "$2" --port "$3" --quiet > "$fifo" 2>&1 &
+    pid=$!
+    PIDS+=("$pid")
+    # Held open until the server is stopped: a pipe without a reader would end it at its next line.
+    exec {fd}< "$fifo"
+    if ! read -r -t 300 -u "$fd" line || ! curl -sf -o /dev/null "http://127.0.0.1:$3/"; then
+        echo "benchmark failed: $1 did not answer on port $3 within 300 s (it said: ${line:-nothing})." >&2
+        exit 1
+    fi
+    end=$(date +%s%N)
+    echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", (e - s) / 1e6 }') $(rss_kb "$pid")"
+    kill "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+    exec {fd}<&-
+}
+
+section_ready() {
+    local cassette="$WORK/cassette-$READY_INTERACTIONS.json" port names=(ours) recorders=("$RECORDER") round turn slot out
+    [ -f "$cassette" ] || "$BENCH" cassette --interactions "$READY_INTERACTIONS" --out "$cassette"
+    port=$(free_port 28580)
+    if [ -n "${BASELINE:-}" ]; then
+        build_baseline "$BASELINE"
+        names+=(baseline); recorders+=("$BASELINE_RECORDER")
+    fi
+    echo "== ready: recorder replay on $READY_INTERACTIONS interactions ($(($(wc -c < "$cassette") / 1048576)) MB), launch to first answer" \
+         "and resident memory then, $ROUNDS rounds$([ ${#names[@]} = 2 ] && echo " taking turns with the baseline, $BASELINE_NAME")"
+    local -A times=() memory=()
+    local time_ratios=() memory_ratios=() figure_time=() figure_memory=()
+    for round in $(seq 1 "$ROUNDS"); do
+        for turn in $(seq 0 $((${#names[@]} - 1))); do
+            slot=$(((round + turn) % ${#names[@]}))
+            out=$(ready_run "${recorders[$slot]}" "$cassette" "$port")
+            times[${names[$slot]}]+="${out% *} "; memory[${names[$slot]}]+="${out#* } "
+            figure_time[$slot]=${out% *}; figure_memory[$slot]=${out#* }
+        done
+        if [ ${#names[@]} = 2 ]; then
+            time_ratios+=("$(ratio "${figure_time[0]}" "${figure_time[1]}")")
+            memory_ratios+=("$(ratio "${figure_memory[0]}" "${figure_memory[1]}")")
+        fi
+    done
+    local name t m
+    for name in "${names[@]}"; do
+        t=$(echo ${times[$name]} | tr ' ' '\n' | median)
+        m=$(echo ${memory[$name]} | tr ' ' '\n' | median)
+        printf '    %-9s ready in %7s ms, resident %5s MB   (rounds, ms: %s)\n' "$name" "$t" "$(awk -v k="$m" 'BEGIN { printf "%.1f", k / 1024 }')" \
+            "$(echo ${times[$name]})"
+    done
+    if [ ${#names[@]} = 2 ]; then
+        echo "    ours/baseline: ready $(printf '%s\n' "${time_ratios[@]}" | median)x, resident memory $(printf '%s\n' "${memory_ratios[@]}" | median)x" \
+             "(medians of the per-round ratios; lower is better)"
+        echo "    per-round ratios, ready: ${time_ratios[*]}; memory: ${memory_ratios[*]}"
+    fi
 }
 
 # --- section: capture ----------------------------------------------------------------------------

@@ -16,8 +16,6 @@ final class ControlAPI: Sendable {
     static let prefix = "/__mockserver/"
     /// The prefix without its slash, as a browser's address bar may be given it: redirected to the page.
     static let bare = String(prefix.dropLast())
-    /// ``bare`` with a query after it.
-    private static let bareWithQuery = bare + "?"
     /// The endpoints, as the answer to an unknown path lists them.
     static let endpoints = [
         "GET /__mockserver/ (the journal page)", "GET /__mockserver/journal[?since=N]", "GET /__mockserver/journal/events[?since=N]",
@@ -50,8 +48,17 @@ final class ControlAPI: Sendable {
     /// routed from an app (an app's request for `https://api.example.com/__mockserver/…` is the app's, matched
     /// as any other).
     static func isControlRequest(_ request: HTTPRequest) -> Bool {
-        let target = request.target
-        let reserved = target.utf8.starts(with: prefix.utf8) || target == bare || target.utf8.starts(with: bareWithQuery.utf8)
+        // Compared as bytes in place: this runs for every request. Reserved: ``bare``, then the end, `/` (under
+        // ``prefix``) or `?` (``bare`` with a query).
+        guard request.target.utf8.count >= Self.bare.utf8.count else { return false }
+        var target = request.target
+        var bare = Self.bare
+        let reserved = target.withUTF8 { target in
+            bare.withUTF8 { bare in
+                guard target.prefix(bare.count).elementsEqual(bare) else { return false }
+                return target.count == bare.count || target[bare.count] == UInt8(ascii: "/") || target[bare.count] == UInt8(ascii: "?")
+            }
+        }
         return reserved && request.headers[HTTPRequest.routedHostHeader] == nil
     }
 

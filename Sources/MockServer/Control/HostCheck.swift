@@ -38,46 +38,55 @@ struct HostCheck: Sendable {
     /// (a target without authority) counts as none.
     func admits(_ host: String?) -> Bool {
         guard let host, !host.isEmpty, !allowsAny else { return true }
-        guard let name = Self.name(inAuthority: host) else { return false }
-        return Self.isLoopbackName(name) || (!allowed.isEmpty && allowed.contains(name.lowercased()))
+        // Read in place, as bytes: this runs for nearly every request, and a loopback name needs no string.
+        var authority = host
+        let loopback = authority.withUTF8 { bytes in Self.nameLength(inAuthority: bytes).map { Self.isLoopbackName(bytes.prefix($0)) } }
+        guard let loopback else { return false }
+        guard !loopback else { return true }
+        guard !allowed.isEmpty, let name = Self.name(inAuthority: host) else { return false }
+        return allowed.contains(name.lowercased())
     }
 
     /// The host part of an authority, `name[:port]` or `[v6][:port]`, the brackets kept; `nil` when the
     /// authority is not of that shape (a port that is not all digits, text after the brackets).
     static func name(inAuthority authority: String) -> Substring? {
-        let utf8 = authority.utf8
-        let end: String.Index
-        if utf8.first == UInt8(ascii: "[") {
-            guard let close = utf8.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            end = utf8.index(after: close)
+        var copy = authority
+        guard let length = copy.withUTF8({ nameLength(inAuthority: $0) }) else { return nil }
+        return authority[..<authority.utf8.index(authority.utf8.startIndex, offsetBy: length)]
+    }
+
+    /// How many leading bytes of `authority` are its host part (see ``name(inAuthority:)``); `nil` when the
+    /// authority is not of that shape or the host part is empty.
+    private static func nameLength(inAuthority authority: UnsafeBufferPointer<UInt8>) -> Int? {
+        let end: Int
+        if authority.first == UInt8(ascii: "[") {
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            end = close + 1
         } else {
-            end = utf8.firstIndex(of: UInt8(ascii: ":")) ?? utf8.endIndex
+            end = authority.firstIndex(of: UInt8(ascii: ":")) ?? authority.count
         }
-        let rest = utf8[end...]
-        if let colon = rest.first {
-            guard colon == UInt8(ascii: ":"), rest.dropFirst().allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        if end < authority.count {
+            guard authority[end] == UInt8(ascii: ":"), authority[(end + 1)...].allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
                 return nil
             }
         }
-        let name = authority[..<end]
-        return name.isEmpty ? nil : name
+        return end == 0 ? nil : end
     }
 
-    /// Whether `name` (a host part, as ``name(inAuthority:)`` gives it) is a loopback name.
-    static func isLoopbackName(_ name: Substring) -> Bool {
-        let utf8 = name.utf8
-        if utf8.elementsEqual("[::1]".utf8) { return true }
-        if utf8.starts(with: "127.".utf8) { return isIPv4(name) }
-        return equalsIgnoringCase(utf8, "localhost") || hasSuffixIgnoringCase(utf8, ".localhost")
+    /// Whether `name` (the bytes of a host part, as ``name(inAuthority:)`` gives it) is a loopback name.
+    private static func isLoopbackName(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        if name.count == 5, name.elementsEqual(bytes("[::1]")) { return true }
+        if name.starts(with: bytes("127.")) { return isIPv4(name) }
+        return equalsIgnoringCase(name, "localhost") || hasSuffixIgnoringCase(name, ".localhost")
     }
 
     /// Whether `name` is a dotted IPv4 address: four decimal numbers of 0 to 255, each of one to three digits.
     /// One pass without allocating: it runs for nearly every request.
-    private static func isIPv4(_ name: Substring) -> Bool {
+    private static func isIPv4(_ name: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
         var parts = 0
         var digits = 0
         var value = 0
-        for byte in name.utf8 {
+        for byte in name {
             if byte == UInt8(ascii: ".") {
                 guard digits > 0 else { return false }
                 parts += 1
@@ -114,14 +123,18 @@ struct HostCheck: Sendable {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
     }
 
-    private static func equalsIgnoringCase(_ utf8: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        return utf8.count == expected.count && zip(utf8, expected).allSatisfy { $0 == $1 || (isLetter($0) && $0 | 0x20 == $1) }
+    private static func bytes(_ literal: StaticString) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount)
     }
 
-    private static func hasSuffixIgnoringCase(_ utf8: Substring.UTF8View, _ lowercase: StaticString) -> Bool {
+    private static func equalsIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
+        let expected = Self.bytes(lowercase)
+        return bytes.count == expected.count && zip(bytes, expected).allSatisfy { $0 == $1 || (isLetter($0) && $0 | 0x20 == $1) }
+    }
+
+    private static func hasSuffixIgnoringCase(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, _ lowercase: StaticString) -> Bool {
         let count = lowercase.utf8CodeUnitCount
-        guard utf8.count > count else { return false }
-        return equalsIgnoringCase(utf8.suffix(count), lowercase)
+        guard bytes.count > count else { return false }
+        return equalsIgnoringCase(bytes.suffix(count), lowercase)
     }
 }

@@ -43,13 +43,14 @@ final class PreparedCassette: Sendable {
         self.replies = replies
         self.requests = requests
         self.archives = archives
+        let recorded = RecordedOutcomes { [archives, replies] member in archives[member].outcome(from: replies[member]) }
         matches = zip(requests, replies).enumerated().map { member, interaction in
             let (request, reply) = interaction
             return MatchedInteraction(
                 reference: InteractionReference(
                     cassette: metadata.name, cassetteIndex: number, index: member,
                     method: request.method, target: request.target),
-                status: reply.status, failure: reply.failureKind, recorded: { [archive = archives[member]] in archive.outcome(from: reply) })
+                status: reply.status, failure: reply.failureKind, recorded: recorded)
         }
     }
 

@@ -59,7 +59,11 @@ final class ReplayHandler: HTTPHandler {
     /// the journal keeps it.
     func reply(to received: HTTPRequest, context: HTTPRequestContext) -> HTTPReply {
         let start = ContinuousClock.now
-        let request = received.restoringRoutedHost()
+        if let restored = received.routedHostRestored { return reply(to: restored, started: start) }
+        return reply(to: received, started: start)
+    }
+
+    private func reply(to request: HTTPRequest, started start: ContinuousClock.Instant) -> HTTPReply {
         let parts = RequestParts(received: request)
         let setup = current
         let answer: ReplayAnswer

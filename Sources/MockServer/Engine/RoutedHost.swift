@@ -10,7 +10,13 @@ extension HTTPRequest {
     /// it. The servers' handlers call it first thing (``ReplayHandler``, ``RecordingHandler``); the wire knows
     /// nothing of routing.
     func restoringRoutedHost() -> HTTPRequest {
-        guard let authority = headers[Self.routedHostHeader] else { return self }
+        routedHostRestored ?? self
+    }
+
+    /// ``restoringRoutedHost()`` for a request that was routed, `nil` for any other: a caller that answers
+    /// `self` when it is `nil` makes no copy of the request, which every request would pay for.
+    var routedHostRestored: HTTPRequest? {
+        guard let authority = headers[Self.routedHostHeader] else { return nil }
         var restored = self
         restored.headers.remove(name: Self.routedHostHeader)
         restored.headers.set(name: "Host", value: authority)

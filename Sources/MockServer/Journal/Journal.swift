@@ -84,7 +84,7 @@ public final class Journal: Sendable {
             }
             let record = JournalRecord(sequence: sequence, time: time, request: request, outcome: outcome, timing: timing)
             storage.bodyBytes += record.bodyBytes
-            if let dropped = storage.kept.append(record, capacity: capacity) {
+            if let dropped = storage.kept.append(consume record, capacity: capacity) {
                 storage.bodyBytes -= dropped.bodyBytes
             }
             while storage.bodyBytes > bodyBudget && storage.kept.count > 1 {

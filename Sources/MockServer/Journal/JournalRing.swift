@@ -8,12 +8,13 @@ struct JournalRing {
     private(set) var count = 0
 
     /// Adds `record` as the newest, keeping at most `capacity`; returns the record dropped to make room, if any.
-    mutating func append(_ record: JournalRecord, capacity: Int) -> JournalRecord? {
+    /// The record is moved in and the dropped one out, not copied: this runs for every request a server answers.
+    mutating func append(_ record: consuming JournalRecord, capacity: Int) -> JournalRecord? {
         if count >= capacity, !slots.isEmpty {
-            let dropped = slots[head]
-            slots[head] = record
+            var exchanged: JournalRecord? = consume record
+            swap(&slots[head], &exchanged)
             head = (head + 1) % slots.count
-            return dropped
+            return exchanged
         }
         if count < slots.count {
             slots[(head + count) % slots.count] = record

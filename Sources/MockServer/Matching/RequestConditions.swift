@@ -29,13 +29,14 @@ struct RequestConditions: Sendable, Hashable {
 
     /// The conditions among `headers`; one pass over the lines, since this runs for every request.
     init(_ headers: HTTPHeaders) {
-        for line in headers.lines {
-            // Lengths first: almost every header differs in length from all four names.
-            switch line.name.utf8.count {
-            case 5 where line.name.caseInsensitiveEquals("Range"): range.append(line.value)
-            case 8 where line.name.caseInsensitiveEquals("If-Range"): ifRange.append(line.value)
-            case 13 where line.name.caseInsensitiveEquals("If-None-Match"): isConditional = true
-            case 17 where line.name.caseInsensitiveEquals("If-Modified-Since"): isConditional = true
+        // By index, lengths first: no line is copied, and almost every header differs in length from all four names.
+        let lines = headers.lines
+        for index in lines.indices {
+            switch lines[index].name.utf8.count {
+            case 5 where lines[index].name.caseInsensitiveEquals("Range"): range.append(lines[index].value)
+            case 8 where lines[index].name.caseInsensitiveEquals("If-Range"): ifRange.append(lines[index].value)
+            case 13 where lines[index].name.caseInsensitiveEquals("If-None-Match"): isConditional = true
+            case 17 where lines[index].name.caseInsensitiveEquals("If-Modified-Since"): isConditional = true
             default: break
             }
         }

@@ -43,7 +43,9 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
     /// The first value for `name` (case-insensitive), or `nil` when absent.
     public subscript(name: String) -> String? {
-        lines.first { $0.name.caseInsensitiveEquals(name) }?.value
+        // By index: no line is copied on the way (this runs for most requests).
+        for index in lines.indices where lines[index].name.caseInsensitiveEquals(name) { return lines[index].value }
+        return nil
     }
 
     /// Every value for `name` (case-insensitive), in order.
@@ -90,21 +92,24 @@ public struct HTTPHeaders: Sendable, Hashable, Sequence, ExpressibleByDictionary
 
 extension String {
     /// ASCII case-insensitive equality, the comparison HTTP field names use; cheaper than `lowercased()`.
+    /// It runs several times for every request (header lookups, the response's framing), so lengths are
+    /// compared first (names that differ nearly always differ in length) and then the bytes in place.
     package func caseInsensitiveEquals(_ other: String) -> Bool {
-        var left = utf8.makeIterator()
-        var right = other.utf8.makeIterator()
-        while true {
-            switch (left.next(), right.next()) {
-            case (nil, nil):
+        guard utf8.count == other.utf8.count else { return false }
+        let inPlace = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in
+                for offset in 0..<left.count where !Self.sameIgnoringASCIICase(left[offset], right[offset]) { return false }
                 return true
-            case let (a?, b?):
-                if a == b { continue }
-                if a | 0x20 != b | 0x20 { return false }
-                let lowered = a | 0x20
-                if lowered < UInt8(ascii: "a") || lowered > UInt8(ascii: "z") { return false }
-            default:
-                return false
             }
         }
+        if let inPlace, let equal = inPlace { return equal }
+        return zip(utf8, other.utf8).allSatisfy { Self.sameIgnoringASCIICase($0, $1) }
+    }
+
+    /// Whether two bytes are equal, or the same ASCII letter in either case.
+    private static func sameIgnoringASCIICase(_ left: UInt8, _ right: UInt8) -> Bool {
+        if left == right { return true }
+        let lowered = left | 0x20
+        return lowered == right | 0x20 && lowered >= UInt8(ascii: "a") && lowered <= UInt8(ascii: "z")
     }
 }

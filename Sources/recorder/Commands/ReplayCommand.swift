@@ -100,6 +100,7 @@ enum ReplayCommand: Command {
         } catch {
             throw error.code == .invalidFaultPlan || error.code == .invalidConfiguration ? .usage(error.description) : .failure(error.description)
         }
+        releaseFreedHeap()
         let interactions = server.engine.interactionCount
         let loadTime = ContinuousClock.now - loadStart
         // Catch Ctrl-C before the address is printed: a client (or a script) may signal right after reading it.
@@ -133,6 +134,16 @@ enum ReplayCommand: Command {
             }
         }
         return 0
+    }
+
+    /// Hands back to the system the heap that loading freed (the file's bytes, the parse's values) and that
+    /// glibc would otherwise keep resident for as long as the server runs: about 4 MB at 100,000
+    /// interactions. Other C libraries return it without being asked, or have no such call.
+    private static func releaseFreedHeap() {
+        #if canImport(Glibc)
+        guard let trim = dlsym(dlopen(nil, RTLD_NOW), "malloc_trim") else { return }
+        _ = unsafeBitCast(trim, to: (@convention(c) (Int) -> Int32).self)(0)
+        #endif
     }
 
     /// The control API's token: `--control-token`, else `MOCKSERVER_CONTROL_TOKEN` in `environment`, else `nil`.

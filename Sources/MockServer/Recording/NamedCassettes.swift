@@ -9,7 +9,8 @@ enum NamedCassettes {
     /// - Throws: ``MockServerError``: `cassetteNotFound` when neither exists, a file code when a file cannot be read.
     static func loaded(named name: String, in folder: URL) throws -> [LoadedCassette] {
         let cache = CassetteFileCache.shared
-        let file = folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
+        let fileName = name.hasSuffix(".json") ? name : name + ".json"
+        let file = folder.appendingPathComponent(fileName)
         // A killed recording may have left only its capture log, which stands for the file.
         if FileManager.default.fileExists(atPath: file.path) || FileManager.default.fileExists(atPath: CaptureLog.url(for: file).path) {
             return [try cache.load(file)]
@@ -23,6 +24,6 @@ enum NamedCassettes {
             }
             return loaded
         }
-        throw MockServerError(.cassetteNotFound, "no cassette named '\(name)' in \(folder.path) (looked for \(file.lastPathComponent) and the folder \(name))")
+        throw MockServerError(.cassetteNotFound, "no cassette named '\(name)' in \(folder.path) (looked for \(fileName) and the folder \(name))")
     }
 }

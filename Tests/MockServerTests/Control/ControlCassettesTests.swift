@@ -50,6 +50,8 @@ import Testing
 
     @Test(arguments: [
         (#"{"cassettes": ["nope"]}"#, "the cassettes served stay as they were: "),
+        // The name keeps its folder: a typo in the last part names the file looked for in full.
+        (#"{"cassettes": ["more/othr"]}"#, "the cassettes served stay as they were: no cassette named 'more/othr' in "),
         (#"{"cassettes": ["../shop"]}"#, "'../shop' is not the name of a cassette in the recordings folder; give the cassettes as"),
         ("shop", "the body is not a list of cassette names; give the cassettes as {\"cassettes\": [\"name\", ...]}"),
         (#"{"cassettes": "shop"}"#, "the body is not a list of cassette names;"),
@@ -66,6 +68,7 @@ import Testing
                 #expect(status == 400)
                 let error = try #require(json?["error"] as? String)
                 #expect(error.hasPrefix(sentence), "\(error)")
+                if body.contains("othr") { #expect(error.contains("(looked for more/othr.json and the folder more/othr)"), "\(error)") }
                 #expect(error.hasSuffix(".") && !error.contains("\n"), "\(error)")
                 #expect(try await Self.served(server) == ["shop"])
                 #expect(items == 200)

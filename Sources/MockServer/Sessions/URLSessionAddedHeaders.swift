@@ -95,9 +95,15 @@ package enum URLSessionAddedHeaders {
     private static let marker = HTTPHeader(name: "X-MockServer-Learning", value: "1")
 
     private static func learn() async -> Profile? {
+        let loopback = try? HostCheck(allowing: [])
         let echo = HTTPServer { request in
+            // Only this process's own learning requests are echoed, as every listener answers only loopback names:
+            // a page that rebinds a name to this machine for these few milliseconds reads nothing.
+            guard loopback?.admits(request.headers["Host"]) == true, request.headers[marker.name] == marker.value else {
+                return .response(status: 421)
+            }
             // Each line of the request as it arrived, one per line of the body.
-            .response(status: 200, body: Data(request.headers.lines.map { "\($0.name): \($0.value)\n" }.joined().utf8))
+            return .response(status: 200, body: Data(request.headers.lines.map { "\($0.name): \($0.value)\n" }.joined().utf8))
         }
         let learned: Profile?
         do {

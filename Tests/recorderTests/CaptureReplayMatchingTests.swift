@@ -8,11 +8,20 @@ import Testing
     static let alphabet = Data("abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// An upstream like httpbin's `/range/26` (a single `bytes=A-B` range gets a 206 of those bytes) and
-    /// `/etag/v1` (a request with `If-None-Match: "v1"` gets a 304), answering anything else with a 200.
+    /// `/etag/v1` (a request with `If-None-Match: "v1"` gets a 304); like Azure Blob Storage, `/container/blob`
+    /// reads its range from `x-ms-range`; `/greeting` answers in the language `Accept-Language` asks for; a POST
+    /// echoes its body's bytes. Anything else gets a 200.
     static func reply(to request: HTTPRequest) -> HTTPReply {
+        if request.method == "POST" {
+            return .response(status: 201, headers: ["Content-Type": "application/octet-stream"], body: request.body)
+        }
         switch request.path {
-        case "/range/26":
-            if let range = request.headers["Range"], range.hasPrefix("bytes=") {
+        case "/greeting":
+            let french = request.headers["Accept-Language"] == "fr"
+            return .response(status: 200, headers: ["Content-Type": "text/plain"], body: Data((french ? "bonjour" : "hello").utf8))
+        case "/range/26", "/container/blob":
+            let rangeHeader = request.path == "/range/26" ? "Range" : "x-ms-range"
+            if let range = request.headers[rangeHeader], range.hasPrefix("bytes=") {
                 let bounds = range.dropFirst("bytes=".count).split(separator: "-").compactMap { Int($0) }
                 if bounds.count == 2, bounds[0] <= bounds[1], bounds[1] < alphabet.count {
                     return .response(
@@ -35,8 +44,10 @@ import Testing
 
     /// One request as sent through capture and replay.
     struct Outgoing: Sendable {
+        var method = "GET"
         let target: String
         let headers: [(String, String)]
+        var body = Data()
     }
 
     /// Captures `captured` (in order) from the upstream above through `recorder capture`, then replays the
@@ -52,7 +63,9 @@ import Testing
         do {
             let capture = try RunningRecorder(["capture", "--upstream", base.absoluteString, "--out", "Recordings/api.json"], in: workspace.folder)
             let proxy = try await capture.address(after: "Listening on")
-            for request in captured { first.append(try await http.send("GET", request.target, to: proxy, headers: request.headers)) }
+            for request in captured {
+                first.append(try await http.send(request.method, request.target, to: proxy, headers: request.headers, body: request.body))
+            }
             let run = try await capture.stop()
             #expect(run.status == 0, "\(run.stderr)")
         } catch {
@@ -64,7 +77,9 @@ import Testing
         let replay = try RunningRecorder(["replay", "Recordings/api.json", "--strict"], in: workspace.folder)
         let replayBase = try await replay.address(after: "Replaying")
         var second: [SeenResponse] = []
-        for request in replayed { second.append(try await http.send("GET", request.target, to: replayBase, headers: request.headers)) }
+        for request in replayed {
+            second.append(try await http.send(request.method, request.target, to: replayBase, headers: request.headers, body: request.body))
+        }
         let run = try await replay.stop()
         #expect(run.status == 0, "\(run.stderr)")
         return (first, second)
@@ -81,6 +96,52 @@ import Testing
         #expect(captured[0].body == Data("abcdefghij".utf8) && captured[1].body == Data("klmnopqrst".utf8))
         #expect(replayed.map(\.exchangeOnly) == [captured[1].exchangeOnly, captured[0].exchangeOnly])
         #expect(replayed.first?.headers["Content-Range"] == "bytes 10-19/26")
+    }
+
+    @Test func azureRangedReads_capturedInOneOrder_replayInAnother_eachWithItsOwnBytes() async throws {
+        // GIVEN bytes 0-9 then 10-19 of a blob captured, ranged with x-ms-range as the Azure SDK reads chunks
+        let low = Outgoing(target: "/container/blob", headers: [("x-ms-range", "bytes=0-9"), ("x-ms-version", "2025-01-05")])
+        let high = Outgoing(target: "/container/blob", headers: [("x-ms-range", "bytes=10-19"), ("x-ms-version", "2025-01-05")])
+        // WHEN they are replayed offline asked for the other way round, twice
+        let (captured, replayed) = try await captureThenReplay([low, high], [high, low, high, low])
+        // THEN each gets the bytes (and Content-Range) captured for its own range, never the other chunk's
+        #expect(captured.map(\.status) == [206, 206])
+        #expect(captured[0].body == Data("abcdefghij".utf8) && captured[1].body == Data("klmnopqrst".utf8))
+        let expected = [captured[1], captured[0], captured[1], captured[0]].map(\.exchangeOnly)
+        #expect(replayed.map(\.exchangeOnly) == expected)
+    }
+
+    @Test func headerThatPickedTheAnswer_picksItOnReplay_inAnyOrder() async throws {
+        // GIVEN /greeting captured in English, then in French (Accept-Language told them apart)
+        let english = Outgoing(target: "/greeting", headers: [("Accept-Language", "en")])
+        let french = Outgoing(target: "/greeting", headers: [("Accept-Language", "fr")])
+        // WHEN they are replayed French first, then English, then French again
+        let (captured, replayed) = try await captureThenReplay([english, french], [french, english, french])
+        // THEN each language gets its own answer, the third as a repeat of the French one
+        #expect(captured.map { String(decoding: $0.body, as: UTF8.self) } == ["hello", "bonjour"])
+        #expect(replayed.map { String(decoding: $0.body, as: UTF8.self) } == ["bonjour", "hello", "bonjour"])
+    }
+
+    /// A multipart form upload of `photo` as a fresh client sends it: the boundary is drawn anew each time.
+    static func upload(_ photo: String, boundary: String) -> Outgoing {
+        let body =
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"title\"\r\n\r\nbeach\r\n"
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"file\"; filename=\"\(photo).jpg\"\r\n"
+            + "Content-Type: image/jpeg\r\n\r\n\(photo) bytes\r\n--\(boundary)--\r\n"
+        return Outgoing(
+            method: "POST", target: "/upload", headers: [("Content-Type", "multipart/form-data; boundary=\(boundary)")],
+            body: Data(body.utf8))
+    }
+
+    @Test func multipartUploads_replayUnderFreshBoundaries_eachWithItsOwnAnswer() async throws {
+        // GIVEN two uploads captured, each under the boundary its client drew
+        let (captured, replayed) = try await captureThenReplay(
+            [Self.upload("one", boundary: "----a1b2c3"), Self.upload("two", boundary: "d4e5f6")],
+            // WHEN the same parts are sent again under boundaries never recorded, the other way round
+            [Self.upload("two", boundary: "9f8e7d6c5b4a"), Self.upload("one", boundary: "alamofire.boundary.0123abcd")])
+        // THEN the strict replay answers each with the answer captured for its own parts (the echoed body)
+        #expect(captured.map(\.status) == [201, 201])
+        #expect(replayed.map(\.exchangeOnly) == [captured[1].exchangeOnly, captured[0].exchangeOnly])
     }
 
     @Test func conditionalRequest_getsThe304_andUnconditionalOne_the200_inAnyOrder() async throws {

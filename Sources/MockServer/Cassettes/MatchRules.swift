@@ -4,9 +4,11 @@
 /// "matching": {"ignoreQuery": ["_"], "ignoreBodyFields": ["timestamp"], "headers": ["Accept"], "afterLast": "repeat"}
 /// ```
 ///
-/// Method, path, query and body are always compared, and `Range`, `If-Range`, `If-None-Match` and
+/// Method, path, query and body are always compared, and `Range`, `x-ms-range`, `If-Range`, `If-None-Match` and
 /// `If-Modified-Since` whenever the recorded request carried them (a recording that carried the request's
-/// `Range` or conditional headers is preferred to one that did not); these rules narrow or widen that.
+/// `Range` or conditional headers is preferred to one that did not); these rules narrow or widen that. Among
+/// recordings that match, those whose other headers agree most with the request's answer first (volatile ones,
+/// such as dates, request IDs and signatures, never count).
 public struct MatchRules: Sendable, Hashable {
     /// Query parameters never compared, by exact (case-sensitive) name (`ignoreQuery`).
     public var ignoredQueryParameters: [String]

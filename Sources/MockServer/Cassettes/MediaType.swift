@@ -47,6 +47,9 @@ struct MediaType: Sendable, Hashable {
 
     var isMultipartFormData: Bool { essence == "multipart/form-data" }
 
+    /// Any `multipart/*` type: `form-data`, `mixed`, `related`, `alternative`...
+    var isMultipart: Bool { essence.hasPrefix("multipart/") }
+
     var isTextual: Bool {
         if essence.hasPrefix("text/") || essence.hasSuffix("+xml") || essence.hasSuffix("+yaml") { return true }
         switch essence {

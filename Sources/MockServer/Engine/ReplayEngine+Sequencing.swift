@@ -17,10 +17,15 @@ extension ReplayEngine {
     /// reports them used up (policies are the `cassettes`'). Shadowing cassettes (negative rank: the in-code one)
     /// answer alone whatever they match, so a stub added in code overrides the cassettes instead of taking turns
     /// with them.
+    ///
+    /// A group whose members differ in headers that pick an answer (see ``HeaderSplit``) is sequenced over the
+    /// members its candidate prefers: each served member is marked in `served` (created from the group's count
+    /// in `uses` the first time), and the policies apply to those members alone.
     static func select(
         from candidates: ReplayIndex.Candidates,
         groups: [ReplayIndex.Group],
         uses: inout [Int],
+        served: inout [Int: [Bool]],
         cassettes: [PreparedCassette],
         advancing: Bool = true
     ) -> Selection {
@@ -30,21 +35,20 @@ extension ReplayEngine {
         while start < searched {
             let cassette = candidates[start].cassette
             var end = start
-            var best = -1
+            var best: (candidate: Int, position: Int)?
             var bestMember = Int.max
             while end < searched, candidates[end].cassette == cassette {
-                let group = candidates[end].group
-                if uses[group] < groups[group].count {
-                    let member = groups[group].member(uses[group])
+                if let position = nextPosition(of: candidates[end], groups: groups, uses: uses, served: served) {
+                    let member = groups[candidates[end].group].member(position)
                     if member < bestMember {
-                        best = group
+                        best = (end, position)
                         bestMember = member
                     }
                 }
                 end += 1
             }
-            if best >= 0 {
-                if advancing { uses[best] += 1 }
+            if let best {
+                if advancing { markServed(candidates[best.candidate], position: best.position, groups: groups, uses: &uses, served: &served) }
                 return .serve(cassettes[cassette], member: bestMember, isRepeat: false)
             }
             start = end
@@ -54,19 +58,62 @@ extension ReplayEngine {
         switch cassettes[cassette].policy {
         case .repeat:
             var latest = -1
-            for candidate in first { latest = max(latest, groups[candidate.group].last) }
+            for candidate in first { latest = max(latest, members(of: candidate, groups: groups).last!) }
             return .serve(cassettes[cassette], member: latest, isRepeat: true)
         case .cycle:
-            var best = first[first.startIndex].group
+            var best = first[first.startIndex]
             for candidate in first {
-                if advancing { uses[candidate.group] = 0 }
-                if groups[candidate.group].first < groups[best].first { best = candidate.group }
+                if advancing { restart(candidate, groups: groups, uses: &uses, served: &served) }
+                if members(of: candidate, groups: groups)[0] < members(of: best, groups: groups)[0] { best = candidate }
             }
-            if advancing { uses[best] = 1 }
-            return .serve(cassettes[cassette], member: groups[best].first, isRepeat: true)
+            if advancing { markServed(best, position: best.preferred?.first ?? 0, groups: groups, uses: &uses, served: &served) }
+            return .serve(cassettes[cassette], member: members(of: best, groups: groups)[0], isRepeat: true)
         case .fail:
-            let members = first.flatMap { groups[$0.group].members }.sorted()
-            return .usedUp(cassettes[cassette], members: Array(members.prefix(10)))
+            let usedUp = first.flatMap { members(of: $0, groups: groups) }.sorted()
+            return .usedUp(cassettes[cassette], members: Array(usedUp.prefix(10)))
         }
+    }
+
+    /// The members a candidate may be answered by, in recorded order: the preferred ones, or all of its group's.
+    private static func members(of candidate: ReplayIndex.Candidate, groups: [ReplayIndex.Group]) -> [Int] {
+        let group = groups[candidate.group]
+        return candidate.preferred.map { $0.map(group.member) } ?? group.members
+    }
+
+    /// The position in its group of the member to serve next for `candidate`; `nil` when all of its members are used.
+    private static func nextPosition(
+        of candidate: ReplayIndex.Candidate, groups: [ReplayIndex.Group], uses: [Int], served: [Int: [Bool]]
+    ) -> Int? {
+        let group = candidate.group
+        guard let preferred = candidate.preferred else { return uses[group] < groups[group].count ? uses[group] : nil }
+        guard let flags = served[group] else { return preferred.first { $0 >= uses[group] } }
+        return preferred.first { !flags[$0] }
+    }
+
+    private static func markServed(
+        _ candidate: ReplayIndex.Candidate, position: Int, groups: [ReplayIndex.Group], uses: inout [Int],
+        served: inout [Int: [Bool]]
+    ) {
+        let group = candidate.group
+        guard candidate.preferred != nil else {
+            uses[group] = position + 1
+            return
+        }
+        var flags = served[group] ?? (0..<groups[group].count).map { $0 < uses[group] }
+        flags[position] = true
+        served[group] = flags
+    }
+
+    private static func restart(
+        _ candidate: ReplayIndex.Candidate, groups: [ReplayIndex.Group], uses: inout [Int], served: inout [Int: [Bool]]
+    ) {
+        let group = candidate.group
+        guard let preferred = candidate.preferred else {
+            uses[group] = 0
+            return
+        }
+        var flags = served[group] ?? (0..<groups[group].count).map { $0 < uses[group] }
+        for position in preferred { flags[position] = false }
+        served[group] = flags
     }
 }

@@ -6,12 +6,14 @@ import ServiceReplayShared
 /// Matching compares method, path, query (order-insensitive, repeated keys counted, percent-decoding
 /// normalized), body (JSON by value, form fields, multipart parts without the boundary, otherwise bytes) and
 /// the headers a cassette chooses, minus ignored fields; redaction placeholders in recordings match any value.
-/// A recorded request that carried `Range` or `If-Range` is matched only by the same values, one that carried
+/// A recorded request that carried `Range`, `x-ms-range` or `If-Range` is matched only by the same values, one that carried
 /// `If-None-Match` or `If-Modified-Since` only by a conditional request, and such a recording answers before
 /// one that carried none (``RequestConditions``).
 /// Lookup is a hash probe per distinct placeholder layout in the request's method-and-path bucket, so it
 /// costs the same for 10 interactions as for 100,000 (the `lookup` section of Tests/Benchmarks/run.sh measures it).
 ///
+/// When matching recordings differ in a header that can pick an answer (any but the volatile ones, see
+/// ``DecidingHeaders``), those that agree most with the request answer it.
 /// Identical requests replay their recorded responses in order; after the last, each cassette's
 /// ``AfterLastPolicy`` applies (repeat by default). When several cassettes match, the first in the order given
 /// with an unused match answers (so sequences continue from one cassette into the next), and the first
@@ -27,6 +29,8 @@ package final class ReplayEngine: Sendable {
         var index: ReplayIndex
         /// Per group: how many of its members have been served (the next one to serve).
         var uses: [Int]
+        /// Per group whose members differ in headers that pick an answer: which members have been served.
+        var served: [Int: [Bool]] = [:]
         /// Position of the in-code cassette once ``add(_:)`` has been called.
         var inCodeCassette: Int?
     }
@@ -103,6 +107,7 @@ package final class ReplayEngine: Sendable {
     func resetSequences() {
         state.withLock { state in
             for group in state.uses.indices { state.uses[group] = 0 }
+            state.served = [:]
         }
     }
 
@@ -148,7 +153,7 @@ package final class ReplayEngine: Sendable {
             }
             guard !candidates.isEmpty else { return (nil, state.index) }
             let selection = ReplayEngine.select(
-                from: candidates, groups: state.index.groups, uses: &state.uses,
+                from: candidates, groups: state.index.groups, uses: &state.uses, served: &state.served,
                 cassettes: state.index.cassettes, advancing: advancing)
             // A HEAD answered by a used-up GET is a request nothing answers, reported as its own.
             if !advancing, case .usedUp = selection { return (nil, state.index) }

@@ -9,7 +9,7 @@ enum BodyContent: Sendable, Hashable {
     case bytes(Data)
 
     /// Reads a body the way its `Content-Type` says, falling back sensibly when the header lies or is missing:
-    /// multipart needs its boundary; JSON content types, and any body starting with `{` or `[`, are JSON when
+    /// multipart (any `multipart/*` type) needs its boundary; JSON content types, and any body starting with `{` or `[`, are JSON when
     /// they parse; form-encoded bodies (declared, or undeclared ones that look like `a=1&b=2`) are fields;
     /// everything else is bytes.
     init(_ data: Data, contentType: String?) {
@@ -18,7 +18,7 @@ enum BodyContent: Sendable, Hashable {
             return
         }
         let mediaType = MediaType(contentType)
-        if mediaType.isMultipartFormData, let boundary = mediaType.parameter("boundary"),
+        if mediaType.isMultipart, let boundary = mediaType.parameter("boundary"),
             let parts = MultipartPart.parse(data, boundary: boundary)
         {
             self = .multipart(parts)

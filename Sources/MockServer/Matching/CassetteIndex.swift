@@ -54,6 +54,9 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
     struct Candidate: Sendable, Equatable {
         let cassette: Int
         let group: Int
+        /// The positions of the group's members whose ``DecidingHeaders`` agree best with the request's (see
+        /// ``HeaderSplit``); `nil` when the members do not differ in any, so that all of them answer in turn.
+        var preferred: [Int]? = nil
     }
 
     /// The groups matching a request, cassettes in precedence order. Nearly always one, held inline, so that a
@@ -80,6 +83,9 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
     /// Buckets by normalized path, to find the same path under another method.
     private(set) var bucketsByPath: [String: [BucketKey]] = [:]
     private(set) var groups: [Group] = []
+    /// How the members of each group of more than one differ in headers that pick an answer, by group: out of
+    /// ``Group``, which stays three words for the many groups of one.
+    private(set) var splits: [Int: HeaderSplit] = [:]
 
     /// Adds a prepared cassette, whose ordinal must be the number of cassettes already added. Returns it.
     @discardableResult
@@ -139,6 +145,13 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
             }
             if let group = entries[position].tables[table].groups[normalized] {
                 groups[group].rest.append(index)
+                let values = DecidingHeaders.values(of: request.headers)
+                if splits[group] == nil {
+                    let first = cassettes[ordinal].requests[groups[group].first]
+                    splits[group] = HeaderSplit(DecidingHeaders.values(of: first.headers), values)
+                } else {
+                    splits[group]!.append(values)
+                }
             } else {
                 let group = newGroup(cassette: ordinal, member: index)
                 entries[position].tables[table].groups[normalized] = group
@@ -164,7 +177,7 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
     /// go through ``candidates(for:parts:)``.
     func lookup(_ request: HTTPRequest, parts: RequestParts) -> Candidates {
         guard let entries = buckets[parts.bucketKey] else { return Candidates() }
-        if parts.isPlain, let plain = plainCandidates(in: entries) { return plain }
+        if parts.isPlain, let plain = plainCandidates(in: entries, headers: parts.headers) { return plain }
         return candidates(in: entries, for: request, parts: parts)
     }
 
@@ -195,7 +208,7 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
                 if !normalized.conditions.isEmpty {
                     for table in tables.indices where !tables[table].shape.conditions.isEmpty {
                         if let group = Self.group(matching: normalized, in: tables[table]) {
-                            result.append(Candidate(cassette: ordinal, group: group))
+                            result.append(candidate(ordinal, group, headers: parts.headers))
                             conditionsMatched = true
                         }
                     }
@@ -203,12 +216,18 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
                 // A request without conditions cannot match a recording that carried some.
                 for table in tables.indices where !conditionsMatched && tables[table].shape.conditions.isEmpty {
                     if let group = Self.group(matching: normalized, in: tables[table]) {
-                        result.append(Candidate(cassette: ordinal, group: group))
+                        result.append(candidate(ordinal, group, headers: parts.headers))
                     }
                 }
             }
         }
         return result
+    }
+
+    /// `group` of cassette `ordinal` as the candidate of a request with `headers`.
+    private func candidate(_ ordinal: Int, _ group: Int, headers: HTTPHeaders) -> Candidate {
+        guard !groups[group].rest.isEmpty else { return Candidate(cassette: ordinal, group: group) }
+        return Candidate(cassette: ordinal, group: group, preferred: splits[group]?.preferredPositions(for: headers))
     }
 
     /// The group of `table` that `normalized` (a received request) matches, if any.
@@ -219,13 +238,13 @@ struct CassetteIndex<Prepared: IndexedCassette>: Sendable {
 
     /// The groups of `entries` matching a request without query, body and conditions, without parsing or hashing it; `nil`
     /// when a cassette of the bucket compares headers or has a custom matcher, which only the full lookup decides.
-    private func plainCandidates(in entries: [BucketEntry]) -> Candidates? {
+    private func plainCandidates(in entries: [BucketEntry], headers: HTTPHeaders) -> Candidates? {
         var result = Candidates()
         // By position: copying an entry would retain its arrays.
         for position in entries.indices {
             let ordinal = entries[position].cassette
             guard cassettes[ordinal].plainLookup else { return nil }
-            if let group = entries[position].plainGroup { result.append(Candidate(cassette: ordinal, group: group)) }
+            if let group = entries[position].plainGroup { result.append(candidate(ordinal, group, headers: headers)) }
         }
         return result
     }

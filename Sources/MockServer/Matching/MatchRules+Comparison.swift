@@ -2,7 +2,7 @@ extension MatchRules {
     /// Whether `received` matches `recorded` under these rules, exactly as a replaying server decides: same
     /// method and path, query fields (order-insensitive, repeats counted), the chosen headers and the body
     /// (JSON by value, form fields, multipart parts), with ignored fields left out and redaction placeholders
-    /// in `recorded` matching anything, and the `Range`, `If-Range` (by value) and `If-None-Match` or
+    /// in `recorded` matching anything, and the `Range`, `x-ms-range`, `If-Range` (by value) and `If-None-Match` or
     /// `If-Modified-Since` (by presence) that `recorded` carried. (When both match, the engine prefers a
     /// recording that carried the request's `Range` or conditional headers to one that did not.) Useful inside
     /// a custom ``CassetteServer/Configuration/matcher`` that adds a condition.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// One part of a `multipart/form-data` body: what matching compares (never the boundary).
+/// One part of a multipart body (`form-data`, `related`, `mixed`...): what matching compares (never the boundary).
 struct MultipartPart: Sendable, Hashable, Comparable {
     var name: String
     var filename: String?

@@ -82,6 +82,9 @@ enum RequestComparison {
         if !recorded.range.isEmpty, recorded.range != received.range {
             differences.append(RequestDifference("header Range", recorded: joined(recorded.range), received: joined(received.range)))
         }
+        if !recorded.msRange.isEmpty, recorded.msRange != received.msRange {
+            differences.append(RequestDifference("header x-ms-range", recorded: joined(recorded.msRange), received: joined(received.msRange)))
+        }
         if !recorded.ifRange.isEmpty, recorded.ifRange != received.ifRange {
             differences.append(RequestDifference("header If-Range", recorded: joined(recorded.ifRange), received: joined(received.ifRange)))
         }

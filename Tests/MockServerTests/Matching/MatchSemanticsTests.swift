@@ -42,6 +42,12 @@ import Testing
         return text + "--\(boundary)--\r\n"
     }
 
+    /// A `multipart/related` upload (metadata, then media) as Google's and Drive's APIs take it: parts without names.
+    static func related(boundary: String, media: String) -> String {
+        "--\(boundary)\r\nContent-Type: application/json\r\n\r\n{\"name\":\"a.png\"}\r\n"
+            + "--\(boundary)\r\nContent-Type: image/png\r\n\r\n\(media)\r\n--\(boundary)--\r\n"
+    }
+
     static let photoParts: [(name: String, filename: String?, type: String?, content: String)] = [
         ("caption", nil, nil, "At the beach"), ("photo", "photo.jpg", "image/jpeg", "\u{FF}JPEGBYTES"),
     ]
@@ -113,6 +119,14 @@ import Testing
                     parts: [
                         ("caption", nil, nil, "At the beach"), ("photo", "other.jpg", "image/jpeg", "\u{FF}JPEGBYTES"),
                     ])), matches: false),
+        Case(
+            name: "multipart/related compares parts, not the boundary",
+            recorded: recordedPost("/upload", "multipart/related; boundary=r1", related(boundary: "r1", media: "PNG")),
+            received: post("/upload", "multipart/related; boundary=\"=_r2\"", related(boundary: "=_r2", media: "PNG")), matches: true),
+        Case(
+            name: "multipart/related with different part bytes does not match",
+            recorded: recordedPost("/upload", "multipart/related; boundary=r1", related(boundary: "r1", media: "PNG")),
+            received: post("/upload", "multipart/related; boundary=r2", related(boundary: "r2", media: "GIF")), matches: false),
         Case(
             name: "other bodies compare by bytes",
             recorded: RecordedRequest(method: "PUT", target: "/blob", headers: ["Content-Type": "application/octet-stream"], body: .binary(Data([1, 2, 3]))),

@@ -239,7 +239,7 @@ extension CassetteFieldReader {
 
 extension MatchRules {
     init(_ reader: CassetteFieldReader) throws(MockServerError) {
-        try reader.rejectUnknown(["ignoreQuery", "ignoreBodyFields", "headers", "afterLast"])
+        try reader.rejectUnknown(["ignoreQuery", "ignoreBodyFields", "headers", "afterLast", "ignoreBodyPaths", "ignoreXMLElements", "ignoreBody"])
         func strings(_ key: String) throws(MockServerError) -> [String] {
             guard let elements = try reader.optionalArray(key) else { return [] }
             var names: [String] = []
@@ -253,7 +253,9 @@ extension MatchRules {
         }
         self.init(
             ignoredQueryParameters: try strings("ignoreQuery"), ignoredBodyFields: try strings("ignoreBodyFields"),
-            headers: try strings("headers"))
+            headers: try strings("headers"), ignoredBodyPaths: try strings("ignoreBodyPaths"),
+            ignoredXMLElements: try strings("ignoreXMLElements"), ignoredBodies: try strings("ignoreBody"))
+        if let problem = bodyRuleProblem { throw reader.failure(problem.key, problem.reason) }
         if let policy = try reader.optionalString("afterLast") {
             guard let parsed = AfterLastPolicy(rawValue: policy) else {
                 throw reader.failure("afterLast", "expected one of repeat, cycle, fail, found \(JSONWriter.quoted(policy))")

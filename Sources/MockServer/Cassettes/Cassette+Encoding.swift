@@ -124,6 +124,9 @@ extension MatchRules {
         if !ignoredBodyFields.isEmpty { members["ignoreBodyFields"] = .array(ignoredBodyFields.map(CassetteJSON.string)) }
         if !headers.isEmpty { members["headers"] = .array(headers.map(CassetteJSON.string)) }
         members["afterLast"] = afterLast.map { .string($0.rawValue) }
+        if !ignoredBodyPaths.isEmpty { members["ignoreBodyPaths"] = .array(ignoredBodyPaths.map(CassetteJSON.string)) }
+        if !ignoredXMLElements.isEmpty { members["ignoreXMLElements"] = .array(ignoredXMLElements.map(CassetteJSON.string)) }
+        if !ignoredBodies.isEmpty { members["ignoreBody"] = .array(ignoredBodies.map(CassetteJSON.string)) }
         return .sortedObject(members)
     }
 }

@@ -1,7 +1,8 @@
 /// How requests are matched against a cassette, from its `matching` block:
 ///
 /// ```json
-/// "matching": {"ignoreQuery": ["_"], "ignoreBodyFields": ["timestamp"], "headers": ["Accept"], "afterLast": "repeat"}
+/// "matching": {"ignoreQuery": ["_"], "ignoreBodyFields": ["timestamp"], "headers": ["Accept"], "afterLast": "repeat",
+///              "ignoreBodyPaths": ["$.idempotencyKey"], "ignoreXMLElements": ["Latest"], "ignoreBody": ["PUT /uploads/*"]}
 /// ```
 ///
 /// Method, path, query and body are always compared, and `Range`, `x-ms-range`, `If-Range`, `If-None-Match` and
@@ -19,23 +20,40 @@ public struct MatchRules: Sendable, Hashable {
     /// What identical requests get after their last recorded response (`afterLast`); `nil` means
     /// ``AfterLastPolicy/repeat``.
     public var afterLast: AfterLastPolicy?
+    /// JSON body values never compared, by path from the document's root (`ignoreBodyPaths`): `$.idempotencyKey`,
+    /// `$.data.requestId`, `$.items[*].clientId`, `$["odd key"]`. A value is left out wherever the path leads in
+    /// either body; a path that leads nowhere leaves the body as it is.
+    public var ignoredBodyPaths: [String]
+    /// XML elements whose content is never compared, by local name, any namespace prefix (`ignoreXMLElements`):
+    /// `Latest` leaves out the block IDs of an Azure block list. Applies to bodies whose first character is `<`.
+    public var ignoredXMLElements: [String]
+    /// Requests whose whole body is never compared, each `METHOD /path-glob` or `/path-glob` for any method
+    /// (`ignoreBody`): `PUT /container/*`. The glob is a fault rule's (`*` any run of characters, `?` one).
+    public var ignoredBodies: [String]
 
     /// Creates rules; every list defaults to empty and `afterLast` to unset (repeat).
     public init(
         ignoredQueryParameters: [String] = [],
         ignoredBodyFields: [String] = [],
         headers: [String] = [],
-        afterLast: AfterLastPolicy? = nil
+        afterLast: AfterLastPolicy? = nil,
+        ignoredBodyPaths: [String] = [],
+        ignoredXMLElements: [String] = [],
+        ignoredBodies: [String] = []
     ) {
         self.ignoredQueryParameters = ignoredQueryParameters
         self.ignoredBodyFields = ignoredBodyFields
         self.headers = headers
         self.afterLast = afterLast
+        self.ignoredBodyPaths = ignoredBodyPaths
+        self.ignoredXMLElements = ignoredXMLElements
+        self.ignoredBodies = ignoredBodies
     }
 
     /// Whether nothing is set, so the block can be left out of the file.
     public var isDefault: Bool {
         ignoredQueryParameters.isEmpty && ignoredBodyFields.isEmpty && headers.isEmpty && afterLast == nil
+            && ignoredBodyPaths.isEmpty && ignoredXMLElements.isEmpty && ignoredBodies.isEmpty
     }
 }
 

@@ -24,15 +24,7 @@ extension Cassette {
     }
 
     private var harMetadata: HARCassetteMetadata {
-        let rules =
-            matching.isDefault
-            ? nil
-            : HARMatchRules(
-                ignoreQuery: matching.ignoredQueryParameters.isEmpty ? nil : matching.ignoredQueryParameters,
-                ignoreBodyFields: matching.ignoredBodyFields.isEmpty ? nil : matching.ignoredBodyFields,
-                headers: matching.headers.isEmpty ? nil : matching.headers,
-                afterLast: matching.afterLast?.rawValue
-            )
+        let rules = matching.isDefault ? nil : HARMatchRules(matching)
         return HARCassetteMetadata(
             name: name, upstream: upstream, origin: origin.rawValue, recordedAt: recordedAt.map(CassetteDate.format),
             matching: rules, errorTemplates: errorTemplates.isEmpty ? nil : errorTemplates.mapValues(HARResponse.init)

@@ -122,7 +122,9 @@ extension Cassette {
         if let rules = metadata.matching {
             matching = MatchRules(
                 ignoredQueryParameters: rules.ignoreQuery ?? [], ignoredBodyFields: rules.ignoreBodyFields ?? [],
-                headers: rules.headers ?? [])
+                headers: rules.headers ?? [], ignoredBodyPaths: rules.ignoreBodyPaths ?? [],
+                ignoredXMLElements: rules.ignoreXMLElements ?? [], ignoredBodies: rules.ignoreBody ?? [])
+            if let problem = matching.bodyRuleProblem { throw invalid("matching.\(problem.key)", problem.reason) }
             if let policy = rules.afterLast {
                 guard let parsed = AfterLastPolicy(rawValue: policy) else {
                     throw invalid("matching.afterLast", "expected one of repeat, cycle, fail, found \"\(policy)\"")

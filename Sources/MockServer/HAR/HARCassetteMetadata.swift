@@ -41,12 +41,22 @@ package struct HARMatchRules: Codable, Sendable, Hashable {
     var headers: [String]?
     /// `repeat`, `cycle` or `fail`.
     var afterLast: String?
+    /// JSON paths not compared.
+    var ignoreBodyPaths: [String]?
+    /// XML elements whose content is not compared.
+    var ignoreXMLElements: [String]?
+    /// `METHOD /glob` of requests whose body is not compared.
+    var ignoreBody: [String]?
 
-    /// Creates the record.
-    init(ignoreQuery: [String]?, ignoreBodyFields: [String]?, headers: [String]?, afterLast: String?) {
-        self.ignoreQuery = ignoreQuery
-        self.ignoreBodyFields = ignoreBodyFields
-        self.headers = headers
-        self.afterLast = afterLast
+    /// The record of `rules`, empty lists left out.
+    init(_ rules: MatchRules) {
+        func listed(_ list: [String]) -> [String]? { list.isEmpty ? nil : list }
+        ignoreQuery = listed(rules.ignoredQueryParameters)
+        ignoreBodyFields = listed(rules.ignoredBodyFields)
+        headers = listed(rules.headers)
+        afterLast = rules.afterLast?.rawValue
+        ignoreBodyPaths = listed(rules.ignoredBodyPaths)
+        ignoreXMLElements = listed(rules.ignoredXMLElements)
+        ignoreBody = listed(rules.ignoredBodies)
     }
 }

@@ -37,6 +37,36 @@ extension CassetteJSON {
         }
     }
 
+    /// Removes the value at `path` (every element for a `[*]` step); a path that leads nowhere changes nothing.
+    mutating func leaveOut(_ path: ArraySlice<JSONPath.Component>) {
+        guard let first = path.first else { return }
+        let last = path.count == 1
+        switch (self, first) {
+        case (.object(var members), .key(let key)):
+            guard var member = members[key] else { return }
+            if last {
+                members[key] = nil
+            } else {
+                member.leaveOut(path.dropFirst())
+                members[key] = member
+            }
+            self = .object(members)
+        case (.array(var elements), .index(let index)):
+            guard elements.indices.contains(index) else { return }
+            if last { elements.remove(at: index) } else { elements[index].leaveOut(path.dropFirst()) }
+            self = .array(elements)
+        case (.array(var elements), .anyIndex):
+            if last {
+                elements.removeAll()
+            } else {
+                for index in elements.indices { elements[index].leaveOut(path.dropFirst()) }
+            }
+            self = .array(elements)
+        default:
+            return
+        }
+    }
+
     /// Every path whose value is a string containing `text`, with that string; object keys visited in sorted order.
     func strings(containing text: String, under prefix: JSONPath = .root) -> [(path: JSONPath, string: String)] {
         switch self {

@@ -45,7 +45,7 @@ struct NormalizedRequest: Sendable, Hashable {
         query = NormalizedRequest.sortedFields(parts.query, ignoring: rules.ignoredQuery)
         let headers = rules.headers.isEmpty ? [] : rules.headers.map { name in parts.headers.values(for: name).map { $0.trimmingHTTPWhitespace() } }
         rare = Self.rare(headers: headers, conditions: parts.conditions)
-        body = NormalizedRequest.normalize(parts.body, ignoring: rules.ignoredBodyFields)
+        body = rules.comparesBody(method: parts.method, path: parts.path) ? NormalizedRequest.normalize(parts.body, rules: rules) : .empty
     }
 
     /// `nil` for nothing to keep, so that equal requests hold equal values.
@@ -59,12 +59,18 @@ struct NormalizedRequest: Sendable, Hashable {
         return true
     }
 
-    static func normalize(_ body: BodyContent, ignoring ignored: Set<String>) -> BodyContent {
+    /// `body` without what `rules` leave out: ignored fields and paths, the content of ignored XML elements.
+    static func normalize(_ body: BodyContent, rules: PreparedRules) -> BodyContent {
+        let ignored = rules.ignoredBodyFields
         switch body {
-        case .empty, .bytes:
+        case .empty:
             return body
-        case .json(let value):
-            return .json(ignored.isEmpty ? value : removing(ignored, from: value))
+        case .bytes(let data):
+            return rules.ignoredXMLElements.isEmpty ? body : .bytes(XMLElementContent.blanking(rules.ignoredXMLElements, in: data))
+        case .json(var value):
+            if !ignored.isEmpty { value = removing(ignored, from: value) }
+            for path in rules.ignoredBodyPaths { value.leaveOut(path.components[...]) }
+            return .json(value)
         case .form(let fields):
             return .form(sortedFields(fields, ignoring: ignored))
         case .multipart(let parts):

@@ -65,8 +65,9 @@ public final class CassetteServer: ControlledServer {
     ///   specs, or the environment it reads the plan from, hold an invalid one, or when a `service-error` or error-event
     ///   rule names a template none of `cassettes` holds (unless its filters select none of their recorded
     ///   requests: a suite-wide plan aims such a rule at another API); the sentence names the rule and the
-    ///   templates there are. `invalidConfiguration` when ``Configuration/controlToken`` is empty or an entry of
-    ///   ``Configuration/allowedHosts`` is not a host name.
+    ///   templates there are. `invalidConfiguration` when ``Configuration/controlToken`` is empty, an entry of
+    ///   ``Configuration/allowedHosts`` is not a host name, or a body rule of ``Configuration/matching`` cannot
+    ///   take effect (a JSON path that does not parse, say).
     public convenience init(cassettes: [Cassette], configuration: Configuration = Configuration()) throws(MockServerError) {
         try self.init(loaded: cassettes.map(LoadedCassette.init), configuration: configuration)
     }
@@ -91,6 +92,9 @@ public final class CassetteServer: ControlledServer {
         if configuration.controlToken?.isEmpty == true {
             throw MockServerError(
                 .invalidConfiguration, "the control token is empty; give a token of at least one character, or none to allow loopback clients only")
+        }
+        if let problem = configuration.matching.bodyRuleProblem {
+            throw MockServerError(.invalidConfiguration, "matching.\(problem.key): \(problem.reason)")
         }
         let hosts = try HostCheck(allowing: configuration.allowedHosts)
         let engine = ReplayEngine(loaded: cassettes, options: configuration.replay)

@@ -48,6 +48,11 @@ import Testing
             + "--\(boundary)\r\nContent-Type: image/png\r\n\r\n\(media)\r\n--\(boundary)--\r\n"
     }
 
+    /// An Azure block list committing `ids` as the latest blocks.
+    static func blockList(_ ids: String...) -> String {
+        #"<?xml version="1.0" encoding="utf-8"?><BlockList>"# + ids.map { "<Latest>\($0)</Latest>" }.joined() + "</BlockList>"
+    }
+
     static let photoParts: [(name: String, filename: String?, type: String?, content: String)] = [
         ("caption", nil, nil, "At the beach"), ("photo", "photo.jpg", "image/jpeg", "\u{FF}JPEGBYTES"),
     ]
@@ -232,6 +237,50 @@ import Testing
             received: post(
                 "/photos", "multipart/form-data; boundary=BBB",
                 multipart(boundary: "BBB", parts: [("token", nil, nil, "s3cret"), ("caption", nil, nil, "hi")])), matches: true),
+        Case(
+            name: "an ignored JSON path is left out of both bodies",
+            recorded: recordedPost("/pay", "application/json", #"{"amount":5,"idempotencyKey":"k-1"}"#),
+            received: post("/pay", "application/json", #"{"amount":5,"idempotencyKey":"k-2"}"#),
+            rules: MatchRules(ignoredBodyPaths: ["$.idempotencyKey"]), matches: true),
+        Case(
+            name: "an ignored JSON path leaves the rest compared",
+            recorded: recordedPost("/pay", "application/json", #"{"amount":5,"idempotencyKey":"k-1"}"#),
+            received: post("/pay", "application/json", #"{"amount":6,"idempotencyKey":"k-2"}"#),
+            rules: MatchRules(ignoredBodyPaths: ["$.idempotencyKey"]), matches: false),
+        Case(
+            name: "an ignored JSON path is from the root, not any depth",
+            recorded: recordedPost("/pay", "application/json", #"{"inner":{"idempotencyKey":"k-1"}}"#),
+            received: post("/pay", "application/json", #"{"inner":{"idempotencyKey":"k-2"}}"#),
+            rules: MatchRules(ignoredBodyPaths: ["$.idempotencyKey"]), matches: false),
+        Case(
+            name: "an ignored JSON path with [*] covers every element",
+            recorded: recordedPost("/batch", "application/json", #"{"items":[{"id":"a","n":1},{"id":"b","n":2}]}"#),
+            received: post("/batch", "application/json", #"{"items":[{"id":"x","n":1},{"id":"y","n":2}]}"#),
+            rules: MatchRules(ignoredBodyPaths: ["$.items[*].id"]), matches: true),
+        Case(
+            name: "an ignored XML element's content is left out",
+            recorded: RecordedRequest(post("/c/blob?comp=blocklist", "application/xml", blockList("QUFB", "QkJC"))),
+            received: post("/c/blob?comp=blocklist", "application/xml", blockList("WFhY", "WVlZ")),
+            rules: MatchRules(ignoredXMLElements: ["Latest"]), matches: true),
+        Case(
+            name: "an ignored XML element still counts",
+            recorded: RecordedRequest(post("/c/blob?comp=blocklist", "application/xml", blockList("QUFB", "QkJC"))),
+            received: post("/c/blob?comp=blocklist", "application/xml", blockList("WFhY")),
+            rules: MatchRules(ignoredXMLElements: ["Latest"]), matches: false),
+        Case(
+            name: "XML is compared by bytes without the rule",
+            recorded: RecordedRequest(post("/c/blob?comp=blocklist", "application/xml", blockList("QUFB"))),
+            received: post("/c/blob?comp=blocklist", "application/xml", blockList("WFhY")), matches: false),
+        Case(
+            name: "an ignored body for the method and path is not compared",
+            recorded: RecordedRequest(method: "PUT", target: "/c/blob?comp=block", headers: [:], body: .binary(Data([1, 2]))),
+            received: HTTPRequest(method: "PUT", target: "/c/blob?comp=block", body: Data([3, 4, 5])),
+            rules: MatchRules(ignoredBodies: ["PUT /c/*"]), matches: true),
+        Case(
+            name: "an ignored body rule for another method still compares",
+            recorded: RecordedRequest(method: "POST", target: "/c/blob", headers: [:], body: .binary(Data([1, 2]))),
+            received: HTTPRequest(method: "POST", target: "/c/blob", body: Data([3, 4, 5])),
+            rules: MatchRules(ignoredBodies: ["PUT /c/*"]), matches: false),
         Case(
             name: "a placeholder in the received request is just text", recorded: recordedGet("/a?token=abc"),
             received: get("/a?token=<redacted>"), matches: false),

@@ -57,7 +57,7 @@ import Testing
             #expect(lines.filter { $0.contains(" → ") }.count == requests.count)
             // (chat/completions.json comes first with 1 interaction, then feeds.json with 3; the live token is
             // printed redacted)
-            #expect(lines.contains { $0.hasPrefix("GET /friends?token=<redacted>&user_id=42 → 200, ") && $0.hasSuffix(" bytes, interaction 4") })
+            #expect(lines.contains { $0.hasPrefix("GET /friends?token=%3Credacted%3E&user_id=42 → 200, ") && $0.hasSuffix(" bytes, interaction 4") })
             #expect(lines.last == "Stopped on SIGTERM: \(requests.count) exchanges recorded; Recordings/all.json holds \(requests.count) interactions.")
             let saved = try Cassette.load(from: workspace.url("Recordings/all.json"))
             #expect(saved.interactions.count == requests.count)
@@ -102,7 +102,7 @@ import Testing
             #expect(live.headers["Set-Cookie"] == "session=upstream-session-secret-3; Path=/; HttpOnly")
             #expect(run.status == 0, "\(run.stderr)")
             let out = "Recordings/127.0.0.1-\(upstream.baseURL!.port!).json"
-            #expect(run.stdout.contains("GET /me?access_token=<redacted>&v=2&sid=<redacted> → 200, "))
+            #expect(run.stdout.contains("GET /me?access_token=%3Credacted%3E&v=2&sid=%3Credacted%3E → 200, "))
             #expect(run.stdout.hasSuffix("Stopped on SIGINT: 1 exchange recorded; \(out) holds 1 interaction.\n"))
             let text = String(decoding: try workspace.contents(out), as: UTF8.self)
             for secret in ["live-access-token-1", "live-bearer-token-2", "live-cookie-value-3", "upstream-session-secret-3", "live-field-5", "live-trace-6"] {

@@ -12,6 +12,11 @@ import Testing
     /// reads its range from `x-ms-range`; `/greeting` answers in the language `Accept-Language` asks for; a POST
     /// echoes its body's bytes. Anything else gets a 200.
     static func reply(to request: HTTPRequest) -> HTTPReply {
+        if request.path == "/download" {
+            // A release download: a redirect to the object, presigned.
+            let presigned = "/bucket/app.zip?X-Amz-Date=20261205T000000Z&X-Amz-Expires=300&X-Amz-Signature=9f2c4e6a8b0d"
+            return .response(status: 302, headers: ["Location": presigned], body: Data())
+        }
         if request.method == "POST" {
             return .response(status: 201, headers: ["Content-Type": "application/octet-stream"], body: request.body)
         }
@@ -52,9 +57,10 @@ import Testing
 
     /// Captures `captured` (in order) from the upstream above through `recorder capture`, then replays the
     /// cassette with `recorder replay --strict` and sends `replayed` (in order): what each side got.
-    /// With `matching`, the captured cassette's `matching` block is set to it before the replay, as a user edits it.
+    /// With `matching`, the captured cassette's `matching` block is set to it before the replay, as a user edits it;
+    /// `keep` is shown the cassette as captured.
     private func captureThenReplay(
-        _ captured: [Outgoing], _ replayed: [Outgoing], matching: MatchRules? = nil
+        _ captured: [Outgoing], _ replayed: [Outgoing], matching: MatchRules? = nil, keep: (Cassette) throws -> Void = { _ in }
     ) async throws -> (captured: [SeenResponse], replayed: [SeenResponse]) {
         let upstream = HTTPServer(configuration: .init()) { request in Self.reply(to: request) }
         let base = try await upstream.start()
@@ -77,8 +83,9 @@ import Testing
         }
         // Offline: the upstream is gone before the replay starts.
         await upstream.stop()
+        let file = workspace.folder.appendingPathComponent("Recordings/api.json")
+        try keep(try Cassette.load(from: file))
         if let matching {
-            let file = workspace.folder.appendingPathComponent("Recordings/api.json")
             var cassette = try Cassette.load(from: file)
             cassette.matching = matching
             try cassette.encoded().write(to: file)
@@ -170,6 +177,37 @@ import Testing
         // THEN the strict replay answers it as captured
         #expect(captured.map(\.status) == [201])
         #expect(replayed.map(\.exchangeOnly) == captured.map(\.exchangeOnly))
+    }
+
+    /// Whether every character of `url` may stand in a URL as it is (RFC 3986: unreserved, reserved, `%`).
+    static func isLegalURL(_ url: String) -> Bool {
+        let legal = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~:/?#[]@!$&'()*+,;=%")
+        return url.allSatisfy { legal.contains($0) }
+    }
+
+    @Test func redirectToAPresignedURL_replaysALegalURL_thatTheClientFollowsToTheRecordedObject() async throws {
+        // GIVEN a download captured through its redirect to a presigned URL, whose signature is redacted
+        let download = Outgoing(target: "/download", headers: [])
+        // WHEN the client replays it offline, following the redirect as it did live
+        let (captured, replayed) = try await captureThenReplay([download], [download, download])
+        // THEN it gets the object both times, as it did live
+        #expect(captured.map(\.status) == [200])
+        #expect(replayed.map(\.status) == [200, 200])
+        #expect(replayed.allSatisfy { $0.body == Data("object bytes".utf8) })
+    }
+
+    @Test func redactedURLs_inTheCassette_areLegalURLs() async throws {
+        // GIVEN the same download captured
+        let (_, _) = try await captureThenReplay(
+            [Outgoing(target: "/download", headers: [])], [],
+            keep: { cassette in
+                // THEN the Location replayed and the target it leads to hold the placeholder as a legal URL token
+                let location = try #require(cassette.interactions.first?.response?.headers["Location"])
+                #expect(location.hasSuffix("X-Amz-Signature=\(Cassette.urlRedactionPlaceholder)"))
+                #expect(Self.isLegalURL(location), "\(location)")
+                let target = try #require(cassette.interactions.last?.request.target)
+                #expect(Self.isLegalURL(target), "\(target)")
+            })
     }
 
     @Test func conditionalRequest_getsThe304_andUnconditionalOne_the200_inAnyOrder() async throws {

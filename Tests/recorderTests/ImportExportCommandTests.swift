@@ -49,11 +49,11 @@ import Testing
         #expect(
             try await workspace.run(["list", "Recordings/shop/cart.json"]).stdout == """
                 cart: 5 interactions, recorded, upstream https://shop.example.com
-                  0  GET   /api/cart?currency=EUR&token=<redacted>&view=full  200    164 bytes   84 ms
-                  1  POST  /login                                             302      0 bytes  122 ms
-                  2  GET   /images/dot.png                                    200     70 bytes   12 ms
-                  3  POST  /api/cart/items                                    201    113 bytes   57 ms
-                  4  GET   /api/recommendations?limit=4                       reset          -   30 ms
+                  0  GET   /api/cart?currency=EUR&token=%3Credacted%3E&view=full  200    164 bytes   84 ms
+                  1  POST  /login                                                 302      0 bytes  122 ms
+                  2  GET   /images/dot.png                                        200     70 bytes   12 ms
+                  3  POST  /api/cart/items                                        201    113 bytes   57 ms
+                  4  GET   /api/recommendations?limit=4                           reset          -   30 ms
 
                 """)
     }

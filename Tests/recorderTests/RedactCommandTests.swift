@@ -35,7 +35,7 @@ import Testing
         #expect(try workspace.contents("cassettes/login.json") == clean)
         #expect(try await workspace.run(["lint", "cassettes"]).status == 0)
         let cassette = try Cassette.load(from: workspace.url("cassettes/friends.json"))
-        #expect(cassette.interactions[0].request.target == "/friends?token=<redacted>&user_id=42")
+        #expect(cassette.interactions[0].request.target == "/friends?token=%3Credacted%3E&user_id=42")
         #expect(cassette.encoded() == (try workspace.contents("cassettes/friends.json")))
         // And a second run changes nothing
         let redacted = try workspace.contents("cassettes/friends.json")

@@ -88,7 +88,10 @@ import Testing
         // Then the file differs from the original only where a secret was
         #expect(redact.stdout == "signed.json: redacted 1 header, 1 query parameter, 4 body fields\n")
         #expect(redact.status == 0)
-        let expected = Self.secrets.reduce(original) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
+        // (inside URLs in the URL-legal spelling; the echo in prose as it is)
+        let expected = Self.secrets.reduce(original) {
+            $0.replacingOccurrences(of: $1, with: $1 == "abc%2Bkl%2Fmn%3D" ? Cassette.redactionPlaceholder : Cassette.urlRedactionPlaceholder)
+        }
         let redacted = try workspace.contents("signed.json")
         #expect(String(decoding: redacted, as: UTF8.self) == expected)
         // And it lints clean, and a second run changes no byte
@@ -113,7 +116,7 @@ import Testing
         // Given a cassette with a presigned download, its signature redacted as recording does
         let workspace = try Workspace()
         defer { workspace.remove() }
-        let target = "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261126T000000Z&X-Amz-Expires=300&X-Amz-Signature=<redacted>"
+        let target = "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Date=20261126T000000Z&X-Amz-Expires=300&X-Amz-Signature=%3Credacted%3E"
         let cassette = Cassette(
             name: "presigned",
             interactions: [
@@ -123,7 +126,7 @@ import Testing
         let replay = try RunningRecorder(["replay", workspace.url("presigned.json").path])
         let base = try await replay.address(after: "Replaying 1 cassette")
         // When a client fetches the URL presigned afresh
-        let status = try await get(URL(string: target.replacingOccurrences(of: "<redacted>", with: Self.awsSignature), relativeTo: base)!)
+        let status = try await get(URL(string: target.replacingOccurrences(of: Cassette.urlRedactionPlaceholder, with: Self.awsSignature), relativeTo: base)!)
         let run = try await replay.stop()
         // Then it is answered, and the line printed for it holds no signature
         #expect(status == 200)

@@ -132,4 +132,16 @@ extension Cassette {
     /// inside a header value, as in a redacted `Cookie: session=<redacted>; theme=<redacted>`, it matches any
     /// run of characters.
     public static let redactionPlaceholder = "<redacted>"
+
+    /// ``redactionPlaceholder`` as written inside a URL (a request's query, a `Location`, a URL in a body or a
+    /// stream event): `%3Credacted%3E`, the placeholder percent-encoded. `<` and `>` are not legal in a URL, and
+    /// a client that follows or parses a replayed URL holding them fails where the live URL works. Query values
+    /// are compared decoded, so it matches any value just as the placeholder does. Inside a URL carried
+    /// percent-encoded in another URL's query it is encoded once more (`%253Credacted%253E`).
+    public static let urlRedactionPlaceholder = "%3Credacted%3E"
+
+    /// Whether `text` holds the placeholder, as written or as written inside a URL (any case of hex digits).
+    static func holdsRedactionPlaceholder(_ text: String) -> Bool {
+        text.contains(redactionPlaceholder) || text.range(of: urlRedactionPlaceholder, options: .caseInsensitive) != nil
+    }
 }

@@ -308,7 +308,7 @@ enum JournalPage {
           });
           request.append(el('div', { class: 'curl-row' }, curlButton,
             el('span', { class: 'note' }, (routed ? `the app sent this to ${host}; the command sends it here, naming that host in X-MockServer-Host` : 'sends it to this server again')
-              + (JSON.stringify(entry).includes('<redacted>') ? '; redacted values go as shown' : ''))),
+              + (/<redacted>|%3Credacted%3E/i.test(JSON.stringify(entry)) ? '; redacted values go as shown' : ''))),
             curlOutput);
 
           const response = el('div', { class: 'pane response' }, el('h3', {}, 'Response'),

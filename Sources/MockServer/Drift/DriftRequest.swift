@@ -21,8 +21,10 @@ package enum DriftRequest {
     /// target or body cannot be filled: those requests are skipped, never sent with `<redacted>` in them.
     package static func prepare(_ recorded: RecordedRequest, fills: HTTPHeaders) -> Result<HTTPRequest, Unfillable> {
         let placeholder = Cassette.redactionPlaceholder
-        guard !recorded.target.contains(placeholder) else { return .failure(.target) }
-        guard recorded.body.data.range(of: Data(placeholder.utf8)) == nil else { return .failure(.body) }
+        guard !Cassette.holdsRedactionPlaceholder(recorded.target) else { return .failure(.target) }
+        guard recorded.body.data.range(of: Data(placeholder.utf8)) == nil,
+            recorded.body.data.range(of: Data(Cassette.urlRedactionPlaceholder.utf8)) == nil
+        else { return .failure(.body) }
         var headers = HTTPHeaders()
         for line in recorded.headers {
             guard line.value.contains(placeholder) else {

@@ -19,7 +19,7 @@ enum CurlCommand {
 
     static func render(_ request: RecordedRequest, upstream: String) -> String {
         let base = upstream.hasSuffix("/") ? String(upstream.dropLast()) : upstream
-        let url = (base + request.target).replacingOccurrences(of: Cassette.redactionPlaceholder, with: "%3Credacted%3E")
+        let url = (base + request.target).replacingOccurrences(of: Cassette.redactionPlaceholder, with: Cassette.urlRedactionPlaceholder)
         var options: [String] = []
         var prelude: [String] = []
         let body = request.body.data

@@ -1,7 +1,7 @@
 import MockServer
 
 /// The line `recorder replay` prints for each request: `GET /users?since=0 → 200 github-users interaction 0`.
-/// The target is shown redacted by the default rules, as a cassette holds it (`?X-Amz-Signature=<redacted>`).
+/// The target is shown redacted by the default rules, as a cassette holds it (`?X-Amz-Signature=%3Credacted%3E`).
 enum ReplayLine {
     static func text(for entry: JournalEntry) -> String {
         // Redacted as cassettes are: a presigned URL's signature never reaches a terminal or a CI log.

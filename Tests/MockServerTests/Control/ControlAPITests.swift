@@ -48,7 +48,7 @@ import Testing
             try #require(entries.count == 2, "\(String(describing: json))")
             #expect(server.journal.recordedCount == 2)
             #expect(entries.map { $0["sequence"] as? Int } == [0, 1])
-            #expect(entries[1]["target"] as? String == "/orders?api_key=\(Cassette.redactionPlaceholder)")
+            #expect(entries[1]["target"] as? String == "/orders?api_key=\(Cassette.urlRedactionPlaceholder)")
             let headers = entries[0]["headers"] as? [[String]] ?? []
             #expect(headers.contains(["Authorization", Cassette.redactionPlaceholder]), "\(headers)")
             #expect(!headers.joined().joined().contains("abc"))
@@ -63,9 +63,9 @@ import Testing
             #expect(unmatched["status"] as? Int == 404)
             let nearMiss = try #require(unmatched["nearMiss"] as? [String: Any])
             let message = try #require(nearMiss["message"] as? String)
-            #expect(message.hasPrefix("No recorded interaction matches GET /orders?api_key=\(Cassette.redactionPlaceholder)."), "\(message)")
+            #expect(message.hasPrefix("No recorded interaction matches GET /orders?api_key=\(Cassette.urlRedactionPlaceholder)."), "\(message)")
             #expect(message.contains("query api_key: recorded nothing, received \"\(Cassette.redactionPlaceholder)\""), "\(message)")
-            #expect((nearMiss["request"] as? [String: Any])?["target"] as? String == "/orders?api_key=\(Cassette.redactionPlaceholder)")
+            #expect((nearMiss["request"] as? [String: Any])?["target"] as? String == "/orders?api_key=\(Cassette.urlRedactionPlaceholder)")
             #expect(!"\(entries)".contains("s3cret"))
             #expect(json?["next"] as? Int == 2)
             #expect(json?["dropped"] as? Int == 0)
@@ -241,7 +241,7 @@ import Testing
         ("query api_key", "\"k\"", "\"<redacted>\""), ("form field password", "\"p\"", "\"<redacted>\""),
         ("part token filename", "\"t\"", "\"<redacted>\""), ("header Authorization", "\"Bearer x\"", "\"<redacted>\""),
         ("$.user.password", "\"p\"", "\"<redacted>\""), ("$.items[2].secret", "\"s\"", "\"<redacted>\""),
-        ("body", "\"a=1&password=p\"", "\"a=1&password=<redacted>\""),
+        ("body", "\"a=1&password=p\"", "\"a=1&password=%3Credacted%3E\""),
         ("query page", "\"2\"", "\"2\""), ("$.user.name", "\"n\"", "\"n\""), ("header Accept", "\"*/*\"", "\"*/*\""),
         ("path", "/x", "/x"),
     ])

@@ -35,7 +35,7 @@ import Testing
             let responses = entries.map { $0["response"] as? [String: Any] ?? [:] }
             #expect(
                 requests.map { $0["url"] as? String } == [
-                    base + "/items", base + "/orders?api_key=\(Cassette.redactionPlaceholder)", base + "/cart", base + "/gone",
+                    base + "/items", base + "/orders?api_key=\(Cassette.urlRedactionPlaceholder)", base + "/cart", base + "/gone",
                 ])
             #expect(responses.map { $0["status"] as? Int } == [200, 404, 503, 0])
             // And the matched answer is the cassette's, byte for byte as the cassette's own HAR gives it

@@ -19,7 +19,7 @@ import Testing
         #expect(result.cassette.note == "Imported from a HAR archive written by WebInspector 537.36.")
         #expect(
             result.cassette.interactions.map(\.request.target) == [
-                "/api/cart?currency=EUR&token=<redacted>&view=full", "/login", "/images/dot.png", "/api/cart/items", "/api/recommendations?limit=4",
+                "/api/cart?currency=EUR&token=%3Credacted%3E&view=full", "/login", "/images/dot.png", "/api/cart/items", "/api/recommendations?limit=4",
             ])
     }
 

@@ -282,6 +282,12 @@ import Testing
             received: HTTPRequest(method: "POST", target: "/c/blob", body: Data([3, 4, 5])),
             rules: MatchRules(ignoredBodies: ["PUT /c/*"]), matches: false),
         Case(
+            name: "the URL-legal placeholder in a recorded query matches any value", recorded: recordedGet("/o?sig=%3Credacted%3E&v=1"),
+            received: get("/o?sig=Zm9v%2Bbar&v=1"), matches: true),
+        Case(
+            name: "the URL-legal placeholder still needs the parameter", recorded: recordedGet("/o?sig=%3Credacted%3E&v=1"),
+            received: get("/o?v=1"), matches: false),
+        Case(
             name: "a placeholder in the received request is just text", recorded: recordedGet("/a?token=abc"),
             received: get("/a?token=<redacted>"), matches: false),
         Case(

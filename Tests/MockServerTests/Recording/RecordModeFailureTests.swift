@@ -123,14 +123,14 @@ import Testing
                 #expect(reports.all.map(\.index) == [nil, nil])
                 #expect(reports.all.map(\.bodyBytes) == [response.body.count, 0])
                 #expect(reports.all.first?.interaction.failure?.kind.rawValue == name)
-                #expect(reports.all.first?.interaction.request.target == "/\(name)?token=<redacted>")
+                #expect(reports.all.first?.interaction.request.target == "/\(name)?token=%3Credacted%3E")
                 #expect(server.recordedCassette?.interactions.isEmpty != false)
                 let error = try #require(server.unrecordedRequestsError(file: "down.json"))
                 #expect(error.code == .upstreamUnreachable)
                 #expect(error.description.hasPrefix("the upstream \(target.absoluteString) could not be reached ("))
                 #expect(
                     error.description.contains(
-                        "), so nothing was recorded for 2 requests (the first: GET /\(name)?token=<redacted>) in down.json; start the upstream"))
+                        "), so nothing was recorded for 2 requests (the first: GET /\(name)?token=%3Credacted%3E) in down.json; start the upstream"))
             }
             // And no cassette file was written
             #expect(!FileManager.default.fileExists(atPath: file.path))

@@ -129,7 +129,7 @@ import Testing
                 #expect(received.body == body)
 
                 let recorded = try #require(server.recordedCassette?.interactions.first?.request)
-                #expect(recorded.target == "/echo?access_token=<redacted>&page=2")
+                #expect(recorded.target == "/echo?access_token=%3Credacted%3E&page=2")
                 #expect(recorded.headers["Host"] == "127.0.0.1:\(upstream.port!)")
                 #expect(recorded.headers["Authorization"] == "<redacted>")
                 #expect(recorded.headers["Cookie"] == "session=<redacted>")

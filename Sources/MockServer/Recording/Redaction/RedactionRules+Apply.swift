@@ -40,12 +40,12 @@ extension RedactionRules {
             })
     }
 
-    /// A request target (path and query) with secret query parameter values replaced; the rest of the
-    /// target is kept exactly as written.
+    /// A request target (path and query) with secret query parameter values replaced by the placeholder as
+    /// URLs hold it (``Cassette/urlRedactionPlaceholder``); the rest of the target is kept exactly as written.
     package func redact(target: String) -> String {
         guard let mark = target.firstIndex(of: "?") else { return target }
         let query = target[target.index(after: mark)...]
-        return String(target[...mark]) + redactPairs(String(query))
+        return String(target[...mark]) + redactPairs(String(query), placeholder: Cassette.urlRedactionPlaceholder)
     }
 
     /// A body with secret fields replaced when it is a form (`application/x-www-form-urlencoded`) or JSON
@@ -76,13 +76,18 @@ extension RedactionRules {
         URLParametersInText.redacting(text, isSecret: redactsField)
     }
 
-    /// `name=value&...` with secret values replaced; names are compared after form decoding.
-    private func redactPairs(_ text: String) -> String {
+    /// `name=value&...` with secret values replaced by `placeholder`; names are compared after form decoding.
+    private func redactPairs(_ text: String, placeholder: String = RedactionRules.placeholder) -> String {
         text.split(separator: "&", omittingEmptySubsequences: false).map { pair -> String in
             guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
             let name = String(pair[..<equals]).replacingOccurrences(of: "+", with: " ")
             let decoded = name.removingPercentEncoding ?? name
-            return redactsField(decoded) ? "\(pair[..<equals])=\(Self.placeholder)" : String(pair)
+            // A value already redacted, in either spelling, stays as written: redacting twice changes nothing.
+            let value = pair[pair.index(after: equals)...]
+            guard redactsField(decoded), PercentDecoding.decode(String(value), plusAsSpace: true) != Self.placeholder else {
+                return String(pair)
+            }
+            return "\(pair[..<equals])=\(placeholder)"
         }.joined(separator: "&")
     }
 

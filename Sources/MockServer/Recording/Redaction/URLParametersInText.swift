@@ -9,10 +9,12 @@
 /// A word without `?`/`&` before it and `=` after it (`sig` in prose) is no parameter. Works on UTF-8
 /// bytes; every byte looked for is ASCII, so cutting there keeps the text valid.
 enum URLParametersInText {
-    /// One parameter found: its name as written and where its value is, in UTF-8 byte offsets.
+    /// One parameter found: its name as written, where its value is, in UTF-8 byte offsets, and whether it is
+    /// in a URL carried percent-encoded in another one.
     struct Parameter: Sendable, Hashable {
         let name: String
         let value: Range<Int>
+        var isEncoded = false
     }
 
     /// The parameters of `text` whose name `isSecret` accepts, in order; values that are empty or are the
@@ -47,14 +49,17 @@ enum URLParametersInText {
             index = valueEnd
             guard valueEnd > valueStart else { continue }
             let value = String(decoding: bytes[valueStart..<valueEnd], as: UTF8.self)
-            guard PercentDecoding.decode(value, plusAsSpace: false) != Cassette.redactionPlaceholder else { continue }
-            found.append(Parameter(name: name, value: valueStart..<valueEnd))
+            let decoded = PercentDecoding.decode(value, plusAsSpace: false)
+            guard decoded != Cassette.redactionPlaceholder, PercentDecoding.decode(decoded, plusAsSpace: false) != Cassette.redactionPlaceholder
+            else { continue }
+            found.append(Parameter(name: name, value: valueStart..<valueEnd, isEncoded: encoded))
         }
         return found
     }
 
     /// `text` with the value of every parameter ``parameters(in:isSecret:)`` finds replaced by the redaction
-    /// placeholder, every other byte kept, and how many were replaced.
+    /// placeholder as URLs hold it (``Cassette/urlRedactionPlaceholder``, encoded once more in an encoded URL),
+    /// every other byte kept, and how many were replaced.
     static func redacting(_ text: String, isSecret: (String) -> Bool) -> (text: String, count: Int) {
         let found = parameters(in: text, isSecret: isSecret)
         guard !found.isEmpty else { return (text, 0) }
@@ -64,12 +69,15 @@ enum URLParametersInText {
         var copied = 0
         for parameter in found {
             output += bytes[copied..<parameter.value.lowerBound]
-            output += Cassette.redactionPlaceholder.utf8
+            output += (parameter.isEncoded ? encodedPlaceholder : Cassette.urlRedactionPlaceholder).utf8
             copied = parameter.value.upperBound
         }
         output += bytes[copied...]
         return (String(decoding: output, as: UTF8.self), found.count)
     }
+
+    /// The URL placeholder inside a URL that is itself percent-encoded: its `%` written `%25`.
+    static let encodedPlaceholder = Cassette.urlRedactionPlaceholder.replacingOccurrences(of: "%", with: "%25")
 
     /// The separator starting at `index`: its length, and whether it is percent-encoded.
     private static func separatorLength(_ bytes: [UInt8], at index: Int) -> (length: Int, encoded: Bool)? {

@@ -26,7 +26,7 @@ import Testing
         #expect(count == RedactionCount(headers: 4, queryParameters: 2, bodyFields: 3))
         #expect(count.description == "4 headers, 2 query parameters, 3 body fields")
         let interaction = try #require(cassette.interactions.first)
-        #expect(interaction.request.target == "/login?client=ios&access_token=<redacted>&api_key=<redacted>")
+        #expect(interaction.request.target == "/login?client=ios&access_token=%3Credacted%3E&api_key=%3Credacted%3E")
         #expect(interaction.request.headers["Cookie"] == "a=<redacted>; b=<redacted>")
         #expect(interaction.request.body == .text("user=ann&password=<redacted>"))
         // And the other JSON members keep their literals

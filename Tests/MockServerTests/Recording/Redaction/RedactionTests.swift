@@ -23,10 +23,10 @@ import Testing
     }
 
     @Test(arguments: [
-        ("/friends?user_id=42&token=abc", "/friends?user_id=42&token=<redacted>"),
-        ("/a?access_token=x&api_key=y&page=2", "/a?access_token=<redacted>&api_key=<redacted>&page=2"),
-        ("/a?Access-Token=x", "/a?Access-Token=<redacted>"),
-        ("/a?pass%77ord=x", "/a?pass%77ord=<redacted>"),
+        ("/friends?user_id=42&token=abc", "/friends?user_id=42&token=%3Credacted%3E"),
+        ("/a?access_token=x&api_key=y&page=2", "/a?access_token=%3Credacted%3E&api_key=%3Credacted%3E&page=2"),
+        ("/a?Access-Token=x", "/a?Access-Token=%3Credacted%3E"),
+        ("/a?pass%77ord=x", "/a?pass%77ord=%3Credacted%3E"),
         ("/a?flag&q=swift", "/a?flag&q=swift"),
         ("/no-query", "/no-query"),
     ])
@@ -78,16 +78,16 @@ import Testing
         let targets = [
             (
                 "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKIAIOSFODNN7EXAMPLE%2F20261126%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=0f3a5c7e9b1d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f0a2c4e6b8d0f2a",
-                "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=<redacted>&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=<redacted>"
+                "/bucket/key?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=%3Credacted%3E&X-Amz-Date=20261126T000000Z&X-Amz-Expires=900&X-Amz-SignedHeaders=host&X-Amz-Signature=%3Credacted%3E"
             ),
             (
                 "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=sa%40p.iam&X-Goog-Signature=ab12",
-                "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=<redacted>&X-Goog-Signature=<redacted>"
+                "/b/o?X-Goog-Algorithm=GOOG4-RSA-SHA256&X-Goog-Credential=%3Credacted%3E&X-Goog-Signature=%3Credacted%3E"
             ),
-            ("/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=Zm9vYmFy%3D", "/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=<redacted>"),
+            ("/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=Zm9vYmFy%3D", "/c/blob?sv=2022-11-02&se=2026-12-01&sp=r&sig=%3Credacted%3E"),
             (
                 "/v.mp4?Expires=1800000000&Signature=abc~def&Key-Pair-Id=K2JCJMDEHXQW5F",
-                "/v.mp4?Expires=1800000000&Signature=<redacted>&Key-Pair-Id=K2JCJMDEHXQW5F"
+                "/v.mp4?Expires=1800000000&Signature=%3Credacted%3E&Key-Pair-Id=K2JCJMDEHXQW5F"
             ),
         ]
         for (target, expected) in targets {

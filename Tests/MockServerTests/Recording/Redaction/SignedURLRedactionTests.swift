@@ -12,8 +12,8 @@ enum SignedURLs {
         "https://objects.githubusercontent.com/github-production-release-asset/1/2?X-Amz-Algorithm=AWS4-HMAC-SHA256"
         + "&X-Amz-Credential=\(awsCredential)&X-Amz-Date=20261126T000000Z&X-Amz-Expires=300&X-Amz-Signature=\(awsSignature)"
         + "&X-Amz-SignedHeaders=host&actor_id=0"
-    static let redactedLocation = location.replacingOccurrences(of: awsSignature, with: "<redacted>")
-        .replacingOccurrences(of: awsCredential, with: "<redacted>")
+    static let redactedLocation = location.replacingOccurrences(of: awsSignature, with: Cassette.urlRedactionPlaceholder)
+        .replacingOccurrences(of: awsCredential, with: Cassette.urlRedactionPlaceholder)
     static let azureSignature = "Zm9vYmFyYmF6cXV4Q29ycA%3D%3D"
     static let googleSignature = "5e1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9"
 }
@@ -60,9 +60,28 @@ enum SignedURLs {
     @Test func redacting_keepsEveryOtherByte_andCountsEachValue() {
         let text = #"{"a":"x?sig=AB%2B\/c\u0026st=1","b":"y?token=tok&n=1"}"#
         let redacted = URLParametersInText.redacting(text, isSecret: RedactionRules.default.redactsField)
-        #expect(redacted.text == #"{"a":"x?sig=<redacted>\u0026st=1","b":"y?token=<redacted>&n=1"}"#)
+        #expect(redacted.text == #"{"a":"x?sig=%3Credacted%3E\u0026st=1","b":"y?token=%3Credacted%3E&n=1"}"#)
         #expect(redacted.count == 2)
         #expect(URLParametersInText.redacting(redacted.text, isSecret: RedactionRules.default.redactsField).count == 0)
+    }
+
+    @Test func urlCarriedEncodedInAnotherURL_getsThePlaceholderEncodedOnceMore_andASecondPassFindsNothing() {
+        // GIVEN a presigned URL carried percent-encoded in a login redirect's query
+        let text = "https://login.example/cb?next=https%3A%2F%2Fs3.example%2Fo%3FX-Amz-Signature%3Dabc123%26v%3D1"
+        // WHEN it is redacted
+        let redacted = URLParametersInText.redacting(text, isSecret: RedactionRules.default.redactsField)
+        // THEN the inner URL, once decoded, holds the URL-legal placeholder, and redacting again changes nothing
+        #expect(redacted.text == "https://login.example/cb?next=https%3A%2F%2Fs3.example%2Fo%3FX-Amz-Signature%3D%253Credacted%253E%26v%3D1")
+        #expect(redacted.count == 1)
+        #expect(URLParametersInText.redacting(redacted.text, isSecret: RedactionRules.default.redactsField).count == 0)
+    }
+
+    @Test func targetRedactedEitherWay_isLeftAsWritten_byASecondPass() {
+        // GIVEN targets redacted before (with <redacted>) and now (URL-legal)
+        for target in ["/o?sig=<redacted>&v=1", "/o?sig=%3Credacted%3E&v=1", "/o?sig=%3credacted%3e&v=1"] {
+            // THEN redacting again changes no byte
+            #expect(RedactionRules.default.redact(target: target) == target)
+        }
     }
 
     @Test func signatureNames_areThePresignedQueryOnes_redactedByDefault() {
@@ -87,7 +106,7 @@ enum SignedURLs {
         let count = rules.redact(&response)
         #expect(response.headers["Location"] == SignedURLs.redactedLocation)
         #expect(response.headers["Link"] == "<https://a.example/x?page=2>; rel=\"next\"")
-        #expect(response.headers["Content-Location"] == "/c/b?sp=r&sig=<redacted>")
+        #expect(response.headers["Content-Location"] == "/c/b?sp=r&sig=%3Credacted%3E")
         #expect(count == RedactionCount(headers: 2))
         // And a request header (a Referer) too, through the rules for live traffic
         let live = rules.redact(HTTPRequest(method: "GET", target: "/", headers: ["Referer": SignedURLs.location]))
@@ -108,14 +127,14 @@ enum SignedURLs {
             + "\n"
         var response = RecordedResponse(status: 200, headers: ["Content-Type": "application/json"], body: .text(text))
         let count = rules.redact(&response)
-        #expect(response.body.data == Data(text.replacingOccurrences(of: SignedURLs.azureSignature, with: "<redacted>").utf8))
+        #expect(response.body.data == Data(text.replacingOccurrences(of: SignedURLs.azureSignature, with: Cassette.urlRedactionPlaceholder).utf8))
         #expect(count == RedactionCount(bodyFields: 1))
         // And a secret field in the same text counts beside it
         var both = RecordedResponse(
             status: 200, headers: ["Content-Type": "application/json"],
             body: .text(#"{"token":"t","u":"https:\/\/x\/?sig=abc"}"#))
         #expect(rules.redact(&both) == RedactionCount(bodyFields: 2))
-        #expect(both.body == .text(#"{"token":"<redacted>","u":"https://x/?sig=<redacted>"}"#))
+        #expect(both.body == .text(#"{"token":"<redacted>","u":"https://x/?sig=%3Credacted%3E"}"#))
     }
 
     @Test func streamEvents_andTextParts_areRedacted_binaryPartsAndBodiesAreLeftAlone() {
@@ -135,8 +154,10 @@ enum SignedURLs {
         }
         #expect(
             redacted.parts.map(\.content) == [
-                .event(ServerSentEventFields(event: "asset", data: data.replacingOccurrences(of: SignedURLs.googleSignature, with: "<redacted>"))),
-                .text("see https://x.example/f?token=<redacted>\n"),
+                .event(
+                    ServerSentEventFields(
+                        event: "asset", data: data.replacingOccurrences(of: SignedURLs.googleSignature, with: Cassette.urlRedactionPlaceholder))),
+                .text("see https://x.example/f?token=%3Credacted%3E\n"),
                 .binary(binary),
                 .event(ServerSentEventFields(data: #"{"api_key":"<redacted>","n":1}"#)),
             ])
@@ -158,7 +179,7 @@ enum SignedURLs {
         // When redacted
         let count = rules.redact(&interaction)
         // Then every spelling is gone and the rest kept
-        #expect(interaction.request.target == "/c/b?sv=2022-11-02&sig=<redacted>")
+        #expect(interaction.request.target == "/c/b?sv=2022-11-02&sig=%3Credacted%3E")
         #expect(interaction.response?.body == .text("Signature <redacted> did not match; got <redacted>, {\"s\":\"<redacted>\"}, and <redacted> once"))
         #expect(interaction.response?.headers["X-Echo"] == "<redacted>")
         #expect(count == RedactionCount(headers: 1, queryParameters: 1, bodyFields: 1))

@@ -95,7 +95,7 @@ import ServiceReplayTestSupport
         #expect(saved.interactions.first?.response?.body.data == body)
     }
 
-    @Test func silentUpstream_gets504NamingTheTimeout_andNothingIsRecorded() async throws {
+    @Test func silentUpstream_gets504NamingTheTimeout_andNothingIsRecorded_asTheHelpSays() async throws {
         // GIVEN an upstream that never answers, and a capture that waits 1 s for it
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -118,6 +118,14 @@ import ServiceReplayTestSupport
         if FileManager.default.fileExists(atPath: file.path) {
             #expect(try Cassette.load(from: file).interactions.isEmpty)
         }
+        // AND `recorder capture --help` says the same: that status, and not recorded
+        let help = try await runRecorder(["capture", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            words.contains(
+                "one that sends nothing for --upstream-timeout seconds (default 30, counted from its last byte) gets the client a \(seen.status) and is not recorded"
+            ))
+        #expect(words.contains("How long the upstream may send nothing before the client gets a \(seen.status) and nothing is recorded"))
     }
 
     @Test func requestTheServerRejects_getsALineInTheCaptureLog() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import MockServer
 import ServiceReplayShared
 
-/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--allow-host NAME]...`.
+/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS] [--allow-host NAME]...`.
 enum CaptureCommand: Command {
     static let help = CommandHelp(
         name: "capture",
@@ -21,8 +21,10 @@ enum CaptureCommand: Command {
             are stored decoded; an upstream that cannot be reached (refused, unknown host, no TLS
             agreement, or the connection lost before any byte of an answer) gets the client a 502 and
             is not recorded, the line saying so, as a fixture of a dead upstream would replay it for
-            good; one that breaks its answer or does not answer within 30 seconds gets the client a 502
-            and is recorded as that failure, which `recorder replay` reproduces. A
+            good; one that sends nothing for --upstream-timeout seconds (default 30, counted from its
+            last byte) gets the client a 504 and is not recorded either, as that limit is the
+            recorder's, not the upstream's answer; one that breaks its answer gets the client a 502 and
+            is recorded as that failure, which `recorder replay` reproduces. A
             streamed answer (text/event-stream, or a chunked body other than JSON) reaches the client as
             it arrives and goes to the log part by part, each with its time offset; a stream the
             upstream breaks is recorded as broken (with a warning on standard error), one still open at

@@ -30,24 +30,12 @@ package final class ReservedPort: Sendable {
             var one: Int32 = 1
             _ = setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         }
-        var address = sockaddr_in()
-        #if canImport(Darwin)
-        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
-        #endif
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else {
+        guard let port = TestSocket.bindLoopback(descriptor) else {
             close(descriptor)
             throw Failure(description: "cannot reserve a loopback port: errno \(errno)")
         }
         self.descriptor = descriptor
-        port = UInt16(bigEndian: address.sin_port)
+        self.port = port
     }
 
     deinit {

@@ -22,6 +22,39 @@ package enum TestSocket {
         #endif
     }
 
+    /// Binds `fd` to 127.0.0.1 on an ephemeral port and returns the port; `nil` (`errno` set) when it cannot.
+    package static func bindLoopback(_ fd: Int32) -> UInt16? {
+        var address = sockaddr_in()
+        #if canImport(Darwin)
+        address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
+        #endif
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
+            }
+        }
+        return bound ? UInt16(bigEndian: address.sin_port) : nil
+    }
+
+    /// The next connection on the listening `fd`, waiting at most `milliseconds` for it; like ``makeTCP()``'s
+    /// sockets it never raises SIGPIPE. -1 when none came in time or accepting failed.
+    package static func acceptConnection(_ fd: Int32, waitingAtMost milliseconds: Int32) -> Int32 {
+        var waiting = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&waiting, 1, milliseconds) == 1 else { return -1 }
+        #if canImport(Glibc)
+        return Glibc.accept(fd, nil, nil)
+        #else
+        let connection = Darwin.accept(fd, nil, nil)
+        guard connection >= 0 else { return connection }
+        var one: Int32 = 1
+        _ = setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+        return connection
+        #endif
+    }
+
     /// `send(2)` without SIGPIPE: a reset connection fails with EPIPE or ECONNRESET instead.
     package static func send(_ fd: Int32, _ bytes: UnsafeRawPointer?, _ count: Int) -> Int {
         #if canImport(Glibc)

@@ -5,8 +5,8 @@ import Testing
 import ServiceReplayTestSupport
 
 /// `recorder capture` in front of upstreams that take their time: a compressed stream is relayed as it comes,
-/// a slow body as long as its bytes keep coming, and a silent upstream is the recorder's timeout, never
-/// recorded.
+/// a slow body as long as its bytes keep coming (a body of declared length reaching the client as it arrives),
+/// and a silent upstream is the recorder's timeout, never recorded, as the help says.
 @Suite struct CaptureUpstreamPacingTests {
     /// An upstream whose every answer is `reply`.
     struct FixedUpstream: HTTPHandler {
@@ -95,7 +95,48 @@ import ServiceReplayTestSupport
         #expect(saved.interactions.first?.response?.body.data == body)
     }
 
-    @Test func silentUpstream_gets504NamingTheTimeout_andNothingIsRecorded() async throws {
+    @Test func lengthDelimitedBody_reachesTheClientAsItArrives_andIsRecordedByteForByte() async throws {
+        // GIVEN an upstream that sends its head and the first 4 bytes of a 10-byte Content-Length body at once,
+        // and the rest only once the test has seen those bytes reach the client; the upstream timeout is far
+        // longer than the test, so that only the test paces the body
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let body = Data("0123456789".utf8)
+        let upstream = try ScriptedUpstream()
+        upstream.send(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body.prefix(4))
+        let capture = try RunningRecorder(
+            ["capture", "--upstream", upstream.baseURL.absoluteString, "--out", "Recordings/paced.json", "--upstream-timeout", "600"],
+            in: workspace.folder)
+        let proxy = try await capture.address(after: "Listening on")
+        let connection = try PlainConnection(port: try #require(proxy.port))
+        defer { connection.disconnect() }
+        // WHEN a client asks through the capture
+        try connection.write("GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        // THEN it gets the head, with the upstream's Content-Length, and the first bytes while the upstream still
+        // holds the rest back (a capture that holds the body until its last byte sends nothing until the upstream
+        // gives up, after a minute, and then a 502)
+        let head = try await offThePool { try connection.read(through: "\r\n\r\n") }
+        try #require(head.hasPrefix("HTTP/1.1 200 "), "\(head)")
+        #expect(head.contains("\r\nContent-Length: 10\r\n"))
+        #expect(!head.lowercased().contains("transfer-encoding"))
+        #expect(try await offThePool { try connection.read(through: "0123") } == "0123")
+        // WHEN the upstream sends the rest
+        upstream.send(body.dropFirst(4))
+        upstream.hangUp()
+        // THEN the client gets it
+        #expect(try await offThePool { try connection.read(through: "456789") } == "456789")
+        // AND the cassette holds the whole body, byte for byte, under the upstream's Content-Length
+        let run = try await capture.stop(with: SIGTERM)
+        #expect(run.status == 0, "\(run.stderr)")
+        let saved = try Cassette.load(from: workspace.url("Recordings/paced.json"))
+        #expect(saved.interactions.count == 1)
+        let recorded = try #require(saved.interactions.first?.response)
+        let sameBytes = recorded.body.data == body
+        #expect(sameBytes)
+        #expect(recorded.headers["Content-Length"] == "10")
+    }
+
+    @Test func silentUpstream_gets504NamingTheTimeout_andNothingIsRecorded_asTheHelpSays() async throws {
         // GIVEN an upstream that never answers, and a capture that waits 1 s for it
         let workspace = try Workspace()
         defer { workspace.remove() }
@@ -118,6 +159,14 @@ import ServiceReplayTestSupport
         if FileManager.default.fileExists(atPath: file.path) {
             #expect(try Cassette.load(from: file).interactions.isEmpty)
         }
+        // AND `recorder capture --help` says the same: that status, and not recorded
+        let help = try await runRecorder(["capture", "--help"])
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(
+            words.contains(
+                "one that sends nothing for --upstream-timeout seconds (default 30, counted from its last byte) gets the client a \(seen.status) and is not recorded"
+            ))
+        #expect(words.contains("How long the upstream may send nothing before the client gets a \(seen.status) and nothing is recorded"))
     }
 
     @Test func requestTheServerRejects_getsALineInTheCaptureLog() async throws {

@@ -8,9 +8,12 @@ package struct ForwardedExchange: Sendable {
     /// The interaction's position in the recorded cassette, or `nil` when nothing was recorded
     /// (pass-through mode).
     package let index: Int?
-    /// The status the client was sent: the upstream's, or 502 when the upstream failed.
+    /// The status the client was sent: the upstream's, or 502 (504 for the recorder's timeout) when the upstream
+    /// failed before the head of its answer reached the client; after it, the client got the upstream's
+    /// status and the answer cut short.
     package let status: Int
-    /// The size of the body the client was sent, in bytes (decoded; 0 for `HEAD`).
+    /// The size of the body the client was sent, in bytes (decoded; 0 for `HEAD`; for an answer cut short,
+    /// the bytes the upstream sent before it failed).
     package let bodyBytes: Int
     /// Why the exchange could not be appended to the capture log, or `nil` when it was (or there is no
     /// file). The exchange stays in memory and the next save of the cassette tries to write it.

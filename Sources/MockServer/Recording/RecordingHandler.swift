@@ -103,7 +103,8 @@ final class RecordingHandler: HTTPHandler {
     }
 
     /// Forwards `request` to `url`, records the exchange, and returns what the client gets. A streamed answer
-    /// (see ``StreamRelay``) reaches the client through `responder` as it arrives, and is recorded part by part.
+    /// (see ``StreamRelay``) reaches the client through `responder` as it arrives, and is recorded part by part;
+    /// a body of declared length (see ``DeclaredBodyRelay``) reaches it as it arrives too, and is recorded whole.
     /// A `routed` request is recorded under the host the app meant (its `Host`, restored), not the upstream's.
     private func exchange(_ request: HTTPRequest, to url: URL, routed: Bool, responder: HTTPResponder) async -> HTTPReply {
         let headers = ProxyHeaders.recorded(request.headers, upstream: client.upstream, routed: routed)
@@ -114,24 +115,33 @@ final class RecordingHandler: HTTPHandler {
             body: RecordedBody(request.body, contentType: request.headers["Content-Type"]))
         let tape = records ? recording : nil
         let relayed = Lock<StreamRelay?>(nil)
+        let passedOn = Lock<DeclaredBodyRelay?>(nil)
         let outcome = await client.send(request, to: url, headers: headers) { [options] status, fields, cancel in
-            guard request.method != "HEAD",
-                let relay = StreamRelay.start(
-                    status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
-                    tape: tape, redaction: options.redaction, clientGoneGrace: options.clientGoneGrace,
-                    cancelUpstream: cancel)
-            else { return nil }
-            relayed.withLock { $0 = relay }
-            if !responder.send(.live(relay.live)) {
-                relay.live.cancel()  // the client left before the head: as when it leaves mid-stream
+            guard request.method != "HEAD" else { return nil }
+            if let relay = StreamRelay.start(
+                status: status, fields: fields, request: recordedRequest, recordedAt: recordedAt,
+                tape: tape, redaction: options.redaction, clientGoneGrace: options.clientGoneGrace,
+                cancelUpstream: cancel)
+            {
+                relayed.withLock { $0 = relay }
+                if !responder.send(.live(relay.live)) {
+                    relay.live.cancel()  // the client left before the head: as when it leaves mid-stream
+                }
+                return .stream(relay.pass)
             }
-            return relay.pass
+            guard let relay = DeclaredBodyRelay.start(status: status, fields: fields) else { return nil }
+            passedOn.withLock { $0 = relay }
+            // A client that left before the head changes nothing: the answer is still recorded, as when held.
+            if !responder.send(.live(relay.live)) { relay.live.cancel() }
+            return .collect(showingEach: relay.pass)
         }
         let durationMs = Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded())
         if let relay = relayed.withLock({ $0 }) {
             finish(relay, outcome: outcome, request: request, recordedRequest: recordedRequest, recordedAt: recordedAt, durationMs: durationMs)
             return .close  // already answered by the relay
         }
+        // Recorded as when the body was held; only what the client is sent differs once the head went out.
+        let shown = passedOn.withLock { $0 }
 
         let response: HTTPResponse
         let recordedOutcome: Interaction.Outcome
@@ -142,19 +152,21 @@ final class RecordingHandler: HTTPHandler {
         case .failure(let failure) where failure.kind == .timeout:
             // The recorder's limit ran out, not the upstream: a recording that kept it would replay a timeout
             // the upstream never gave.
-            return .response(
-                notRecorded(
-                    request, recordedRequest: recordedRequest, failure: failure, unreachable: false,
-                    recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
+            let answer = notRecorded(
+                request, recordedRequest: recordedRequest, failure: failure, unreachable: false,
+                recording: tape != nil, shown: shown, recordedAt: recordedAt, durationMs: durationMs)
+            shown?.finish(complete: false)
+            return shown == nil ? .response(answer) : .close
         case .failure(let failure):
             response = failure.badGatewayResponse(upstream: client.upstream, timeout: client.timeout)
             recordedOutcome = .failure(failure)
         case .unreachable(let failure):
             // Nothing the upstream said: a recording that kept it would replay a dead upstream for good.
-            return .response(
-                notRecorded(
-                    request, recordedRequest: recordedRequest, failure: failure, unreachable: true,
-                    recording: tape != nil, recordedAt: recordedAt, durationMs: durationMs))
+            let answer = notRecorded(
+                request, recordedRequest: recordedRequest, failure: failure, unreachable: true,
+                recording: tape != nil, shown: shown, recordedAt: recordedAt, durationMs: durationMs)
+            shown?.finish(complete: false)
+            return shown == nil ? .response(answer) : .close
         }
         var interaction = Interaction(request: recordedRequest, outcome: recordedOutcome, recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
@@ -162,10 +174,22 @@ final class RecordingHandler: HTTPHandler {
         if let tape {
             recorded = tape.append(interaction)
         }
+        guard let shown else {
+            report(
+                request, interaction: interaction, recorded: recorded, status: response.status,
+                bodyBytes: request.method == "HEAD" ? 0 : response.body.count, brokenStream: nil, at: recordedAt)
+            return .response(response)
+        }
+        // The client has the upstream's head and the body so far: it gets the rest now, or the answer cut.
         report(
-            request, interaction: interaction, recorded: recorded, status: response.status,
-            bodyBytes: request.method == "HEAD" ? 0 : response.body.count, brokenStream: nil, at: recordedAt)
-        return .response(response)
+            request, interaction: interaction, recorded: recorded, status: shown.live.head.status,
+            bodyBytes: shown.byteCount, brokenStream: nil, at: recordedAt)
+        if case .response = outcome {
+            shown.finish(complete: true)
+        } else {
+            shown.finish(complete: false)
+        }
+        return .close  // already answered by the relay
     }
 
     /// Ends a streamed answer: complete when the upstream ended it properly; otherwise cut for the client and
@@ -205,10 +229,11 @@ final class RecordingHandler: HTTPHandler {
     /// Answers a request the upstream could not be reached for (`unreachable`), or that it sent nothing for within
     /// the timeout: a 502 or 504 saying so (and that nothing was recorded, when `recording`), journaled as
     /// ``JournalOutcome/Kind/upstreamUnreachable`` or ``JournalOutcome/Kind/upstreamTimedOut`` and counted in
-    /// ``unrecordedRequests``; nothing goes on the tape.
+    /// ``unrecordedRequests``; nothing goes on the tape. When the upstream's head already went to the client
+    /// (`shown`), that status is journaled and reported instead, and the caller cuts the answer.
     private func notRecorded(
         _ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, unreachable: Bool,
-        recording: Bool, recordedAt: Date, durationMs: Int
+        recording: Bool, shown: DeclaredBodyRelay? = nil, recordedAt: Date, durationMs: Int
     ) -> HTTPResponse {
         let response = failure.badGatewayResponse(
             upstream: client.upstream, timeout: client.timeout, unreachable: unreachable,
@@ -219,15 +244,17 @@ final class RecordingHandler: HTTPHandler {
             if noted == nil { noted = UnrecordedRequests(first: "\(interaction.request.method) \(interaction.request.target)", failure: failure) }
             noted?.add()
         }
+        let status = shown?.live.head.status ?? response.status
+        let bodyBytes = shown?.byteCount ?? (request.method == "HEAD" ? 0 : response.body.count)
         let entry = journal.append(
-            request, outcome: .notRecorded(failure, status: response.status), at: recordedAt,
-            timing: JournalTiming(duration: .milliseconds(durationMs), delay: .zero), sent: .reply(.response(response)),
-            sentBytes: response.body.count)
+            request, outcome: .notRecorded(failure, status: status), at: recordedAt,
+            timing: JournalTiming(duration: .milliseconds(durationMs), delay: .zero),
+            sent: shown == nil ? .reply(.response(response)) : .recorded(.failure(failure)),
+            sentBytes: shown == nil ? response.body.count : 0)
         observer?(entry)
         options.onExchange?(
             ForwardedExchange(
-                interaction: interaction, index: nil, status: response.status,
-                bodyBytes: request.method == "HEAD" ? 0 : response.body.count, saveError: nil, notRecorded: true))
+                interaction: interaction, index: nil, status: status, bodyBytes: bodyBytes, saveError: nil, notRecorded: true))
         return response
     }
 

@@ -10,6 +10,7 @@ import ServiceReplayShared
 /// declare (chunked, or ended by closing), cut where their pieces arrived, except JSON documents: a client
 /// needs a document whole, so it is recorded whole, as before. A chunked page whose pieces all arrived at
 /// once is relayed as it comes but joins the cassette as a plain body (see ``RecordedStream/recordedBody(contentType:)``).
+/// A body whose length the upstream declared is no stream: ``DeclaredBodyRelay`` passes it on.
 final class StreamRelay: Sendable {
     /// Where the parts are recorded.
     private struct Recording: Sendable {

@@ -131,6 +131,7 @@ final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
             case .body(let piece):
                 guard let sink = exchange.sink else {
                     exchange.body.append(piece)
+                    exchange.observer?(piece)
                     continue
                 }
                 do {
@@ -175,13 +176,19 @@ final class UpstreamConnection: LoopDescriptorDelegate, @unchecked Sendable {
         }
         let id = exchange.id
         let fields = head.headers.lines.map { (name: $0.name, value: $0.value) }
-        exchange.sink = decision(head.status, fields) { [weak self, loop] in
+        let route = decision(head.status, fields) { [weak self, loop] in
             guard let self else { return }
             loop.execute { self.cancel(id) }
         }
-        if exchange.sink != nil {
+        switch route {
+        case .stream(let sink)?:
+            exchange.sink = sink
             exchange.decoder = decoder
             if client.streamsCancelled { cancel(id) }
+        case .collect(let observer)?:
+            exchange.observer = observer
+        case nil:
+            break
         }
     }
 

@@ -15,6 +15,8 @@ final class UpstreamExchange {
     var head: UpstreamResponseHead?
     var body = Data()
     var sink: (@Sendable (Data) -> Void)?
+    /// Shown each piece of a body that is also collected (see ``UpstreamBodyRoute/collect(showingEach:)``).
+    var observer: (@Sendable (Data) -> Void)?
     /// Undoes the body's content coding as it streams; `nil` for a body without one.
     var decoder: StreamingContentDecoder?
     /// Sent again on a new connection already, after a kept-alive one turned out closed.

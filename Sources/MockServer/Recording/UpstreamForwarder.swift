@@ -47,8 +47,8 @@ final class UpstreamForwarder: Sendable {
 
     /// Sends `request`'s method and body to `url` (see ``Upstream/url(for:)``) with `headers`, the request's
     /// headers as recorded (see ``ProxyHeaders/recorded(_:upstream:)``), and returns the upstream's response
-    /// or transport failure. When `decision` takes the body as it arrives, the returned response's body is
-    /// empty.
+    /// or transport failure. When `decision` streams the body (``UpstreamBodyRoute/stream(_:)``), the returned
+    /// response's body is empty.
     func send(_ request: HTTPRequest, to url: URL, headers: HTTPHeaders, decision: UpstreamStreamDecision? = nil) async -> UpstreamOutcome<HTTPResponse> {
         if let own {
             return await send(request, headers: headers, through: own, decision: decision)

@@ -253,14 +253,23 @@ struct UpstreamResponseReader {
         if !transferCodings.isEmpty {
             return transferCodings.last == "chunked" ? .chunked(ChunkedBodyDecoder()) : .untilClose
         }
-        let lengths = head.headers.values(for: "Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        guard let length = try Self.contentLength(in: head.headers) else { return .untilClose }
+        return .length(remaining: length)
+    }
+
+    /// The body length `headers` declare with `Content-Length` (repeated or listed values must agree), or
+    /// `nil` when they declare none. Whether the length frames the body (not with `Transfer-Encoding`, nor
+    /// for `HEAD`, 1xx, 204 and 304) is the caller's question.
+    /// - Throws: ``UpstreamResponseError`` when a value is not a number or the values disagree.
+    static func contentLength(in headers: HTTPHeaders) throws(UpstreamResponseError) -> Int? {
+        let lengths = headers.values(for: "Content-Length").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
             .map { $0.trimmingHTTPWhitespace() }
-        guard let first = lengths.first else { return .untilClose }
+        guard let first = lengths.first else { return nil }
         guard first.utf8.count <= 18, first.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
             let length = Int(first), lengths.allSatisfy({ $0 == first })
         else {
             throw UpstreamResponseError(message: "The upstream's answer has an invalid Content-Length.")
         }
-        return .length(remaining: length)
+        return length
     }
 }

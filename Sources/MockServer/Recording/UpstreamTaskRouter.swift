@@ -11,7 +11,18 @@ typealias UpstreamStreamDecision =
     @Sendable (
         _ status: Int, _ fields: [(name: String, value: String)],
         _ cancel: @escaping @Sendable () -> Void
-    ) -> (@Sendable (Data) -> Void)?
+    ) -> UpstreamBodyRoute?
+
+/// Where the pieces of a response body go as they arrive (see ``UpstreamStreamDecision``).
+enum UpstreamBodyRoute: Sendable {
+    /// Each piece goes to the sink instead of the answer's body, which comes back empty: a stream, decoded
+    /// as it arrives when it has a content coding, and cut by ``UpstreamForwarder/cancelStreams()``.
+    case stream(@Sendable (Data) -> Void)
+    /// Each piece is collected into the answer's body as when nothing was decided, and is also shown to
+    /// the observer as it arrived, before any content decoding. The exchange ends as it would have, and is
+    /// not a stream: ``UpstreamForwarder/cancelStreams()`` lets it finish.
+    case collect(showingEach: @Sendable (Data) -> Void)
+}
 
 /// What one data task ended with, copied out of URLSession's objects inside the delegate callback.
 struct UpstreamCompletion: Sendable {
@@ -93,6 +104,8 @@ final class UpstreamTransfer: SessionTaskHandler {
         var continuation: CheckedContinuation<UpstreamCompletion, Never>?
         var decision: UpstreamStreamDecision?
         var sink: (@Sendable (Data) -> Void)?
+        /// Shown each piece that is also collected into `body` (see ``UpstreamBodyRoute/collect(showingEach:)``).
+        var observer: (@Sendable (Data) -> Void)?
         /// Cancelled because the upstream was silent too long: it ends as timed out.
         var timedOut = false
         /// When the last byte of the answer arrived (or the task started), by the transfer's clock.
@@ -158,25 +171,25 @@ final class UpstreamTransfer: SessionTaskHandler {
 
     func task(_ task: URLSessionDataTask, received data: Data) {
         let now = clock.now  // read before the lock: a clock may have a lock of its own
-        let (sink, undecided) = state.withLock { state -> ((@Sendable (Data) -> Void)?, Bool) in
+        let (passOn, undecided) = state.withLock { state -> ((@Sendable (Data) -> Void)?, Bool) in
             guard state.continuation != nil else { return (nil, false) }
             state.lastByte = now
             if let sink = state.sink { return (sink, false) }
             if state.decision != nil { return (nil, true) }
             state.body.append(data)  // in place: the body is not copied for each piece
-            return (nil, false)
+            return (state.observer, false)
         }
-        if let sink {
-            sink(data)
+        if let passOn {
+            passOn(data)
         } else if undecided {
             // The head's callback did not come: decide now, then route these bytes as decided.
             decide()
-            let sink = state.withLock { state -> (@Sendable (Data) -> Void)? in
+            let passOn = state.withLock { state -> (@Sendable (Data) -> Void)? in
                 if let sink = state.sink { return sink }
                 state.body.append(data)
-                return nil
+                return state.observer
             }
-            sink?(data)
+            passOn?(data)
         }
     }
 
@@ -190,9 +203,15 @@ final class UpstreamTransfer: SessionTaskHandler {
             }), let response = task.response as? HTTPURLResponse
         else { return }
         let fields = ProxyHeaders.urlSessionFields(response.allHeaderFields)
-        guard let sink = decision(response.statusCode, fields, { [task] in task.cancel() }) else { return }
-        state.withLock { $0.sink = sink }
-        if streamsCancelled.withLock({ $0 }) { task.cancel() }
+        switch decision(response.statusCode, fields, { [task] in task.cancel() }) {
+        case .stream(let sink)?:
+            state.withLock { $0.sink = sink }
+            if streamsCancelled.withLock({ $0 }) { task.cancel() }
+        case .collect(let observer)?:
+            state.withLock { $0.observer = observer }
+        case nil:
+            break
+        }
     }
 
     func task(_ task: URLSessionTask, completedWith error: (any Error)?) {

@@ -114,13 +114,17 @@ extension Connection {
         sendDueStreamParts()
     }
 
-    /// Queues the head of a streamed body: chunked for HTTP/1.1, bare (then close) for HTTP/1.0. Returns
+    /// Queues the head of a streamed body: chunked for HTTP/1.1, bare (then close) for HTTP/1.0, or bare
+    /// after its `Content-Length` when its length is declared (`declaredLength`, which the head then carries). Returns
     /// whether parts are chunked and whether the connection may be kept, or `nil` when no body follows
     /// (HEAD, 204, 304), in which case the reply is finished.
-    private func writeStreamHead(_ response: HTTPResponse, _ context: ReplyContext) -> (chunked: Bool, keepAlive: Bool)? {
+    private func writeStreamHead(
+        _ response: HTTPResponse, declaredLength: Int? = nil, _ context: ReplyContext
+    ) -> (chunked: Bool, keepAlive: Bool)? {
         var framing = framing(for: context)
-        let chunked = !context.isHTTP10
+        let chunked = declaredLength == nil && !context.isHTTP10
         framing.streamsChunks = chunked
+        framing.streamsDeclaredLength = declaredLength != nil
         var head = response
         if chunked { head.headers.add(name: "Transfer-Encoding", value: "chunked") }
         let keepAlive = ResponseWriter.write(head, framing: framing, into: &output)
@@ -129,7 +133,7 @@ extension Connection {
             finish(keepAlive ? .keepAlive : .close)
             return nil
         }
-        return (chunked, keepAlive && chunked)
+        return (chunked, keepAlive && (chunked || declaredLength != nil))
     }
 
     /// Queues one part of a streamed body, chunk-framed or bare.
@@ -162,13 +166,14 @@ extension Connection {
 
     /// Queues the head of a live stream and asks its producer to wake the connection for each new part.
     private func startRelay(_ stream: LiveStream, _ context: ReplyContext) {
-        guard let (chunked, keepAlive) = writeStreamHead(stream.head, context) else {
+        guard let (chunked, keepAlive) = writeStreamHead(stream.head, declaredLength: stream.declaredLength, context) else {
             stream.cancel()
             return
         }
         deferredToken += 1
         let token = deferredToken
-        phase = .relaying(Relay(stream: stream, chunked: chunked, keepAlive: keepAlive), token: token)
+        phase = .relaying(
+            Relay(stream: stream, chunked: chunked, keepAlive: keepAlive, remaining: stream.declaredLength), token: token)
         let target = ConnectionReference(connection: self)
         let loop = loop
         stream.attach { loop.execute { target.connection.relayPending(token: token) } }
@@ -185,13 +190,21 @@ extension Connection {
     /// producer, whose wake-up stays spent until this takes again, so a client that does not read costs no
     /// wake-ups. Returns whether anything was taken.
     func takeRelayed() -> Bool {
-        guard case .relaying(let relay, _) = phase, output.pendingCount < Self.relayOutputLimit else { return false }
+        guard case .relaying(var relay, let token) = phase, output.pendingCount < Self.relayOutputLimit else { return false }
         let (parts, ending) = relay.stream.take()
         for part in parts {
-            appendStreamPart(part, chunked: relay.chunked)
+            guard let remaining = relay.remaining else {
+                appendStreamPart(part, chunked: relay.chunked)
+                continue
+            }
+            // Never past the declared length: bytes beyond it would be read as the start of the next answer.
+            appendStreamPart(part.count <= remaining ? part : part.prefix(remaining), chunked: false)
+            relay.remaining = remaining - min(part.count, remaining)
         }
+        if relay.remaining != nil { phase = .relaying(relay, token: token) }
         if let ending {
-            endStream(ending, chunked: relay.chunked, keepAlive: relay.keepAlive)
+            // A body of declared length that ended short can only be cut: the client is waiting for the rest.
+            endStream(ending, chunked: relay.chunked, keepAlive: relay.keepAlive && (relay.remaining ?? 0) == 0)
         }
         return !parts.isEmpty || ending != nil
     }

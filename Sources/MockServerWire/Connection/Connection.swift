@@ -69,6 +69,8 @@ final class Connection: LoopDescriptor {
         let stream: LiveStream
         var chunked: Bool
         var keepAlive: Bool
+        /// The bytes of a body of declared length still to send; `nil` for a chunked or close-ended body.
+        var remaining: Int?
     }
 
     enum BodyState {

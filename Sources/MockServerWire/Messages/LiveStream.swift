@@ -7,6 +7,10 @@ import ServiceReplayShared
 /// ``Connection/relayOutputLimit`` bytes unwritten). Nothing is buffered beyond the parts not yet sent; a
 /// producer that must not run ahead of a slow client paces itself with ``pendingByteCount`` and
 /// ``whenTaken(_:)``.
+///
+/// A body whose length is known when its head is sent (``declaredLength``) goes out with that
+/// `Content-Length` instead, its parts unframed: the producer hands over exactly that many bytes, or the
+/// connection closes after the bytes it got, and the client sees the body cut short.
 package final class LiveStream: Sendable {
     private struct State {
         var pending: [Data] = []
@@ -30,13 +34,30 @@ package final class LiveStream: Sendable {
         }
     }
 
-    /// Status and headers; framing headers are left out, the server writes its own.
+    /// Status and headers; framing headers are left out, the server writes its own, except the
+    /// `Content-Length` of a body of ``declaredLength``, which keeps its place.
     package let head: HTTPResponse
+    /// The body's length in bytes when the producer declared it, sent as `Content-Length`; `nil` for a body
+    /// sent chunked (HTTP/1.1) or ended by closing (HTTP/1.0).
+    package let declaredLength: Int?
     private let state = Lock(State())
 
-    /// A stream answering with `head` (its body and framing headers are ignored).
+    /// A stream answering with `head` (its body and framing headers are ignored), chunked.
     package init(head: HTTPResponse) {
         self.head = HTTPStream(head: head, parts: []).head
+        declaredLength = nil
+    }
+
+    /// A stream answering with `head` and a body of exactly `declaredLength` bytes (at least 0), sent with that
+    /// `Content-Length` (where `head` has one, else after its fields) and unframed, so the connection may
+    /// serve another request after it. `head`'s body and `Transfer-Encoding` are ignored.
+    package init(head: HTTPResponse, declaredLength: Int) {
+        var head = head
+        head.headers.remove(name: "Transfer-Encoding")
+        head.headers.set(name: "Content-Length", value: String(max(0, declaredLength)))
+        head.body = Data()
+        self.head = head
+        self.declaredLength = max(0, declaredLength)
     }
 
     /// Hands over the next part; ignored after ``finish(_:)`` or once the client has gone.

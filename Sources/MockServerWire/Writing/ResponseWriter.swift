@@ -17,6 +17,9 @@ struct ResponseFraming {
     /// The server itself chunk-frames the body that follows (a stream), so a `Transfer-Encoding: chunked`
     /// head still leaves the framing exact and the connection reusable.
     var streamsChunks = false
+    /// The server itself sends the body that follows, exactly as long as the head's `Content-Length` says
+    /// (a live stream of declared length), so the empty body written here leaves the framing exact.
+    var streamsDeclaredLength = false
 }
 
 /// Serializes an ``HTTPResponse`` onto the wire (RFC 9112 §4, §6).
@@ -84,7 +87,7 @@ enum ResponseWriter {
             // The handler framed the body itself; only closing makes its end unambiguous.
             framingIsExact = framing.streamsChunks
         } else if hasContentLength {
-            framingIsExact = framing.isHEAD || !bodyAllowed ? true : declaredLength == writtenBodyLength
+            framingIsExact = framing.isHEAD || !bodyAllowed || framing.streamsDeclaredLength ? true : declaredLength == writtenBodyLength
         } else if bodyAllowed {
             sink.append("Content-Length: ")
             sink.append(decimal: response.body.count)

@@ -2,7 +2,7 @@ import Foundation
 import MockServer
 import ServiceReplayShared
 
-/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--allow-host NAME]...`.
+/// `recorder capture --upstream URL [--port N] [--out FILE] [--mode record|new-episodes] [--redact-header NAME]... [--redact-field NAME]... [--upstream-timeout SECONDS] [--allow-host NAME]...`.
 enum CaptureCommand: Command {
     static let help = CommandHelp(
         name: "capture",
@@ -14,15 +14,20 @@ enum CaptureCommand: Command {
             headers with Host rewritten, body), gives the client the upstream's answer, and records the
             exchange. It prints the address, then one line per exchange as it happens (method, target,
             status, milliseconds, body bytes, interaction index). Each exchange is appended to a capture
-            log beside the cassette (FILE.log) before the client gets its answer, so even a kill loses
-            nothing that was answered: every reader applies the log. The cassette itself is rewritten
-            atomically every few seconds and at stop, which removes the log; a failure to write it gives
-            one error line and exit status 1. Redirects are passed back, not followed; compressed bodies
-            are stored decoded; an upstream that cannot be reached (refused, unknown host, no TLS
-            agreement, or the connection lost before any byte of an answer) gets the client a 502 and
-            is not recorded, the line saying so, as a fixture of a dead upstream would replay it for
-            good; one that breaks its answer or does not answer within 30 seconds gets the client a 502
-            and is recorded as that failure, which `recorder replay` reproduces. A
+            log beside the cassette (FILE.log) before the client gets the end of its answer, so even a
+            kill loses nothing that was answered: every reader applies the log. The cassette itself is
+            rewritten atomically every few seconds and at stop, which removes the log; a failure to write
+            it gives one error line and exit status 1. Redirects are passed back, not followed;
+            compressed bodies are stored decoded; an upstream that cannot be reached (refused, unknown
+            host, no TLS agreement, or the connection lost before any byte of an answer) gets the client
+            a 502 and is not recorded, the line saying so, as a fixture of a dead upstream would replay
+            it for good; one that sends nothing for --upstream-timeout seconds (default 30, counted from
+            its last byte) gets the client a 504 and is not recorded either, as that limit is the
+            recorder's, not the upstream's answer; one that breaks its answer gets the client a 502 and
+            is recorded as that failure, which `recorder replay` reproduces. A body whose length the
+            upstream declares (Content-Length, not compressed) reaches the client as it arrives, its
+            last bytes once the exchange is logged, and is recorded whole; once the head of such an
+            answer has reached the client, a break or a silence cuts it short instead of a 502 or 504. A
             streamed answer (text/event-stream, or a chunked body other than JSON) reaches the client as
             it arrives and goes to the log part by part, each with its time offset; a stream the
             upstream breaks is recorded as broken (with a warning on standard error), one still open at

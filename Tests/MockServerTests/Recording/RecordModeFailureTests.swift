@@ -6,9 +6,10 @@ import ServiceReplayShared
 @testable import MockServer
 import Testing
 
-/// Upstream failures while recording: the client gets a 502 (or 504) saying what happened. An upstream that
-/// was reached and then broke its answer is recorded as a transport failure that replay reproduces on the
-/// wire; one that could not be reached, or sent nothing for the recorder's timeout, is not recorded at all.
+/// Upstream failures while recording: the client gets a 502 (or 504) saying what happened, or, once the
+/// upstream's head has reached it, the answer cut short. An upstream that was reached and then broke its
+/// answer is recorded as a transport failure that replay reproduces on the wire; one that could not be
+/// reached, or sent nothing for the recorder's timeout, is not recorded at all.
 @Suite struct RecordModeFailureTests {
     struct FailureCase: Sendable, CustomTestStringConvertible {
         let name: String
@@ -19,13 +20,13 @@ import Testing
     }
 
     static let cases = [
-        FailureCase(name: "broken", kind: .reset, replayed: .reset)
+        FailureCase(name: "broken-head", kind: .reset, replayed: .reset)
     ]
 
     @Test(arguments: cases)
     func reachedUpstreamFailure_answers502_andIsRecorded_asAFailureThatReplaysTheSame(_ failure: FailureCase) async throws {
         try await withUpstream { upstream, _ in
-            // Given an upstream that answers in part and then closes
+            // Given an upstream that sends part of its answer's head and then closes
             let cassette = try await withRecordingServer(upstream: upstream) { server, base in
                 // When a request goes through the proxy
                 let response = try await rawExchange(base, "GET /\(failure.name) HTTP/1.1\r\nHost: localhost")
@@ -56,6 +57,59 @@ import Testing
                 #expect(ending == failure.replayed)
                 // And the journal says which interaction replayed which failure
                 #expect(server.journal.entries.map(\.outcome.description) == ["\(decoded.name) interaction 0, which replays a reset connection"])
+            }
+        }
+    }
+
+    /// An upstream that breaks its body after its head: the client has the head and the bytes so far already,
+    /// so it sees the answer cut where the upstream cut it (a 502 now would be a second answer); the cassette
+    /// holds the failure, as when the body was held until its end.
+    @Test func upstreamBreakingItsBody_cutsTheClientsAnswerThere_andIsRecordedAsThatFailure() async throws {
+        let reports = ExchangeReports()
+        try await withUpstream { upstream, _ in
+            let cassette = try await withRecordingServer(upstream: upstream, onExchange: reports.append) { server, base in
+                // When a request goes through the proxy to an upstream that declares 100 bytes and closes after 7
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send("GET /broken HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                let (bytes, ending) = await client.readToEnd()
+                // Then the client gets the upstream's head and those 7 bytes, and the connection closes
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n"))
+                #expect(text.hasSuffix("\r\n\r\npart of"))
+                #expect(ending == .closed)
+                // And the journal and the report say what the client got: the upstream's status, then the failure
+                #expect(server.journal.entries.map(\.outcome.description) == ["recorded (200)"])
+                #expect(reports.all.map(\.status) == [200])
+                #expect(reports.all.map(\.bodyBytes) == [7])
+                return try #require(server.recordedCassette)
+            }
+            // And the cassette holds the transport failure, as before the body was passed on
+            let recorded = try #require(cassette.interactions.first)
+            #expect(
+                recorded.failure == TransportFailure(kind: .reset, message: "The upstream closed the connection 93 bytes before the end of its answer's body."))
+            #expect(recorded.response == nil)
+        }
+    }
+
+    /// An upstream that falls silent after its head and part of its body: the recorder's timeout cuts the
+    /// client's answer, and nothing is recorded, as when the body was held.
+    @Test func upstreamFallingSilentInItsBody_cutsTheClientsAnswer_andRecordsNothing() async throws {
+        let reports = ExchangeReports()
+        try await withUpstream { upstream, _ in
+            try await withRecordingServer(upstream: upstream, timeout: .seconds(1), onExchange: reports.append) { server, base in
+                let client = try RawHTTPClient(base)
+                defer { client.close() }
+                try client.send("GET /stall-body HTTP/1.1\r\nHost: localhost\r\n\r\n")
+                let (bytes, ending) = await client.readToEnd()
+                let text = String(decoding: bytes, as: UTF8.self)
+                #expect(text.hasPrefix("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n"))
+                #expect(text.hasSuffix("\r\n\r\npart of"))
+                #expect(ending == .closed)
+                #expect(server.journal.entries.map(\.outcome.description) == ["upstream timed out, not recorded (200)"])
+                #expect(reports.all.map(\.notRecorded) == [true])
+                #expect(reports.all.first?.interaction.failure?.kind == .timeout)
+                #expect(server.recordedCassette?.interactions.isEmpty != false)
             }
         }
     }

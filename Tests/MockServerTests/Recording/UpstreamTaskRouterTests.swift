@@ -12,9 +12,10 @@ import Testing
 /// clock, moved by hand, so a busy machine neither times out an exchange nor saves one.
 @Suite struct UpstreamTaskRouterTests {
     /// Starts one GET of `path` on `upstream` through a router on `clock`, allowing `silence`; the body is
-    /// passed piece by piece to the stream returned, so the test sees each piece arrive.
+    /// passed piece by piece to the stream returned, so the test sees each piece arrive, and with `collecting`
+    /// also collected into the completion (``UpstreamBodyRoute/collect(showingEach:)``).
     private func start(
-        _ upstream: URL, _ path: String, silence: Duration, clock: HandMovedClock
+        _ upstream: URL, _ path: String, silence: Duration, clock: HandMovedClock, collecting: Bool = false
     ) -> (completion: Task<UpstreamCompletion, Never>, pieces: AsyncStream<Data>) {
         let (pieces, sink) = AsyncStream<Data>.makeStream()
         let completion = Task {
@@ -25,7 +26,9 @@ import Testing
             let session = URLSession(configuration: configuration, delegate: router.sessionDelegate, delegateQueue: nil)
             defer { session.invalidateAndCancel() }
             let task = session.dataTask(with: upstream.appendingPathComponent(path))
-            let ended = await router.run(task, silence: silence) { _, _, _ in { sink.yield($0) } }
+            let ended = await router.run(task, silence: silence) { _, _, _ in
+                collecting ? .collect(showingEach: { sink.yield($0) }) : .stream { sink.yield($0) }
+            }
             sink.finish()
             return ended
         }
@@ -90,6 +93,27 @@ import Testing
             #expect(ended.head?.status == 200)
             #expect(ended.streamed)
             #expect(body == Data("piece 1;piece 2;piece 3;piece 4;".utf8))
+        }
+    }
+
+    @Test func collectedBody_isShownPieceByPiece_andStillCompletesWhole() async throws {
+        // GIVEN an upstream whose 10-byte body of declared length comes in two pieces
+        let clock = HandMovedClock()
+        let stream = LiveStream(head: HTTPResponse(status: 200, headers: ["Content-Type": "text/plain"]), declaredLength: 10)
+        try await withServer(respond: { _ in .live(stream) }) { _, upstream in
+            let (completion, pieces) = start(upstream, "file", silence: .seconds(2), clock: clock, collecting: true)
+            var iterator = pieces.makeAsyncIterator()
+            // WHEN the first piece arrives
+            stream.send(Data("01234".utf8))
+            // THEN it is shown while the exchange still runs
+            #expect(await receive(Data("01234".utf8), from: &iterator) == Data("01234".utf8))
+            stream.send(Data("56789".utf8))
+            stream.finish(.complete)
+            // AND the completion holds the whole body, as a body collected without being shown
+            let ended = await completion.value
+            #expect(ended.error == nil, "\(String(describing: ended.error))")
+            #expect(!ended.streamed)
+            #expect(ended.body == Data("0123456789".utf8))
         }
     }
 

@@ -23,7 +23,8 @@ enum FakeUpstream {
 
     /// Answers by path: `/json`, `/text`, `/binary`, `/gzip`, `/redirect`, `/no-content`,
     /// `/cookies`, `/echo` (the request body back, with its content type), `/reset` (before any byte),
-    /// `/broken` (a head and part of the body, then the connection closed), `/stall`; else 404.
+    /// `/broken` (a head and part of the body, then the connection closed), `/broken-head` (part of a head,
+    /// then the connection closed), `/stall`, `/stall-body` (a head and part of the body, then nothing); else 404.
     @Sendable static func respond(_ request: HTTPRequest) -> HTTPReply {
         switch request.path {
         case "/json":
@@ -58,8 +59,12 @@ enum FakeUpstream {
             return .reset
         case "/broken":
             return .raw(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\npart of".utf8), then: .close)
+        case "/broken-head":
+            return .raw(Data("HTTP/1.1 200 OK\r\nContent-Ty".utf8), then: .close)
         case "/stall":
             return .stall
+        case "/stall-body":
+            return .raw(Data("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\npart of".utf8), then: .stall)
         default:
             return .response(status: 404, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data("no route".utf8))
         }

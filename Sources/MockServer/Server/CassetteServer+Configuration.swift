@@ -110,6 +110,13 @@ extension CassetteServer {
         /// ``CassetteServer/sessionConfiguration(_:)``); `false` sends every one over loopback. Default `true`.
         /// For the tests that compare the two roads.
         package var answersRoutedRequestsInProcess = true
+        /// Whether a test helper (the `.mockServer` trait, ``withMockServer(replaying:in:upstream:configuration:filePath:function:_:)``,
+        /// `withReplay`) fails a replaying test whose server received no request at all while its cassettes hold
+        /// interactions: its client most likely talked to the real API (a session not made from
+        /// ``CassetteServer/sessionConfiguration(_:)``, an app launched without ``CassetteServer/launchEnvironment``),
+        /// and would pass for the wrong reason. Default `true`; `false` for a test that means to send nothing.
+        /// Modes that forward (recording, live) never check.
+        public var expectsRequests = true
         /// How often the journal's event stream sends its keep-alive comment when nothing else goes out; tests
         /// shorten it.
         var eventKeepAliveInterval: Duration = .seconds(15)

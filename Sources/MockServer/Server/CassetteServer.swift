@@ -283,16 +283,39 @@ public final class CassetteServer: ControlledServer {
     }
 
     /// Throws when any request went unmatched, with one sentence and every near-miss report (the first 100;
-    /// the rest counted): what strict mode fails a test with.
+    /// the rest counted), secrets redacted as the control API shows them: what strict mode fails a test with,
+    /// which goes to test logs and CI output.
     public func verifyNoUnmatchedRequests() throws(MockServerError) {
         let (misses, count) = handler.unmatched.snapshot
         guard count > 0 else { return }
         let noun = count == 1 ? "request was" : "requests were"
-        var message = "\(count) \(noun) not matched by any recorded interaction:\n\n" + misses.map(\.description).joined(separator: "\n\n")
+        let rules = configuration.recording?.redaction ?? .default
+        var message =
+            "\(count) \(noun) not matched by any recorded interaction:\n\n"
+            + misses.map { $0.redacted(by: rules).description }.joined(separator: "\n\n")
         if count > misses.count { message += "\n\n… and \(count - misses.count) more" }
         if let replayed = replayedFailures(test: nil) { message += "\n\nAlso, " + replayed }
         throw MockServerError(.unmatchedRequests, message)
     }
+
+    /// The error a test helper fails a replaying test with when no request reached this server although its
+    /// cassettes hold interactions (see ``Configuration/expectsRequests``); `nil` when one did, or when the
+    /// journal was reset (what came before is unknown), or when there is nothing to replay. A connection
+    /// (`acceptedConnections`, counted while the server ran) counts as a request reaching it.
+    package func noRequestError(acceptedConnections: UInt64) -> MockServerError? {
+        let count = engine.interactionCount
+        guard count > 0, acceptedConnections == 0, journal.recordedCount == 0, journal.position.resets == 0, refusedConnections.isEmpty
+        else { return nil }
+        let names = engine.servedCassetteNames.joined(separator: ", ")
+        let held = count == 1 ? "1 interaction" : "\(count) interactions"
+        return MockServerError(
+            .assertionFailed,
+            "no request reached the server replaying \(names) (\(held)), so the test may have talked to the real API and passed for the wrong reason: make the client's URLSession from server.sessionConfiguration() (or its base URL server.baseURL), and launch an app under UI test with server.launchEnvironment; a test that means to send no request sets expectsRequests = false in its CassetteServer.Configuration"
+        )
+    }
+
+    /// How many connections the server accepted since it started; 0 once stopped.
+    package var acceptedConnectionCount: UInt64 { http.acceptedConnectionCount }
 
     /// Throws ``MockServerError`` listing the interactions of the server's cassettes that no request used.
     public func verifyEveryInteractionUsed() throws {

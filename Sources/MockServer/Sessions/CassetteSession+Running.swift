@@ -141,8 +141,18 @@ extension CassetteSession {
             if let replayed = server.replayedFailures(test: nil) { FileHandle.standardError.write(Data("note: \(replayed)\n".utf8)) }
             throw error
         }
+        // Read before stopping, which forgets it; connections count even when no request on them was journaled.
+        let connections = server.acceptedConnectionCount
         await server.stop()
-        try finish(server, passed: passed(result))
+        let verdict = passed(result)
+        try finish(server, passed: verdict)
+        // Only for named cassettes, a test helper's replay of a test's recordings (init(names:...) gives the
+        // configuration its recordings folder), and only for a test not failing already.
+        if configuration.expectsRequests, !configuration.mode.forwards, configuration.recordingsFolder != nil, verdict != false,
+            let silence = server.noRequestError(acceptedConnections: connections)
+        {
+            throw silence
+        }
         if let drift {
             for warning in try await drift.verify() {
                 FileHandle.standardError.write(Data("warning: \(warning)\n".utf8))

@@ -48,9 +48,12 @@ extension FaultMatrix {
                     "\(subject): a test re-recording \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all does not record it again here; that test's failure says why"
                 )
             }
+            // A call that never asks its server is the matrix's own finding ("the fault never fired"), per row.
+            var configuration = CassetteServer.Configuration(faults: .none)
+            configuration.expectsRequests = false
             return try await CassetteSession.run(
                 names: [cassette], folder: folder, upstream: upstream, mode: mode,
-                configuration: CassetteServer.Configuration(faults: .none), test: test,
+                configuration: configuration, test: test,
                 warn: CassetteSession.printWarnings,
                 { session, server in
                     let baseline = try await perform(on: server, fault: nil, baseline: nil)
@@ -94,7 +97,9 @@ extension FaultMatrix {
                 return Report.Row(case: row, got: "", passed: nil, sleeps: [], elapsed: .zero, outcome: nil)
             }
             let started = ContinuousClock.now
-            let configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
+            var configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
+            // The row's outcome is judged on its own: a fault that ends the call before it is sent is a result.
+            configuration.expectsRequests = false
             let performed = try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(
                 { server in
                     try await perform(on: server, fault: row.fault, baseline: baseline)

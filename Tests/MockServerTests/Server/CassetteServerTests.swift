@@ -11,6 +11,24 @@ import ServiceReplayTestSupport
         try await session.httpData(for: URLRequest(url: URL(string: target, relativeTo: base)!))
     }
 
+    @Test func strictReport_redactsTheUnmatchedRequestsSecrets_asTheControlAPIDoes() async throws {
+        // GIVEN an unmatched request carrying a token and a signature
+        let server = try CassetteServer(cassettes: [Cassette(name: "c", interactions: [.stub("GET", "/a", text: "a")])])
+        let base = try await server.start()
+        defer { Task { await server.stop() } }
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        _ = try await get(session, base, "/b?access_token=TOPSECRET&X-Amz-Signature=SIGSECRET")
+        // WHEN strict mode reports it THEN the report, which goes to test logs and CI output, holds neither
+        #expect {
+            try server.verifyNoUnmatchedRequests()
+        } throws: { error in
+            let text = "\(error)"
+            return text.contains("GET /b?access_token=%3Credacted%3E&X-Amz-Signature=%3Credacted%3E") && !text.contains("TOPSECRET")
+                && !text.contains("SIGSECRET")
+        }
+    }
+
     @Test func recordedCassette_isReplayedOverHTTP_byteForByte() async throws {
         // Given the bundled GitHub cassette, when its first request is sent through URLSession,
         // then status, Link header and body are the recorded ones.

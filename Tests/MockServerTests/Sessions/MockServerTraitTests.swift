@@ -33,8 +33,9 @@ import Testing
 
     @Suite(.ownMockServer("github/users"))
     struct OnASuite {
-        @Test func everyTestHasAServer() throws {
+        @Test func everyTestHasAServer() async throws {
             #expect(CassetteServer.current?.baseURL != nil)
+            _ = try await MockServerTraitTests.get("https://api.github.com/users/octocat")
         }
 
         /// The test's own trait replaces its suite's: one server, on the test's cassette.

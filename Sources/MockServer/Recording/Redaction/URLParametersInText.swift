@@ -57,18 +57,7 @@ enum URLParametersInText {
     /// placeholder, every other byte kept, and how many were replaced.
     static func redacting(_ text: String, isSecret: (String) -> Bool) -> (text: String, count: Int) {
         let found = parameters(in: text, isSecret: isSecret)
-        guard !found.isEmpty else { return (text, 0) }
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var copied = 0
-        for parameter in found {
-            output += bytes[copied..<parameter.value.lowerBound]
-            output += Cassette.redactionPlaceholder.utf8
-            copied = parameter.value.upperBound
-        }
-        output += bytes[copied...]
-        return (String(decoding: output, as: UTF8.self), found.count)
+        return (RedactionRules.replacing(found.map(\.value), in: text), found.count)
     }
 
     /// The separator starting at `index`: its length, and whether it is percent-encoded.

@@ -122,6 +122,23 @@ import Testing
         #expect(try ProjectRules.governing(folder.appendingPathComponent("c.json"), root: folder.appendingPathComponent("none")) == nil)
     }
 
+    @Test func theArticlesExample_isAWellFormedRulesFile() throws {
+        // GIVEN the JSON block of the section on secrets in the article "Cassettes and HAR"
+        let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Sources/MockServer/MockServer.docc/CassettesAndHAR.md")
+        let text = try String(contentsOf: article, encoding: .utf8)
+        let section = try #require(text.range(of: "### Secrets: one verdict"))
+        let start = try #require(text.range(of: "```json\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(".servicereplay.json")
+        try Data(text[start.upperBound..<end.lowerBound].utf8).write(to: url)
+        // THEN it reads, with both lists
+        let project = try ProjectRules(contentsOf: url)
+        #expect(project.allow.contains("UploadId") && project.redact.contains("pin"))
+    }
+
     @Test func unreadableFile_isOneSentenceNamingIt() throws {
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

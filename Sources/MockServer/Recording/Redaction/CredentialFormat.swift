@@ -18,6 +18,8 @@ package enum CredentialFormat: Sendable, Hashable, CustomStringConvertible {
 
     /// The format of `value`, or `nil` when it looks like none.
     static func of(_ value: String) -> CredentialFormat? {
+        // Most values are short: none of the formats is (see `shortestPrecise`; a random string is 32).
+        guard value.utf8.count >= shortestPrecise else { return nil }
         let bytes = Array(value.utf8)
         if isJWT(bytes) { return .jsonWebToken }
         for (prefix, name, minimum) in knownPrefixes where value.hasPrefix(prefix) && bytes.count >= minimum {

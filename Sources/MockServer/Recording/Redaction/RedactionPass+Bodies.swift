@@ -112,9 +112,10 @@ extension RedactionPass {
             var copy = members
             for (key, member) in members.sorted(by: { $0.key < $1.key }) {
                 let memberPath = path.appending(.key(key))
+                let byName = rule(forName: key, header: false)
                 if case .string = member {
                     copy[key] = redactJSON(member, name: key, path: memberPath, place: place, side: side, urls: urls)
-                } else if let rule = rules.verdict(onMember: member, name: key, path: memberPath) {
+                } else if let rule = rules.verdict(onMember: member, name: key, byName: byName, path: memberPath) {
                     found("\(place) \(memberPath)", rule)
                     count.bodyFields += 1
                     copy[key] = .string(RedactionRules.placeholder)
@@ -129,19 +130,19 @@ extension RedactionPass {
                     redactJSON(element, name: name, path: path.appending(.index(index)), place: place, side: side, urls: urls)
                 })
         case .string(let text):
-            let location = "\(place) \(path)"
-            if let rule = rules.verdict(on: text, name: name, path: path) {
-                found(location, rule)
+            let byName = name.map { rule(forName: $0, header: false) } ?? nil
+            if let rule = rules.verdict(on: text, name: name, byName: byName, path: path) {
+                found("\(place) \(path)", rule)
                 count.bodyFields += 1
-                keep(text, at: location, side: side)
+                keep(text, at: "\(place) \(path)", side: side)
                 return .string(RedactionRules.placeholder)
             }
             switch urls {
             case .replace:
-                let redacted = redactText(text, location: location, side: side, words: false, counting: \.bodyFields)
+                let redacted = redactText(text, location: "\(place) \(path)", side: side, words: false, counting: \.bodyFields)
                 return redacted == text ? value : .string(redacted)
             case .find:
-                findURLParameters(in: text, location: location)
+                findURLParameters(in: text, location: "\(place) \(path)")
                 return value
             case .leave:
                 return value

@@ -31,8 +31,26 @@ struct RedactionPass {
     /// where each was.
     var requestSecrets: [(value: String, location: String)] = []
 
+    /// The rule for each name met so far, by name and whether it was a header's: a body names the same keys
+    /// again and again.
+    private var nameRules: [NameKey: SecretRule?] = [:]
+
+    private struct NameKey: Hashable {
+        let name: String
+        let header: Bool
+    }
+
     init(_ rules: RedactionRules) {
         self.rules = rules
+    }
+
+    /// ``RedactionRules/rule(forName:header:)``, asked once per name in a pass.
+    mutating func rule(forName name: String, header: Bool) -> SecretRule? {
+        let key = NameKey(name: name, header: header)
+        if let known = nameRules[key] { return known }
+        let rule = rules.rule(forName: name, header: header)
+        nameRules[key] = rule
+        return rule
     }
 
     static let placeholder = RedactionRules.placeholder
@@ -146,26 +164,26 @@ struct RedactionPass {
     /// given (a header line counts once, by its caller), and is a finding unless `finding` is false (JSON text
     /// whose walk found them at their paths).
     mutating func redactText(
-        _ text: String, location: String, side: Side, words wordsToo: Bool, counting: WritableKeyPath<RedactionCount, Int>? = nil,
-        finding: Bool = true
+        _ text: String, location: @autoclosure () -> String, side: Side, words wordsToo: Bool,
+        counting: WritableKeyPath<RedactionCount, Int>? = nil, finding: Bool = true
     ) -> String {
         var ranges: [Range<Int>] = []
         for parameter in URLParametersInText.parameters(in: text, isSecret: { rules.verdict(onURLParameter: $0) != nil }) {
             guard let rule = rules.verdict(onURLParameter: parameter.name) else { continue }
-            if finding { found(location, rule) }
+            if finding { found(location(), rule) }
             ranges.append(parameter.value)
         }
         if side == .request, !ranges.isEmpty {
             let bytes = Array(text.utf8)
-            for range in ranges { keep(String(decoding: bytes[range], as: UTF8.self), at: location, side: side) }
+            for range in ranges { keep(String(decoding: bytes[range], as: UTF8.self), at: location(), side: side) }
         }
         let withoutParameters = RedactionRules.replacing(ranges, in: text)
         var words: [Range<Int>] = []
         if wordsToo {
             for word in CredentialFormat.preciseWords(in: withoutParameters) {
                 guard let rule = rules.verdict(onWord: word.text) else { continue }
-                found(location, rule)
-                keep(word.text, at: location, side: side)
+                found(location(), rule)
+                keep(word.text, at: location(), side: side)
                 words.append(word.range)
             }
         }
@@ -174,9 +192,9 @@ struct RedactionPass {
     }
 
     /// Finds the secret URL parameters in `text` at `location` without replacing them.
-    mutating func findURLParameters(in text: String, location: String) {
+    mutating func findURLParameters(in text: String, location: @autoclosure () -> String) {
         for parameter in URLParametersInText.parameters(in: text, isSecret: { rules.verdict(onURLParameter: $0) != nil }) {
-            if let rule = rules.verdict(onURLParameter: parameter.name) { found(location, rule) }
+            if let rule = rules.verdict(onURLParameter: parameter.name) { found(location(), rule) }
         }
     }
 }

@@ -37,9 +37,14 @@ extension RedactionRules {
     /// `nil` for an array element or a document that is a string) at `path` (JSON only); `nil` when it is no
     /// secret. An empty value, `null` and the placeholder are never secrets: there is nothing to hide.
     func verdict(on value: String, name: String?, header: Bool = false, path: JSONPath? = nil) -> SecretRule? {
+        verdict(on: value, name: name, byName: name.flatMap { rule(forName: $0, header: header) }, path: path)
+    }
+
+    /// ``verdict(on:name:header:path:)`` with the rule for the name already known (`byName`, from
+    /// ``rule(forName:header:)``), for a walk that meets the same names again and again.
+    func verdict(on value: String, name: String?, byName: SecretRule?, path: JSONPath?) -> SecretRule? {
         guard !value.isEmpty, !value.contains(Self.placeholder) else { return nil }
         if let path, let listed = listedPath(path) { return SecretRule(.path(listed), allowEntry: nil) }
-        let byName = name.flatMap { rule(forName: $0, header: header) }
         if let byName, byName.isGivenOnPurpose { return byName }
         if isAllowed(value: value, name: name, path: path) { return nil }
         return byName ?? formatRule(of: value, name: name, path: path, freeText: false)
@@ -48,14 +53,20 @@ extension RedactionRules {
     /// The verdict on a member that is no string (a number, an object, an array) under `name` at `path`: by the
     /// name or path alone. Booleans and `null` are never secrets.
     func verdict(onMember value: CassetteJSON, name: String, path: JSONPath) -> SecretRule? {
+        verdict(onMember: value, name: name, byName: rule(forName: name, header: false), path: path)
+    }
+
+    /// ``verdict(onMember:name:path:)`` with the rule for the name already known (see
+    /// ``verdict(on:name:byName:path:)``).
+    func verdict(onMember value: CassetteJSON, name: String, byName: SecretRule?, path: JSONPath) -> SecretRule? {
         switch value {
         case .null, .bool: return nil
-        case .string(let text): return verdict(on: text, name: name, path: path)
+        case .string(let text): return verdict(on: text, name: name, byName: byName, path: path)
         default: break
         }
         if let listed = listedPath(path) { return SecretRule(.path(listed), allowEntry: nil) }
-        guard let rule = rule(forName: name, header: false) else { return nil }
-        return rule.isGivenOnPurpose || !isAllowed(value: nil, name: name, path: path) ? rule : nil
+        guard let byName else { return nil }
+        return byName.isGivenOnPurpose || !isAllowed(value: nil, name: name, path: path) ? byName : nil
     }
 
     /// The verdict on the value of a URL's query parameter `name` written in other text (a `Location`, a JSON
@@ -81,8 +92,8 @@ extension RedactionRules {
 
     /// Whether the rules file allows `value`, the name or the path.
     func isAllowed(value: String?, name: String?, path: JSONPath?) -> Bool {
-        if let value, allowedValues.contains(value) { return true }
-        if let name, allowedNames.contains(Self.normalisedField(name)) { return true }
+        if let value, !allowedValues.isEmpty, allowedValues.contains(value) { return true }
+        if let name, !allowedNames.isEmpty, allowedNames.contains(Self.normalisedField(name)) { return true }
         guard let path, !allowedPaths.isEmpty else { return false }
         return Self.spellings(of: path).contains { allowedPaths.contains($0) }
     }

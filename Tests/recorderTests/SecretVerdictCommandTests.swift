@@ -13,8 +13,8 @@ import Testing
     static let continuationInQuery = "1ueGcxLPRx1Tr%2FXYExHnhbYLgveDs2J%2FwmW5ZLsc9Gx9YbA9Z6W8k3E0WQu4PXmEt"
     /// Kinto's pagination `_token`: base64 of a JSON object.
     static let kintoToken = "eyJsYXN0X3JlY29yZCI6eyJpZCI6ImExIiwibGFzdF9tb2RpZmllZCI6MTU4MjgxMzYwMDAwMH19"
-    /// A random value that is no secret here (a checksum), flagged until the project allows it.
-    static let checksum = "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"
+    /// A random value that is no secret here (a revision), flagged until the project allows it.
+    static let revision = "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"
 
     private static func xml(_ text: String) -> RecordedResponse {
         RecordedResponse(status: 200, headers: ["Content-Type": "application/xml"], body: .text(text))
@@ -169,40 +169,40 @@ import Testing
         #expect(try await workspace.run(["redact", "Recordings/login.json"]).stdout == "Recordings/login.json: already clean\n")
     }
 
-    /// `GET /pins?checksum=...` answered with a checksum (no secret) and a PIN (a secret no built-in rule knows).
+    /// `GET /pins?revision=...` answered with a revision (no secret) and a PIN (a secret no built-in rule knows).
     static func pins() throws -> Cassette {
         Cassette(
             name: "pins",
             interactions: [
                 Interaction(
-                    request: RecordedRequest(method: "GET", target: "/pins?checksum=\(checksum)"),
+                    request: RecordedRequest(method: "GET", target: "/pins?revision=\(revision)"),
                     response: RecordedResponse(
                         status: 200, headers: ["Content-Type": "application/json"],
-                        body: try json(#"{"checksum":"\#(checksum)","owner":"ann","pin":"1234"}"#)))
+                        body: try json(#"{"revision":"\#(revision)","owner":"ann","pin":"1234"}"#)))
             ])
     }
 
     @Test func rulesFile_allowsAFinding_andMakesRedactAndCaptureRedactAnExtraField() async throws {
-        // Given a cassette with a random checksum and a PIN
+        // Given a cassette with a random revision and a PIN
         let workspace = try Workspace()
         defer { workspace.remove() }
         try workspace.write(String(decoding: try Self.pins().encoded(), as: UTF8.self), to: "Recordings/pins.json")
         // When linting it without rules of the project's own
         let flagged = try await workspace.run(["lint"])
-        // Then the checksum is flagged, and the line says how to allow it
-        let hint = "looks like a credential (a high-entropy string); if it is not, add \"checksum\" to allow in Recordings/.servicereplay.json"
+        // Then the revision is flagged, and the line says how to allow it
+        let hint = "looks like a credential (a high-entropy string); if it is not, add \"revision\" to allow in Recordings/.servicereplay.json"
         #expect(
             flagged.stdout == """
-                Recordings/pins.json: interaction 0: request query checksum: \(hint)
-                Recordings/pins.json: interaction 0: response body $.checksum: \(hint)
+                Recordings/pins.json: interaction 0: request query revision: \(hint)
+                Recordings/pins.json: interaction 0: response body $.revision: \(hint)
                 1 cassette, 1 interaction, 2 findings
 
                 """)
         #expect(flagged.status == 1)
-        // When the project allows the checksum and names the PIN a secret
-        try workspace.write(#"{"allow": ["checksum"], "redact": ["pin"]}"#, to: "Recordings/.servicereplay.json")
+        // When the project allows the revision and names the PIN a secret
+        try workspace.write(#"{"allow": ["revision"], "redact": ["pin"]}"#, to: "Recordings/.servicereplay.json")
         let listed = try await workspace.run(["lint"])
-        // Then the checksum is no finding, and the PIN is one, naming the file that lists it
+        // Then the revision is no finding, and the PIN is one, naming the file that lists it
         #expect(
             listed.stdout == """
                 Recordings/pins.json: interaction 0: response body $.pin: listed as a secret (name `pin`); if it is not, remove "pin" from redact in Recordings/.servicereplay.json
@@ -213,8 +213,8 @@ import Testing
         // And redact replaces the PIN alone, after which lint is content
         #expect(try await workspace.run(["redact", "Recordings"]).stdout == "Recordings/pins.json: redacted 1 body field\n")
         let redacted = try Cassette.load(from: workspace.url("Recordings/pins.json"))
-        #expect(redacted.interactions[0].response?.body == (try Self.json(#"{"checksum":"\#(Self.checksum)","owner":"ann","pin":"<redacted>"}"#)))
-        #expect(redacted.interactions[0].request.target == "/pins?checksum=\(Self.checksum)")
+        #expect(redacted.interactions[0].response?.body == (try Self.json(#"{"revision":"\#(Self.revision)","owner":"ann","pin":"<redacted>"}"#)))
+        #expect(redacted.interactions[0].request.target == "/pins?revision=\(Self.revision)")
         #expect(try await workspace.run(["lint"]).status == 0)
         // When the same exchange is captured afresh into the same folder
         try await withMockServer(cassettes: [try Self.pins()], configuration: .init(faults: .none, strict: true)) { upstream in
@@ -223,12 +223,12 @@ import Testing
             let proxy = try await capture.address(after: "Listening on")
             let http = LoopbackHTTP()
             defer { http.close() }
-            let answer = try await http.send("GET", "/pins?checksum=\(Self.checksum)", to: proxy)
+            let answer = try await http.send("GET", "/pins?revision=\(Self.revision)", to: proxy)
             #expect(answer.status == 200)
             #expect(String(decoding: answer.body, as: UTF8.self).contains(#""pin":"1234""#))
             #expect(try await capture.stop(with: SIGTERM).status == 0)
         }
-        // Then the recording redacts the PIN too (never the wire), and keeps the checksum
+        // Then the recording redacts the PIN too (never the wire), and keeps the revision
         let captured = try Cassette.load(from: workspace.url("Recordings/captured/pins.json"))
         #expect(captured.interactions.count == 1)
         #expect(captured.interactions[0].response?.body == redacted.interactions[0].response?.body)

@@ -23,7 +23,7 @@ enum LintCommand: Command {
 
             Reads the project's rules from .servicereplay.json in the cassettes' Recordings folder (or in a
             cassette's own folder outside one), as redact and every recording do:
-            {"allow": ["UploadId", "$.meta.checksum"], "redact": ["X-Custom-Key", "pin"]}. allow lists names,
+            {"allow": ["UploadId", "$.meta.revision"], "redact": ["X-Custom-Key", "pin"]}. allow lists names,
             JSON paths ($.a.b, [*] for any index) or whole values that are no secret; redact lists names and
             JSON paths that are. A malformed file, or an unknown key in it, stops the command with one sentence
             and status 1.

@@ -23,7 +23,7 @@ enum RedactCommand: Command {
 
             Reads the project's rules from .servicereplay.json in the cassettes' Recordings folder (or in a
             cassette's own folder outside one), as lint and every recording do, so that a re-recording keeps
-            them: {"allow": ["UploadId", "$.meta.checksum"], "redact": ["X-Custom-Key", "pin"]}. allow lists
+            them: {"allow": ["UploadId", "$.meta.revision"], "redact": ["X-Custom-Key", "pin"]}. allow lists
             names, JSON paths ($.a.b, [*] for any index) or whole values that are no secret; redact lists names
             and JSON paths that are. A malformed file, or an unknown key in it, stops the command with one
             sentence and status 1, before any cassette is touched.

@@ -1,5 +1,5 @@
-/// Names whose values are identifiers or cursors: random by design, and no credential. The one list, for
-/// headers, query and form fields, JSON keys and URL parameters alike.
+/// Names whose values are identifiers, cursors or digests: random by design, and no credential. The one list,
+/// for headers, query and form fields, JSON keys and URL parameters alike.
 ///
 /// A value under one of these names is never a secret by its name, nor for merely looking random; only a
 /// precise credential format (a JSON Web Token, a GitHub or AWS key; see ``CredentialFormat``) in it still is.
@@ -26,8 +26,12 @@ enum IdentifierNames {
         "keymarker", "nextkeymarker", "skiptoken", "$skiptoken", "deltatoken", "$deltatoken", "resumptiontoken",
     ]
 
-    /// Endings that make a name an identifier, squashed: request, trace, correlation, upload and version IDs.
-    static let suffixes = ["requestid", "traceid", "correlationid", "uploadid", "versionid"]
+    /// Endings that make a name an identifier, squashed: request, trace, correlation, upload and version IDs, and
+    /// digests of content (S3's `x-amz-checksum-sha256`, `Content-MD5`, `Digest`), random-looking and public.
+    static let suffixes = [
+        "requestid", "traceid", "correlationid", "uploadid", "versionid", "checksum", "digest", "sha256", "sha1", "md5", "crc32",
+        "crc32c", "crc64nvme",
+    ]
 
     /// Whether `name` names an identifier or a cursor.
     static func contains(_ name: String) -> Bool {

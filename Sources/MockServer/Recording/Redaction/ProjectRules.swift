@@ -6,7 +6,7 @@ import ServiceReplayShared
 /// re-recording keeps them:
 ///
 /// ```json
-/// {"allow": ["UploadId", "$.meta.checksum", "AKIAIOSFODNN7EXAMPLE"], "redact": ["X-Custom-Key", "pin", "$.user.pin"]}
+/// {"allow": ["UploadId", "$.meta.revision", "AKIAIOSFODNN7EXAMPLE"], "redact": ["X-Custom-Key", "pin", "$.user.pin"]}
 /// ```
 ///
 /// - `allow`: entries that are no secret, whatever the built-in rules say. Each is compared with names (of

@@ -25,9 +25,9 @@ import Testing
     @Test(arguments: [
         "UploadId", "uploadId", "upload_id", "NextContinuationToken", "ContinuationToken", "continuation-token", "_token", "cursor",
         "next_cursor", "endCursor", "next_page_token", "nextPageToken", "pageToken", "NextToken", "NextUploadIdMarker", "X-Request-Id",
-        "x-amz-version-id", "traceparent", "id",
+        "x-amz-version-id", "traceparent", "id", "x-amz-checksum-sha256", "Content-MD5", "Digest",
     ])
-    func identifiersAndCursors_areNoSecretsByNameNorForLookingRandom_butAPreciseCredentialInOneStillIs(name: String) {
+    func identifiersCursorsAndDigests_areNoSecretsByNameNorForLookingRandom_butAPreciseCredentialInOneStillIs(name: String) {
         #expect(rules.verdict(on: Self.random, name: name) == nil)
         #expect(rules.verdict(on: Self.random, name: name, header: true) == nil)
         #expect(!rules.redactsField(name) && !rules.redactsHeader(name))
@@ -41,8 +41,8 @@ import Testing
     }
 
     @Test func valuesAreJudgedByTheirFormat_aGuessOnlyWhereAValueStandsAlone() {
-        #expect(rules.verdict(on: Self.random, name: "checksum")?.reason == "looks like a credential (a high-entropy string)")
-        #expect(rules.verdict(on: Self.random, name: "checksum")?.allowEntry == "checksum")
+        #expect(rules.verdict(on: Self.random, name: "revision")?.reason == "looks like a credential (a high-entropy string)")
+        #expect(rules.verdict(on: Self.random, name: "revision")?.allowEntry == "revision")
         #expect(rules.verdict(on: Self.random, name: nil, path: JSONPath.root.appending(.index(2)))?.allowEntry == "$[2]")
         #expect(rules.verdict(onWord: Self.random) == nil)
         #expect(rules.verdict(onWord: Self.githubToken)?.kind == .format(.known("GitHub token")))
@@ -61,10 +61,10 @@ import Testing
 
     @Test func rulesFile_allowsNamesPathsAndValues_andItsRedactWinsOverAllow() {
         let project = rules.adding(
-            ProjectRules(allow: ["checksum", "$.items[*].digest", "AKIAIOSFODNN7EXAMPLE", "token"], redact: ["pin", "$.user.code"]))
-        let items = JSONPath.root.appending(.key("items")).appending(.index(3)).appending(.key("digest"))
-        #expect(project.verdict(on: Self.random, name: "checksum") == nil)
-        #expect(project.verdict(on: Self.random, name: "digest", path: items) == nil)
+            ProjectRules(allow: ["revision", "$.items[*].blob", "AKIAIOSFODNN7EXAMPLE", "token"], redact: ["pin", "$.user.code"]))
+        let items = JSONPath.root.appending(.key("items")).appending(.index(3)).appending(.key("blob"))
+        #expect(project.verdict(on: Self.random, name: "revision") == nil)
+        #expect(project.verdict(on: Self.random, name: "blob", path: items) == nil)
         #expect(project.verdict(on: "AKIAIOSFODNN7EXAMPLE", name: "access_key") == nil)
         #expect(project.verdict(on: "abc123", name: "token") == nil)
         // What it does not allow is judged as before

@@ -169,13 +169,14 @@ import Testing
         #expect(try await workspace.run(["redact", "Recordings/login.json"]).stdout == "Recordings/login.json: already clean\n")
     }
 
-    /// `GET /pins?revision=...` answered with a revision (no secret) and a PIN (a secret no built-in rule knows).
+    /// `GET /pins?revision=...` with the revision in a request header too (a random value there looks like a
+    /// credential), answered with the revision (no secret) and a PIN (a secret no built-in rule knows).
     static func pins() throws -> Cassette {
         Cassette(
             name: "pins",
             interactions: [
                 Interaction(
-                    request: RecordedRequest(method: "GET", target: "/pins?revision=\(revision)"),
+                    request: RecordedRequest(method: "GET", target: "/pins?revision=\(revision)", headers: ["X-Revision": revision]),
                     response: RecordedResponse(
                         status: 200, headers: ["Content-Type": "application/json"],
                         body: try json(#"{"revision":"\#(revision)","owner":"ann","pin":"1234"}"#)))
@@ -189,18 +190,19 @@ import Testing
         try workspace.write(String(decoding: try Self.pins().encoded(), as: UTF8.self), to: "Recordings/pins.json")
         // When linting it without rules of the project's own
         let flagged = try await workspace.run(["lint"])
-        // Then the revision is flagged, and the line says how to allow it
-        let hint = "looks like a credential (a high-entropy string); if it is not, add \"revision\" to allow in Recordings/.servicereplay.json"
+        // Then the revision is flagged in the request header (a guess decides nowhere else) and where the
+        // response repeats it, and the line says how to allow it
+        let hint = "looks like a credential (a high-entropy string); if it is not, add \"X-Revision\" to allow in Recordings/.servicereplay.json"
         #expect(
             flagged.stdout == """
-                Recordings/pins.json: interaction 0: request query revision: \(hint)
-                Recordings/pins.json: interaction 0: response body $.revision: \(hint)
+                Recordings/pins.json: interaction 0: request header X-Revision: \(hint)
+                Recordings/pins.json: interaction 0: response body $.revision: repeats a secret of the request (request header X-Revision)
                 1 cassette, 1 interaction, 2 findings
 
                 """)
         #expect(flagged.status == 1)
         // When the project allows the revision and names the PIN a secret
-        try workspace.write(#"{"allow": ["revision"], "redact": ["pin"]}"#, to: "Recordings/.servicereplay.json")
+        try workspace.write(#"{"allow": ["X-Revision"], "redact": ["pin"]}"#, to: "Recordings/.servicereplay.json")
         let listed = try await workspace.run(["lint"])
         // Then the revision is no finding, and the PIN is one, naming the file that lists it
         #expect(
@@ -223,7 +225,7 @@ import Testing
             let proxy = try await capture.address(after: "Listening on")
             let http = LoopbackHTTP()
             defer { http.close() }
-            let answer = try await http.send("GET", "/pins?revision=\(Self.revision)", to: proxy)
+            let answer = try await http.send("GET", "/pins?revision=\(Self.revision)", to: proxy, headers: [("X-Revision", Self.revision)])
             #expect(answer.status == 200)
             #expect(String(decoding: answer.body, as: UTF8.self).contains(#""pin":"1234""#))
             #expect(try await capture.stop(with: SIGTERM).status == 0)

@@ -13,7 +13,7 @@ enum LintCommand: Command {
             never needs (same request under the cassette's match rules and same response as an earlier one), and
             a secret left in it: exactly what `recorder redact` would replace (credential headers, tokens,
             passwords and keys in queries, forms and JSON, signatures and tokens in the URLs that headers,
-            bodies and stream events hold, JWTs, known token formats, long high-entropy strings), naming the
+            bodies and stream events hold, JWTs, known token formats, long high-entropy request header values), naming the
             rule and what to add to allow when the value is no secret; identifiers and cursors such as
             X-Request-Id, UploadId, NextContinuationToken, _token or cursor are none. Also a recorded refused
             connection (recorded while the upstream could not be reached; hand-written cassettes and

@@ -18,7 +18,7 @@ enum RedactCommand: Command {
             replaced or that it was already clean. A file that does not load is reported and left untouched,
             and the exit status is then 1. Running it twice changes nothing the second time. It replaces exactly
             what `recorder lint` flags: values of a credential's format (JWTs, known token formats, long
-            high-entropy strings) too, but not identifiers and cursors such as UploadId, NextContinuationToken,
+            high-entropy request header values) too, but not identifiers and cursors such as UploadId, NextContinuationToken,
             _token or cursor.
 
             Reads the project's rules from .servicereplay.json in the cassettes' Recordings folder (or in a

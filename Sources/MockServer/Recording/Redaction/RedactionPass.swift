@@ -88,7 +88,7 @@ struct RedactionPass {
             if value != line.value { found(location, rule) }
             return HTTPHeader(name: line.name, value: value)
         }
-        if let rule = rules.verdict(on: line.value, name: line.name, header: true) {
+        if let rule = rules.verdict(on: line.value, name: line.name, header: true, guessing: side == .request) {
             found(location, rule)
             keep(line.value, at: location, side: side)
             // `Bearer TOKEN` is repeated as `TOKEN` as often as whole.

@@ -11,8 +11,10 @@ import ServiceReplayShared
 /// 2. a name, JSON path or whole value in the rules file's `allow` makes it none;
 /// 3. under an identifier's or a cursor's name (``IdentifierNames``) only a precise credential format does;
 /// 4. a built-in secret name does (headers and fields, with their widenings under the default rules);
-/// 5. so does the value's own format (``CredentialFormat``) under the default rules: anywhere when precise, and
-///    a high-entropy string only where a value stands alone (not in free text).
+/// 5. so does the value's own format (``CredentialFormat``) under the default rules: anywhere when precise (a JWT,
+///    a known key prefix), and a high-entropy string only as the value of a request header. A guess never
+///    decides anywhere else: a response is replayed as recorded (an image or embedding in base64, a random
+///    ID), and a request's query and body are matched, where a placeholder would match anything.
 extension RedactionRules {
     /// The rule that makes any value under `name` a secret, or `nil`. `header` says whether the name is a
     /// header's (only header names widen by ``secretHeaderParts``; field names by ``secretFieldEndings``, and
@@ -36,18 +38,19 @@ extension RedactionRules {
     /// The verdict on `value`, found under `name` (a header's when `header`, else a field's or JSON key's;
     /// `nil` for an array element or a document that is a string) at `path` (JSON only); `nil` when it is no
     /// secret. An empty value, `null` and the placeholder are never secrets: there is nothing to hide.
-    func verdict(on value: String, name: String?, header: Bool = false, path: JSONPath? = nil) -> SecretRule? {
-        verdict(on: value, name: name, byName: name.flatMap { rule(forName: $0, header: header) }, path: path)
+    /// `guessing` lets a high-entropy string count (a request header's value).
+    func verdict(on value: String, name: String?, header: Bool = false, path: JSONPath? = nil, guessing: Bool = false) -> SecretRule? {
+        verdict(on: value, name: name, byName: name.flatMap { rule(forName: $0, header: header) }, path: path, guessing: guessing)
     }
 
     /// ``verdict(on:name:header:path:)`` with the rule for the name already known (`byName`, from
     /// ``rule(forName:header:)``), for a walk that meets the same names again and again.
-    func verdict(on value: String, name: String?, byName: SecretRule?, path: JSONPath?) -> SecretRule? {
+    func verdict(on value: String, name: String?, byName: SecretRule?, path: JSONPath?, guessing: Bool = false) -> SecretRule? {
         guard !value.isEmpty, !value.contains(Self.placeholder) else { return nil }
         if let path, let listed = listedPath(path) { return SecretRule(.path(listed), allowEntry: nil) }
         if let byName, byName.isGivenOnPurpose { return byName }
         if isAllowed(value: value, name: name, path: path) { return nil }
-        return byName ?? formatRule(of: value, name: name, path: path, freeText: false)
+        return byName ?? formatRule(of: value, name: name, path: path, guessing: guessing)
     }
 
     /// The verdict on a member that is no string (a number, an object, an array) under `name` at `path`: by the
@@ -79,14 +82,14 @@ extension RedactionRules {
     /// The rule for a word of free text: a precise format only, unless the value is allowed.
     func verdict(onWord word: String) -> SecretRule? {
         guard !isAllowed(value: word, name: nil, path: nil) else { return nil }
-        return formatRule(of: word, name: nil, path: nil, freeText: true)
+        return formatRule(of: word, name: nil, path: nil, guessing: false)
     }
 
-    /// The format rule for `value`, or `nil`: only under the default rules; a high-entropy string neither in
-    /// free text nor under an identifier's name.
-    private func formatRule(of value: String, name: String?, path: JSONPath?, freeText: Bool) -> SecretRule? {
+    /// The format rule for `value`, or `nil`: only under the default rules; a high-entropy string only when
+    /// `guessing`, and never under an identifier's name.
+    private func formatRule(of value: String, name: String?, path: JSONPath?, guessing: Bool) -> SecretRule? {
         guard widens, let format = CredentialFormat.of(value) else { return nil }
-        if !format.isPrecise, freeText || name.map(IdentifierNames.contains) == true { return nil }
+        if !format.isPrecise, !guessing || name.map(IdentifierNames.contains) == true { return nil }
         return SecretRule(.format(format), allowEntry: name ?? path?.description)
     }
 

@@ -197,18 +197,15 @@ import Testing
             ]))
         // THEN none of them is a finding
         #expect(scanner.findings(response).isEmpty)
-        // AND the same random value in another header, or a real token in an identifier header, still is
+        // AND a real token in an identifier header still is; a random value in a response header is replayed as
+        // recorded (a guess decides only in a request header)
         let leaky = HTTPResponse(
             status: 200,
             headers: HTTPHeaders(pairs: [
                 ("X-Session-Blob", "Zk9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZkdISUpLTG1ubw"),
                 ("X-Request-Id", "ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789"),
             ]))
-        #expect(
-            scanner.findings(leaky) == [
-                "response header X-Session-Blob: looks like a credential (a high-entropy string)",
-                "response header X-Request-Id: looks like a credential (a GitHub token)",
-            ])
+        #expect(scanner.findings(leaky) == ["response header X-Request-Id: looks like a credential (a GitHub token)"])
     }
 
     @Test func textBodies_reportOnlyPreciseFormats() {

@@ -36,9 +36,12 @@ import Testing
         // Then each finding names file, interaction and place, and the summary counts them
         #expect(
             result.stdout == """
-                Recordings/friends/friends.json: interaction 0: request header Authorization: credential header is not redacted
-                Recordings/friends/friends.json: interaction 0: request query token: secret field is not redacted
-                Recordings/friends/friends.json: interaction 1: request header Authorization: credential header is not redacted
+                Recordings/friends/friends.json: interaction 0: request header Authorization: looks like a credential (name `Authorization`); \
+                if it is not, add "Authorization" to allow in Recordings/.servicereplay.json
+                Recordings/friends/friends.json: interaction 0: request query token: looks like a credential (name `token`); \
+                if it is not, add "token" to allow in Recordings/.servicereplay.json
+                Recordings/friends/friends.json: interaction 1: request header Authorization: looks like a credential (name `Authorization`); \
+                if it is not, add "Authorization" to allow in Recordings/.servicereplay.json
                 Recordings/future.json: cassette version 3 is newer than this MockServer reads (version 2); update ServiceReplay
                 3 cassettes, 6 interactions, 4 findings
 
@@ -60,13 +63,13 @@ import Testing
         try JSONSerialization.data(withJSONObject: copy).write(to: workspace.url("login.json"))
         // When linting that file, also treating User-Agent as a credential
         let result = try await workspace.run(["lint", "login.json", "--redact-header", "User-Agent"])
-        // Then the repeat and the three user agents are findings
+        // Then the repeat and the three user agents are findings, the latter naming the option that made them secret
         #expect(
             result.stdout == """
-                login.json: interaction 0: request header User-Agent: credential header is not redacted
-                login.json: interaction 1: request header User-Agent: credential header is not redacted
+                login.json: interaction 0: request header User-Agent: listed as a secret by --redact-header or --redact-field (name `User-Agent`)
+                login.json: interaction 1: request header User-Agent: listed as a secret by --redact-header or --redact-field (name `User-Agent`)
                 login.json: interaction 2: duplicates interaction 1 (same request under the cassette's match rules, same response); replay never needs it
-                login.json: interaction 2: request header User-Agent: credential header is not redacted
+                login.json: interaction 2: request header User-Agent: listed as a secret by --redact-header or --redact-field (name `User-Agent`)
                 1 cassette, 3 interactions, 4 findings
 
                 """)

@@ -70,16 +70,18 @@ import Testing
         try workspace.write(original, to: "signed.json")
         // When linting it
         let lint = try await workspace.run(["lint", "signed.json"])
-        // Then each signature is a finding, and nothing else is
+        // Then each signature is a finding, and so is the one the 403 repeats, and nothing else is
+        let allow = { (name: String) in "; if it is not, add \"\(name)\" to allow in .servicereplay.json" }
         #expect(
             lint.stdout == """
-                signed.json: interaction 0: response header Location: URL parameter X-Amz-Credential is not redacted
-                signed.json: interaction 0: response header Location: URL parameter X-Amz-Signature is not redacted
-                signed.json: interaction 1: request body $.callback: URL parameter Signature is not redacted
-                signed.json: interaction 1: response body $.url: URL parameter sig is not redacted
-                signed.json: interaction 2: response body text: URL parameter X-Goog-Signature is not redacted
-                signed.json: interaction 3: request query sig: secret field is not redacted
-                1 cassette, 4 interactions, 6 findings
+                signed.json: interaction 0: response header Location: looks like a credential (URL parameter `X-Amz-Credential`)\(allow("X-Amz-Credential"))
+                signed.json: interaction 0: response header Location: looks like a credential (URL parameter `X-Amz-Signature`)\(allow("X-Amz-Signature"))
+                signed.json: interaction 1: request body $.callback: looks like a credential (URL parameter `Signature`)\(allow("Signature"))
+                signed.json: interaction 1: response body $.url: looks like a credential (URL parameter `sig`)\(allow("sig"))
+                signed.json: interaction 2: response body part 0 $.download: looks like a credential (URL parameter `X-Goog-Signature`)\(allow("X-Goog-Signature"))
+                signed.json: interaction 3: request query sig: looks like a credential (name `sig`)\(allow("sig"))
+                signed.json: interaction 3: response body text: repeats a secret of the request (request query sig)
+                1 cassette, 4 interactions, 7 findings
 
                 """)
         #expect(lint.status == 1)

@@ -8,31 +8,40 @@ import Foundation
 ///   match rules, whose response (or failure) is identical too, and whose removal changes nothing replay
 ///   serves (see ``duplicates(in:)``). A repeated request with different responses is a sequence, not a
 ///   duplicate.
-/// - **secret**: whatever ``SecretScanner`` reports in a request, a response or an error template.
+/// - **secret**: a value that redaction would replace (see ``RedactionRules``): the same verdict as
+///   `recorder redact` and recording give, so what lint flags, redact replaces. Each sentence names the rule
+///   and, when the value may be no secret, what to add to the project's rules file (`.servicereplay.json`).
 /// - **unreachable upstream**: a recorded interaction holding a refused connection (see
 ///   ``unreachableUpstream(_:in:)``).
 package struct CassetteLinter: Sendable {
-    /// The scanner for leftover secrets.
-    var scanner: SecretScanner
+    /// The rules secrets are judged by, before a project's own rules file is added.
+    var rules: RedactionRules
 
-    /// A linter scanning with `rules` (default: ``RedactionRules/default``).
+    /// A linter judging secrets by `rules` (default: ``RedactionRules/default``) and each cassette's project
+    /// rules file.
     package init(rules: RedactionRules = .default) {
-        scanner = SecretScanner(rules: rules)
+        self.rules = rules
     }
 
-    /// Every finding for the cassette file at `url`: its load error, or its duplicates and secrets. Never
-    /// throws: an unreadable file is a finding too.
+    /// Every finding for the cassette file at `url`, judged with the rules file that governs it (see
+    /// ``ProjectRules/file(for:root:)``): its load error or the rules file's, or its duplicates and secrets.
+    /// Never throws: an unreadable file is a finding too.
     package func findings(inFileAt url: URL) -> [LintFinding] {
         do {
-            return findings(in: try Cassette.load(from: url), file: url.relativePath)
+            let rulesFile = ProjectRules.file(for: url, root: nil)
+            let project = try ProjectRules.governing(url, root: nil)
+            let cassette = try Cassette.load(from: url)
+            let rules = project.map(self.rules.adding) ?? self.rules
+            return CassetteLinter(rules: rules).findings(in: cassette, file: url.relativePath, rulesFile: rulesFile.relativePath)
         } catch {
             return [LintFinding(kind: .format, description: error.description)]
         }
     }
 
     /// Every duplicate and secret in a loaded cassette, interactions in order (duplicates first within one),
-    /// then error templates by name; `file` starts each sentence.
-    package func findings(in cassette: Cassette, file: String) -> [LintFinding] {
+    /// then error templates by name; `file` starts each sentence, and `rulesFile` is where a finding says to
+    /// allow a value that is no secret.
+    package func findings(in cassette: Cassette, file: String, rulesFile: String = ProjectRules.fileName) -> [LintFinding] {
         var duplicateOf: [Int: Int] = [:]
         for duplicate in CassetteLinter.duplicates(in: cassette) {
             duplicateOf[duplicate.index] = duplicate.original
@@ -51,18 +60,19 @@ package struct CassetteLinter: Sendable {
             if let sentence = Self.unreachableUpstream(interaction, in: cassette) {
                 findings.append(LintFinding(kind: .unreachableUpstream, description: "\(place): \(sentence)"))
             }
-            var secrets = scanner.scan(interaction.request.httpRequest)
-            if let response = interaction.response {
-                secrets += scanner.scan(HTTPResponse(status: response.status, headers: response.headers, body: response.body.data))
-            }
-            findings += secrets.map { LintFinding(kind: .secret, description: "\(place): \($0)") }
+            findings += rules.findings(in: interaction).map { Self.secret($0, at: place, rulesFile: rulesFile) }
         }
         for name in cassette.errorTemplates.keys.sorted() {
-            let template = cassette.errorTemplates[name]!
-            let secrets = scanner.scan(HTTPResponse(status: template.status, headers: template.headers, body: template.body.data))
-            findings += secrets.map { LintFinding(kind: .secret, description: "\(file): error template \(name): \($0)") }
+            let place = "\(file): error template \(name)"
+            findings += rules.findings(in: cassette.errorTemplates[name]!).map { Self.secret($0, at: place, rulesFile: rulesFile) }
         }
         return findings
+    }
+
+    /// `PLACE: LOCATION: REASON; if it is not, add "NAME" to allow in RULESFILE`.
+    private static func secret(_ finding: SecretFinding, at place: String, rulesFile: String) -> LintFinding {
+        let advice = finding.rule.advice(rulesFile: rulesFile).map { "; " + $0 } ?? ""
+        return LintFinding(kind: .secret, description: "\(place): \(finding)\(advice)")
     }
 
     /// Why `interaction` looks recorded while the upstream could not be reached, or `nil`: it holds a refused
@@ -90,7 +100,7 @@ package struct LintFinding: Sendable, Hashable, CustomStringConvertible {
         case format
         /// An interaction that replay never needs: same request and same response as an earlier one.
         case duplicate
-        /// A value that looks like a credential that was not redacted.
+        /// A value that redaction would replace: a secret left in the cassette.
         case secret
         /// A recorded interaction holding a refused connection: the upstream could not be reached when it was
         /// recorded, and replay resets the connection every time.
@@ -100,7 +110,8 @@ package struct LintFinding: Sendable, Hashable, CustomStringConvertible {
     /// Which check found it.
     package let kind: Kind
     /// The sentence, starting with the file: `Recordings/github/users.json: interaction 2: request header
-    /// Authorization: credential header is not redacted`.
+    /// Authorization: looks like a credential (name `Authorization`); if it is not, add "Authorization" to allow
+    /// in Recordings/.servicereplay.json`.
     package let description: String
 
     /// Creates a finding from its kind and its full sentence.

@@ -12,8 +12,9 @@ public struct RecordingOptions: Sendable {
     /// cassette that is appended to keeps its name.
     public var name: String?
     /// What is replaced by the placeholder before an exchange is recorded; default
-    /// ``RedactionRules/default``. The upstream always receives the request as the client sent it, and
-    /// the client always receives the upstream's response unredacted.
+    /// ``RedactionRules/default``. The record modes of tests and `recorder capture` add the project's rules
+    /// file, `.servicereplay.json` in the recordings folder. The upstream always receives the request as the
+    /// client sent it, and the client always receives the upstream's response unredacted.
     public var redaction: RedactionRules
     /// The longest the upstream may stay silent: counted from the request's last byte sent, then from each
     /// byte received, so a slow answer lasts as long as its bytes keep coming. Beyond it the client gets a

@@ -19,7 +19,7 @@ final class StreamRelay: Sendable {
         let stream: Int
         let redaction: RedactionRules
         let contentType: String?
-        let secrets: [String]
+        let secrets: [RedactionPass.Echo]
 
         func append(_ parts: [RecordedStream.Part]) {
             tape.appendStream(stream, parts: redaction.redact(parts, contentType: contentType, echoing: secrets))

@@ -40,7 +40,8 @@ package struct CassetteSession: Sendable {
     /// missing cassette.
     /// - Throws: ``MockServerError`` for a cassette missing in replay mode, several names in a mode that
     ///   records one file, or no upstream when one is needed; ``MockServerError`` for an invalid upstream;
-    ///   ``MockServerError`` for an unreadable cassette.
+    ///   ``MockServerError`` for an unreadable cassette, and for a rules file in `folder` that is malformed
+    ///   where the mode forwards to the upstream.
     package init(
         names: [String], folder: URL, upstream: String?, mode: RecordMode, configuration: CassetteServer.Configuration,
         test: String?, environment: [String: String] = TestEnvironment.current
@@ -80,7 +81,7 @@ package struct CassetteSession: Sendable {
                 upstream, recorded: existing.lazy.compactMap(\.metadata.upstream).first,
                 for: names.joined(separator: ", "), environment: environment)
             configuration.mode = .passThrough
-            configuration.recording = RecordingOptions(upstream: upstream)
+            configuration.recording = RecordingOptions(upstream: upstream, redaction: try Self.redaction(in: folder))
             if mode == .drift {
                 let check = DriftCheck(cassettes: existing.map(\.cassette), matching: configuration.matching)
                 configuration.recording?.onExchange = { check.keep($0) }
@@ -110,10 +111,10 @@ package struct CassetteSession: Sendable {
                 }
             }
             configuration.mode = mode == .newEpisodes || appendsOnce || continues ? .replayOrRecord : .record
-            // Redaction as `recorder capture` applies it: the default rules.
+            // Redaction as `recorder capture` applies it: the default rules and the project's rules file.
             configuration.recording = RecordingOptions(
                 upstream: upstream, file: pending ?? target,
-                name: old?.name ?? name.replacingOccurrences(of: "/", with: "-"))
+                name: old?.name ?? name.replacingOccurrences(of: "/", with: "-"), redaction: try Self.redaction(in: folder))
         }
         self.configuration = configuration
         self.drift = drift
@@ -164,6 +165,14 @@ package struct CassetteSession: Sendable {
             cassettes += try NamedCassettes.loaded(named: name, in: folder)
         }
         return cassettes
+    }
+
+    /// The rules every recording into `folder` redacts by: the default ones and the project's rules file
+    /// `.servicereplay.json` in `folder` when there is one (see ``ProjectRules``).
+    /// - Throws: ``MockServerError`` naming the rules file when it cannot be read or is malformed.
+    private static func redaction(in folder: URL) throws(MockServerError) -> RedactionRules {
+        let project = try ProjectRules.governing(folder.appendingPathComponent(ProjectRules.fileName), root: folder)
+        return project.map(RedactionRules.default.adding) ?? .default
     }
 
     /// `MOCKSERVER_UPSTREAM`, else the call site's, else the recorded cassette's upstream.

@@ -32,7 +32,10 @@ enum CaptureCommand: Command {
             it arrives and goes to the log part by part, each with its time offset; a stream the
             upstream breaks is recorded as broken (with a warning on standard error), one still open at
             stop as unfinished. Credentials (Authorization, Cookie, Set-Cookie and API-key headers;
-            token, secret and password fields) are redacted in the cassette, never on the wire. Ctrl-C
+            token, secret and password fields, values shaped like credentials; not identifiers and cursors
+            such as UploadId) are redacted in the cassette, never on the wire, by the same rules as
+            `recorder redact` and `lint`, with the project's .servicereplay.json in the cassette's Recordings
+            folder (a malformed one stops the command with one sentence and status 1). Ctrl-C
             or SIGTERM cuts open streams, lets the other exchanges in flight finish, prints a summary
             and exits 0. An existing cassette is never replaced: --mode new-episodes replays what it
             holds and appends only the requests it does not match. Only requests addressed to a loopback name
@@ -70,7 +73,8 @@ enum CaptureCommand: Command {
         let port = try parsed.integer("port", in: 0...65535) ?? 0
         let mode = try self.mode(parsed.single("mode"))
         let out = try parsed.single("out") ?? defaultOut(for: upstream)
-        let redaction = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
+        var rules = CassetteRules(parsed)
+        let redaction = try rules.rules(for: URL(fileURLWithPath: out, isDirectory: false)).rules
         let timeout = try parsed.integer("upstream-timeout", in: 1...86_400) ?? 30
         // A killed capture leaves its log, which holds the cassette as much as the file does (the file, when
         // there is one yet, may be behind it): the words then say it was interrupted, whether or not the file

@@ -12,7 +12,8 @@ enum ImportCommand: Command {
             HAR writer, so Content-Encoding, Transfer-Encoding and stale Content-Length headers are dropped),
             status, start time and duration; a failed entry (status 0) becomes a transport failure. A cassette
             has one upstream: the first entry's host. Entries for other hosts are an error unless --host picks
-            one, and then they are skipped and counted. Secrets are always redacted, as in `recorder redact`.
+            one, and then they are skipped and counted. Secrets are always redacted, as in `recorder redact`
+            (with the project's .servicereplay.json beside CASSETTE).
             An archive written by `recorder export` comes back as the cassette it was exported from.
             """,
         arguments: [.init(spelling: "FILE.har", text: "The HAR archive to read.")],
@@ -45,11 +46,12 @@ enum ImportCommand: Command {
         } catch {
             throw .failure(error.description)
         }
+        var rules = CassetteRules(parsed)
         let fileName = outputURL.deletingPathExtension().lastPathComponent
         let options = HARImportOptions(
             name: try parsed.single("name") ?? (document.log.cassette == nil ? fileName : nil),
             host: try parsed.single("host"),
-            redaction: RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
+            redaction: try rules.rules(for: outputURL).rules
         )
         let result: HARImport
         do {

@@ -11,13 +11,22 @@ enum LintCommand: Command {
             Checks every cassette file named, and every *.json file under the folders named, and prints one line
             per finding: a file that does not load (naming the interaction and field), an interaction replay
             never needs (same request under the cassette's match rules and same response as an earlier one), and
-            a value that looks like a credential that was not redacted (credential headers, tokens in queries
-            and JSON fields, signatures and tokens in the URLs that headers, bodies and stream events hold, JWTs, known token formats, long high-entropy strings except in request and trace ID
-            headers such as X-Request-Id), a recorded refused connection (recorded while the upstream could not
-            be reached; hand-written cassettes and interactions without recordedAt may hold one on purpose),
-            and leftover *.recording-* files. A file in an older format version
-            gets a line naming its version (not a finding). Ends with a summary line and exits with status 1 when
-            there is any finding.
+            a secret left in it: exactly what `recorder redact` would replace (credential headers, tokens,
+            passwords and keys in queries, forms and JSON, signatures and tokens in the URLs that headers,
+            bodies and stream events hold, JWTs, known token formats, long high-entropy request header values), naming the
+            rule and what to add to allow when the value is no secret; identifiers and cursors such as
+            X-Request-Id, UploadId, NextContinuationToken, _token or cursor are none. Also a recorded refused
+            connection (recorded while the upstream could not be reached; hand-written cassettes and
+            interactions without recordedAt may hold one on purpose), and leftover *.recording-* files. A file
+            in an older format version gets a line naming its version (not a finding). Ends with a summary line
+            and exits with status 1 when there is any finding.
+
+            Reads the project's rules from .servicereplay.json in the cassettes' Recordings folder (or in a
+            cassette's own folder outside one), as redact and every recording do:
+            {"allow": ["UploadId", "$.meta.revision"], "redact": ["X-Custom-Key", "pin"]}. allow lists names,
+            JSON paths ($.a.b, [*] for any index) or whole values that are no secret; redact lists names and
+            JSON paths that are. A malformed file, or an unknown key in it, stops the command with one sentence
+            and status 1.
             """,
         arguments: [.init(spelling: "PATH", text: "Cassette files or folders (default: Recordings/).")],
         options: [
@@ -37,16 +46,19 @@ enum LintCommand: Command {
             }
             paths = ["Recordings"]
         }
-        let rules = RedactionRules.default.adding(headers: parsed.all("redact-header"), fields: parsed.all("redact-field"))
-        let linter = CassetteLinter(rules: rules)
+        var rules = CassetteRules(parsed)
+        let items = CassettePaths.expand(paths)
+        // Every rules file is read before any line is printed, so that a malformed one stops the command whole.
+        for case .file(let url) in items { _ = try rules.rules(for: url) }
         var cassettes = 0, interactions = 0, findings = 0
-        for item in CassettePaths.expand(paths) {
+        for item in items {
             switch item {
             case .missing(_, let sentence):
                 console.print(sentence)
                 findings += 1
             case .file(let url):
                 cassettes += 1
+                let (judged, rulesFile) = try rules.rules(for: url)
                 let found: [LintFinding]
                 do {
                     let cassette = try Cassette.load(from: url)
@@ -56,7 +68,7 @@ enum LintCommand: Command {
                             "\(url.relativePath): format version \(cassette.formatVersion); it loads and replays as it is, and is written as version \(Cassette.currentVersion) when next saved"
                         )
                     }
-                    found = linter.findings(in: cassette, file: url.relativePath)
+                    found = CassetteLinter(rules: judged).findings(in: cassette, file: url.relativePath, rulesFile: rulesFile)
                 } catch {
                     found = [LintFinding(kind: .format, description: error.description)]
                 }

@@ -68,14 +68,14 @@ import Testing
             ],
             interactions: [Self.interaction("/a", "A"), Self.interaction("/a", "A"), leaky])
         // When linted
-        let findings = CassetteLinter().findings(in: cassette, file: "api/c.json")
+        let findings = CassetteLinter().findings(in: cassette, file: "api/c.json", rulesFile: "api/.servicereplay.json")
         // Then every sentence names where to look
         #expect(
             findings.map(\.description) == [
                 "api/c.json: interaction 1: duplicates interaction 0 (same request under the cassette's match rules, same response); replay never needs it",
-                "api/c.json: interaction 2: request header Authorization: credential header is not redacted",
-                "api/c.json: interaction 2: request query access_token: secret field is not redacted",
-                "api/c.json: error template expired: response body $.hint: JSON Web Token is not redacted",
+                "api/c.json: interaction 2: request header Authorization: looks like a credential (name `Authorization`); if it is not, add \"Authorization\" to allow in api/.servicereplay.json",
+                "api/c.json: interaction 2: request query access_token: looks like a credential (name `access_token`); if it is not, add \"access_token\" to allow in api/.servicereplay.json",
+                "api/c.json: error template expired: response body $.hint: looks like a credential (a JSON Web Token); if it is not, add \"hint\" to allow in api/.servicereplay.json",
             ])
         #expect(findings.map(\.kind) == [.duplicate, .secret, .secret, .secret])
     }

@@ -15,7 +15,14 @@ enum URLParametersInText {
         let name: String
         let value: Range<Int>
         var isEncoded = false
+
+        /// What replaces its value: the placeholder as URLs hold it (``Cassette/urlRedactionPlaceholder``),
+        /// encoded once more in an encoded URL, whose `%` is written `%25`.
+        var placeholder: String { isEncoded ? URLParametersInText.encodedPlaceholder : Cassette.urlRedactionPlaceholder }
     }
+
+    /// ``Cassette/urlRedactionPlaceholder`` inside a URL that is itself percent-encoded.
+    static let encodedPlaceholder = Cassette.urlRedactionPlaceholder.replacingOccurrences(of: "%", with: "%25")
 
     /// The parameters of `text` whose name `isSecret` accepts, in order; values that are empty or are the
     /// redaction placeholder (as written or percent-encoded) are left out, so a redacted text has none.
@@ -58,26 +65,11 @@ enum URLParametersInText {
     }
 
     /// `text` with the value of every parameter ``parameters(in:isSecret:)`` finds replaced by the redaction
-    /// placeholder as URLs hold it (``Cassette/urlRedactionPlaceholder``, encoded once more in an encoded URL),
-    /// every other byte kept, and how many were replaced.
+    /// placeholder as URLs hold it (``Parameter/placeholder``), every other byte kept, and how many were replaced.
     static func redacting(_ text: String, isSecret: (String) -> Bool) -> (text: String, count: Int) {
         let found = parameters(in: text, isSecret: isSecret)
-        guard !found.isEmpty else { return (text, 0) }
-        let bytes = Array(text.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(bytes.count)
-        var copied = 0
-        for parameter in found {
-            output += bytes[copied..<parameter.value.lowerBound]
-            output += (parameter.isEncoded ? encodedPlaceholder : Cassette.urlRedactionPlaceholder).utf8
-            copied = parameter.value.upperBound
-        }
-        output += bytes[copied...]
-        return (String(decoding: output, as: UTF8.self), found.count)
+        return (RedactionRules.replacing(found.map(\.value), in: text, with: found.map(\.placeholder)), found.count)
     }
-
-    /// The URL placeholder inside a URL that is itself percent-encoded: its `%` written `%25`.
-    static let encodedPlaceholder = Cassette.urlRedactionPlaceholder.replacingOccurrences(of: "%", with: "%25")
 
     /// The separator starting at `index`: its length, and whether it is percent-encoded.
     private static func separatorLength(_ bytes: [UInt8], at index: Int) -> (length: Int, encoded: Bool)? {

@@ -223,28 +223,28 @@ enum SignedURLs {
     }
 }
 
-@Suite struct SignedURLScannerTests {
-    let scanner = SecretScanner()
+@Suite struct SignedURLFindingTests {
+    let rules = RedactionRules.default
 
     @Test func signedURLs_inHeaders_JSON_text_andStreams_areFindings() {
         let response = HTTPResponse(
             status: 302, headers: HTTPHeaders(pairs: [("Location", SignedURLs.location), ("Content-Type", "application/json")]),
             body: Data(#"{"items":[{"url":"https:\/\/x.example\/o?Signature=abc~def\u0026Expires=1"}]}"#.utf8))
         #expect(
-            scanner.scan(response).map(\.description) == [
-                "response header Location: URL parameter X-Amz-Credential is not redacted",
-                "response header Location: URL parameter X-Amz-Signature is not redacted",
-                "response body $.items[0].url: URL parameter Signature is not redacted",
+            rules.findings(response) == [
+                "response header Location: looks like a credential (URL parameter `X-Amz-Credential`)",
+                "response header Location: looks like a credential (URL parameter `X-Amz-Signature`)",
+                "response body $.items[0].url: looks like a credential (URL parameter `Signature`)",
             ])
         let events = HTTPResponse(
             status: 200, headers: ["Content-Type": "text/event-stream"],
             body: Data("event: asset\ndata: {\"u\":\"https:\\/\\/b\\/o?X-Goog-Signature=\(SignedURLs.googleSignature)\"}\n\n".utf8))
-        #expect(scanner.scan(events).map(\.description) == ["response body text: URL parameter X-Goog-Signature is not redacted"])
+        #expect(rules.findings(events) == ["response body text: looks like a credential (URL parameter `X-Goog-Signature`)"])
         // JSON that does not parse is scanned as text
         let broken = HTTPRequest(
             method: "POST", target: "/", headers: ["Content-Type": "application/json"],
             body: Data(#"{"u":"https://x/?sig=abc%2Bkl%3D""#.utf8))
-        #expect(scanner.scan(broken).map(\.description) == ["request body text: URL parameter sig is not redacted"])
+        #expect(rules.findings(broken) == ["request body text: looks like a credential (URL parameter `sig`)"])
     }
 
     @Test func ordinaryURLs_prose_andRedactedSignatures_areNotFindings() {
@@ -254,10 +254,10 @@ enum SignedURLs {
                 ("Location", SignedURLs.redactedLocation), ("Link", "<https://api.github.com/user/repos?page=2&per_page=50>; rel=\"next\""),
                 ("Content-Type", "text/plain"),
             ]), body: Data("Sign the URL: the sig parameter carries the signature; see https://docs.example/sas?lang=en&sig-help=1".utf8))
-        #expect(scanner.scan(response).isEmpty)
+        #expect(rules.findings(response).isEmpty)
         let json = HTTPResponse(
             status: 200, headers: ["Content-Type": "application/json"],
             body: Data(#"{"next":"https://api.example/items?page=2","note":"the sig field","u":"https://x/?sig=<redacted>"}"#.utf8))
-        #expect(scanner.scan(json).isEmpty)
+        #expect(rules.findings(json).isEmpty)
     }
 }

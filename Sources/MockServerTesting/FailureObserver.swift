@@ -56,6 +56,17 @@ package func reportWarning(_ warning: String, at sourceLocation: SourceLocation)
     #endif
 }
 
+/// Skips the running Swift Testing test with `sentence` (see ``MockServer/CassetteSession/skipTest``); `nil` outside
+/// one, or with a Swift Testing older than 6.3, which cannot skip a test once it runs.
+package func testSkipper() -> (@Sendable (String) throws -> Void)? {
+    #if compiler(>=6.3)
+    guard Test.current != nil else { return nil }
+    return { sentence in try Test.cancel(Comment(rawValue: sentence)) }
+    #else
+    return nil
+    #endif
+}
+
 /// A runner for the rehearsal of a fault test in a mode that records (see the article "Recording from your tests"): it runs the test's body with every failure it records or throws marked as a known issue, since
 /// the faults the test expects do not apply while recording; `nil` outside a Swift Testing test. Its issues
 /// are attributed to `sourceLocation`, the test's.

@@ -201,6 +201,7 @@ extension CassetteSession {
         _ body: (CassetteSession, CassetteServer) async throws -> Result,
         passed: (Result) -> Bool?
     ) async throws -> Result {
+        try refuseFaultsGoingLive(configuration.faults, mode: mode)
         let session = try CassetteSession(
             names: names, folder: folder, upstream: upstream, mode: mode,
             configuration: configuration, test: test, environment: environment)
@@ -216,6 +217,30 @@ extension CassetteSession {
         }
         return try await session.rehearsed(faults: faults, rehearse: rehearse, body, passed: passed)
     }
+
+    /// Ends a test that names faults (a plan or specs given to the helper, not the environment's) before it talks
+    /// to the live API under ``RecordMode/live`` or ``RecordMode/drift``: faults apply only to replays, so it would
+    /// run without them and fail with plain expectation failures, or pass proving nothing. A Swift Testing helper
+    /// skips it through ``skipTest``, with the sentence; elsewhere it throws the sentence.
+    private static func refuseFaultsGoingLive(_ faults: CassetteServer.FaultSource, mode: RecordMode) throws {
+        guard mode == .live || mode == .drift else { return }
+        let named: FaultPlan?
+        switch faults {
+        case .plan, .specs: named = try faults.plan()
+        case .none, .environment: named = nil
+        }
+        guard let named, !named.rules.isEmpty else { return }
+        let variable = mode == .live ? "\(RecordMode.liveVariable)=1" : "\(RecordMode.recordVariable)=drift"
+        let sentence =
+            "faults apply only to replays, so under \(variable) this test's faults (\(named.rules.map(\.description).joined(separator: "; "))) cannot apply against the live API"
+        if let skipTest { try skipTest(sentence + "; the test is skipped") }
+        throw MockServerError(
+            .invalidConfiguration, sentence + "; skip the test in this mode (in XCTest, with XCTSkipIf on \(RecordMode.recordVariable))")
+    }
+
+    /// How a test framework's helper skips the running test with a sentence (Swift Testing's `Test.cancel`); `nil`
+    /// where none can (MockServer links no test framework). The `.mockServer` trait and `withReplay` set it.
+    @TaskLocal package static var skipTest: (@Sendable (String) throws -> Void)?
 
     /// The fault plan the caller's configuration asks for, `nil` when none.
     private func faultPlan() throws(MockServerError) -> FaultPlan? {

@@ -238,6 +238,12 @@ class RunnerTests(unittest.TestCase):
         self.assertEqual(subprocess.run(["git", "status", "--porcelain"], cwd=self.root, capture_output=True,
                                         text=True).stdout, "")
 
+    def test_a_filtered_score_says_it_counts_only_the_tests_run(self):
+        status, out, err = self.run_sh("--filter", "DemoTests", "Sources", FAKE_KILL="value >= 10")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(out.splitlines()[-2], "mutation: the score counts only the tests --filter 'DemoTests' ran; "
+                         "a survivor is a gap only once the owning test target (no --filter) lets it live too")
+
     def test_a_filter_longer_than_a_file_name_still_runs(self):
         # The unmutated run's log is named after the filter; 26 suites made a name past 255 bytes.
         long_filter = "|".join(["DemoTests"] + ["Suite%02dTests" % n for n in range(30)])

@@ -262,14 +262,15 @@ import Testing
         let (switched, list) = try await put(#"{"cassettes": ["users"]}"#)
         _ = try await replay.stop()
 
-        // Then the folder's names are listed and taken, and an unknown one is refused with one sentence
+        // Then the folder's names are listed (served and available in one spelling) and taken, and an unknown one
+        // is refused with one sentence
         let before = try #require(try JSONSerialization.jsonObject(with: listData) as? [String: Any])
-        #expect(before["served"] as? [String] == ["github-users"])
+        #expect(before["served"] as? [String] == ["users"])
         #expect(before["available"] as? [String] == ["users"])
         #expect(unknown == 400)
         #expect((refusal?["error"] as? String)?.hasPrefix("the cassettes served stay as they were: ") == true, "\(String(describing: refusal))")
         #expect(switched == 200)
-        #expect(list?["served"] as? [String] == ["github-users"])
+        #expect(list?["served"] as? [String] == ["users"])
     }
 
     @Test(

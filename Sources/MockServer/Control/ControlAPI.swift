@@ -245,24 +245,17 @@ final class ControlAPI: Sendable {
         return json(cassetteList(of: server))
     }
 
-    /// `{"served": ["name", ...], "available": ["name", ...]}`: the names of the cassettes served (each
-    /// cassette's own), and the names `PUT` takes (files under the recordings folder, without `.json`), or
-    /// `null` without a folder.
+    /// `{"served": ["name", ...], "available": ["name", ...]}`: the names of the cassettes served and the names
+    /// `PUT` takes (files under the recordings folder, without `.json`; `null` without a folder), in one spelling:
+    /// a cassette served from a file under the folder is named as `PUT` takes it, any other by its own name.
     private static func cassetteList(of server: any ControlledServer) -> CassetteJSON {
+        let folder = server.recordingsFolder
         var available = CassetteJSON.null
-        if let folder = server.recordingsFolder, let files = try? Cassette.files(in: folder) {
-            let root = folder.standardizedFileURL.path
-            available = .array(
-                files.map { file in
-                    var path = file.standardizedFileURL.path
-                    if path.hasPrefix(root + "/") { path.removeFirst(root.count + 1) }
-                    return .string(path.hasSuffix(".json") ? String(path.dropLast(5)) : path)
-                })
+        if let folder, let files = try? Cassette.files(in: folder) {
+            available = .array(files.map { CassetteJSON.string(ReplayEngine.name(of: $0, in: folder) ?? $0.lastPathComponent) })
         }
-        return CassetteJSON.sortedObject([
-            "served": .array(server.engine.servedCassetteNames.map { .string($0) }),
-            "available": available,
-        ])
+        let served = server.engine.servedCassetteNames(under: folder)
+        return CassetteJSON.sortedObject(["served": .array(served.map { .string($0) }), "available": available])
     }
 
     /// `{"rules": "status=503; reset", "seed": N}` (rules as `MOCKSERVER_FAULTS` takes them), or

@@ -8,6 +8,8 @@ package final class LoadedCassette: Sendable {
     /// The cassette's own fields (name, origin, rules, error templates...), without its interactions.
     package let metadata: Cassette
     let interactions: PreparedCassette.Interactions
+    /// The file it was read from; `nil` for a cassette made in code.
+    let file: URL?
 
     /// Reads and prepares the cassette at `url`, keeping each interaction only in the form the engine keeps,
     /// so that loading a large cassette takes little more memory than serving it.
@@ -16,6 +18,7 @@ package final class LoadedCassette: Sendable {
         var builder = PreparedCassette.Builder()
         metadata = try Cassette.read(from: url) { builder.add($0) }.fields
         interactions = builder.interactions.shrunk
+        file = url
     }
 
     /// Prepares `cassette`, made in code.
@@ -26,6 +29,7 @@ package final class LoadedCassette: Sendable {
         metadata.interactions = []
         self.metadata = metadata
         interactions = builder.interactions.shrunk
+        file = nil
     }
 
     /// The cassette as ``Cassette/load(from:)`` gives it, rebuilt from the prepared interactions (parsing every

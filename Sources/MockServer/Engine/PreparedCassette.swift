@@ -1,3 +1,5 @@
+import Foundation
+
 /// A cassette as a ``ReplayEngine`` keeps it: rules resolved, every reply built once, and per interaction only
 /// what replay and reports need (the reply, the recorded request, and an ``InteractionArchive``). The decoded
 /// cassette is not kept: its JSON bodies would double the memory of the replies serialized from them, so
@@ -27,12 +29,16 @@ final class PreparedCassette: Sendable {
     let archives: [InteractionArchive]
     /// Per interaction: its reference and status, as an answer carries them.
     let matches: [MatchedInteraction]
+    /// The file it was read from; `nil` for a cassette made in code.
+    let file: URL?
 
     init(
         metadata: Cassette, ordinal: Int, number: Int, rank: Int, rules: PreparedRules, policy: AfterLastPolicy,
-        matcher: RequestMatcher?, replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive]
+        matcher: RequestMatcher?, replies: [PreparedReply], requests: [RecordedRequest], archives: [InteractionArchive],
+        file: URL? = nil
     ) {
         self.metadata = metadata
+        self.file = file
         self.ordinal = ordinal
         self.number = number
         self.rank = rank
@@ -106,7 +112,7 @@ final class PreparedCassette: Sendable {
             metadata: loaded.metadata, ordinal: ordinal, number: number, rank: rank,
             rules: PreparedRules(loaded.metadata.matching, adding: options.rules),
             policy: options.rules.afterLast ?? loaded.metadata.matching.afterLast ?? .repeat, matcher: options.matcher,
-            replies: interactions.replies, requests: interactions.requests, archives: interactions.archives)
+            replies: interactions.replies, requests: interactions.requests, archives: interactions.archives, file: loaded.file)
     }
 
     /// This cassette with `interaction` appended.
@@ -116,14 +122,14 @@ final class PreparedCassette: Sendable {
         return PreparedCassette(
             metadata: metadata, ordinal: ordinal, number: number, rank: rank, rules: rules, policy: policy, matcher: matcher,
             replies: replies + [reply], requests: requests + [shared.request(interaction.request)],
-            archives: archives + [archive])
+            archives: archives + [archive], file: file)
     }
 
     /// This cassette at `ordinal` in another engine, its references numbered `number`; nothing is prepared again.
     func moved(to ordinal: Int, number: Int) -> PreparedCassette {
         PreparedCassette(
             metadata: metadata, ordinal: ordinal, number: number, rank: rank, rules: rules, policy: policy, matcher: matcher,
-            replies: replies, requests: requests, archives: archives)
+            replies: replies, requests: requests, archives: archives, file: file)
     }
 
     var name: String { metadata.name }

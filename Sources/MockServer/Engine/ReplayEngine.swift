@@ -116,9 +116,28 @@ package final class ReplayEngine: Sendable {
         state.withLock { $0.index.cassettes }
     }
 
-    /// The names of the cassettes served, in precedence order, the in-code cassette's left out.
-    var servedCassetteNames: [String] {
-        preparedCassettes.filter { !($0.name == Self.inCodeCassetteName && $0.rank < 0) }.sorted { $0.rank < $1.rank }.map(\.name)
+    /// The cassettes served, in precedence order, the in-code cassette left out.
+    var servedCassettes: [PreparedCassette] {
+        preparedCassettes.filter { !($0.name == Self.inCodeCassetteName && $0.rank < 0) }.sorted { $0.rank < $1.rank }
+    }
+
+    /// The names of the cassettes served (each cassette's own), in precedence order, the in-code cassette's left out.
+    var servedCassetteNames: [String] { servedCassettes.map(\.name) }
+
+    /// The names of the cassettes served as a test names them: a cassette read from a file under `folder` by its
+    /// path there without `.json` (`KintoAppTests/app`), any other by its own name.
+    func servedCassetteNames(under folder: URL?) -> [String] {
+        servedCassettes.map { cassette in cassette.file.flatMap { file in folder.flatMap { Self.name(of: file, in: $0) } } ?? cassette.name }
+    }
+
+    /// The name a test and `PUT /__mockserver/cassettes` give `file`: its path under `folder` without `.json`;
+    /// `nil` when it is not under it.
+    static func name(of file: URL, in folder: URL) -> String? {
+        let root = folder.standardizedFileURL.path
+        var path = file.standardizedFileURL.path
+        guard path.hasPrefix(root + "/") else { return nil }
+        path.removeFirst(root.count + 1)
+        return path.hasSuffix(".json") ? String(path.dropLast(5)) : path
     }
 
     /// How many interactions the cassettes served hold, the in-code cassette's included.

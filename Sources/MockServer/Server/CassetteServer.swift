@@ -306,7 +306,7 @@ public final class CassetteServer: ControlledServer {
         let count = engine.interactionCount
         guard count > 0, acceptedConnections == 0, journal.recordedCount == 0, journal.position.resets == 0, refusedConnections.isEmpty
         else { return nil }
-        let names = engine.servedCassetteNames.joined(separator: ", ")
+        let names = engine.servedCassetteNames(under: configuration.recordingsFolder).joined(separator: ", ")
         let held = count == 1 ? "1 interaction" : "\(count) interactions"
         return MockServerError(
             .assertionFailed,

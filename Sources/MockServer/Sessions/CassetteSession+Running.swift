@@ -233,7 +233,7 @@ extension CassetteSession {
         let variable = mode == .live ? "\(RecordMode.liveVariable)=1" : "\(RecordMode.recordVariable)=drift"
         let sentence =
             "faults apply only to replays, so under \(variable) this test's faults (\(named.rules.map(\.description).joined(separator: "; "))) cannot apply against the live API"
-        if let skipTest { try skipTest(sentence + "; the test is skipped") }
+        if let skipTest { try skipTest(sentence + "; the test is cancelled, not run") }
         throw MockServerError(
             .invalidConfiguration, sentence + "; skip the test in this mode (in XCTest, with XCTSkipIf on \(RecordMode.recordVariable))")
     }

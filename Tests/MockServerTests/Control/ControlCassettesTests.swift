@@ -36,12 +36,13 @@ import Testing
                 let (other, _, _) = try await ControlAPITests.call(server, "/other")
                 let (items, _, _) = try await ControlAPITests.call(server, "/items")
 
-                // Then the list names the shop served and both files; after the switch only the other is served
+                // Then the list names the shop served and both files; after the switch only the other is served,
+                // named as PUT took it
                 #expect(status == 200)
                 #expect(before?["served"] as? [String] == ["shop"])
                 #expect(before?["available"] as? [String] == ["more/other", "shop"])
                 #expect(put == 200)
-                #expect(after?["served"] as? [String] == ["other"])
+                #expect(after?["served"] as? [String] == ["more/other"])
                 #expect(other == 200)
                 #expect(items == 404)
             }
@@ -114,7 +115,28 @@ import Testing
                 let (status, _, json) = try await ControlAPITests.call(
                     server, "/__mockserver/cassettes", method: "PUT", body: #"{"cassettes": ["more"]}"#)
                 #expect(status == 200)
-                #expect(json?["served"] as? [String] == ["other"])
+                #expect(json?["served"] as? [String] == ["more/other"])
+            }
+        }
+    }
+
+    @Test func aCassetteServedFromTheFolder_isListedServedAsItIsAvailable_andPutTakesThatName() async throws {
+        try await Self.withFolder { folder in
+            // GIVEN a test's recording, whose own name spells its folder with a dash, as the trait records it
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("KintoAppTests"), withIntermediateDirectories: true)
+            try Cassette(name: "KintoAppTests-app", interactions: [.stub("GET", "/app", json: [:])])
+                .save(to: folder.appendingPathComponent("KintoAppTests/app.json"))
+            try await withMockServer(replaying: "KintoAppTests/app", in: folder, configuration: .init(faults: .none)) { server in
+                // WHEN the list is asked for, and the name it gives is put back
+                let list = try await ControlAPITests.call(server, "/__mockserver/cassettes").json
+                let served = try #require(list?["served"] as? [String])
+                let (put, _, _) = try await ControlAPITests.call(
+                    server, "/__mockserver/cassettes", method: "PUT", body: #"{"cassettes": ["\#(served[0])"]}"#)
+                // THEN one spelling names it everywhere
+                #expect(served == ["KintoAppTests/app"])
+                #expect((list?["available"] as? [String])?.contains("KintoAppTests/app") == true)
+                #expect(put == 200)
+                #expect(try await ControlAPITests.call(server, "/app").status == 200)
             }
         }
     }

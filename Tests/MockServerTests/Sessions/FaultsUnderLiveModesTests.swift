@@ -37,7 +37,7 @@ import Testing
             // THEN it is skipped, the sentence naming the fault and the mode
             guard let skipped = error as? Skipped else { return false }
             return skipped.sentence
-                == "faults apply only to replays, so under \(spelled) this test's faults (status=503) cannot apply against the live API; the test is skipped"
+                == "faults apply only to replays, so under \(spelled) this test's faults (status=503) cannot apply against the live API; the test is cancelled, not run"
         }
     }
 

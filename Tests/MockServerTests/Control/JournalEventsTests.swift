@@ -112,6 +112,16 @@ import Testing
         }
     }
 
+    @Test func anEventSourceReconnectingAfterEventZero_resumesAfterIt_andIsNotRefused() async throws {
+        try await withMockServer(cassettes: [Self.cassette], configuration: .init(faults: .none)) { server in
+            // Given two requests, and an EventSource that saw event 0 reconnecting with its id
+            for _ in 0..<2 { _ = try await ControlAPITests.call(server, "/items") }
+            let resumed = try await EventClient(server, headers: ["Last-Event-ID: 0"])
+            // Then it gets event 1, not event 0 again, and not a 400
+            #expect(try await resumed.messages(1).map { try EventClient.parse($0).id } == [1])
+        }
+    }
+
     @Test func aJournalThatDroppedItsOldest_isStreamedFromTheOldestItKeeps() async throws {
         // Given a journal keeping 2 entries, after 3 requests
         let configuration = CassetteServer.Configuration(faults: .none, journalCapacity: 2)

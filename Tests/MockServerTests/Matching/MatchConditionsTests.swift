@@ -35,6 +35,20 @@ import Testing
         #expect(bodies == ["uvwxyz", "abcdefghij", "klmnopqrst"])
     }
 
+    @Test func twoRecordingsWithDifferentIfRangeValidators_eachAnswerTheirOwn_inAnyOrder() {
+        // GIVEN one range recorded under two versions of the object (If-Range "v1", then "v2")
+        func ranged(_ validator: String, _ text: String) -> Interaction {
+            var interaction = Interaction.stub("GET", "/object", status: 206, text: text)
+            interaction.request = RecordedRequest(method: "GET", target: "/object", headers: ["Range": "bytes=0-1", "If-Range": validator])
+            return interaction
+        }
+        let engine = ReplayEngine(cassettes: [Cassette(name: "c", interactions: [ranged("\"v1\"", "ab"), ranged("\"v2\"", "AB")])])
+        // WHEN asked with v2 first, then v1
+        let bodies = ["\"v2\"", "\"v1\""].map { Self.text(engine.answer(Self.get("/object", ["Range": "bytes=0-1", "If-Range": $0]))) }
+        // THEN each version gets its own bytes
+        #expect(bodies == ["AB", "ab"])
+    }
+
     @Test func recordedRange_answersBeforeAWholeBodyRecordedEarlier() {
         // GIVEN a whole-body GET recorded before a ranged GET of the same object
         let engine = ReplayEngine(cassettes: [

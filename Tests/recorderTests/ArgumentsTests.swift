@@ -18,6 +18,9 @@ import Testing
     @Test(arguments: [
         (["--colour"], "replay does not take the option '--colour'; run `recorder replay --help` for its options"),
         (["-x"], "replay does not take the option '-x'; run `recorder replay --help` for its options"),
+        (["--prot", "1"], "replay does not take the option '--prot'; did you mean '--port'? run `recorder replay --help` for its options"),
+        (["--stri"], "replay does not take the option '--stri'; did you mean '--strict'? run `recorder replay --help` for its options"),
+        (["--faults=x"], "replay does not take the option '--faults'; did you mean '--fault'? run `recorder replay --help` for its options"),
         (["--port"], "--port needs a value"),
         (["--strict=yes"], "--strict takes no value"),
     ])

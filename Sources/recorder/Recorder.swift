@@ -1,3 +1,5 @@
+import ServiceReplayShared
+
 /// The entry point: picks the command, answers `--help`, and turns errors into `recorder: <sentence>` on
 /// standard error and an exit status (2 for usage errors, 1 for failures).
 enum Recorder {
@@ -83,26 +85,7 @@ enum Recorder {
     /// The error for an unknown command: names the nearest command when one is close (at most two edits
     /// away, or a prefix of at least two letters), else points to the list.
     static func unknownCommand(_ name: String) -> String {
-        let lowered = name.lowercased()
-        let scored = summaries.map { ($0.name, editDistance(lowered, $0.name)) }
-        let nearest =
-            summaries.first { lowered.count >= 2 && $0.name.hasPrefix(lowered) }.map(\.name)
-            ?? scored.filter { $0.1 <= 2 && $0.1 < $0.0.count }.min { $0.1 < $1.1 }?.0
-        let hint = nearest.map { "did you mean '\($0)'? " } ?? ""
+        let hint = NearestName.nearest(to: name.lowercased(), among: summaries.map(\.name)).map { "did you mean '\($0)'? " } ?? ""
         return "unknown command '\(name)'; \(hint)run `recorder --help` for the list."
-    }
-
-    /// The Levenshtein distance between `a` and `b`, by characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
     }
 }

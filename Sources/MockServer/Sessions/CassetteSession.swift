@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -124,9 +125,16 @@ package struct CassetteSession: Sendable {
     /// The error for a cassette `name` missing from `folder` where it is only replayed: the file, and the
     /// command that records it for the test `test`.
     package static func notFound(_ name: String, in folder: URL, test: String?) -> MockServerError {
-        MockServerError(
+        let missing = "no cassette \(name) at \(file(name, in: folder).path)"
+        // A near name is most likely a typo: recording under it would add a second cassette, so that advice is left out.
+        let names = ((try? Cassette.files(in: folder)) ?? []).compactMap { ReplayEngine.name(of: $0, in: folder) }
+        let bare = name.hasSuffix(".json") ? String(name.dropLast(5)) : name
+        if let near = NearestName.nearest(to: bare, among: names.sorted()) {
+            return MockServerError(.cassetteNotFound, "\(missing); did you mean \(near)? (\(file(near, in: folder).path))")
+        }
+        return MockServerError(
             .cassetteNotFound,
-            "no cassette \(name) at \(file(name, in: folder).path); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)"
+            "\(missing); record it with `\(RecordMode.recordVariable)=once swift test\(test.map { " --filter \($0)" } ?? "")` (from xcodebuild, `TEST_RUNNER_\(RecordMode.recordVariable)=once xcodebuild test ...`)"
         )
     }
 

@@ -1,3 +1,5 @@
+import ServiceReplayShared
+
 /// A command's arguments after parsing: positionals, valued options (each possibly repeated) and flags.
 ///
 /// Options are spelled `--name VALUE` or `--name=VALUE`; flags `--name`. `--` ends options; `-` and negative
@@ -48,19 +50,10 @@ struct Arguments {
                     index += 1
                 }
             } else {
-                let hint = Self.nearest(to: name, among: options.union(allowedFlags)).map { "did you mean '--\($0)'? " } ?? ""
+                let hint = NearestName.nearest(to: name, among: options.union(allowedFlags).sorted()).map { "did you mean '--\($0)'? " } ?? ""
                 throw .usage("\(command) does not take the option '--\(name)'; \(hint)run `recorder \(command) --help` for its options")
             }
         }
-    }
-
-    /// The option of `names` nearest `name`, as for commands (see ``Recorder/unknownCommand(_:)``): one it starts
-    /// with, else one at most two edits away; `nil` when none is close.
-    static func nearest(to name: String, among names: Set<String>) -> String? {
-        let sorted = names.sorted()
-        if name.count >= 2, let prefixed = sorted.first(where: { $0.hasPrefix(name) }) { return prefixed }
-        let scored = sorted.map { ($0, Recorder.editDistance(name, $0)) }.filter { $0.1 <= 2 && $0.1 < $0.0.count }
-        return scored.min { $0.1 < $1.1 }?.0
     }
 
     /// Whether the flag `--name` was given.

@@ -47,6 +47,19 @@ import Testing
         }
     }
 
+    @Test func none_missingCassette_withANearNameInTheFolder_asksAboutIt_andGivesNoRecordAdvice() async throws {
+        try await Self.withFolder { folder in
+            // GIVEN api/things.json, and a test naming api/thigns
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent("api"), withIntermediateDirectories: true)
+            try Cassette(name: "things").save(to: folder.appendingPathComponent("api/things.json"))
+            let error = await #expect(throws: MockServerError.self) {
+                try await Self.run(.none, "api/thigns", in: folder, upstream: nil)
+            }
+            // THEN the sentence asks about the near name, and does not tell to record a duplicate under the typo
+            #expect(error?.description == "no cassette api/thigns at \(folder.path)/api/thigns.json; did you mean api/things? (\(folder.path)/api/things.json)")
+        }
+    }
+
     @Test func once_recordsAMissingCassette_thenReplaysItWithTheUpstreamGone() async throws {
         try await Self.withFolder { folder in
             let first = try await withUpstream { upstream, log in

@@ -38,6 +38,8 @@ import Testing
         (#"{"ignoreBodyPaths":["$"]}"#, "matching.ignoreBodyPaths[0]", "use ignoreBody"),
         (#"{"ignoreXMLElements":["<Latest>"]}"#, "matching.ignoreXMLElements[0]", "is not an XML element name"),
         (#"{"ignoreBody":["PUT"]}"#, "matching.ignoreBody[0]", "names no request"),
+        (#"{"ignoreBody":["PUT c/*"]}"#, "matching.ignoreBody[0]", "names no request"),
+        (#"{"ignoreBodyPaths":["$.a[\"]"]}"#, "matching.ignoreBodyPaths[0]", "neither an index, * nor a quoted name"),
         (#"{"ignoreBodyPath":["$.a"]}"#, "matching", "ignoreBodyPath"),
     ])
     func ruleThatCannotTakeEffect_isRefusedWithItsPlace(matching: String, field: String, reason: String) {
@@ -76,6 +78,7 @@ import Testing
         (#"<ns:L attr="1">a</ns:L>"#, #"<ns:L attr="1"></ns:L>"#),
         ("<L><L>a</L>b</L>c", "<L></L>c"),
         ("<L/><L>a</L>", "<L/><L></L>"),
+        ("<L\tx=\"1\">a</L>", "<L\tx=\"1\"></L>"),
         ("<Long>a</Long>", "<Long>a</Long>"),
         ("<L>unclosed", "<L>unclosed"),
         ("not xml <L>a</L>", "not xml <L>a</L>"),

@@ -50,7 +50,7 @@ import Foundation
 /// - Throws: what `body` throws, or ``MockServerError``: `cassetteNotFound` when a cassette is missing in
 ///   replay mode (naming the file and the command that records it), or no `Recordings/` folder is found;
 ///   `invalidConfiguration`, `missingOptions` or `invalidUpstream` when the record mode or upstream is invalid
-///   or missing, or faults are asked for in a mode that records; `cannotSave` when a recording cannot be
+///   or missing, or faults are asked for in a mode that records or talks to the live API (`MOCKSERVER_LIVE`, `drift`); `cannotSave` when a recording cannot be
 ///   saved, and under `all` when the new recording was kept aside; `unmatchedRequests` in strict mode, with each near miss;
 ///   a file code for an unreadable cassette; `invalidFaultPlan` for an invalid plan in the environment, or a
 ///   `service-error` or error-event rule naming a template no cassette holds (see ``CassetteServer/init(cassettes:configuration:)``);

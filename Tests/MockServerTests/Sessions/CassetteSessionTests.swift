@@ -57,6 +57,11 @@ import Testing
             }
             // THEN the sentence asks about the near name, and does not tell to record a duplicate under the typo
             #expect(error?.description == "no cassette api/thigns at \(folder.path)/api/thigns.json; did you mean api/things? (\(folder.path)/api/things.json)")
+            // (the name given with its extension too)
+            let withExtension = await #expect(throws: MockServerError.self) {
+                try await Self.run(.none, "api/thigns.json", in: folder, upstream: nil)
+            }
+            #expect(withExtension?.description.hasSuffix("; did you mean api/things? (\(folder.path)/api/things.json)") == true)
         }
     }
 

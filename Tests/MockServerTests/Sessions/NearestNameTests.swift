@@ -12,6 +12,7 @@ import Testing
     @Test func nearest_prefersAPrefix_thenTheClosest_andNothingFar() {
         let names = ["fault", "out", "port", "strict"]
         #expect(NearestName.nearest(to: "stri", among: names) == "strict")
+        #expect(NearestName.nearest(to: "st", among: names) == "strict")
         #expect(NearestName.nearest(to: "prot", among: names) == "port")
         #expect(NearestName.nearest(to: "faults", among: names) == "fault")
         #expect(NearestName.nearest(to: "colour", among: names) == nil)

@@ -39,7 +39,7 @@ enum DecidingHeaders {
         var values: [String: String] = [:]
         for line in headers.lines {
             let name = line.name.lowercased()
-            guard !isVolatile(name), !line.value.contains(Cassette.redactionPlaceholder) else { continue }
+            guard !isVolatile(name), !Cassette.holdsRedactionPlaceholder(line.value) else { continue }
             let value = line.value.trimmingHTTPWhitespace()
             if let earlier = values[name] { values[name] = earlier + ", " + value } else { values[name] = value }
         }
@@ -78,7 +78,7 @@ struct HeaderSplit: Sendable {
         guard !names.isEmpty else { return nil }
         let received = names.map { name -> String? in
             let values = headers.values(for: name)
-            guard !values.isEmpty, !values.contains(where: { $0.contains(Cassette.redactionPlaceholder) }) else { return nil }
+            guard !values.isEmpty, !values.contains(where: Cassette.holdsRedactionPlaceholder) else { return nil }
             return values.map { $0.trimmingHTTPWhitespace() }.joined(separator: ", ")
         }
         var best = -1

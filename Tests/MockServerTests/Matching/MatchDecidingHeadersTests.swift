@@ -65,6 +65,9 @@ import Testing
         let engine = Self.engine([Self.doc(["X-Key": "<redacted>"], "first"), Self.doc([:], "second")])
         // WHEN it is asked without the key THEN recorded order decides, not agreement on the key's absence
         #expect(Self.texts(engine, [[:], [:]]) == ["first", "second"])
+        // AND so in the spelling URLs hold it
+        let inURL = Self.engine([Self.doc(["X-Next": "/o?sig=%3Credacted%3E"], "first"), Self.doc([:], "second")])
+        #expect(Self.texts(inURL, [[:], [:]]) == ["first", "second"])
     }
 
     @Test func missingHeader_agreesWithARecordingThatLackedIt() {

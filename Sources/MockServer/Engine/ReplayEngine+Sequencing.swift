@@ -58,20 +58,35 @@ extension ReplayEngine {
         switch cassettes[cassette].policy {
         case .repeat:
             var latest = -1
-            for candidate in first { latest = max(latest, members(of: candidate, groups: groups).last!) }
+            for candidate in first { latest = max(latest, lastMember(of: candidate, groups: groups)) }
             return .serve(cassettes[cassette], member: latest, isRepeat: true)
         case .cycle:
             var best = first[first.startIndex]
             for candidate in first {
                 if advancing { restart(candidate, groups: groups, uses: &uses, served: &served) }
-                if members(of: candidate, groups: groups)[0] < members(of: best, groups: groups)[0] { best = candidate }
+                if firstMember(of: candidate, groups: groups) < firstMember(of: best, groups: groups) { best = candidate }
             }
             if advancing { markServed(best, position: best.preferred?.first ?? 0, groups: groups, uses: &uses, served: &served) }
-            return .serve(cassettes[cassette], member: members(of: best, groups: groups)[0], isRepeat: true)
+            return .serve(cassettes[cassette], member: firstMember(of: best, groups: groups), isRepeat: true)
         case .fail:
             let usedUp = first.flatMap { members(of: $0, groups: groups) }.sorted()
             return .usedUp(cassettes[cassette], members: Array(usedUp.prefix(10)))
         }
+    }
+
+    // The repeat and cycle policies run under the engine's lock for every request past a sequence's end: they
+    // read the first or last member in place, never building the list.
+
+    /// The earliest member a candidate may be answered by.
+    private static func firstMember(of candidate: ReplayIndex.Candidate, groups: [ReplayIndex.Group]) -> Int {
+        let group = groups[candidate.group]
+        return candidate.preferred.map { group.member($0[0]) } ?? group.first
+    }
+
+    /// The latest member a candidate may be answered by.
+    private static func lastMember(of candidate: ReplayIndex.Candidate, groups: [ReplayIndex.Group]) -> Int {
+        let group = groups[candidate.group]
+        return candidate.preferred.map { group.member($0[$0.count - 1]) } ?? group.last
     }
 
     /// The members a candidate may be answered by, in recorded order: the preferred ones, or all of its group's.

@@ -24,6 +24,19 @@ import Testing
             && text.contains("expectsRequests = false")
     }
 
+    /// The issues the trait on `api` in `folder` records for a test running `body`, each taken as known.
+    static func issues(ofTraitOn folder: URL, _ body: @escaping @Sendable () async throws -> Void) async -> [Issue] {
+        let trait = MockServerTraitTests.trait("api", in: folder)
+        let issues = Lock<[Issue]>([])
+        await withKnownIssue {
+            do { try await MockServerTraitTests.scope(trait, body) } catch { Issue.record(error) }
+        } matching: { issue in
+            issues.withLock { $0.append(issue) }
+            return true
+        }
+        return issues.withLock { $0 }
+    }
+
     @Test func withMockServer_whoseServerHeardNothing_throwsNamingTheCausesAndTheOptOut() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -51,33 +64,15 @@ import Testing
     @Test func trait_whoseServerHeardNothing_failsTheTestWithTheSentence() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let trait = MockServerTraitTests.trait("api", in: folder)
-        let issues = Lock<[Issue]>([])
-        await withKnownIssue {
-            do { try await MockServerTraitTests.scope(trait) {} } catch { Issue.record(error) }
-        } matching: { issue in
-            issues.withLock { $0.append(issue) }
-            return true
-        }
-        #expect(issues.withLock { $0.contains { $0.error.map(Self.says) ?? false } })
+        let issues = await Self.issues(ofTraitOn: folder) {}
+        #expect(issues.contains { $0.error.map(Self.says) ?? false })
     }
 
     @Test func trait_onATestFailingAlready_addsNothing() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let trait = MockServerTraitTests.trait("api", in: folder)
-        let issues = Lock<[Issue]>([])
-        await withKnownIssue {
-            do {
-                try await MockServerTraitTests.scope(trait) { throw MockServerTraitTests.Thrown() }
-            } catch {
-                Issue.record(error)
-            }
-        } matching: { issue in
-            issues.withLock { $0.append(issue) }
-            return true
-        }
+        let issues = await Self.issues(ofTraitOn: folder) { throw MockServerTraitTests.Thrown() }
         // THEN its own failure is the one issue: the sentence would only repeat why it failed
-        #expect(issues.withLock { $0.map { $0.error is MockServerTraitTests.Thrown } } == [true])
+        #expect(issues.map { $0.error is MockServerTraitTests.Thrown } == [true])
     }
 }

@@ -11,8 +11,8 @@ extension CassetteSession {
     /// Settles the recording once the server has stopped: saves what a failed save left in memory and, in
     /// ``RecordMode/all`` mode, gives the new recording the old cassette's hand-written parts and moves it
     /// over the old cassette when `passed` is `true`. A test that failed (`false`), or whose outcome the
-    /// caller cannot see (`nil`), leaves the old cassette untouched and the new recording beside it; a test
-    /// that recorded nothing leaves the old cassette as it is.
+    /// caller cannot see (`nil`), leaves the new recording beside the cassette, and the cassette as it was before
+    /// the run (see ``CassetteTurns``); a test that recorded nothing leaves the old cassette as it is.
     /// A recording some requests of which were not recorded (the upstream could not be reached, or sent nothing
     /// for the timeout) is short of them: it is settled as a failed test's, and the test fails saying so.
     /// - Throws: ``MockServerError`` when saving or moving fails, or (in ``RecordMode/all`` mode) when the
@@ -60,40 +60,61 @@ extension CassetteSession {
                     .cannotSave, "the new recording stays in \(pending.path) without the hand-written parts of \(file.path): \(error.description)")
             }
         }
-        switch passed {
-        case true? where CassetteTurns.shared.hasFailed(file):
+        guard passed == true else { try keepAside(pending, of: file, passed: passed) }
+        if CassetteTurns.shared.hasFailed(file) {
             // The run is failing already; this passing test only says where its recording went.
             FileHandle.standardError.write(
                 Data(
-                    "note: a test sharing \(file.path) failed earlier in this run, so \(RecordMode.recordVariable)=all leaves it as it was before the run; this test's new recording is in \(pending.path)\n"
+                    "note: a test sharing \(file.path) failed earlier in this run, or could not tell whether it passed, so \(RecordMode.recordVariable)=all leaves it as it was before the run; this test's new recording is in \(pending.path)\n"
                         .utf8))
             return
-        case true?:
-            break
-        case false?:
-            guard let original = CassetteTurns.shared.noteFailed(file) else {
-                throw MockServerError(
-                    .cannotSave, "the test failed, so \(RecordMode.recordVariable)=all left \(file.path) as it was; the new recording is in \(pending.path)")
-            }
-            // An earlier test sharing the cassette replaced it, dropping what this one used: put it back.
-            try AtomicFile.write(original, to: file, overwrite: true)
-            throw MockServerError(
-                .cannotSave,
-                "the test failed, so \(RecordMode.recordVariable)=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(pending.path)"
-            )
-        case nil:
-            throw MockServerError(
-                .cannotSave,
-                "\(RecordMode.recordVariable)=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it left \(file.path) as it was; the new recording is in \(pending.path): if the test passed, accept it with `mv '\(pending.path)' '\(file.path)'`"
-            )
         }
-        let original = CassetteTurns.shared.wasReplaced(file) ? nil : try? Data(contentsOf: file)
+        // What the cassette was before this run, kept the first time the run replaces it, for a later failing test.
+        var original: Data?
+        if !CassetteTurns.shared.wasReplaced(file), FileManager.default.fileExists(atPath: file.path) {
+            do {
+                original = try Data(contentsOf: file)
+            } catch {
+                throw MockServerError(.cannotSave, "the new recording stays in \(pending.path): \(file.path) could not be read: \(error.localizedDescription)")
+            }
+        }
         do {
             try AtomicFile.move(pending, over: file)
         } catch {
             throw MockServerError(.cannotSave, "the new recording stays in \(pending.path): \(error.description)")
         }
         CassetteTurns.shared.noteReplaced(file, original: original)
+    }
+
+    /// Leaves the new recording `pending` beside `file` for a test that failed (`passed` is `false`) or whose
+    /// outcome its helper cannot see (`nil`), and puts `file` back as it was before the run when an earlier test
+    /// sharing it replaced it (removing it when the run created it), so that it never holds a recording that
+    /// dropped what this test used.
+    /// - Throws: ``MockServerError`` (`cannotSave`) always: the sentence says what became of both files.
+    private func keepAside(_ pending: URL, of file: URL, passed: Bool?) throws(MockServerError) -> Never {
+        let variable = RecordMode.recordVariable
+        let why =
+            passed == nil
+            ? "\(variable)=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it"
+            : "the test failed, so \(variable)=all"
+        let accept = passed == nil ? ": if the test passed, accept it with `mv '\(pending.path)' '\(file.path)'`" : ""
+        let done: String
+        switch CassetteTurns.shared.noteFailed(file) {
+        case .untouched:
+            done = "left \(file.path) as it was"
+        case .held(let original):
+            try AtomicFile.write(original, to: file, overwrite: true)
+            done = "put \(file.path) back as it was before this run (an earlier test sharing it had replaced it)"
+        case .absent:
+            do {
+                try FileManager.default.removeItem(at: file)
+            } catch {
+                throw MockServerError(
+                    .cannotSave, "\(why) was to remove \(file.path), which an earlier test of this run created, but could not: \(error.localizedDescription)")
+            }
+            done = "removed \(file.path), which did not exist before this run (an earlier test sharing it had recorded it)"
+        }
+        throw MockServerError(.cannotSave, "\(why) \(done); the new recording is in \(pending.path)\(accept)")
     }
 
     /// What a replay of this session's cassettes serves once `server`, this session's, has stopped: what it

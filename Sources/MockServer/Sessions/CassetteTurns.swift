@@ -11,10 +11,20 @@ import ServiceReplayShared
 /// - `new-episodes`: one test at a time appends to the cassette.
 /// - `all`: the first test re-records the cassette from scratch; once its recording has replaced the old
 ///   cassette, later tests of the same run replay it and append what they add, into a new recording that
-///   again replaces the cassette only when they pass. When one of them fails, the cassette is put back as it
-///   was before the run (the earlier tests' recording dropped what the failed test had used), and no later
-///   test of the run replaces it.
+///   again replaces the cassette only when they pass. When one of them fails, or its helper cannot tell
+///   whether it passed, the cassette is put back as it was before the run (the earlier tests' recording dropped
+///   what that test had used; a cassette the run created is removed), and no later test of the run replaces it.
 package final class CassetteTurns: Sendable {
+    /// What a cassette re-recorded under `all` was before this process first replaced it.
+    package enum BeforeTheRun: Equatable, Sendable {
+        /// No test of this process replaced it: it is as it was.
+        case untouched
+        /// It held these bytes.
+        case held(Data)
+        /// It did not exist: a test of this process recorded it first.
+        case absent
+    }
+
     /// The turns of this process.
     package static let shared = CassetteTurns()
 
@@ -27,10 +37,10 @@ package final class CassetteTurns: Sendable {
         var claimed: Set<String> = []
         /// Files this process re-recorded and replaced under `all`.
         var replaced: Set<String> = []
-        /// Under `all`, each replaced file's bytes from before this process first replaced it, so that a later
+        /// Under `all`, what each replaced file was before this process first replaced it, so that a later
         /// failing test sharing it can put it back.
-        var originals: [String: Data] = [:]
-        /// Files a test failed on under `all`: no later test of this process replaces them.
+        var originals: [String: BeforeTheRun] = [:]
+        /// Files a test failed on (or could not tell) under `all`: no later test of this process replaces them.
         var failed: Set<String> = []
     }
 
@@ -106,21 +116,21 @@ package final class CassetteTurns: Sendable {
     func noteReplaced(_ file: URL, original: Data?) {
         let key = file.standardizedFileURL.path
         state.withLock { state in
-            if state.replaced.insert(key).inserted { state.originals[key] = original }
+            if state.replaced.insert(key).inserted { state.originals[key] = original.map(BeforeTheRun.held) ?? .absent }
         }
     }
 
-    /// Notes that a test re-recording `file` failed, and returns what `file` held before this process first
-    /// replaced it (`nil` when no test of this process replaced it, or it did not exist then).
-    func noteFailed(_ file: URL) -> Data? {
+    /// Notes that a test re-recording `file` failed, or could not tell whether it passed, and returns what `file`
+    /// was before this process first replaced it.
+    func noteFailed(_ file: URL) -> BeforeTheRun {
         let key = file.standardizedFileURL.path
         return state.withLock { state in
             state.failed.insert(key)
-            return state.originals[key]
+            return state.originals[key] ?? .untouched
         }
     }
 
-    /// Whether a test re-recording `file` failed in this process.
+    /// Whether a test re-recording `file` failed, or could not tell whether it passed, in this process.
     package func hasFailed(_ file: URL) -> Bool {
         state.withLock { $0.failed.contains(file.standardizedFileURL.path) }
     }

@@ -10,11 +10,11 @@ import Testing
     struct TestFailed: Error {}
 
     /// Resolves `name` in `folder` for `mode` and runs one request for `/json` through the server; `passes`
-    /// says whether the test counts as passed. The client's 30 s timeout is only a hang guard: a recorded
+    /// says whether the test counts as passed (`nil`: its helper cannot tell, as `withMockServer`'s). The client's 30 s timeout is only a hang guard: a recorded
     /// exchange crosses two servers and two URLSessions, which a loaded machine can hold up for seconds.
     static func run(
         _ mode: RecordMode, _ name: String = "api/things", in folder: URL, upstream: URL?,
-        environment: [String: String] = [:], passes: Bool = true, path: String = "json"
+        environment: [String: String] = [:], passes: Bool? = true, path: String = "json"
     ) async throws -> (status: Int, kinds: [JournalOutcome.Kind]) {
         let cassette = try CassetteSession(
             names: [name], folder: folder, upstream: upstream?.absoluteString, mode: mode,
@@ -211,6 +211,64 @@ import Testing
                     error?.description.hasPrefix(
                         "the test failed, so MOCKSERVER_RECORD=all put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-"
                     ) == true)
+            }
+        }
+    }
+
+    @Test func all_aTestThatCannotTellSharingACassetteAnEarlierTestReplaced_putsItBack_andSaysSo() async throws {
+        try await Self.withFolder { folder in
+            // Given a cassette two tests share, the trait's (which sees its outcome) and withMockServer's (which
+            // cannot see a failed #expect): one asks for /json, the other for /text
+            let file = folder.appendingPathComponent("api/things.json")
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Self.handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text")]).save(to: file)
+            let before = try Data(contentsOf: file)
+            try await withUpstream { upstream, _ in
+                // When, under `all`, the first passes (replacing it) and the second cannot tell
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+                #expect(try Data(contentsOf: file) != before)
+                let error = await #expect(throws: MockServerError.self) {
+                    try await Self.run(.all, in: folder, upstream: upstream, passes: nil, path: "text")
+                }
+                // Then the cassette is as it was before the run, and the sentence says so, not "left as it was"
+                #expect(try Data(contentsOf: file) == before)
+                let description = try #require(error?.description)
+                #expect(
+                    description.hasPrefix(
+                        "MOCKSERVER_RECORD=all cannot tell here whether the test recorded a failure without throwing (such as a failed XCTAssert), so it put \(file.path) back as it was before this run (an earlier test sharing it had replaced it); the new recording is in \(file.path).recording-"
+                    ))
+                // And what the sentence says to accept holds both tests' exchanges
+                let pending = try #require(description.split(separator: "`mv '").last?.split(separator: "'").first)
+                #expect(try Cassette.load(from: URL(fileURLWithPath: String(pending))).interactions.map(\.request.target) == ["/json", "/text"])
+                // And a later passing test of the run leaves the cassette so
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+                #expect(try Data(contentsOf: file) == before)
+            }
+        }
+    }
+
+    @Test func all_aFailingTestSharingACassetteTheRunCreated_removesIt_andKeepsEveryExchangeAside() async throws {
+        try await Self.withFolder { folder in
+            let file = folder.appendingPathComponent("api/things.json")
+            try await withUpstream { upstream, _ in
+                // Given no cassette before the run, when under `all` the first test records it and passes
+                _ = try await Self.run(.all, in: folder, upstream: upstream)
+                #expect(FileManager.default.fileExists(atPath: file.path))
+                // and the second fails
+                let error = await #expect(throws: MockServerError.self) {
+                    try await Self.run(.all, in: folder, upstream: upstream, passes: false, path: "text")
+                }
+                // Then the cassette is gone again, as before the run, and the sentence says so
+                #expect(!FileManager.default.fileExists(atPath: file.path))
+                #expect(
+                    error?.description.hasPrefix(
+                        "the test failed, so MOCKSERVER_RECORD=all removed \(file.path), which did not exist before this run (an earlier test sharing it had recorded it); the new recording is in \(file.path).recording-"
+                    ) == true)
+                // And the recording kept aside holds both tests' exchanges
+                let kept = try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path)
+                #expect(kept.count == 1)
+                let aside = file.deletingLastPathComponent().appendingPathComponent(try #require(kept.first))
+                #expect(try Cassette.load(from: aside).interactions.map(\.request.target) == ["/json", "/text"])
             }
         }
     }

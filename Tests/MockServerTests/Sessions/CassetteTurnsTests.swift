@@ -104,14 +104,18 @@ import Testing
         try await Self.withFile { file in
             let turns = CassetteTurns()
             #expect(!turns.wasReplaced(file))
-            #expect(turns.noteFailed(file) == nil)
+            #expect(turns.noteFailed(file) == .untouched)
             #expect(turns.hasFailed(file))
             let other = file.deletingLastPathComponent().appendingPathComponent("other.json")
             #expect(!turns.hasFailed(other))
             turns.noteReplaced(other, original: Data("before".utf8))
             turns.noteReplaced(other, original: Data("first recording".utf8))
             #expect(turns.wasReplaced(other))
-            #expect(turns.noteFailed(other) == Data("before".utf8))
+            #expect(turns.noteFailed(other) == .held(Data("before".utf8)))
+            let created = file.deletingLastPathComponent().appendingPathComponent("created.json")
+            turns.noteReplaced(created, original: nil)
+            turns.noteReplaced(created, original: Data("first recording".utf8))
+            #expect(turns.noteFailed(created) == .absent)
         }
     }
 }

@@ -162,6 +162,7 @@ import Testing
         ("Sources/ServiceReplayTesting/ServiceReplayTesting.docc/GettingStarted.md", "## Put the trait on the suite", 1),
         ("Sources/ServiceReplayTesting/ServiceReplayTesting.docc/GettingStarted.md", "## Add one fault", 1),
         ("Sources/ServiceReplayTesting/ServiceReplayTesting.docc/GettingStarted.md", "## Run the fault matrix", 1),
+        ("Sources/MockServerAppRouting/MockServerAppRouting.docc/UITests.md", "### In Swift Testing: the trait", 1),
     ])
     func walkThroughBlocks_areTheExamplePackagesCode_orFirstHourTests(file: String, section: String, count: Int) throws {
         let blocks = Self.swiftBlocks(in: try Self.text(file), section: section)

@@ -158,7 +158,7 @@ import Testing
         arguments: [
             (
                 ["replay", "--fault", "explode"], 2,
-                "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event\n"
+                "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error\n"
             ),
             (["replay", "--fault", "reset", "--faults", "plan.json"], 2, "recorder: give fault rules with --fault or with --faults, not both\n"),
             (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),

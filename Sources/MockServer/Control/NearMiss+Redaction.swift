@@ -5,7 +5,7 @@ extension NearMiss {
     /// the cassettes, which were redacted when recorded.
     func redacted(by rules: RedactionRules) -> NearMiss {
         NearMiss(
-            method: method, target: rules.redact(target: target), closest: closest,
+            method: method, target: rules.redact(target: target), operations: operations, closest: closest,
             differences: differences.map { $0.redacted(by: rules) }, usedUp: usedUp)
     }
 }

@@ -37,7 +37,12 @@ extension FaultInjector {
         if let template = engine.errorTemplate(named: name) { return template }
         let cassettes = engine.preparedCassettes
         let selects = cassettes.contains { cassette in
-            cassette.requests.contains { rule.considers(method: RequestParts.normalizeMethod($0.method), path: RequestParts.normalizedPath(of: $0.target)) }
+            cassette.requests.contains { request in
+                // The body is read only for a rule that names an operation.
+                let operations = rule.operation == nil ? [] : GraphQLRequest.operationNames(of: RequestParts(recorded: request).body)
+                return rule.considers(
+                    method: RequestParts.normalizeMethod(request.method), path: RequestParts.normalizedPath(of: request.target), operations: operations)
+            }
         }
         guard selects else { return nil }
         let names = Set(cassettes.flatMap(\.metadata.errorTemplates.keys)).sorted()

@@ -186,7 +186,8 @@ package final class ReplayEngine: Sendable {
         case .usedUp(let cassette, let members)?:
             return ReplayAnswer(
                 unmatched: NearMiss(
-                    method: request.method, target: request.target, closest: nil, differences: [],
+                    method: request.method, target: request.target, operations: GraphQLRequest.operationNames(of: parts.body), closest: nil,
+                    differences: [],
                     usedUp: members.map(cassette.reference)))
         case nil:
             return ReplayAnswer(unmatched: (unmatchedIn ?? ReplayIndex()).nearMiss(for: request, parts: parts))

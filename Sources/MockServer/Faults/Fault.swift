@@ -37,6 +37,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case stallAfter(events: Int)
         case eventLatency(LatencyDistribution)
         case errorEvent(template: String, afterEvents: Int)
+        case graphQLError(code: String)
     }
 
     let kind: Kind
@@ -143,6 +144,12 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// rule and the templates there are (see ``CassetteServer/init(cassettes:configuration:)``).
     public static func serviceError(_ template: String) -> Fault { Fault(.serviceError(template: template)) }
 
+    /// Answer a GraphQL request as a GraphQL server reports an error: `200 OK` with
+    /// `{"data":null,"errors":[{"message":…,"extensions":{"code":CODE}}]}`, a service-level error whatever the
+    /// operation. `code` (default `INTERNAL_SERVER_ERROR`) must be a GraphQL name such as `FORBIDDEN` or
+    /// `UNAUTHENTICATED`; ``FaultPlan/init(seed:rules:)`` refuses any other.
+    public static func graphQLError(code: String = "INTERNAL_SERVER_ERROR") -> Fault { Fault(.graphQLError(code: code)) }
+
     /// The `Retry-After` value that 503 and 429 status faults carry unless told otherwise: `"1"`.
     public static let defaultRetryAfter = "1"
 
@@ -153,7 +160,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
             .eventLatency:
             .network
         case .status, .corruptBody, .emptyBody, .contentType: .http
-        case .serviceError, .errorEvent: .service
+        case .serviceError, .errorEvent, .graphQLError: .service
         }
     }
 
@@ -180,6 +187,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .stallAfter: "stall"
         case .eventLatency: "event-latency"
         case .errorEvent: "error-event"
+        case .graphQLError: "graphql-error"
         }
     }
 
@@ -198,6 +206,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .stallAfter(let events): "stall=event:\(events)"
         case .eventLatency(let distribution): "event-latency=\(distribution)"
         case .errorEvent(let template, let after): "error-event=\(template),after=\(after)"
+        case .graphQLError(let code): "graphql-error=\(code)"
         }
     }
 }

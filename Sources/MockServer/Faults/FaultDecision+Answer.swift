@@ -11,7 +11,7 @@ extension FaultDecision {
     /// gets the recorded response.
     var altersAnswer: Bool {
         switch fault.kind {
-        case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError: false
+        case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError, .graphQLError: false
         case .latency, .throttle, .truncate, .stallAfter, .eventLatency, .errorEvent, .malformedChunk, .corruptBody,
             .emptyBody, .contentType:
             true
@@ -35,6 +35,8 @@ extension FaultDecision {
             return respond(FaultResponses.status(code, retryAfter: retryAfter, headers: headers, body: body))
         case .serviceError(let name):
             return respond(template ?? FaultResponses.missingTemplate(name))
+        case .graphQLError(let code):
+            return respond(FaultResponses.graphQLError(code: code))
         case .latency:
             return (.delayed(by: delay ?? .zero, normal.reply), status: normal.status)
         case .throttle(let rate):

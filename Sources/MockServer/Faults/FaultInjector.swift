@@ -25,6 +25,7 @@ final class FaultInjector: Sendable {
         templates = Array(repeating: nil, count: plan.rules.count)
         applies = Array(repeating: true, count: plan.rules.count)
         hasAcceptRules = plan.rules.contains { $0.fault.actsOnAccept }
+        hasOperationRules = plan.rules.contains { $0.operation != nil }
     }
 
     /// Starts applying `plan`, looking up once the error template of each `service-error` and error-event rule
@@ -54,13 +55,18 @@ final class FaultInjector: Sendable {
         self.templates = templates
         self.applies = applies
         hasAcceptRules = plan.rules.contains { $0.fault.actsOnAccept }
+        hasOperationRules = plan.rules.contains { $0.operation != nil }
     }
 
     /// The decision for a request parsed as `parts` (the method and path matching compares), or `nil` when no
     /// rule fires. Rules that act on accept (`refuse`) are not considered here, nor rules aimed at another API;
     /// rules not considered do not count the request.
     func decision(for parts: RequestParts) -> FaultDecision? {
-        decide { index, rule in applies[index] && !rule.fault.actsOnAccept && rule.considers(method: parts.method, path: parts.path) }
+        // Read only when a rule asks: most requests are not GraphQL, and most plans name no operation.
+        let operations = hasOperationRules ? GraphQLRequest.operationNames(of: parts.body) : []
+        return decide { index, rule in
+            applies[index] && !rule.fault.actsOnAccept && rule.considers(method: parts.method, path: parts.path, operations: operations)
+        }
     }
 
     /// The decision for a newly accepted connection: only `refuse` rules are considered.
@@ -70,6 +76,8 @@ final class FaultInjector: Sendable {
 
     /// Whether any rule acts on accept, so a server can skip asking for every connection. Worked out once.
     let hasAcceptRules: Bool
+    /// Whether any rule names a GraphQL operation, so that other plans never read a request's operation.
+    private let hasOperationRules: Bool
 
     private func decide(_ considers: (Int, FaultRule) -> Bool) -> FaultDecision? {
         guard !plan.rules.isEmpty else { return nil }

@@ -6,13 +6,15 @@ extension FaultPlan {
     /// ``defaultSeed``) and each rule is an object:
     ///
     /// - `"fault"`: the kind name of the CLI spelling (`"reset"`, `"truncate"`, `"status"`, ...), required;
-    /// - `"when"` (a trigger in the CLI spelling, default `"always"`), `"path"` (a glob), `"method"`;
+    /// - `"when"` (a trigger in the CLI spelling, default `"always"`), `"path"` (a glob), `"method"`, `"operation"`
+    ///   (a GraphQL operation's name);
     /// - per kind: truncate `"at"` (`"status-line"`, `"headers"`, `"body"`) and `"bytes"`; garbage
     ///   `"bytes"`; latency `"ms"`, or `"minMs"` and `"maxMs"`, or `"medianMs"` and `"sigma"`; throttle
     ///   `"bytesPerSecond"`; status `"status"`, `"retryAfter"`, `"headers"` (`[[name, value], ...]`) and
     ///   `"body"` (`{"json": ...}`, `{"text": "..."}` or `{"base64": "..."}`); content-type
     ///   `"contentType"`; service-error `"template"`; truncate `"at": "event"` with `"events"`; stall
-    ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`.
+    ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`; graphql-error
+    ///   `"code"`.
     ///
     /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``MockServerError`` naming
     /// the file, the rule number and the key, or for JSON that does not parse, the line and column.
@@ -69,7 +71,7 @@ extension FaultPlan {
 
     private static func rule(from object: PlanObject) throws(MockServerError) -> FaultRule {
         let kind = try object.string("fault")
-        let common = ["fault", "when", "path", "method"]
+        let common = ["fault", "when", "path", "method", "operation"]
         let fault: Fault
         switch kind {
         case "truncate":
@@ -111,12 +113,17 @@ extension FaultPlan {
         case "service-error":
             try object.allowOnly(common + ["template"])
             fault = .serviceError(try object.string("template"))
+        case "graphql-error":
+            try object.allowOnly(common + ["code"])
+            fault = try Fault.parse(kind: kind, argument: try object.optionalString("code"))
         default:
             try object.allowOnly(common)
             fault = try Fault.parse(kind: kind, argument: nil)
         }
         let when = try object.optionalString("when").map { text throws(MockServerError) in try FaultTrigger.parse(text) } ?? .always
-        return FaultRule(fault, when: when, path: try object.optionalString("path"), method: try object.optionalString("method"))
+        return FaultRule(
+            fault, when: when, path: try object.optionalString("path"), method: try object.optionalString("method"),
+            operation: try object.optionalString("operation"))
     }
 
     private static func latency(from object: PlanObject) throws(MockServerError) -> LatencyDistribution {

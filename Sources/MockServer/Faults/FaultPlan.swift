@@ -12,12 +12,25 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     /// The rules, tried in order.
     public private(set) var rules: [FaultRule]
 
-    /// Creates a plan. Throws ``MockServerError`` if a `refuse` rule has a path or method filter (it acts
-    /// before any request is read).
+    /// Creates a plan. Throws ``MockServerError`` if a `refuse` rule has a path, method or operation filter (it
+    /// acts before any request is read), or a rule's operation or `graphql-error` code is not a GraphQL name.
     public init(seed: UInt64 = FaultPlan.defaultSeed, rules: [FaultRule]) throws(MockServerError) {
-        for (index, rule) in rules.enumerated() where rule.fault.actsOnAccept && (rule.path != nil || rule.method != nil) {
-            throw MockServerError(
-                .invalidFaultPlan, "rule \(index + 1) ('\(rule)'): refuse acts before a request is read, so it cannot be filtered by path or method")
+        for (index, rule) in rules.enumerated() {
+            if rule.fault.actsOnAccept && (rule.path != nil || rule.method != nil || rule.operation != nil) {
+                throw MockServerError(
+                    .invalidFaultPlan,
+                    "rule \(index + 1) ('\(rule)'): refuse acts before a request is read, so it cannot be filtered by path, method or operation")
+            }
+            if case .graphQLError(let code) = rule.fault.kind, !GraphQLDocument.isName(code) {
+                throw MockServerError(
+                    .invalidFaultPlan, "rule \(index + 1) ('\(rule)'): graphql-error code '\(code)' is not made of letters, digits and _, such as FORBIDDEN")
+            }
+            if let operation = rule.operation, !GraphQLDocument.isName(operation) {
+                throw MockServerError(
+                    .invalidFaultPlan,
+                    "rule \(index + 1) ('\(rule)'): operation '\(operation)' is not a GraphQL operation name (letters, digits and _, not starting with a digit)"
+                )
+            }
         }
         self.seed = seed
         self.rules = rules

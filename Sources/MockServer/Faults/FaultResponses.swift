@@ -20,6 +20,13 @@ enum FaultResponses {
         return response
     }
 
+    /// What a `graphql-error` fault sends: `200 OK` with a GraphQL error response whose `extensions.code` is
+    /// `code` (a GraphQL name, so it needs no escaping).
+    static func graphQLError(code: String) -> HTTPResponse {
+        let body = #"{"data":null,"errors":[{"message":"MockServer injected a GraphQL error: \#(code)","extensions":{"code":"\#(code)"}}]}"#
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(body.utf8.count)], body: Data(body.utf8))
+    }
+
     /// What a `service-error` fault sends when it has no template (a server refuses such a rule at start, so
     /// only an injector built without cassettes meets this): a 500 that says so.
     static func missingTemplate(_ name: String) -> HTTPResponse {

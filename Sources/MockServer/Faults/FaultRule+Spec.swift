@@ -1,5 +1,6 @@
 extension FaultRule {
-    /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD]`; a
+    /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD][,operation=NAME]`
+    /// (a GraphQL operation's name); a
     /// status fault also takes `,retry-after=VALUE`, an error-event fault `,after=N` (events before it). Throws ``MockServerError`` naming the spec and its bad
     /// part.
     public static func parse(spec: String) throws(MockServerError) -> FaultRule {
@@ -24,6 +25,7 @@ extension FaultRule {
         var trigger = FaultTrigger.always
         var path: String?
         var method: String?
+        var operation: String?
         var retryAfter: String?
         var afterEvents = 0
         var seen: Set<String> = []
@@ -41,20 +43,26 @@ extension FaultRule {
             case "method":
                 guard value.allSatisfy({ $0.isLetter }) else { throw MockServerError(.invalidFaultPlan, "method '\(value)' is not an HTTP method token") }
                 method = value
+            case "operation":
+                guard GraphQLDocument.isName(value) else {
+                    throw MockServerError(
+                        .invalidFaultPlan, "operation '\(value)' is not a GraphQL operation name (letters, digits and _, not starting with a digit)")
+                }
+                operation = value
             case "retry-after" where kind == "status": retryAfter = value
             case "after" where kind == "error-event":
                 guard let count = Int(value), count >= 0 else { throw MockServerError(.invalidFaultPlan, "after takes a number of events, such as after=2") }
                 afterEvents = count
             default:
                 let extra = kind == "status" ? ", retry-after" : kind == "error-event" ? ", after" : ""
-                throw MockServerError(.invalidFaultPlan, "option '\(key)' is not one of when, path, method\(extra)")
+                throw MockServerError(.invalidFaultPlan, "option '\(key)' is not one of when, path, method, operation\(extra)")
             }
         }
         let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter, afterEvents: afterEvents)
-        if fault.actsOnAccept, path != nil || method != nil {
-            throw MockServerError(.invalidFaultPlan, "refuse acts before a request is read, so it cannot be filtered by path or method")
+        if fault.actsOnAccept, path != nil || method != nil || operation != nil {
+            throw MockServerError(.invalidFaultPlan, "refuse acts before a request is read, so it cannot be filtered by path, method or operation")
         }
-        return FaultRule(fault, when: trigger, path: path, method: method)
+        return FaultRule(fault, when: trigger, path: path, method: method, operation: operation)
     }
 
     private static func splitOnce(_ text: String, at separator: Unicode.Scalar) -> (String, String?) {
@@ -68,7 +76,7 @@ extension Fault {
     /// Every kind name the CLI spelling accepts, in documentation order.
     public static let kindNames = [
         "refuse", "reset", "empty", "truncate", "malformed-chunk", "garbage", "stall", "latency", "throttle",
-        "status", "corrupt-body", "empty-body", "content-type", "service-error", "event-latency", "error-event",
+        "status", "corrupt-body", "empty-body", "content-type", "service-error", "event-latency", "error-event", "graphql-error",
     ]
 
     /// Builds a fault from its CLI kind name and argument (the part after `=`, if any).
@@ -116,6 +124,12 @@ extension Fault {
         case "service-error": return .serviceError(try required("service-error=throttle_violation"))
         case "event-latency": return .eventLatency(try LatencyDistribution.parse(required("event-latency=200ms")))
         case "error-event": return .errorEvent(try required("error-event=server_error,after=2"), afterEvents: afterEvents)
+        case "graphql-error":
+            guard let argument else { return .graphQLError() }
+            guard GraphQLDocument.isName(argument) else {
+                throw MockServerError(.invalidFaultPlan, "graphql-error takes an error code made of letters, digits and _, such as graphql-error=FORBIDDEN")
+            }
+            return .graphQLError(code: argument)
         default:
             throw MockServerError(.invalidFaultPlan, "'\(kind)' is not a fault kind; use one of \(kindNames.joined(separator: ", "))")
         }

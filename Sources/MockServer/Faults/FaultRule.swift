@@ -10,30 +10,36 @@ public struct FaultRule: Sendable, Hashable, CustomStringConvertible {
     /// Only requests with this method (compared case-insensitively, stored upper-case); `nil` (the
     /// default) means every method.
     public var method: String?
+    /// Only GraphQL requests for this operation (its `operationName`, else the name of the first operation its
+    /// document defines; one of them, for a batch), compared exactly; `nil` (the default) means every request.
+    public var operation: String?
 
-    /// Creates a rule. A `refuse` fault acts before any request is read, so it cannot take a path or
-    /// method filter; ``FaultPlan/init(seed:rules:)`` rejects such a rule.
-    public init(_ fault: Fault, when trigger: FaultTrigger = .always, path: String? = nil, method: String? = nil) {
+    /// Creates a rule. A `refuse` fault acts before any request is read, so it cannot take a path, method or
+    /// operation filter; ``FaultPlan/init(seed:rules:)`` rejects such a rule.
+    public init(_ fault: Fault, when trigger: FaultTrigger = .always, path: String? = nil, method: String? = nil, operation: String? = nil) {
         self.fault = fault
         self.trigger = trigger
         self.path = path.map(PathGlob.init)
         self.method = method?.uppercased()
+        self.operation = operation
     }
 
     /// Whether a request with `method` and `path` as matching compares them (upper-case, normalized: see
-    /// ``RequestParts``) passes this rule's filters.
-    func considers(method requestMethod: String, path requestPath: String) -> Bool {
+    /// ``RequestParts``) and the GraphQL `operations` it asks for passes this rule's filters.
+    func considers(method requestMethod: String, path requestPath: String, operations: [String] = []) -> Bool {
         if let method, method != requestMethod { return false }
         if let path, !path.matches(requestPath) { return false }
+        if let operation, !operations.contains(operation) { return false }
         return true
     }
 
-    /// The CLI spelling, e.g. `status=503,when=first:2,path=/users*,method=GET`.
+    /// The CLI spelling, e.g. `status=503,when=first:2,path=/users*,method=GET` or `status=503,operation=Viewer`.
     public var description: String {
         var text = fault.description
         if trigger != .always { text += ",when=\(trigger)" }
         if let path { text += ",path=\(path)" }
         if let method { text += ",method=\(method)" }
+        if let operation { text += ",operation=\(operation)" }
         return text
     }
 }

@@ -39,7 +39,9 @@ extension CassetteIndex {
                 }
             }
         }
-        return NearMiss(method: request.method, target: request.target, closest: bestReference, differences: bestDifferences)
+        return NearMiss(
+            method: request.method, target: request.target, operations: GraphQLRequest.operationNames(of: parts.body), closest: bestReference,
+            differences: bestDifferences)
     }
 
     /// The buckets worth comparing against, best first.

@@ -19,11 +19,18 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     package let differences: [RequestDifference]
     /// Interactions the request matched that had all been used (afterLast is `fail`); empty otherwise.
     public let usedUp: [InteractionReference]
+    /// The received request's GraphQL operations (one, or several for a batch), named in ``description``;
+    /// empty when it is not a GraphQL request or its operations are anonymous.
+    public let operations: [String]
 
     /// Creates a near miss.
-    init(method: String, target: String, closest: InteractionReference?, differences: [RequestDifference], usedUp: [InteractionReference] = []) {
+    init(
+        method: String, target: String, operations: [String] = [], closest: InteractionReference?, differences: [RequestDifference],
+        usedUp: [InteractionReference] = []
+    ) {
         self.method = method
         self.target = target
+        self.operations = operations
         self.closest = closest
         self.differences = differences
         self.usedUp = usedUp
@@ -36,8 +43,12 @@ public struct NearMiss: Sendable, CustomStringConvertible {
     /// Closest: github-users interaction 3 (GET /users?since=0), which differs in:
     ///   query since: recorded "0", received "1"
     /// ```
+    ///
+    /// A GraphQL request is named with its operation: `No recorded interaction matches POST /graphql (GraphQL
+    /// User).`, and a variable that differs by its path: `$.variables.login: recorded "octocat", received "hubot"`.
     public var description: String {
-        let request = "\(method) \(target)"
+        var request = "\(method) \(target)"
+        if !operations.isEmpty { request += " (GraphQL \(operations.joined(separator: ", ")))" }
         if usedUp.count == 1 {
             return "\(request) matched \(usedUp[0]), but it was already used and afterLast is fail."
         }
@@ -66,7 +77,9 @@ public struct NearMiss: Sendable, CustomStringConvertible {
         var body: [String: CassetteJSON] = [
             "error": "unmatched request",
             "message": .string(description),
-            "request": ["method": .string(method), "target": .string(target)],
+            "request": operations.isEmpty
+                ? ["method": .string(method), "target": .string(target)]
+                : ["method": .string(method), "target": .string(target), "operations": .array(operations.map(CassetteJSON.string))],
             "closest": closest?.json ?? .null,
             "differences": .array(differences.map { .string($0.description) }),
         ]

@@ -59,7 +59,8 @@ struct NormalizedRequest: Sendable, Hashable {
         return true
     }
 
-    /// `body` without what `rules` leave out: ignored fields and paths, the content of ignored XML elements.
+    /// `body` without what `rules` leave out (ignored fields and paths, the content of ignored XML elements), a
+    /// GraphQL document normalized (``GraphQLDocument``).
     static func normalize(_ body: BodyContent, rules: PreparedRules) -> BodyContent {
         let ignored = rules.ignoredBodyFields
         switch body {
@@ -68,6 +69,7 @@ struct NormalizedRequest: Sendable, Hashable {
         case .bytes(let data):
             return rules.ignoredXMLElements.isEmpty ? body : .bytes(XMLElementContent.blanking(rules.ignoredXMLElements, in: data))
         case .json(var value):
+            value = GraphQLRequest.normalizingDocuments(value)
             if !ignored.isEmpty { value = removing(ignored, from: value) }
             for path in rules.ignoredBodyPaths { value.leaveOut(path.components[...]) }
             return .json(value)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A request broken into what matching compares, parsed once: upper-case method, normalized path,
-/// decoded query fields in arrival order, headers, the ``RequestConditions`` among them, and the body's content. The one form a received request
+/// decoded query fields in arrival order, headers, the ``RequestConditions`` among them, and the body's content
+/// (for a GraphQL `GET`, the JSON body its `POST` would carry: see ``GraphQLRequest``). The one form a received request
 /// is compared in: the server parses it once and matching, fault filters and near-miss reports use the
 /// result; journal patterns parse the requests they look at the same way (without their bodies).
 struct RequestParts: Sendable {
@@ -31,10 +32,17 @@ struct RequestParts: Sendable {
         let (path, query) = RequestParts.split(target)
         self.method = RequestParts.normalizeMethod(method)
         self.path = PercentDecoding.normalizePath(path)
-        self.query = query.map { FormField.parse($0) } ?? []
+        let fields = query.map { FormField.parse($0) } ?? []
         self.headers = headers
         conditions = RequestConditions(headers)
-        self.body = body
+        // A GraphQL GET compares as the body its POST would carry (see GraphQLRequest).
+        if self.method == "GET", case .empty = body, !fields.isEmpty, let graphQL = GraphQLRequest.fromQuery(fields) {
+            self.query = graphQL.rest
+            self.body = .json(graphQL.body)
+        } else {
+            self.query = fields
+            self.body = body
+        }
     }
 
     /// Whether there is no query, no body and no ``RequestConditions``: past its bucket, such a request needs no

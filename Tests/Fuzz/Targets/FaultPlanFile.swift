@@ -7,11 +7,12 @@ import Foundation
 /// Whether every value of `rule` can be written in the CLI spelling: no comma (not even one that a combining
 /// mark joins into one Character with it), no white space at either end (as the spec parser trims it).
 private func isSpellable(_ rule: FaultRule) -> Bool {
-    var values = [rule.path?.description, rule.method]
+    var values = [rule.path?.description, rule.method, rule.operation]
     switch rule.fault.kind {
     case .status(_, let retryAfter, _, _): values.append(retryAfter)
     case .contentType(let type): values.append(type)
     case .serviceError(let template): values.append(template)
+    case .graphQLError(let code): values.append(code)
     default: break
     }
     return values.compactMap { $0 }.allSatisfy { value in

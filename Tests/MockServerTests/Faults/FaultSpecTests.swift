@@ -68,7 +68,7 @@ import Testing
         ("", "invalid fault spec '': it names no fault kind"),
         (
             "explode",
-            "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event"
+            "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error"
         ),
         ("reset=3", "invalid fault spec 'reset=3': reset takes no argument"),
         ("truncate", "invalid fault spec 'truncate': truncate needs an argument, as in truncate=body:10"),
@@ -105,11 +105,11 @@ import Testing
         ("reset,when=p:1.5", "invalid fault spec 'reset,when=p:1.5': trigger 'p:1.5' needs a probability from 0 to 1, such as p:0.1"),
         ("reset,when=", "invalid fault spec 'reset,when=': option 'when=' needs a value, as in when=first:2"),
         ("reset,path=/a,path=/b", "invalid fault spec 'reset,path=/a,path=/b': option 'path' is given twice"),
-        ("reset,colour=red", "invalid fault spec 'reset,colour=red': option 'colour' is not one of when, path, method"),
-        ("reset,retry-after=3", "invalid fault spec 'reset,retry-after=3': option 'retry-after' is not one of when, path, method"),
-        ("status=503,colour=red", "invalid fault spec 'status=503,colour=red': option 'colour' is not one of when, path, method, retry-after"),
+        ("reset,colour=red", "invalid fault spec 'reset,colour=red': option 'colour' is not one of when, path, method, operation"),
+        ("reset,retry-after=3", "invalid fault spec 'reset,retry-after=3': option 'retry-after' is not one of when, path, method, operation"),
+        ("status=503,colour=red", "invalid fault spec 'status=503,colour=red': option 'colour' is not one of when, path, method, operation, retry-after"),
         ("reset,method=G-T", "invalid fault spec 'reset,method=G-T': method 'G-T' is not an HTTP method token"),
-        ("refuse,path=/users", "invalid fault spec 'refuse,path=/users': refuse acts before a request is read, so it cannot be filtered by path or method"),
+        ("refuse,path=/users", "invalid fault spec 'refuse,path=/users': refuse acts before a request is read, so it cannot be filtered by path, method or operation"),
     ])
     func badSpec_throwsOneSentence(spec: String, message: String) {
         #expect(throws: MockServerError(.invalidFaultPlan, message)) { try FaultRule.parse(spec: spec) }

@@ -1,0 +1,83 @@
+/// How the server recognizes a GraphQL request, whatever the client: a JSON body (or a batch of them) with a
+/// `query` that reads as a document or an `extensions.persistedQuery`, or a `GET` whose query string carries the
+/// same fields (`query`, `operationName`, `variables`, `extensions`), as Apollo's persisted queries send them.
+///
+/// A `GET` is read into the JSON body a `POST` would carry (``RequestParts`` does it), so that one set of rules
+/// applies to both: the document compares normalized (``GraphQLDocument``), the variables compare as JSON, a
+/// cassette's `ignoreBodyPaths` (`$.variables.clientMutationId`) leaves variables out, and a near miss names
+/// the variable that differs (`$.variables.login`).
+enum GraphQLRequest {
+    /// The members a GraphQL request carries over `GET`; any other query field stays a query field.
+    static let fieldNames: Set<String> = ["query", "operationName", "variables", "extensions"]
+
+    /// Whether `members` is one GraphQL request: a `query` string that reads as a document, or an
+    /// `extensions.persistedQuery` object (a persisted query sends its hash instead of its document).
+    static func isRequest(_ members: CassetteJSON.Members) -> Bool {
+        if case .string(let query)? = members["query"], GraphQLDocument.looksLikeDocument(query) { return true }
+        if case .object(let extensions)? = members["extensions"], case .object? = extensions["persistedQuery"] { return true }
+        return false
+    }
+
+    /// The operation names of a body read as GraphQL: one per request (several for a batch), each its
+    /// `operationName`, else the name of the first operation its document defines; empty when the body is not
+    /// GraphQL or every operation is anonymous.
+    static func operationNames(of body: BodyContent) -> [String] {
+        guard case .json(let value) = body else { return [] }
+        switch value {
+        case .object(let members):
+            return operationName(of: members).map { [$0] } ?? []
+        case .array(let elements):
+            return elements.compactMap { element in
+                guard case .object(let members) = element else { return nil }
+                return operationName(of: members)
+            }
+        default:
+            return []
+        }
+    }
+
+    private static func operationName(of members: CassetteJSON.Members) -> String? {
+        guard isRequest(members) else { return nil }
+        if case .string(let name)? = members["operationName"], !name.isEmpty { return name }
+        guard case .string(let query)? = members["query"] else { return nil }
+        return GraphQLDocument.firstOperationName(in: query)
+    }
+
+    /// `value` with the document of each GraphQL request in it normalized; `value` itself when it holds none.
+    /// Only the top level is looked at (one request or a batch), so other JSON bodies cost one lookup.
+    static func normalizingDocuments(_ value: CassetteJSON) -> CassetteJSON {
+        switch value {
+        case .object(var members):
+            guard isRequest(members), case .string(let query)? = members["query"] else { return value }
+            members["query"] = .string(GraphQLDocument.normalized(query))
+            return .object(members)
+        case .array(let elements):
+            guard elements.contains(where: { if case .object(let members) = $0 { isRequest(members) } else { false } }) else { return value }
+            return .array(elements.map(normalizingDocuments))
+        default:
+            return value
+        }
+    }
+
+    /// A `GET`'s query fields read as a GraphQL request: the request's JSON body (`variables` and `extensions`
+    /// parsed as JSON where they parse, else kept as text) and the query fields that remain; `nil` when the
+    /// fields are not a GraphQL request (see ``isRequest(_:)``) or name a GraphQL field twice.
+    static func fromQuery(_ fields: [FormField]) -> (body: CassetteJSON, rest: [FormField])? {
+        guard fields.contains(where: { $0.name == "query" || $0.name == "extensions" }) else { return nil }
+        var members = CassetteJSON.Members()
+        var rest: [FormField] = []
+        for field in fields {
+            guard fieldNames.contains(field.name) else {
+                rest.append(field)
+                continue
+            }
+            guard members[field.name] == nil else { return nil }
+            if field.name == "variables" || field.name == "extensions", let parsed = try? CassetteJSON(parsing: field.value) {
+                members[field.name] = parsed
+            } else {
+                members[field.name] = .string(field.value)
+            }
+        }
+        return isRequest(members) ? (.object(members), rest) : nil
+    }
+}

@@ -70,9 +70,14 @@ let package = Package(
         .testTarget(
             name: "MockServerTests", dependencies: ["MockServer", "MockServerWire", "MockServerTesting", "ServiceReplayShared", "ServiceReplayTestSupport"],
             swiftSettings: strictSettings),
+        // The probe only where a test starts it as a child process (macOS, Linux): Xcode builds no command-line
+        // executable for iOS, where the target keeps its in-process tests alone (the workflow's iOS routing job).
         .testTarget(
             name: "MockServerAppRoutingTests",
-            dependencies: ["MockServerAppRouting", "routing-probe", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"],
+            dependencies: [
+                "MockServerAppRouting", .target(name: "routing-probe", condition: .when(platforms: [.macOS, .linux])), "MockServer",
+                "ServiceReplayShared", "ServiceReplayTestSupport",
+            ],
             swiftSettings: strictSettings),
         .testTarget(
             name: "recorderTests", dependencies: ["recorder", "MockServer", "ServiceReplayShared", "ServiceReplayTestSupport"], swiftSettings: strictSettings),

@@ -1,3 +1,6 @@
+// Only where the probe is built and started as a child process: Xcode builds no command-line executable for iOS, tvOS,
+// watchOS or visionOS, and ChildProcess (Tests/TestSupport) exists on macOS and Linux alone.
+#if os(macOS) || os(Linux)
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -275,3 +278,4 @@ import Testing
     }
     #endif
 }
+#endif

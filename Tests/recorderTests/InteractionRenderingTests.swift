@@ -34,6 +34,23 @@ import Testing
             ])
     }
 
+    @Test func list_namesAGraphQLRequestsOperation_besideItsTarget() {
+        let cassette = Cassette(
+            name: "gh",
+            interactions: [
+                .stub("POST", "/graphql", json: ["data": [:]], requestBody: .json(["query": "query Viewer { viewer { login } }"])),
+                .stub("POST", "/graphql", json: ["data": [:]], requestBody: .json(["query": "{ a }", "operationName": "Named"])),
+                .stub("GET", "/search?query=shoes", json: [:]),
+            ])
+        #expect(
+            InteractionTable.lines(for: cassette) == [
+                "gh: 3 interactions, recorded, no upstream",
+                "  0  POST  /graphql Viewer      200  11 bytes  -",
+                "  1  POST  /graphql Named       200  11 bytes  -",
+                "  2  GET   /search?query=shoes  200   2 bytes  -",
+            ])
+    }
+
     @Test func show_prettyPrintsJSON() {
         #expect(
             InteractionText.render(Self.cassette.interactions[0], index: 0, cassette: Self.cassette) == """

@@ -3,7 +3,8 @@ import Foundation
 /// The JSON shapes of the control API, one function per shape, credentials redacted by the rules given.
 enum ControlJSON {
     /// One journal entry: `sequence`, `time` (ISO 8601, UTC), `method`, `target`, `headers` (`[[name, value]]`),
-    /// `body` (text) or `bodyBase64`, `outcome`, and `timing` (``timing(_:)``).
+    /// `body` (text) or `bodyBase64`, `outcome`, `timing` (``timing(_:)``), and for a GraphQL request
+    /// `operations` (its operation names).
     static func entry(_ entry: JournalEntry, redaction: RedactionRules) -> CassetteJSON {
         let request = redaction.redact(entry.request)
         var object: [String: CassetteJSON] = [
@@ -15,6 +16,8 @@ enum ControlJSON {
             "outcome": outcome(entry.outcome, redaction: redaction),
             "timing": timing(entry.timing),
         ]
+        let operations = entry.request.graphQLOperations
+        if !operations.isEmpty { object["operations"] = .array(operations.map(CassetteJSON.string)) }
         if !request.body.isEmpty {
             if let text = String(validUTF8: request.body) {
                 object["body"] = .string(text)

@@ -289,13 +289,13 @@ enum JournalPage {
             el('span', { class: 'seq' }, '#' + entry.sequence),
             el('span', { class: 'time', title: String(entry.time || '') }, clockTime(entry.time) + (isNaN(elapsed) ? '' : ` (+${elapsed} ms)`)),
             el('span', { class: 'method' }, String(entry.method || '')),
-            el('span', { class: 'target' }, String(entry.target || '')),
+            el('span', { class: 'target' }, String(entry.target || '') + (Array.isArray(entry.operations) && entry.operations.length ? ' · GraphQL ' + entry.operations.join(', ') : '')),
             el('span', { class: 'status ' + (status === null ? 'none' : 's' + String(status)[0]) }, status === null ? '—' : String(status)),
             outcomeSummary(entry));
 
           const request = el('div', { class: 'pane request' }, el('h3', {}, 'Request'),
             el('p', { class: 'note' }, `${entry.method} ${entry.target} · received ${entry.time}` + (isNaN(elapsed) ? '' : `, ${elapsed} ms after the previous request`)),
-            headersTable(entry.headers), bodyBlock(entry), extras(entry, ['sequence', 'time', 'method', 'target', 'headers', 'body', 'bodyBase64', 'outcome']));
+            headersTable(entry.headers), bodyBlock(entry), extras(entry, ['sequence', 'time', 'method', 'target', 'headers', 'body', 'bodyBase64', 'outcome', 'operations']));
           const host = headerValue(entry.headers, 'Host');
           const routed = host !== null && host !== location.host;
           const curlOutput = el('pre', { class: 'curl-command', hidden: true });

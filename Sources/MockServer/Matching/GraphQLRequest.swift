@@ -81,3 +81,14 @@ enum GraphQLRequest {
         return isRequest(members) ? (.object(members), rest) : nil
     }
 }
+
+extension RecordedRequest {
+    /// The GraphQL operations this request asks for, as ``GraphQLRequest`` reads them; empty when it is not a
+    /// GraphQL request. Read on each call: for listings and reports, not for the per-request path.
+    package var graphQLOperations: [String] { GraphQLRequest.operationNames(of: RequestParts(recorded: self).body) }
+}
+
+extension HTTPRequest {
+    /// The GraphQL operations this received request asks for; see ``RecordedRequest/graphQLOperations``.
+    package var graphQLOperations: [String] { GraphQLRequest.operationNames(of: RequestParts(received: self).body) }
+}

@@ -1,7 +1,8 @@
 import MockServer
 
 /// What `recorder list` prints: a header line naming the cassette, then one aligned line per interaction
-/// with its index, method, target, status (or failure kind), response body size and duration.
+/// with its index, method, target (with its GraphQL operations, `POST /graphql User`), status (or failure
+/// kind), response body size and duration.
 enum InteractionTable {
     static func lines(for cassette: Cassette) -> [String] {
         let header =
@@ -19,8 +20,10 @@ enum InteractionTable {
                 outcome = failure.kind.rawValue
                 size = "-"
             }
+            let operations = interaction.request.graphQLOperations
+            let target = interaction.request.target + (operations.isEmpty ? "" : " " + operations.joined(separator: ","))
             table.rows.append([
-                String(index), interaction.request.method, interaction.request.target, outcome, size,
+                String(index), interaction.request.method, target, outcome, size,
                 interaction.durationMs.map { "\($0) ms" } ?? "-",
             ])
         }

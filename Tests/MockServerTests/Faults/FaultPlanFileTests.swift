@@ -87,7 +87,10 @@ import Testing
         (#"{"rules": [], "seeds": 1}"#, "key \"seeds\" is not one of \"seed\", \"rules\""),
         (#"{"rules": [3]}"#, "rule 1 must be an object"),
         (#"{"rules": [{"when": "always"}]}"#, "rule 1: \"fault\" is missing"),
-        (#"{"rules": [{"fault": "reset"}, {"fault": "reset", "bytes": 3}]}"#, "rule 2: key \"bytes\" is not one of \"fault\", \"when\", \"path\", \"method\", \"operation\""),
+        (
+            #"{"rules": [{"fault": "reset"}, {"fault": "reset", "bytes": 3}]}"#,
+            "rule 2: key \"bytes\" is not one of \"fault\", \"when\", \"path\", \"method\", \"operation\""
+        ),
         (#"{"rules": [{"fault": "truncate", "at": "body"}]}"#, "rule 1: \"bytes\" is missing"),
         (#"{"rules": [{"fault": "status", "status": 700}]}"#, "rule 1: \"status\" must be a whole number from 100 to 599"),
         (

@@ -109,7 +109,10 @@ import Testing
         ("reset,retry-after=3", "invalid fault spec 'reset,retry-after=3': option 'retry-after' is not one of when, path, method, operation"),
         ("status=503,colour=red", "invalid fault spec 'status=503,colour=red': option 'colour' is not one of when, path, method, operation, retry-after"),
         ("reset,method=G-T", "invalid fault spec 'reset,method=G-T': method 'G-T' is not an HTTP method token"),
-        ("refuse,path=/users", "invalid fault spec 'refuse,path=/users': refuse acts before a request is read, so it cannot be filtered by path, method or operation"),
+        (
+            "refuse,path=/users",
+            "invalid fault spec 'refuse,path=/users': refuse acts before a request is read, so it cannot be filtered by path, method or operation"
+        ),
     ])
     func badSpec_throwsOneSentence(spec: String, message: String) {
         #expect(throws: MockServerError(.invalidFaultPlan, message)) { try FaultRule.parse(spec: spec) }

@@ -140,6 +140,24 @@ import Testing
         }
     }
 
+    @Test func theJournal_namesEachRequestsOperation() async throws {
+        try await withMockServer(cassettes: [Self.cassette()], configuration: .init(faults: .none, strict: false)) { server in
+            let base = try #require(server.baseURL)
+            // GIVEN a named operation, an anonymous one, and a request that is not GraphQL
+            _ = try await Self.post(base, #"{"operationName":"User","variables":{"login":"octocat"},"query":"\#(Self.userQuery)"}"#)
+            _ = try await Self.post(base, #"{"query":"{ viewer { login } }"}"#)
+            _ = try await rawExchange(base, "GET /graphql?query=shoes HTTP/1.1\r\nHost: localhost")
+            // WHEN the journal is read through the control API
+            let response = try await rawExchange(base, "GET /__mockserver/journal HTTP/1.1\r\nHost: localhost")
+            let entries = try #require(try CassetteJSON(parsing: response.body)["entries"])
+            // THEN only the named operation's entry names it
+            #expect(entries[0]?["operations"] == ["User"])
+            #expect(entries[1]?["operations"] == nil)
+            #expect(entries[2]?["operations"] == nil)
+            #expect(entries[2]?["target"] == "/graphql?query=shoes")
+        }
+    }
+
     @Test func operationRules_readTheSameFromSpecsAndPlanFiles() throws {
         let spec = try FaultPlan.parse(specs: "graphql-error,operation=User; latency=10ms,path=/graphql,operation=AddStar")
         let file = try FaultPlan.decode(

@@ -13,10 +13,12 @@ import ServiceReplayShared
 /// (``journalChanged()`` notes it and schedules a pass on the stream's own queue), and the pass reads the
 /// entries from the journal, which is their only copy. It hands the connection at most ``pendingBudget``
 /// bytes the client has not yet taken, and waits for the client to read them before reading further. A
-/// client slower than the requests (under load, or reading nothing for a while) misses the entries the journal
-/// dropped before they were sent (it keeps the newest `journalCapacity`): it is told so with `event: skipped`
-/// and `data: {"from": F, "to": T}` (the entries numbered F up to T, T excluded, are gone), and the stream goes
-/// on from T, so that a page stays connected under any load and the server's memory stays bounded.
+/// client misses the entries the journal dropped before they were sent (it keeps the newest
+/// `journalCapacity`): whether it was slower than the requests (under load, or reading nothing for a while)
+/// or asked, from the start, for entries dropped before it connected. It is told so with `event: skipped` and
+/// `data: {"from": F, "to": T}` (the entries numbered F up to T, T excluded, are gone), and the stream goes on
+/// from T, so that a page stays connected under any load, the server's memory stays bounded, and no entry
+/// the client asked for is left out unsaid.
 final class JournalEventStream: JournalWatcher {
     /// At most this many bytes wait for the client to take them before the stream reads further entries.
     static let pendingBudget = 256 << 10
@@ -34,9 +36,6 @@ final class JournalEventStream: JournalWatcher {
         var resets: Int
         /// Whether the next pass sends `event: reset` first.
         var announceReset: Bool
-        /// Whether the entries before the oldest kept may be skipped: true until the first are sent (the
-        /// backlog starts where the journal does), false once the stream follows the journal.
-        var startsAtOldest = true
         var closed = false
     }
 
@@ -48,10 +47,11 @@ final class JournalEventStream: JournalWatcher {
     private let state: Lock<State>
     private let keepAliveInterval: DispatchTimeInterval
 
-    /// A stream of `journal`'s entries numbered `since` or more (from the oldest kept when those are gone;
-    /// from 0 after a reset event when `since` is beyond the journal's next number, which only numbers from
-    /// before a reset are), redacted by `redaction`, with a keep-alive comment after each `keepAliveInterval`
-    /// with nothing sent. Nothing is read or sent before ``start()``.
+    /// A stream of `journal`'s entries numbered `since` or more (from 0 after a reset event when `since` is
+    /// beyond the journal's next number, which only numbers from before a reset are; those of them the journal
+    /// dropped already are named by a skipped event, then the stream goes on from the oldest kept), redacted by
+    /// `redaction`, with a keep-alive comment after each `keepAliveInterval` with nothing sent. Nothing is read
+    /// or sent before ``start()``.
     init(journal: Journal, redaction: RedactionRules, since: Int, keepAliveInterval: Duration) {
         self.journal = journal
         self.keepAliveInterval = .nanoseconds(Int(clamping: max(1_000_000, keepAliveInterval.clampedNanoseconds)))
@@ -118,24 +118,21 @@ final class JournalEventStream: JournalWatcher {
                     state.next = 0
                     state.resets = position.resets
                     state.announceReset = false
-                    state.startsAtOldest = true
                 }
                 live.send(Data("event: reset\ndata: {}\n\n".utf8))
                 continue
             }
-            // Entries this client was to be sent are gone: it read too slowly.
-            if sent.next < position.oldest, !sent.startsAtOldest {
+            // Entries this client was to be sent are gone: it read too slowly, or they were gone before it came
+            // (its first backlog, or the first after a reset, starts past them).
+            if sent.next < position.oldest {
                 skip(from: sent.next, to: position.oldest)
                 continue
             }
             let (records, resets) = journal.records(since: sent.next, limit: Self.batchSize)
             // A reset came in between: the next round announces it.
             guard resets == sent.resets else { continue }
-            guard let first = records.first, let last = records.last else {
-                state.withLock { $0.startsAtOldest = false }
-                return
-            }
-            if first.sequence > sent.next, !sent.startsAtOldest {
+            guard let first = records.first, let last = records.last else { return }
+            if first.sequence > sent.next {
                 skip(from: sent.next, to: first.sequence)
                 continue
             }
@@ -143,10 +140,7 @@ final class JournalEventStream: JournalWatcher {
             for record in records {
                 bytes += Self.message(record, redaction: redaction)
             }
-            state.withLock { state in
-                state.next = last.sequence + 1
-                state.startsAtOldest = false
-            }
+            state.withLock { $0.next = last.sequence + 1 }
             live.send(bytes)
         }
     }
@@ -159,8 +153,8 @@ final class JournalEventStream: JournalWatcher {
         return message
     }
 
-    /// The journal dropped the entries numbered `from` up to `to` before this client was sent them: says so,
-    /// and goes on from `to`.
+    /// The journal dropped the entries numbered `from` up to `to` before this client was sent them (whether
+    /// they were behind it or in its first backlog): says so, and goes on from `to`.
     private func skip(from: Int, to: Int) {
         state.withLock { $0.next = to }
         live.send(Data("event: skipped\ndata: {\"from\": \(from), \"to\": \(to)}\n\n".utf8))

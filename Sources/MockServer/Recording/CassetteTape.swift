@@ -153,12 +153,18 @@ final class CassetteTape: Sendable {
     private func startLog(base: Data?) throws(MockServerError) {
         guard let file else { return }
         let logURL = CaptureLog.url(for: file)
-        do {
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        } catch {
-            throw MockServerError(.cannotSave, "cannot create the folder for \(file.relativePath) (\(Cassette.reason(of: error)))")
+        var descriptor: Int32 = -1
+        // A test's session that recorded nothing removes the empty folders it created for its cassette, which
+        // may be this one's folder too, between its creation here and the log's: it is created again then.
+        for _ in 0..<3 {
+            do {
+                try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            } catch {
+                throw MockServerError(.cannotSave, "cannot create the folder for \(file.relativePath) (\(Cassette.reason(of: error)))")
+            }
+            descriptor = Sys.openFile(logURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
+            if descriptor >= 0 || errno != ENOENT { break }
         }
-        let descriptor = Sys.openFile(logURL.path, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw MockServerError(.cannotSave, "cannot create the capture log \(logURL.relativePath) (\(String(cString: strerror(errno))))")
         }

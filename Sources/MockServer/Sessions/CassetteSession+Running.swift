@@ -19,7 +19,10 @@ extension CassetteSession {
     ///   new recording was kept aside, naming both files and, when `passed` is `nil`, how to accept it;
     ///   `upstreamUnreachable` or `upstreamTimedOut` when some requests were not recorded, naming the upstream;
     ///   `invalidConfiguration` when ``RecordMode/once`` recorded a missing cassette from no request at all.
+    /// Whatever the verdict, the folders the recording created for the cassette (see ``createdFolders``) and
+    /// left empty are removed.
     package func finish(_ server: CassetteServer, passed: Bool?) throws(MockServerError) {
+        defer { removeEmptyCreatedFolders() }
         guard let file, let unrecorded = server.unrecordedRequestsError(file: file.path) else {
             try settle(server, passed: passed)
             if let file, mode == .once, !FileManager.default.fileExists(atPath: file.path) {
@@ -37,6 +40,16 @@ extension CassetteSession {
             throw MockServerError(unrecorded.code, "\(unrecorded.reason); and \(error.description)")
         }
         throw unrecorded
+    }
+
+    /// Removes each of ``createdFolders`` that is empty now, deepest first, so that a run that recorded nothing
+    /// leaves the recordings folder as it found it. `rmdir(2)` removes a folder only while it is empty, so one
+    /// that holds anything (a cassette, a recording kept aside, another test's file) stays, with every folder
+    /// above it; a folder gone already (another test's session removed it) is passed over.
+    private func removeEmptyCreatedFolders() {
+        for folder in createdFolders {
+            guard rmdir(folder.path) == 0 || errno == ENOENT else { return }
+        }
     }
 
     /// What ``finish(_:passed:)`` does with a recording, given the verdict.

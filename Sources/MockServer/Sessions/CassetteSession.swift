@@ -35,6 +35,9 @@ package struct CassetteSession: Sendable {
     /// In ``RecordMode/all`` mode, the cassette being re-recorded, whose hand-written parts (``Cassette/note``,
     /// ``Cassette/matching``, ``Cassette/errorTemplates``) the new recording keeps.
     let old: Cassette?
+    /// The folders holding ``file`` that did not exist when the session began, deepest first: the recording
+    /// creates them, and ``finish(_:passed:)`` removes those it leaves empty.
+    let createdFolders: [URL]
 
     /// Resolves `names` (cassette names relative to `folder`, as in ``RecordingsFolder/cassettes(named:in:)``)
     /// for `mode`. `upstream` is the call site's; `test` names the test in the command that records a
@@ -65,6 +68,7 @@ package struct CassetteSession: Sendable {
                 .invalidConfiguration,
                 "\(RecordMode.recordVariable)=\(mode.rawValue) records one cassette per test, not \(names.count) (\(names.joined(separator: ", ")))")
         }
+        var createdFolders: [URL] = []
         switch mode {
         case .once where missing.isEmpty && !appendsOnce, .none:
             if let name = missing.first { throw Self.notFound(name, in: folder, test: test) }
@@ -97,6 +101,7 @@ package struct CassetteSession: Sendable {
             let continues = mode == .all && old != nil && CassetteTurns.shared.wasReplaced(target)
             cassettes = []
             file = target
+            createdFolders = Self.missingFolders(holding: target)
             let pending =
                 mode == .all
                 ? target.deletingLastPathComponent().appendingPathComponent(
@@ -119,6 +124,7 @@ package struct CassetteSession: Sendable {
         }
         self.configuration = configuration
         self.drift = drift
+        self.createdFolders = createdFolders
         warnings = try Self.ageWarnings(cassettes, environment: environment)
     }
 
@@ -153,10 +159,25 @@ package struct CassetteSession: Sendable {
         file = nil
         pending = nil
         old = nil
+        createdFolders = []
     }
 
     static func file(_ name: String, in folder: URL) -> URL {
         folder.appendingPathComponent(name.hasSuffix(".json") ? name : name + ".json")
+    }
+
+    /// The folders above `file` that do not exist, deepest first, up to the first that does (64 at most).
+    static func missingFolders(holding file: URL) -> [URL] {
+        var missing: [URL] = []
+        var folder = file.standardizedFileURL.deletingLastPathComponent()
+        for _ in 0..<64 {
+            if FileManager.default.fileExists(atPath: folder.path) { break }
+            missing.append(folder)
+            let parent = folder.deletingLastPathComponent()
+            if parent.path == folder.path { break }
+            folder = parent
+        }
+        return missing
     }
 
     /// Whether `name` is a cassette file (or the capture log a killed recording left of one) or a folder of

@@ -122,20 +122,46 @@ import Testing
         }
     }
 
-    @Test func aJournalThatDroppedItsOldest_isStreamedFromTheOldestItKeeps() async throws {
-        // Given a journal keeping 2 entries, after 3 requests
+    @Test func aJournalThatDroppedItsOldest_beforeTheStreamOpened_isToldAsSkipped_thenStreamedFromTheOldestItKeeps() async throws {
+        // Given a journal keeping 2 entries, after 3 requests: entry 0 is gone before any client connects
         let configuration = CassetteServer.Configuration(faults: .none, journalCapacity: 2)
         try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
             for target in ["/items", "/cart", "/orders"] { _ = try await ControlAPITests.call(server, target) }
+            #expect(server.journal.droppedCount == 1)
 
-            // When a client asks from 0, then another request is made
-            let client = try await EventClient(server, "/__mockserver/journal/events?since=0")
+            // When one client asks from 0, one asks for no number (from the start), and one asks from the oldest
+            // kept; then another request is made
+            let fromZero = try await EventClient(server, "/__mockserver/journal/events?since=0")
+            let fromStart = try await EventClient(server)
+            let fromOldest = try await EventClient(server, "/__mockserver/journal/events?since=1")
             _ = try await ControlAPITests.call(server, "/items")
 
-            // Then it gets the two kept, in order, then the new one
-            let messages = try await client.messages(3).map { try EventClient.parse($0) }
-            #expect(messages.map(\.id) == [1, 2, 3])
-            #expect(messages.map { $0.data["target"] as? String } == ["/cart", "/orders", "/items"])
+            // Then the first two are told first that entry 0 is gone, as a client that fell behind later is, then
+            // get the two kept, in order, then the new one
+            for client in [fromZero, fromStart] {
+                let notice = try await client.messages(1)[0]
+                try #require(notice == "event: skipped\ndata: {\"from\": 0, \"to\": 1}")
+                let entries = try await client.messages(3).map { try EventClient.parse($0) }
+                #expect(entries.map(\.id) == [1, 2, 3])
+                #expect(entries.map { $0.data["target"] as? String } == ["/cart", "/orders", "/items"])
+            }
+            // And the one that asked from the oldest kept missed nothing, and is told of nothing
+            #expect(try await fromOldest.messages(3).map { try EventClient.parse($0).id } == [1, 2, 3])
+        }
+    }
+
+    @Test func aSinceFromBeforeAReset_whoseNewEntriesWereDroppedAlready_isToldAsSkippedAfterTheReset() async throws {
+        // Given a journal keeping 2 entries, after 3 requests, and a page that had seen up to 5 before a reset
+        let configuration = CassetteServer.Configuration(faults: .none, journalCapacity: 2)
+        try await withMockServer(cassettes: [Self.cassette], configuration: configuration) { server in
+            for target in ["/items", "/cart", "/orders"] { _ = try await ControlAPITests.call(server, target) }
+            let client = try await EventClient(server, headers: ["Last-Event-ID: 5"])
+
+            // Then it is told to clear itself, then that entry 0 is gone, then sent the two kept
+            let messages = try await client.messages(2)
+            #expect(messages[0] == "event: reset\ndata: {}")
+            try #require(messages[1] == "event: skipped\ndata: {\"from\": 0, \"to\": 1}")
+            #expect(try await client.messages(2).map { try EventClient.parse($0).id } == [1, 2])
         }
     }
 

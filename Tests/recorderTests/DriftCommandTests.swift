@@ -290,6 +290,13 @@ import ServiceReplayTestSupport
                     status: 200, headers: v2 ? ["Content-Type": "application/json", "ETag": "\"2\""] : ["Content-Type": "application/json", "Link": "</p2>"],
                     body: Data("{}".utf8))
             case "/nulled": return json(v2 ? #"{"a":null,"b":null}"# : #"{"a":1,"b":null}"#)
+            case "/graphql" where String(decoding: request.body, as: UTF8.self).contains("Viewer"):
+                return json(
+                    v2
+                        ? #"{"data":{"viewer":null},"errors":[{"message":"Cannot query field \"name\" on type \"User\".","path":["viewer","name"]}]}"#
+                        : #"{"data":{"viewer":{"login":"octocat","name":"Mona"}}}"#)
+            case "/graphql":
+                return json(v2 ? #"{"data":{"user":{"login":"octocat","fullName":"Mona"}}}"# : #"{"data":{"user":{"login":"octocat","name":"Mona"}}}"#)
             case "/events":
                 return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data((v2 ? Self.events.v2 : Self.events.v1).utf8))
             default: return json(#"{"ok":true}"#)
@@ -373,6 +380,43 @@ import ServiceReplayTestSupport
             #expect(plain.stdout == report)
             #expect(strict.status == 1, "\(strict.stderr)")
             #expect(strict.stdout == report)
+        }
+    }
+
+    @Test func graphQL_queriesAreResent_byOperation_mutationsWait_andAnErrorWhereDataWasIsBreaking() async throws {
+        func operation(_ body: String, _ answer: String) -> Interaction {
+            Interaction(
+                request: RecordedRequest(method: "POST", target: "/graphql", headers: ["Content-Type": "application/json"], body: .text(body)),
+                response: Self.answer(answer))
+        }
+        let cassette = [
+            operation(#"{"query":"query User { user(login: \"octocat\") { login name } }"}"#, #"{"data":{"user":{"login":"octocat","name":"Mona"}}}"#),
+            operation(#"{"query":"query Viewer { viewer { login name } }"}"#, #"{"data":{"viewer":{"login":"octocat","name":"Mona"}}}"#),
+            operation(#"{"query":"mutation AddStar { addStar(id: 1) { id } }"}"#, #"{"data":{"addStar":{"id":1}}}"#),
+        ]
+        try await withShifting("graphql", cassette) { upstream, base, workspace in
+            // GIVEN a GraphQL API whose schema renamed user.name to fullName, and that can no longer give viewer.name
+            upstream.switchTo(2)
+            // WHEN drift runs without --all-methods
+            let run = try await workspace.run(["drift", "Recordings/graphql.json"])
+            // THEN each query is re-sent and reported by operation, the error is breaking at the data path it
+            // names, and the mutation waits for --all-methods
+            #expect(run.status == 1, "\(run.stderr)")
+            #expect(
+                run.stdout == """
+                    Recordings/graphql.json against \(base.absoluteString)
+                    #0 POST /graphql (GraphQL User)
+                      additive  $.data.user.fullName: missing → string (field added)
+                      breaking  $.data.user.name: string → missing (field removed)
+                    #1 POST /graphql (GraphQL Viewer)
+                      breaking  $.data.viewer.name: string → error "Cannot query field \\"name\\" on type \\"User\\"." (GraphQL error where the recording had none)
+                      breaking  $.data.viewer: object → null (null where the recording had a value)
+                      additive  $.errors: missing → array (field added)
+                    #2 POST /graphql (GraphQL AddStar): skipped: a GraphQL POST that is not a query is not re-sent without --all-methods
+                    Drift: 2 interactions checked, 3 breaking changes, 2 additive changes, 1 skipped.
+
+                    """)
+            #expect(upstream.methods.withLock { $0 } == ["POST", "POST"])
         }
     }
 

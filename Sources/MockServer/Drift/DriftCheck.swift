@@ -46,7 +46,7 @@ package final class DriftCheck: Sendable {
         do {
             let probe = DriftProbe(upstream: try Upstream(base), longestWait: .zero)
             for exchange in kept {
-                let title = "\(exchange.request.method) \(exchange.request.target)"
+                let title = exchange.request.titleWithOperations
                 guard case .success(let replayed) = await probe.send(exchange.request.httpRequest) else {
                     warnings.append("drift: \(title): the cassettes' replay did not answer, so nothing was compared")
                     continue
@@ -64,7 +64,8 @@ package final class DriftCheck: Sendable {
                         status: replayed.status, headers: replayed.headers,
                         body: RecordedBody(replayed.body, contentType: replayed.headers["Content-Type"]))
                     changes = DriftComparison.changes(
-                        recorded: recorded, live: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.data))
+                        recorded: recorded, live: HTTPResponse(status: answer.status, headers: answer.headers, body: answer.body.data),
+                        graphQL: exchange.request.isGraphQL)
                 }
                 if changes.contains(where: { $0.severity == .breaking }) { isBreaking = true }
                 lines += changes.map { "\(title): \($0.line)" }

@@ -11,8 +11,9 @@ package enum DriftComparison {
     /// Every change from `recorded` to `live`, in this order: status, `Content-Type`, the headers named in
     /// `headerFields` (by presence), then the body. The body is compared only when the status class and
     /// the content type are unchanged, since a different class (an error page for a resource) or media type
-    /// has a different body by nature.
-    package static func changes(recorded: RecordedResponse, live: HTTPResponse, headerFields: [String] = []) -> [DriftChange] {
+    /// has a different body by nature. The answer to a GraphQL request (`graphQL`) is also checked for errors the
+    /// recording did not have (see ``graphQLErrorChanges(recorded:live:)``).
+    package static func changes(recorded: RecordedResponse, live: HTTPResponse, headerFields: [String] = [], graphQL: Bool = false) -> [DriftChange] {
         var changes: [DriftChange] = []
         let recordedClass = recorded.status / 100, liveClass = live.status / 100
         if recorded.status != live.status {
@@ -42,6 +43,7 @@ package enum DriftComparison {
             changes += eventChanges(recorded: recorded.body.data, live: live.body)
         } else if recordedType.isJSON, let before = try? CassetteJSON(parsing: recorded.body.data) {
             if let after = try? CassetteJSON(parsing: live.body) {
+                if graphQL { changes += graphQLErrorChanges(recorded: before, live: after) }
                 changes += shapeChanges(recorded: JSONShape(before), live: JSONShape(after))
             } else {
                 changes.append(
@@ -89,6 +91,40 @@ package enum DriftComparison {
             case (nil, nil):
                 break
             }
+        }
+        return changes
+    }
+
+    /// The errors a live GraphQL answer reports where the recorded answer reported none, each breaking: a client
+    /// that read the recording's data gets an error there now. Each is placed at the path of `data` its `path`
+    /// names (`["user", "login"]` is `$.data.user.login`), or at `$.errors` when it names none, with what the
+    /// recording had there and the error's message. A recording that had errors too is compared by shape alone.
+    static func graphQLErrorChanges(recorded: CassetteJSON, live: CassetteJSON) -> [DriftChange] {
+        guard case .array(let errors)? = live["errors"], !errors.isEmpty else { return [] }
+        if case .array(let before)? = recorded["errors"], !before.isEmpty { return [] }
+        let shape = JSONShape(recorded)
+        var changes: [DriftChange] = []
+        for error in errors {
+            let message = RequestComparison.shortened(JSONWriter.quoted(error["message"]?.stringValue ?? ""))
+            var place = JSONPath.root.appending(.key("errors"))
+            var shapePlace = place
+            if case .array(let steps)? = error["path"], !steps.isEmpty {
+                place = JSONPath.root.appending(.key("data"))
+                shapePlace = place
+                for step in steps {
+                    switch step {
+                    case .number(let number):
+                        place = place.appending(.index(number.intValue ?? 0))
+                        shapePlace = shapePlace.appending(.anyIndex)
+                    default:
+                        place = place.appending(.key(step.stringValue ?? step.compactText))
+                        shapePlace = shapePlace.appending(.key(step.stringValue ?? step.compactText))
+                    }
+                }
+            }
+            let had = shape.kinds[shapePlace].map(describe) ?? "no error"
+            let change = DriftChange(.breaking, place.description, recorded: had, live: "error \(message)", kind: "GraphQL error where the recording had none")
+            if !changes.contains(change) { changes.append(change) }
         }
         return changes
     }

@@ -93,40 +93,69 @@ enum GraphQLDocument {
         return false
     }
 
+    /// One operation a document defines: its type (`query`, `mutation` or `subscription`; a shorthand `{ … }` is
+    /// a query) and its name, `nil` when anonymous.
+    struct Operation: Equatable {
+        let type: String
+        let name: String?
+    }
+
+    /// The operations `text` defines, in order, fragments left out: `query Viewer {…} mutation {…}` gives
+    /// `Viewer` (a query) and an anonymous mutation. Strings and nested selections are skipped by depth, so only
+    /// a keyword at the top level starts a definition.
+    static func operations(in text: String) -> [Operation] {
+        let bytes = Array(normalized(text).utf8)
+        var found: [Operation] = []
+        var depth = 0
+        // Whether a top-level keyword (an operation's or a fragment's) was read and its selection set is next: a
+        // `{` at the top level without one is a shorthand query.
+        var definitionOpen = false
+        var index = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "{"):
+                if depth == 0 {
+                    if !definitionOpen { found.append(Operation(type: "query", name: nil)) }
+                    definitionOpen = false
+                }
+                depth += 1
+                index += 1
+            case UInt8(ascii: "("):
+                depth += 1
+                index += 1
+            case UInt8(ascii: "}"), UInt8(ascii: ")"):
+                depth -= 1
+                index += 1
+            case UInt8(ascii: "\""):
+                index = stringEnd(in: bytes, from: index)
+            case let byte where depth == 0 && isNameByte(byte):
+                var end = index
+                while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
+                let keyword = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end
+                guard !definitionOpen else { continue }
+                if keyword == "fragment" {
+                    definitionOpen = true
+                } else if keyword == "query" || keyword == "mutation" || keyword == "subscription" {
+                    definitionOpen = true
+                    var nameStart = index
+                    if nameStart < bytes.count, bytes[nameStart] == UInt8(ascii: " ") { nameStart += 1 }
+                    var nameEnd = nameStart
+                    while nameEnd < bytes.count, isNameByte(bytes[nameEnd]) { nameEnd += 1 }
+                    let name = nameEnd > nameStart ? String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self) : nil
+                    found.append(Operation(type: keyword, name: name))
+                    index = nameEnd
+                }
+            default:
+                index += 1
+            }
+        }
+        return found
+    }
+
     /// The name of the first operation `text` defines (`query Viewer {…}` gives `Viewer`); `nil` when it is
     /// anonymous (`{ viewer { login } }`, `query { … }`) or defines none.
     static func firstOperationName(in text: String) -> String? {
-        let normalized = normalized(text)
-        var rest = Substring(normalized)
-        // Skips fragments and strings at the top level by depth: only a keyword at depth 0 starts a definition.
-        var depth = 0
-        while let byte = rest.utf8.first {
-            switch byte {
-            case UInt8(ascii: "{"), UInt8(ascii: "("):
-                depth += 1
-                rest = rest.dropFirst()
-            case UInt8(ascii: "}"), UInt8(ascii: ")"):
-                depth -= 1
-                rest = rest.dropFirst()
-            case UInt8(ascii: "\""):
-                let bytes = Array(rest.utf8)
-                rest = rest.dropFirst(stringEnd(in: bytes, from: 0))
-            default:
-                guard depth == 0 else {
-                    rest = rest.dropFirst()
-                    continue
-                }
-                let word = rest.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-                if word.isEmpty {
-                    rest = rest.dropFirst()
-                    continue
-                }
-                rest = rest.dropFirst(word.count)
-                guard word == "query" || word == "mutation" || word == "subscription" else { continue }
-                let name = rest.drop { $0 == " " }.prefix { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_") }
-                return name.isEmpty ? nil : String(name)
-            }
-        }
-        return nil
+        operations(in: text).first?.name
     }
 }

@@ -43,6 +43,41 @@ enum GraphQLRequest {
         return GraphQLDocument.firstOperationName(in: query)
     }
 
+    /// Whether `body` is a GraphQL request, or a batch holding one (see ``isRequest(_:)``).
+    static func isGraphQL(_ body: BodyContent) -> Bool {
+        guard case .json(let value) = body else { return false }
+        switch value {
+        case .object(let members): return isRequest(members)
+        case .array(let elements): return elements.contains { if case .object(let members) = $0 { isRequest(members) } else { false } }
+        default: return false
+        }
+    }
+
+    /// Whether `body` is GraphQL and only reads: each request in it runs a query (the operation its
+    /// `operationName` names, else its document's first), so sending it again changes nothing on the server. A
+    /// persisted query sends no document, so it cannot be told read-only here.
+    static func isReadOnly(_ body: BodyContent) -> Bool {
+        guard case .json(let value) = body else { return false }
+        let requests: [CassetteJSON]
+        switch value {
+        case .object: requests = [value]
+        case .array(let elements): requests = elements
+        default: return false
+        }
+        return !requests.isEmpty
+            && requests.allSatisfy { request in
+                guard case .object(let members) = request, isRequest(members), case .string(let query)? = members["query"] else { return false }
+                let operations = GraphQLDocument.operations(in: query)
+                let chosen: GraphQLDocument.Operation?
+                if case .string(let name)? = members["operationName"], !name.isEmpty {
+                    chosen = operations.first { $0.name == name }
+                } else {
+                    chosen = operations.first
+                }
+                return chosen?.type == "query"
+            }
+    }
+
     /// `value` with the document of each GraphQL request in it normalized; `value` itself when it holds none.
     /// Only the top level is looked at (one request or a batch), so other JSON bodies cost one lookup.
     static func normalizingDocuments(_ value: CassetteJSON) -> CassetteJSON {
@@ -52,7 +87,7 @@ enum GraphQLRequest {
             members["query"] = .string(GraphQLDocument.normalized(query))
             return .object(members)
         case .array(let elements):
-            guard elements.contains(where: { if case .object(let members) = $0 { isRequest(members) } else { false } }) else { return value }
+            guard isGraphQL(.json(value)) else { return value }
             return .array(elements.map(normalizingDocuments))
         default:
             return value
@@ -86,6 +121,19 @@ extension RecordedRequest {
     /// The GraphQL operations this request asks for, as ``GraphQLRequest`` reads them; empty when it is not a
     /// GraphQL request. Read on each call: for listings and reports, not for the per-request path.
     package var graphQLOperations: [String] { GraphQLRequest.operationNames(of: RequestParts(recorded: self).body) }
+
+    /// Whether this is a GraphQL request (see ``GraphQLRequest``), named or not.
+    package var isGraphQL: Bool { GraphQLRequest.isGraphQL(RequestParts(recorded: self).body) }
+
+    /// Whether this is a GraphQL request that only reads (queries, no mutation), so that sending it again to
+    /// check drift changes nothing: see ``GraphQLRequest/isReadOnly(_:)``.
+    package var isReadOnlyGraphQL: Bool { GraphQLRequest.isReadOnly(RequestParts(recorded: self).body) }
+
+    /// `METHOD TARGET`, and for a GraphQL request its operations: `POST /graphql (GraphQL User)`.
+    package var titleWithOperations: String {
+        let operations = graphQLOperations
+        return "\(method) \(target)" + (operations.isEmpty ? "" : " (GraphQL \(operations.joined(separator: ", ")))")
+    }
 }
 
 extension HTTPRequest {

@@ -28,7 +28,8 @@ enum DriftCommand: Command {
             by --header-field. A redacted header value (<redacted>) is filled from --header, else from the
             environment variable RECORDER_HEADER_<NAME> (Authorization: RECORDER_HEADER_AUTHORIZATION, X-Api-Key:
             RECORDER_HEADER_X_API_KEY); a request that still holds a placeholder, and any method but GET, HEAD and
-            OPTIONS without --all-methods, is skipped and the skip reported. A 429 or 503 with Retry-After is
+            OPTIONS without --all-methods (a GraphQL query excepted, and reported by operation), is skipped and
+            the skip reported. A 429 or 503 with Retry-After is
             waited out (up to --max-wait). Nothing is written to a cassette. Prints one line per change under its
             interaction and a summary line; exits with status 1 when anything is breaking (or, with --strict,
             anything changed) or the upstream cannot be reached, else 0.
@@ -97,14 +98,17 @@ enum DriftCommand: Command {
             for (index, interaction) in cassette.interactions.enumerated() {
                 let request = interaction.request
                 let entry = { (outcome: DriftReport.Verdict) in
-                    DriftReport.Entry(index: index, method: request.method, target: request.target, outcome: outcome)
+                    DriftReport.Entry(
+                        index: index, method: request.method, target: request.target, operations: request.graphQLOperations, outcome: outcome)
                 }
                 guard let recorded = interaction.response else {
                     section.entries.append(entry(.skipped("the recording holds a transport failure, not an answer")))
                     continue
                 }
-                guard parsed.flag("all-methods") || safeMethods.contains(request.method) else {
-                    section.entries.append(entry(.skipped("\(request.method) is not re-sent without --all-methods")))
+                // A GraphQL query only reads, whatever its method; a mutation waits for --all-methods like any POST.
+                guard parsed.flag("all-methods") || safeMethods.contains(request.method) || request.isReadOnlyGraphQL else {
+                    let what = request.isGraphQL ? "a GraphQL \(request.method) that is not a query" : request.method
+                    section.entries.append(entry(.skipped("\(what) is not re-sent without --all-methods")))
                     continue
                 }
                 let outgoing: HTTPRequest
@@ -117,7 +121,8 @@ enum DriftCommand: Command {
                 await pacer.wait()
                 switch await probe.send(outgoing) {
                 case .success(let live):
-                    let changes = DriftComparison.changes(recorded: recorded, live: live, headerFields: parsed.all("header-field"))
+                    let changes = DriftComparison.changes(
+                        recorded: recorded, live: live, headerFields: parsed.all("header-field"), graphQL: request.isGraphQL)
                     section.entries.append(entry(.checked(changes)))
                 case .failure(let failure):
                     section.entries.append(entry(.unreachable(failure.driftReason)))

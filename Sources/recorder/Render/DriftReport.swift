@@ -18,6 +18,8 @@ struct DriftReport {
         let index: Int
         let method: String
         let target: String
+        /// The request's GraphQL operations, named in the title; empty for any other request.
+        var operations: [String] = []
         let outcome: Verdict
 
         /// The changes, an unreachable upstream being one breaking change.
@@ -29,7 +31,7 @@ struct DriftReport {
             }
         }
 
-        var title: String { "#\(index) \(method) \(target)" }
+        var title: String { "#\(index) \(method) \(target)" + (operations.isEmpty ? "" : " (GraphQL \(operations.joined(separator: ", ")))") }
     }
 
     /// One cassette's interactions.
@@ -105,6 +107,7 @@ struct DriftReport {
                     "index": .number(JSONNumber(entry.index)), "method": .string(entry.method),
                     "target": .string(entry.target),
                 ]
+                if !entry.operations.isEmpty { object["operations"] = .array(entry.operations.map(CassetteJSON.string)) }
                 switch entry.outcome {
                 case .checked(let changes): object["result"] = .string(changes.isEmpty ? "unchanged" : "changed")
                 case .skipped(let reason): object["result"] = "skipped"; object["reason"] = .string(reason)

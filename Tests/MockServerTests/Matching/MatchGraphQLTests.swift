@@ -52,7 +52,8 @@ import Testing
         ("subscription\n  OnIssue { issue { id } }", "OnIssue"),
         ("{ viewer { login } }", nil),
         ("query($id: ID) { node(id: $id) { id } }", nil),
-        (#"{ a(s: "query Fake {") } query Real { b }"#, "Real"),
+        (#"fragment F on Q { a(s: "query Fake {") } query Real { b }"#, "Real"),
+        ("{ a } query Second { b }", nil),
     ])
     func firstOperationName_isTheFirstNamedOperation(text: String, expected: String?) {
         #expect(GraphQLDocument.firstOperationName(in: text) == expected)
@@ -61,6 +62,38 @@ import Testing
     @Test(arguments: [("{ viewer { login } }", true), ("mutation { a }", true), ("shoes", false), ("query", false), ("queryX { a }", false)])
     func aSearchAPIsQueryParameter_isNotADocument(text: String, isDocument: Bool) {
         #expect(GraphQLDocument.looksLikeDocument(text) == isDocument)
+    }
+
+    @Test(arguments: [
+        (#"{"query":"query User { user { id } }"}"#, true),
+        (#"{"query":"{ viewer { id } }"}"#, true),
+        (#"{"query":"mutation AddStar { addStar { id } }"}"#, false),
+        (#"{"query":"query A { a } mutation B { b }","operationName":"B"}"#, false),
+        (#"{"query":"query A { a } mutation B { b }","operationName":"A"}"#, true),
+        (#"{"query":"fragment F on Query { a } query Q { ...F }"}"#, true),
+        (#"[{"query":"{ a }"},{"query":"mutation { b }"}]"#, false),
+        (#"{"extensions":{"persistedQuery":{"version":1,"sha256Hash":"abc"}}}"#, false),
+        (#"{"query":"shoes"}"#, false),
+    ])
+    func onlyQueries_areReadOnly(body: String, readOnly: Bool) throws {
+        #expect(GraphQLRequest.isReadOnly(.json(try CassetteJSON(parsing: body))) == readOnly)
+    }
+
+    @Test func driftErrors_whereTheRecordingHadData_areBreaking_atTheirDataPath() throws {
+        let recorded = try CassetteJSON(parsing: #"{"data":{"repos":[{"name":"a"}]}}"#)
+        let withPath = try CassetteJSON(parsing: #"{"data":{"repos":[null]},"errors":[{"message":"gone","path":["repos",0,"name"]}]}"#)
+        let withoutPath = try CassetteJSON(parsing: #"{"data":null,"errors":[{"message":"down"},{"message":"down"}]}"#)
+        #expect(
+            DriftComparison.graphQLErrorChanges(recorded: recorded, live: withPath).map(\.line) == [
+                #"breaking  $.data.repos[0].name: string → error "gone" (GraphQL error where the recording had none)"#
+            ])
+        #expect(
+            DriftComparison.graphQLErrorChanges(recorded: recorded, live: withoutPath).map(\.line) == [
+                #"breaking  $.errors: no error → error "down" (GraphQL error where the recording had none)"#
+            ])
+        // A recording that had errors too is compared by shape alone, and an answer without errors adds nothing
+        #expect(DriftComparison.graphQLErrorChanges(recorded: withoutPath, live: withPath).isEmpty)
+        #expect(DriftComparison.graphQLErrorChanges(recorded: withPath, live: recorded).isEmpty)
     }
 
     @Test func operations_matchWhateverTheirLayout_andVariablesCompareAsJSON() async throws {

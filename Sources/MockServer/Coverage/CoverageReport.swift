@@ -1,12 +1,13 @@
 import Foundation
 
-/// Endpoints × fault kinds across a test run: for each endpoint (method and path pattern), how many requests
+/// Endpoints × fault kinds across a test run: for each endpoint (method and path pattern, and for a GraphQL
+/// request its operation: `POST /graphql (GraphQL User)`), how many requests
 /// it got, which faults it met and what the server sent under each. Kept as JSON, and shown as a table that
 /// flags every endpoint never tested against a network-level fault.
 struct CoverageReport: Codable, Sendable, Equatable {
     /// One endpoint's requests and faults.
     struct Endpoint: Codable, Sendable, Equatable {
-        /// `GET /users/{n}`.
+        /// `GET /users/{n}`, `POST /graphql (GraphQL User)`.
         var endpoint: String
         var requests = 0
         /// By fault kind (`reset`, `status`, `service-error`): how often, its family, and what was sent.
@@ -33,7 +34,11 @@ struct CoverageReport: Codable, Sendable, Equatable {
     mutating func add(_ entries: [JournalEntry], refusedConnections refused: Int) {
         refusedConnections += refused
         for entry in entries {
-            let key = entry.request.method + " " + Self.pattern(of: RequestParts.normalizedPath(of: entry.request.target))
+            // A GraphQL API's one path holds many endpoints: each operation counts as one.
+            let operations = entry.request.graphQLOperations
+            let key =
+                entry.request.method + " " + Self.pattern(of: RequestParts.normalizedPath(of: entry.request.target))
+                + (operations.isEmpty ? "" : " (GraphQL \(operations.joined(separator: ", ")))")
             var endpoint = endpoints[key] ?? Endpoint(endpoint: key)
             endpoint.requests += 1
             if entry.outcome.kind == .faultInjected, let spec = entry.outcome.faultRule.map(FaultCoverage.ruleSpec(in:)),

@@ -99,6 +99,33 @@ import Testing
                 """)
     }
 
+    @Test func eachGraphQLOperation_isAnEndpointOfItsOwn() async throws {
+        // GIVEN a GraphQL API whose User operation met a GraphQL error, and whose Viewer met none
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let report = folder.appendingPathComponent("coverage.json")
+        func operation(_ name: String) -> Interaction {
+            .stub("POST", "/graphql", json: ["data": [:]], requestBody: .json(["query": .string("query \(name) { a }")]))
+        }
+        let server = try CassetteServer(
+            cassettes: [Cassette(name: "gql", interactions: [operation("User"), operation("Viewer")])],
+            configuration: .init(faults: .plan(try FaultPlan.parse(specs: "graphql-error=FORBIDDEN,operation=User"))))
+        let base = try await server.start()
+        for name in ["User", "Viewer", "User"] {
+            _ = try await rawExchange(base, "POST /graphql HTTP/1.1\r\nHost: localhost", body: Data(#"{"query":"query \#(name) { a }"}"#.utf8))
+        }
+        await server.stop()
+        // WHEN its coverage is written
+        try FaultCoverage.write(server, environment: [FaultCoverage.reportVariable: report.path])
+        // THEN each operation is an endpoint, not one POST /graphql
+        let coverage = try CoverageReport.read(from: report)
+        #expect(coverage.endpoints.keys.sorted() == ["POST /graphql (GraphQL User)", "POST /graphql (GraphQL Viewer)"])
+        #expect(
+            coverage.endpoints["POST /graphql (GraphQL User)"]?.faults
+                == ["graphql-error": CoverageReport.Met(family: "service", count: 2, outcomes: ["status 200": 2])])
+        #expect(coverage.endpoints["POST /graphql (GraphQL Viewer)"]?.requests == 1)
+    }
+
     @Test func aSecondServer_addsToTheCountsTheFirstWrote() async throws {
         let folder = Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -34,6 +34,7 @@ struct RequestBuilder {
         formatting: ParameterFormatting, files: [MultipartFile], accept: String,
         configure: (inout URLRequest) -> Void
     ) throws(WebServiceError) -> URLRequest {
+        try Self.checkShape(method: method, encoding: encoding, files: files)
         let query = encoding == .query ? RequestBody.queryString(parameters, formatting: formatting) : ""
         guard let url = url(endpoint: endpoint, query: query) else {
             throw .network(.cannotConnect, underlyingError: URLError(.badURL))
@@ -54,6 +55,23 @@ struct RequestBuilder {
         }
         configure(&request)
         return request
+    }
+
+    /// Refuses a request that cannot be sent as the service describes it, with one sentence saying why,
+    /// instead of sending something else: GET and HEAD carry no body (RFC 9110 gives one no meaning, and
+    /// Apple's URLSession fails such a request), and files travel only in a `.multipart` body.
+    static func checkShape(method: HTTPMethod, encoding: ParameterEncoding, files: [MultipartFile]) throws(WebServiceError) {
+        if method.carriesNoBody, encoding != .query {
+            throw .service(
+                .invalidRequest(
+                    "A \(method) request has no body, but the service encodes its parameters as \(encoding.spelling); encode them as .query."
+                ))
+        }
+        if !files.isEmpty, encoding != .multipart {
+            throw .service(
+                .invalidRequest(
+                    "The service has files, which only a .multipart body carries, but encodes its parameters as \(encoding.spelling)."))
+        }
     }
 
     private func body(

@@ -65,6 +65,8 @@ extension WebServiceError.Service {
             "The server's response is missing the field \(keyPath). \(Self.updateHint)"
         case .invalidField(let keyPath):
             "The server's response has an unexpected value in the field \(keyPath). \(Self.updateHint)"
+        case .invalidRequest(let problem):
+            "The app could not prepare this request: \(Self.sentence(problem)) Update the app if this keeps happening."
         }
     }
 

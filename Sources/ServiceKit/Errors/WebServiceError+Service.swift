@@ -1,7 +1,8 @@
 import Foundation
 
 extension WebServiceError {
-    /// Service-level failures: the server answered, but not with what the service asked for.
+    /// Service-level failures: the server answered, but not with what the service asked for; or the
+    /// service described a request that cannot be sent (``invalidRequest(_:)``).
     public enum Service: Hashable, Sendable {
         /// The server answered with a non-2xx status; `message` is the server's own explanation when its
         /// body carried one (`message`, `error_message`, `error_description` or `error`).
@@ -23,6 +24,10 @@ extension WebServiceError {
         /// A field is present but cannot be read as the type the service requires; the associated value
         /// is its key path.
         case invalidField(String)
+        /// The service describes a request that cannot be sent, so nothing was sent: a GET or HEAD with a
+        /// body, or files outside a `.multipart` body. The associated value is one sentence saying which, for
+        /// the developer; the request is never retried.
+        case invalidRequest(String)
 
         /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.
         public var code: Int {
@@ -34,6 +39,7 @@ extension WebServiceError {
             case .wrongContentType: 5
             case .missingField: 6
             case .invalidField: 7
+            case .invalidRequest: 8
             }
         }
     }

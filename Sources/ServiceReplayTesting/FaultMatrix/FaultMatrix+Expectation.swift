@@ -130,6 +130,7 @@ extension WebServiceError.Reason {
                 case .wrongContentType(let type): "wrongContentType(\(type))"
                 case .missingField(let path): "missingField(\(path))"
                 case .invalidField(let path): "invalidField(\(path))"
+                case .invalidRequest: "invalidRequest"
                 }
             return ".service(.\(inner))"
         }

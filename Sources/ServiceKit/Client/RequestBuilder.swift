@@ -35,7 +35,7 @@ struct RequestBuilder {
         configure: (inout URLRequest) -> Void
     ) throws(WebServiceError) -> URLRequest {
         try Self.checkShape(method: method, encoding: encoding, files: files)
-        let query = encoding == .query ? RequestBody.queryString(parameters, formatting: formatting) : ""
+        let query = encoding == .query ? try RequestBody.queryString(parameters, formatting: formatting) : ""
         guard let url = url(endpoint: endpoint, query: query) else {
             throw .network(.cannotConnect, underlyingError: URLError(.badURL))
         }
@@ -49,7 +49,7 @@ struct RequestBuilder {
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        if let body = body(encoding, parameters: parameters, files: files, formatting: formatting) {
+        if let body = try body(encoding, parameters: parameters, files: files, formatting: formatting) {
             request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
             request.httpBody = body.data
         }
@@ -77,17 +77,17 @@ struct RequestBuilder {
     private func body(
         _ encoding: ParameterEncoding, parameters: Parameters, files: [MultipartFile],
         formatting: ParameterFormatting
-    ) -> RequestBody? {
+    ) throws(WebServiceError) -> RequestBody? {
         switch encoding {
         case .query:
             return nil
         case .json:
             return RequestBody.json(parameters, formatting: formatting)
         case .form:
-            return RequestBody.form(parameters, formatting: formatting)
+            return try RequestBody.form(parameters, formatting: formatting)
         case .multipart:
             let multipart = multipartBoundary.map { MultipartBody(boundary: $0) } ?? MultipartBody()
-            return multipart.encode(parameters, files: files, formatting: formatting)
+            return try multipart.encode(parameters, files: files, formatting: formatting)
         }
     }
 

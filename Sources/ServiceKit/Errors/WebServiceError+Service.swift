@@ -25,9 +25,10 @@ extension WebServiceError {
         /// is its key path.
         case invalidField(String)
         /// The service describes a request that cannot be sent, so nothing was sent: a GET or HEAD with a
-        /// body, files outside a `.multipart` body, or a nested object (``ParameterValue/object(_:)``) outside a
-        /// `.json` body. The associated value is one sentence saying which, for the developer; the request is
-        /// never retried.
+        /// body, a ``WebService/body`` next to parameters encoded as a body, files outside a `.multipart` body,
+        /// a nested object (``ParameterValue/object(_:)``) outside a `.json` body, or a body value its JSON
+        /// encoder refuses. The associated value is one sentence saying which, for the developer; the request
+        /// is never retried.
         case invalidRequest(String)
 
         /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.

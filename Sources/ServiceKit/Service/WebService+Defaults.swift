@@ -10,8 +10,12 @@ extension WebService {
     /// None.
     public var parameters: Parameters { [:] }
 
-    /// The method's default: query string for GET, HEAD, DELETE, OPTIONS; JSON body otherwise.
-    public var parameterEncoding: ParameterEncoding { method.defaultParameterEncoding }
+    /// `.query` when the service gives a ``WebService/body``; otherwise the method's default: query string
+    /// for GET, HEAD, DELETE, OPTIONS; JSON body otherwise.
+    public var parameterEncoding: ParameterEncoding { body == nil ? method.defaultParameterEncoding : .query }
+
+    /// None: the parameters make the body, if any.
+    public var body: RequestBody? { nil }
 
     /// ISO 8601 dates, `true`/`false`, repeated names.
     public var parameterFormatting: ParameterFormatting { .standard }

@@ -38,9 +38,20 @@ public protocol WebService: Sendable {
     /// Default: none.
     var parameters: Parameters { get }
 
-    /// Where the parameters travel. Default: the method's ``HTTPMethod/defaultParameterEncoding``
-    /// (query string for GET, HEAD, DELETE, OPTIONS; JSON body otherwise).
+    /// Where the parameters travel. Default: `.query` when the service gives a ``body``; otherwise the
+    /// method's ``HTTPMethod/defaultParameterEncoding`` (query string for GET, HEAD, DELETE, OPTIONS; JSON
+    /// body otherwise).
     var parameterEncoding: ParameterEncoding { get }
+
+    /// The request body, when the service gives it whole rather than from its ``parameters``: an
+    /// `Encodable` value as JSON (``RequestBody/json(_:encoder:)``, encoded with the client's
+    /// ``WebServiceClient/Configuration/jsonEncoder`` unless the body names its own encoder) or bytes with
+    /// their media type (``RequestBody/data(_:contentType:)``). The parameters then travel in the query
+    /// string. Default: `nil`, the parameters make the body as ``parameterEncoding`` says.
+    ///
+    /// A request has one body: a body on a GET or HEAD, next to parameters encoded as a body, or next to
+    /// ``files`` fails the call with ``WebServiceError/Service/invalidRequest(_:)`` before anything is sent.
+    var body: RequestBody? { get }
 
     /// How dates, booleans and arrays are written. Default: ``ParameterFormatting/standard``.
     var parameterFormatting: ParameterFormatting { get }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// An encoded request body and the `Content-Type` that describes it.
-struct RequestBody: Sendable {
+struct EncodedBody: Sendable {
     let contentType: String
     let data: Data
 
@@ -14,17 +14,17 @@ struct RequestBody: Sendable {
     }
 
     /// An `application/x-www-form-urlencoded` body. Throws `.invalidRequest` for a parameter holding an object.
-    static func form(_ parameters: Parameters, formatting: ParameterFormatting) throws(WebServiceError) -> RequestBody {
+    static func form(_ parameters: Parameters, formatting: ParameterFormatting) throws(WebServiceError) -> EncodedBody {
         let text = try ParameterText.pairs(parameters, formatting: formatting, encoding: .form)
             .map { PercentEncoding.formComponent($0.name) + "=" + PercentEncoding.formComponent($0.value) }
             .joined(separator: "&")
-        return RequestBody(contentType: "application/x-www-form-urlencoded", data: Data(text.utf8))
+        return EncodedBody(contentType: "application/x-www-form-urlencoded", data: Data(text.utf8))
     }
 
     /// A JSON object body with native numbers, booleans, arrays and objects; dates as the formatting writes
     /// them; keys sorted at every depth.
-    static func json(_ parameters: Parameters, formatting: ParameterFormatting) -> RequestBody {
-        RequestBody(contentType: "application/json", data: jsonObject(parameters, formatting: formatting).encoded())
+    static func json(_ parameters: Parameters, formatting: ParameterFormatting) -> EncodedBody {
+        EncodedBody(contentType: "application/json", data: jsonObject(parameters, formatting: formatting).encoded())
     }
 
     private static func jsonObject(_ parameters: Parameters, formatting: ParameterFormatting) -> JSONValue {

@@ -30,6 +30,13 @@ extension WebServiceError {
         /// encoder refuses. The associated value is one sentence saying which, for the developer; the request
         /// is never retried.
         case invalidRequest(String)
+        /// The server has nothing newer than the version the request named in `If-None-Match`: status 304,
+        /// with no body. Keep the copy already loaded.
+        case notModified
+        /// The server refused because a condition of the request does not hold (status 412): after
+        /// `If-Match`, the resource changed since its `ETag` was read; after `If-None-Match: *`, it exists
+        /// already. Reload it, then decide again.
+        case preconditionFailed
 
         /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.
         public var code: Int {
@@ -42,6 +49,8 @@ extension WebServiceError {
             case .missingField: 6
             case .invalidField: 7
             case .invalidRequest: 8
+            case .notModified: 9
+            case .preconditionFailed: 10
             }
         }
     }

@@ -19,6 +19,8 @@ extension WebServiceError.Reason {
             case .missingField(let path): return "service.missingField(\(path))"
             case .invalidField(let path): return "service.invalidField(\(path))"
             case .invalidRequest: return "service.invalidRequest"
+            case .notModified: return "service.notModified"
+            case .preconditionFailed: return "service.preconditionFailed"
             }
         }
     }

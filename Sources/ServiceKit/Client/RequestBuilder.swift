@@ -4,7 +4,8 @@ import FoundationNetworking
 #endif
 
 /// Builds the `URLRequest` for one call: base URL plus endpoint, parameters in the service's encoding,
-/// default headers, the client's headers, the timeout, the body, then the service's own adjustments.
+/// default headers, the client's headers, the service's condition, the timeout, the body, then the service's
+/// own adjustments.
 struct RequestBuilder {
     let baseURL: URL
     let headers: [String: String]
@@ -20,7 +21,8 @@ struct RequestBuilder {
         try request(
             endpoint: service.endpoint, method: service.method, parameters: parameters,
             encoding: service.parameterEncoding, formatting: service.parameterFormatting,
-            files: service.files, body: service.body, accept: "application/json", configure: service.configure)
+            files: service.files, body: service.body, condition: service.condition, accept: "application/json",
+            configure: service.configure)
     }
 
     /// The request for a ``StreamingService`` call: the same as a ``WebService``'s, accepting
@@ -29,13 +31,13 @@ struct RequestBuilder {
         try request(
             endpoint: service.endpoint, method: service.method, parameters: parameters,
             encoding: service.parameterEncoding, formatting: service.parameterFormatting,
-            files: [], body: nil, accept: "text/event-stream", configure: service.configure)
+            files: [], body: nil, condition: nil, accept: "text/event-stream", configure: service.configure)
     }
 
     private func request(
         endpoint: String, method: HTTPMethod, parameters: Parameters, encoding: ParameterEncoding,
-        formatting: ParameterFormatting, files: [MultipartFile], body: RequestBody?, accept: String,
-        configure: (inout URLRequest) -> Void
+        formatting: ParameterFormatting, files: [MultipartFile], body: RequestBody?, condition: RequestCondition?,
+        accept: String, configure: (inout URLRequest) -> Void
     ) throws(WebServiceError) -> URLRequest {
         try Self.checkShape(method: method, encoding: encoding, files: files, hasBody: body != nil)
         let query = encoding == .query ? try EncodedBody.queryString(parameters, formatting: formatting) : ""
@@ -51,6 +53,9 @@ struct RequestBuilder {
         request.setValue("ServiceKit/\(ServiceKit.version)", forHTTPHeaderField: "User-Agent")
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
+        }
+        if let header = condition?.header {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
         }
         let encoded =
             if let body {

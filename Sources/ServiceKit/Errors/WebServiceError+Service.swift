@@ -30,12 +30,12 @@ extension WebServiceError {
         /// encoder refuses. The associated value is one sentence saying which, for the developer; the request
         /// is never retried.
         case invalidRequest(String)
-        /// The server has nothing newer than the version the request named in `If-None-Match`: status 304,
-        /// with no body. Keep the copy already loaded.
+        /// The server has nothing newer than the version the request named in `If-None-Match`
+        /// (``RequestCondition/ifNoneMatch(_:)``): status 304, with no body. Keep the copy already loaded.
         case notModified
         /// The server refused because a condition of the request does not hold (status 412): after
-        /// `If-Match`, the resource changed since its `ETag` was read; after `If-None-Match: *`, it exists
-        /// already. Reload it, then decide again.
+        /// `If-Match` (``RequestCondition/ifMatch(_:)``), the resource changed since its `ETag` was read;
+        /// after `If-None-Match: *`, it exists already. Reload it, then decide again.
         case preconditionFailed
 
         /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.

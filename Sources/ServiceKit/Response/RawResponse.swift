@@ -56,6 +56,13 @@ public struct RawResponse: Sendable {
         headers["Retry-After"].flatMap { RetryAfter.seconds(from: $0, now: receivedAt) }
     }
 
+    /// The `ETag` header as the server sent it, quotes and any `W/` included (`"1434641515332"`,
+    /// `W/"0815"`), ready to go back in a ``RequestCondition``; the first one when there are several, `nil`
+    /// when there is none.
+    public var etag: String? {
+        headers.values(for: "ETag").first
+    }
+
     /// The `Link` header's targets by relation (`links["next"]`), resolved against ``url``; a relation
     /// named twice keeps its first target.
     public var links: [String: URL] {

@@ -23,6 +23,9 @@ extension WebService {
     /// None.
     public var files: [MultipartFile] { [] }
 
+    /// None: the request is unconditional.
+    public var condition: RequestCondition? { nil }
+
     /// Leaves the request as the client built it.
     public func configure(_ request: inout URLRequest) {}
 

@@ -59,6 +59,13 @@ public protocol WebService: Sendable {
     /// File parts of a `.multipart` body, after the parameters' text parts. Default: none.
     var files: [MultipartFile] { get }
 
+    /// Makes the request conditional on the server's version of the resource: `If-Match` or
+    /// `If-None-Match` with an entity tag from an earlier response's ``RawResponse/etag``. The server's
+    /// refusals are service-level cases of their own: 412 is ``WebServiceError/Service/preconditionFailed``,
+    /// 304 ``WebServiceError/Service/notModified``. Set after the client's headers, before
+    /// ``configure(_:)``, which has the last word. Default: `nil`, unconditional.
+    var condition: RequestCondition? { get }
+
     /// Adjusts the finished request (headers, cache policy, timeout) just before it is sent; what is set
     /// here wins over the client's defaults. Default: nothing.
     func configure(_ request: inout URLRequest)

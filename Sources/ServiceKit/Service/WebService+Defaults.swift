@@ -32,10 +32,7 @@ extension WebService {
     /// Maps the body's JSON with ``response(from:)``; throws `.undecodableBody` or `.wrongContentType`
     /// when the body has no usable JSON.
     public func decodeResponse(_ reply: RawResponse) throws -> Response {
-        guard let json = reply.json else {
-            throw reply.bodyProblem ?? .service(.undecodableBody, statusCode: reply.statusCode)
-        }
-        return try response(from: json)
+        try response(from: reply.requiredJSON)
     }
 
     /// ``RawResponse/commonServiceError``.

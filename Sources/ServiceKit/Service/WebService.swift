@@ -77,7 +77,8 @@ public protocol WebService: Sendable {
 
     /// Maps a whole response to ``Response``. Default: ``response(from:)`` on the body's JSON, throwing
     /// `.undecodableBody` when the body is empty or not JSON and `.wrongContentType` when its
-    /// `Content-Type` is not JSON. Implement it for bodies that are not JSON or mappings that need headers.
+    /// `Content-Type` is not JSON. Implement it for bodies that are not JSON or mappings that need headers
+    /// (``RawResponse/requiredJSON`` then throws as the default does).
     func decodeResponse(_ reply: RawResponse) throws -> Response
 
     /// Spots a service-level error in a response that arrived whole, before any mapping. Default:

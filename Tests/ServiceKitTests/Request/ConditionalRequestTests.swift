@@ -23,7 +23,7 @@ import Testing
         func response(from json: JSON) throws -> Task { Task(title: try json["data"]["title"].required.string) }
 
         func decodeResponse(_ reply: RawResponse) throws -> Task {
-            var task = try response(from: reply.json ?? JSON(nil))
+            var task = try response(from: reply.requiredJSON)
             task.etag = reply.etag
             return task
         }

@@ -132,7 +132,7 @@ enum RecordingContract {
     private static func isUnreadable(_ error: WebServiceError.Service) -> Bool {
         switch error {
         case .missingField, .invalidField, .undecodableBody, .wrongContentType: true
-        case .httpStatus, .rateLimited, .errorPayload: false
+        case .httpStatus, .rateLimited, .errorPayload, .invalidRequest, .notModified, .preconditionFailed: false
         }
     }
 
@@ -146,6 +146,9 @@ enum RecordingContract {
         case .httpStatus(let status, _): "HTTP status \(status)"
         case .rateLimited: "a rate limit"
         case .errorPayload(let code, let message): "an error payload (\([code, message].compactMap { $0 }.joined(separator: ": ")))"
+        case .invalidRequest(let problem): "a request it cannot send (\(problem))"
+        case .notModified: "not modified (HTTP 304)"
+        case .preconditionFailed: "a failed precondition (HTTP 412)"
         }
     }
 }

@@ -185,6 +185,23 @@ import Testing
         }
     }
 
+    /// The "Sending data" blocks of the same article: each service and the caller's code are
+    /// ReadmeExampleTests' own, which sends them and compares the bytes and headers that go out.
+    @Test(arguments: [
+        ("### A POST with a nested JSON body", 2),
+        ("### A PATCH with If-Match, and its 412", 2),
+        ("### A DELETE", 1),
+        ("### A header of the service's own: configure(_:)", 1),
+    ])
+    func sendingDataExamples_areTheOnesReadmeExampleTestsSends(section: String, count: Int) throws {
+        let blocks = Self.swiftBlocks(in: try Self.text("Sources/ServiceKit/ServiceKit.docc/ServicesAndErrors.md"), section: section)
+        #expect(blocks.count == count, "\(section)")
+        let test = Self.trimmed(try Self.text("Tests/ServiceKitTests/ReadmeExampleTests.swift").components(separatedBy: "\n"))
+        for block in blocks {
+            #expect(Self.contains([test], block), "the article's block starting \(block.first ?? "") under \(section) is not in ReadmeExampleTests")
+        }
+    }
+
     @Test func faultMatrixExamples_nameServiceTypes_notWrappers() throws {
         // The README's and the article's first matrix run a type that conforms to WebService
         // (blank-free, so that the call's layout does not matter)

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import ServiceKit
 import ExampleServices
 import ServiceKitTesting
@@ -34,6 +37,188 @@ import Testing
             }
             return reply.commonServiceError
         }
+    }
+
+    // MARK: - The article's "Sending data", word for word, against Kinto's records API
+
+    /// A Kinto record; `etag` is no member of the body: `TaskService` fills it from the `ETag` header.
+    struct TaskRecord: Decodable, Equatable, Sendable {
+        var id: String
+        var title: String
+        var done: Bool
+        var etag: String?
+    }
+
+    struct NewTask: Encodable, Sendable {
+        var title: String
+        var done: Bool
+    }
+
+    struct CreateTaskService: WebService {
+        var title: String
+        var done = false
+        var endpoint: String { "/buckets/default/collections/tasks/records" }
+        var method: HTTPMethod { .post }
+        var parameters: Parameters { ["data": ["title": title, "done": done] as Parameters] }
+
+        func response(from json: JSON) throws -> TaskRecord {
+            try json["data"].decode(TaskRecord.self)
+        }
+    }
+
+    struct ImportTaskService: WebService {
+        var task: NewTask  // Encodable & Sendable
+        var endpoint: String { "/buckets/default/collections/tasks/records" }
+        var method: HTTPMethod { .post }
+        var body: RequestBody? { .json(["data": task]) }
+
+        func response(from json: JSON) throws -> TaskRecord {
+            try json["data"].decode(TaskRecord.self)
+        }
+    }
+
+    struct TaskService: WebService {
+        var id: String
+        var endpoint: String { "/buckets/default/collections/tasks/records/\(id)" }
+
+        func response(from json: JSON) throws -> TaskRecord {
+            try json["data"].decode(TaskRecord.self)
+        }
+
+        func decodeResponse(_ reply: RawResponse) throws -> TaskRecord {
+            var task = try response(from: reply.requiredJSON)
+            task.etag = reply.etag  // "1434641515332", quotes included
+            return task
+        }
+    }
+
+    struct RenameTaskService: WebService {
+        var id: String
+        var title: String
+        var etag: String  // the version the user edited
+        var endpoint: String { "/buckets/default/collections/tasks/records/\(id)" }
+        var method: HTTPMethod { .patch }
+        var parameters: Parameters { ["data": ["title": title] as Parameters] }
+        var condition: RequestCondition? { .ifMatch(etag) }
+
+        func response(from json: JSON) throws -> TaskRecord {
+            try json["data"].decode(TaskRecord.self)
+        }
+    }
+
+    struct DeleteTaskService: WebService {
+        var id: String
+        var etag: String?
+        var endpoint: String { "/buckets/default/collections/tasks/records/\(id)" }
+        var method: HTTPMethod { .delete }
+        var condition: RequestCondition? { etag.map(RequestCondition.ifMatch) }
+
+        func response(from json: JSON) throws -> Bool {
+            try json["data"]["deleted"].required.bool
+        }
+    }
+
+    struct CompleteTaskService: WebService {
+        var id: String
+        var endpoint: String { "/buckets/default/collections/tasks/records/\(id)" }
+        var method: HTTPMethod { .patch }
+        var body: RequestBody? { .json(["data": ["done": true]]) }
+
+        func configure(_ request: inout URLRequest) {
+            request.setValue("application/merge-patch+json", forHTTPHeaderField: "Content-Type")
+        }
+
+        func response(from json: JSON) throws -> TaskRecord {
+            try json["data"].decode(TaskRecord.self)
+        }
+    }
+
+    static let kintoURL = URL(string: "https://kinto.example/v1")!
+    static let recordsURL = "https://kinto.example/v1/buckets/default/collections/tasks/records"
+
+    /// Kinto's answer holding one record, with its version.
+    static func record(_ title: String, done: Bool = false, etag: String = #""1434641515332""#) -> ScriptedTransport.Step {
+        .json(["data": ["id": "t1", "title": .string(title), "done": .bool(done), "last_modified": 1_434_641_515_332]], headers: [("ETag", etag)])
+    }
+
+    @Test func postWithANestedBody_sendsTheArticlesBytes_asParametersOrAsAnEncodableValue() async throws {
+        // Given Kinto answering each create with the record
+        let transport = ScriptedTransport(Self.record("Buy milk"))
+        let kinto = WebServiceClient(baseURL: Self.kintoURL, transport: transport)
+        // When the task is created from parameters, then from an Encodable value
+        let created = try await kinto.send(CreateTaskService(title: "Buy milk"))
+        let imported = try await kinto.send(ImportTaskService(task: NewTask(title: "Buy milk", done: false)))
+        // Then both send the article's bytes, as JSON, to the records
+        let expected = Data(#"{"data":{"done":false,"title":"Buy milk"}}"#.utf8)
+        #expect(transport.requests.map(\.httpBody) == [expected, expected])
+        #expect(transport.requests.map(\.httpMethod) == ["POST", "POST"])
+        #expect(transport.requests.map { $0.url?.absoluteString } == [Self.recordsURL, Self.recordsURL])
+        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "Content-Type") } == ["application/json", "application/json"])
+        #expect(created == TaskRecord(id: "t1", title: "Buy milk", done: false))
+        #expect(imported == created)
+    }
+
+    @Test func patchWithIfMatch_sendsTheLoadedETag_andA412_isPreconditionFailed() async throws {
+        // Given a task loaded with its ETag; the rename refused because someone else changed it; the task reloaded
+        let transport = ScriptedTransport(
+            Self.record("Buy milk"),
+            .json(["code": 412, "errno": 114, "error": "Precondition Failed", "message": "Resource was modified meanwhile"], status: 412),
+            Self.record("Buy soy milk", etag: #""1434641600000""#))
+        let kinto = WebServiceClient(baseURL: Self.kintoURL, configuration: .init(retryPolicy: RetryPolicy()), transport: transport)
+        var task = try await kinto.send(TaskService(id: "t1"))
+        let etag = try #require(task.etag)
+        // When the article's code runs
+        do throws(WebServiceError) {
+            task = try await kinto.send(RenameTaskService(id: task.id, title: "Buy oat milk", etag: etag))
+        } catch {
+            guard error.reason == .service(.preconditionFailed) else { throw error }
+            task = try await kinto.send(TaskService(id: task.id))  // show the other edit, then ask again
+        }
+        // Then the PATCH carried exactly the ETag received and the nested title, and the 412 led to the reload
+        let patch = transport.requests[1]
+        #expect(patch.httpMethod == "PATCH")
+        #expect(patch.value(forHTTPHeaderField: "If-Match") == #""1434641515332""#)
+        #expect(patch.httpBody == Data(#"{"data":{"title":"Buy oat milk"}}"#.utf8))
+        #expect(transport.requests.map(\.httpMethod) == ["GET", "PATCH", "GET"])
+        #expect(task == TaskRecord(id: "t1", title: "Buy soy milk", done: false, etag: #""1434641600000""#))
+    }
+
+    @Test func patchWithIfMatch_whenNobodyElseChangedIt_returnsTheRenamedTask() async throws {
+        let transport = ScriptedTransport(Self.record("Buy oat milk", etag: #""1434641600000""#))
+        let kinto = WebServiceClient(baseURL: Self.kintoURL, transport: transport)
+        let renamed = try await kinto.send(RenameTaskService(id: "t1", title: "Buy oat milk", etag: #""1434641515332""#))
+        #expect(renamed.title == "Buy oat milk")
+        #expect(transport.requests.first?.url?.absoluteString == Self.recordsURL + "/t1")
+    }
+
+    @Test func delete_sendsNoBody_andIfMatchOnlyWithAnETag() async throws {
+        // Given Kinto's answer to a DELETE
+        let transport = ScriptedTransport(.json(["data": ["id": "t1", "last_modified": 1_434_641_600_000, "deleted": true]]))
+        let kinto = WebServiceClient(baseURL: Self.kintoURL, transport: transport)
+        // When the task is deleted with and without the version the user saw
+        let deleted = try await kinto.send(DeleteTaskService(id: "t1", etag: #""1434641515332""#))
+        _ = try await kinto.send(DeleteTaskService(id: "t1"))
+        // Then both are bodiless DELETEs of the record, conditional only with the ETag
+        #expect(deleted)
+        #expect(transport.requests.map(\.httpMethod) == ["DELETE", "DELETE"])
+        #expect(transport.requests.map(\.httpBody) == [nil, nil])
+        #expect(transport.requests.map { $0.value(forHTTPHeaderField: "If-Match") } == [#""1434641515332""#, nil])
+        #expect(transport.requests.map { $0.url?.absoluteString } == [Self.recordsURL + "/t1", Self.recordsURL + "/t1"])
+    }
+
+    @Test func configure_setsTheMergePatchType_overTheBodysOwn() async throws {
+        // Given a client whose headers name a Content-Type too
+        let transport = ScriptedTransport(Self.record("Buy milk", done: true))
+        let kinto = WebServiceClient(
+            baseURL: Self.kintoURL, configuration: .init(headers: ["Content-Type": "text/plain", "Accept-Language": "fr"]), transport: transport)
+        // When the task is completed
+        let task = try await kinto.send(CompleteTaskService(id: "t1"))
+        // Then the service's header won, the client's other header stayed, and the body is the patch
+        let request = try #require(transport.requests.first)
+        #expect(request.value(forHTTPHeaderField: "Content-Type") == "application/merge-patch+json")
+        #expect(request.value(forHTTPHeaderField: "Accept-Language") == "fr")
+        #expect(request.httpBody == Data(#"{"data":{"done":true}}"#.utf8))
+        #expect(task.done)
     }
 
     @Test func errorBodyHook_readsOkFalse_asAnErrorPayload_andLeavesTheRestToTheDefault() async throws {

@@ -4,20 +4,25 @@ import FoundationNetworking
 #endif
 
 /// Builds the `URLRequest` for one call: base URL plus endpoint, parameters in the service's encoding,
-/// default headers, the client's headers, the timeout, then the service's own adjustments.
+/// default headers, the client's headers, the service's condition, the timeout, the body, then the service's
+/// own adjustments.
 struct RequestBuilder {
     let baseURL: URL
     let headers: [String: String]
     let timeout: TimeInterval
+    /// Encodes the services' `Encodable` bodies that name no encoder of their own.
+    let jsonEncoder: JSONEncoder
     var multipartBoundary: String?
 
     /// The request for a ``WebService`` call, or `.network(.cannotConnect)` (underlying
-    /// `URLError.badURL`) when no URL can be made.
+    /// `URLError.badURL`) when no URL can be made, or `.service(.invalidRequest)` when the service describes
+    /// a request that cannot be sent.
     func request<Service: WebService>(for service: Service, parameters: Parameters) throws(WebServiceError) -> URLRequest {
         try request(
             endpoint: service.endpoint, method: service.method, parameters: parameters,
             encoding: service.parameterEncoding, formatting: service.parameterFormatting,
-            files: service.files, accept: "application/json", configure: service.configure)
+            files: service.files, body: service.body, condition: service.condition, accept: "application/json",
+            configure: service.configure)
     }
 
     /// The request for a ``StreamingService`` call: the same as a ``WebService``'s, accepting
@@ -26,15 +31,16 @@ struct RequestBuilder {
         try request(
             endpoint: service.endpoint, method: service.method, parameters: parameters,
             encoding: service.parameterEncoding, formatting: service.parameterFormatting,
-            files: [], accept: "text/event-stream", configure: service.configure)
+            files: [], body: nil, condition: nil, accept: "text/event-stream", configure: service.configure)
     }
 
     private func request(
         endpoint: String, method: HTTPMethod, parameters: Parameters, encoding: ParameterEncoding,
-        formatting: ParameterFormatting, files: [MultipartFile], accept: String,
-        configure: (inout URLRequest) -> Void
+        formatting: ParameterFormatting, files: [MultipartFile], body: RequestBody?, condition: RequestCondition?,
+        accept: String, configure: (inout URLRequest) -> Void
     ) throws(WebServiceError) -> URLRequest {
-        let query = encoding == .query ? RequestBody.queryString(parameters, formatting: formatting) : ""
+        try Self.checkShape(method: method, encoding: encoding, files: files, hasBody: body != nil)
+        let query = encoding == .query ? try EncodedBody.queryString(parameters, formatting: formatting) : ""
         guard let url = url(endpoint: endpoint, query: query) else {
             throw .network(.cannotConnect, underlyingError: URLError(.badURL))
         }
@@ -48,28 +54,67 @@ struct RequestBuilder {
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)
         }
-        if let body = body(encoding, parameters: parameters, files: files, formatting: formatting) {
-            request.setValue(body.contentType, forHTTPHeaderField: "Content-Type")
-            request.httpBody = body.data
+        if let header = condition?.header {
+            request.setValue(header.value, forHTTPHeaderField: header.name)
+        }
+        let encoded =
+            if let body {
+                try body.encoded(clientEncoder: jsonEncoder)
+            } else {
+                try parametersBody(encoding, parameters: parameters, files: files, formatting: formatting)
+            }
+        if let encoded {
+            request.setValue(encoded.contentType, forHTTPHeaderField: "Content-Type")
+            request.httpBody = encoded.data
         }
         configure(&request)
         return request
     }
 
-    private func body(
+    /// Refuses a request that cannot be sent as the service describes it, with one sentence saying why,
+    /// instead of sending something else: GET and HEAD carry no body (RFC 9110 gives one no meaning, and
+    /// Apple's URLSession fails such a request), a request has one body (the service's own, or its
+    /// parameters'), and files travel only in a `.multipart` body.
+    static func checkShape(
+        method: HTTPMethod, encoding: ParameterEncoding, files: [MultipartFile], hasBody: Bool
+    ) throws(WebServiceError) {
+        if method.carriesNoBody, hasBody {
+            throw .service(
+                .invalidRequest("A \(method) request has no body, but the service gives one; send its values as parameters in the query."))
+        }
+        if method.carriesNoBody, encoding != .query {
+            throw .service(
+                .invalidRequest(
+                    "A \(method) request has no body, but the service encodes its parameters as \(encoding.spelling); encode them as .query."
+                ))
+        }
+        if hasBody, encoding != .query {
+            throw .service(
+                .invalidRequest(
+                    "The service gives a body and also encodes its parameters as \(encoding.spelling), but a request has one body; encode the parameters as .query, or put them in the body."
+                ))
+        }
+        if !files.isEmpty, encoding != .multipart {
+            throw .service(
+                .invalidRequest(
+                    "The service has files, which only a .multipart body carries, but encodes its parameters as \(encoding.spelling)."))
+        }
+    }
+
+    private func parametersBody(
         _ encoding: ParameterEncoding, parameters: Parameters, files: [MultipartFile],
         formatting: ParameterFormatting
-    ) -> RequestBody? {
+    ) throws(WebServiceError) -> EncodedBody? {
         switch encoding {
         case .query:
             return nil
         case .json:
-            return RequestBody.json(parameters, formatting: formatting)
+            return EncodedBody.json(parameters, formatting: formatting)
         case .form:
-            return RequestBody.form(parameters, formatting: formatting)
+            return try EncodedBody.form(parameters, formatting: formatting)
         case .multipart:
             let multipart = multipartBoundary.map { MultipartBody(boundary: $0) } ?? MultipartBody()
-            return multipart.encode(parameters, files: files, formatting: formatting)
+            return try multipart.encode(parameters, files: files, formatting: formatting)
         }
     }
 
@@ -89,5 +134,15 @@ struct RequestBuilder {
         let queries = [components.percentEncodedQuery, query].compactMap { $0 }.filter { !$0.isEmpty }
         components.percentEncodedQuery = queries.isEmpty ? nil : queries.joined(separator: "&")
         return components.url
+    }
+}
+
+extension RequestBuilder {
+    /// A builder with `client`'s base URL, headers, timeout and JSON encoder.
+    init(client: WebServiceClient) {
+        let configuration = client.configuration
+        self.init(
+            baseURL: client.baseURL, headers: configuration.headers, timeout: configuration.timeout,
+            jsonEncoder: configuration.jsonEncoder)
     }
 }

@@ -19,19 +19,35 @@ extension WebServiceClient {
         public var retryPolicy: RetryPolicy?
         /// The time source for waits between retries and for header dates. Default: ``SystemClock``.
         public var clock: any ServiceClock
+        /// Encodes the `Encodable` bodies of services (``RequestBody/json(_:encoder:)``) that name no encoder
+        /// of their own. Default: dates in ISO 8601 (`2013-11-17T09:30:00Z`, as ``ParameterFormatting/standard``
+        /// writes them), keys sorted and slashes unescaped, so that a body's bytes are the same on every run.
+        /// The client only reads it: set it up before making the client, and leave it alone afterwards.
+        public var jsonEncoder: JSONEncoder
 
-        /// A configuration; every argument has the documented default.
+        /// A configuration; every argument has the documented default (`jsonEncoder: nil` is the default
+        /// encoder described on ``jsonEncoder``).
         public init(
             headers: [String: String] = [:],
             commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() },
             timeout: TimeInterval = 60, retryPolicy: RetryPolicy? = nil,
-            clock: any ServiceClock = SystemClock()
+            clock: any ServiceClock = SystemClock(), jsonEncoder: JSONEncoder? = nil
         ) {
             self.headers = headers
             self.commonParameters = commonParameters
             self.timeout = timeout
             self.retryPolicy = retryPolicy
             self.clock = clock
+            self.jsonEncoder = jsonEncoder ?? Self.standardJSONEncoder()
+        }
+
+        /// ISO 8601 dates, sorted keys, unescaped slashes. (`JSONEncoder` is `Sendable` from macOS 13, iOS 16,
+        /// tvOS 16 and watchOS 9, which are ServiceKit's floors, and in swift-foundation on Linux.)
+        private static func standardJSONEncoder() -> JSONEncoder {
+            let encoder = JSONEncoder()
+            encoder.dateEncodingStrategy = .iso8601
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            return encoder
         }
     }
 }

@@ -19,8 +19,7 @@ extension WebServiceClient {
         guard !Task.isCancelled else { throw .network(.cancelled) }
         var parameters = service.parameters
         parameters.merge(defaults: await configuration.commonParameters())
-        let builder = RequestBuilder(baseURL: baseURL, headers: configuration.headers, timeout: configuration.timeout)
-        let request = try builder.request(for: service, parameters: parameters)
+        let request = try RequestBuilder(client: self).request(for: service, parameters: parameters)
         var attempt = 1
         while true {
             let failure: WebServiceError

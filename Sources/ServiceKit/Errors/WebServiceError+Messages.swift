@@ -65,6 +65,12 @@ extension WebServiceError.Service {
             "The server's response is missing the field \(keyPath). \(Self.updateHint)"
         case .invalidField(let keyPath):
             "The server's response has an unexpected value in the field \(keyPath). \(Self.updateHint)"
+        case .invalidRequest(let problem):
+            "The app could not prepare this request: \(Self.sentence(problem)) Update the app if this keeps happening."
+        case .notModified:
+            "The server has nothing newer than the copy already loaded."
+        case .preconditionFailed:
+            "The item on the server is no longer the version this change was based on. Reload it, then try again."
         }
     }
 

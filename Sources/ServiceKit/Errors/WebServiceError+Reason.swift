@@ -5,7 +5,8 @@ extension WebServiceError {
     public enum Reason: Hashable, Sendable {
         /// The exchange with the server did not complete.
         case network(Network)
-        /// The server answered, but not with what the service asked for.
+        /// The server answered, but not with what the service asked for; or the service described a request
+        /// that cannot be sent.
         case service(Service)
 
         /// Which of the two families this reason belongs to.
@@ -37,7 +38,8 @@ extension WebServiceError {
     public enum Family: Hashable, Sendable {
         /// Network-level: no connection, no host, timeouts, lost connections, malformed responses, TLS, cancellation.
         case network
-        /// Service-level: the server said no, or said something the service cannot use.
+        /// Service-level: the server said no, or said something the service cannot use; or the service
+        /// described a request that cannot be sent.
         case service
     }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 extension WebServiceError {
-    /// Service-level failures: the server answered, but not with what the service asked for.
+    /// Service-level failures: the server answered, but not with what the service asked for; or the
+    /// service described a request that cannot be sent (``invalidRequest(_:)``).
     public enum Service: Hashable, Sendable {
         /// The server answered with a non-2xx status; `message` is the server's own explanation when its
         /// body carried one (`message`, `error_message`, `error_description` or `error`).
@@ -23,6 +24,19 @@ extension WebServiceError {
         /// A field is present but cannot be read as the type the service requires; the associated value
         /// is its key path.
         case invalidField(String)
+        /// The service describes a request that cannot be sent, so nothing was sent: a GET or HEAD with a
+        /// body, a ``WebService/body`` next to parameters encoded as a body, files outside a `.multipart` body,
+        /// a nested object (``ParameterValue/object(_:)``) outside a `.json` body, or a body value its JSON
+        /// encoder refuses. The associated value is one sentence saying which, for the developer; the request
+        /// is never retried.
+        case invalidRequest(String)
+        /// The server has nothing newer than the version the request named in `If-None-Match`
+        /// (``RequestCondition/ifNoneMatch(_:)``): status 304, with no body. Keep the copy already loaded.
+        case notModified
+        /// The server refused because a condition of the request does not hold (status 412): after
+        /// `If-Match` (``RequestCondition/ifMatch(_:)``), the resource changed since its `ETag` was read;
+        /// after `If-None-Match: *`, it exists already. Reload it, then decide again.
+        case preconditionFailed
 
         /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.
         public var code: Int {
@@ -34,6 +48,9 @@ extension WebServiceError {
             case .wrongContentType: 5
             case .missingField: 6
             case .invalidField: 7
+            case .invalidRequest: 8
+            case .notModified: 9
+            case .preconditionFailed: 10
             }
         }
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// The one error ServiceKit reports. Every failed call ends in exactly one of two families:
 /// *network-level* (the exchange with the server did not complete) or *service-level* (the server
-/// answered, but not with what the service asked for).
+/// answered, but not with what the service asked for; or the service described a request that cannot be
+/// sent, ``Service/invalidRequest(_:)``).
 ///
 /// ``reason`` names the family and the case, so a test or a caller compares it directly:
 /// `error.reason == .network(.timedOut)` or `error.reason == .service(.rateLimited(retryAfter: 2))`.

@@ -36,6 +36,11 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         ["GET", "HEAD", "DELETE", "OPTIONS"].contains(rawValue.uppercased()) ? .query : .json
     }
 
+    /// Whether requests of this method never carry a body in ServiceKit: GET and HEAD.
+    var carriesNoBody: Bool {
+        ["GET", "HEAD"].contains(rawValue.uppercased())
+    }
+
     /// The method token.
     public var description: String { rawValue }
 }

@@ -11,3 +11,15 @@ public enum ParameterEncoding: Hashable, Sendable {
     /// ``WebService/files``.
     case multipart
 }
+
+extension ParameterEncoding {
+    /// The case as a service spells it (`.json`), for sentences that name it.
+    var spelling: String {
+        switch self {
+        case .query: ".query"
+        case .json: ".json"
+        case .form: ".form"
+        case .multipart: ".multipart"
+        }
+    }
+}

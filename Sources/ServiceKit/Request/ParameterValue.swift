@@ -16,10 +16,16 @@ public enum ParameterValue: Hashable, Sendable {
     /// Several values under one name, written as ``ParameterFormatting/arrays`` says (a JSON array in
     /// JSON bodies). An empty array sends nothing in a query, form or multipart body.
     case array([ParameterValue])
+    /// Named values under one name: a JSON object in a `.json` body, written from a ``Parameters`` value
+    /// (`"data": ["title": title, "done": false] as Parameters` writes `"data":{"done":false,"title":"…"}`),
+    /// to any depth, inside arrays too. Only a `.json` body carries one: in a query, form or multipart body
+    /// it is an ``WebServiceError/Service/invalidRequest(_:)``.
+    case object(Parameters)
 }
 
-/// A Swift value that can be a request parameter. `String`, `Int`, `Double`, `Bool`, `Date`, `URL`, arrays of
-/// these and enums whose raw value is one of these conform; conform your own types by returning a value.
+/// A Swift value that can be a request parameter. `String`, `Int`, `Double`, `Bool`, `Date`, `URL`,
+/// ``Parameters`` (a nested object), arrays of these and enums whose raw value is one of these conform;
+/// conform your own types by returning a value.
 public protocol ParameterConvertible: Sendable {
     /// The parameter this value becomes.
     var parameterValue: ParameterValue { get }
@@ -70,6 +76,13 @@ extension URL: ParameterConvertible {
 extension Array: ParameterConvertible where Element: ParameterConvertible {
     /// `.array` of the elements' values.
     public var parameterValue: ParameterValue { .array(map(\.parameterValue)) }
+}
+
+/// Parameters nest: as a value they are an object (``ParameterValue/object(_:)``), which a `.json` body writes
+/// as a JSON object.
+extension Parameters: ParameterConvertible {
+    /// `.object(self)`.
+    public var parameterValue: ParameterValue { .object(self) }
 }
 
 extension ParameterConvertible where Self: RawRepresentable, RawValue: ParameterConvertible {

@@ -5,6 +5,13 @@
 /// var parameters: Parameters { ["since": since, "per_page": perPage] }   // since: Int?, perPage: Int?
 /// ```
 ///
+/// A value may itself be parameters, for a `.json` body that nests objects (`nil` optionals disappear there
+/// too):
+///
+/// ```swift
+/// var parameters: Parameters { ["data": ["title": title, "done": done] as Parameters] }
+/// ```
+///
 /// Names are unique: a later value for a name replaces the earlier one in place.
 public struct Parameters: Hashable, Sendable, ExpressibleByDictionaryLiteral {
     /// One named value.

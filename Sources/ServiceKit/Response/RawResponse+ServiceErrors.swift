@@ -1,12 +1,17 @@
 extension RawResponse {
     /// The default service-level error detection, recognising the common shapes:
     /// - status 429: `.rateLimited`, with ``retryAfter``;
+    /// - status 304: `.notModified` (the answer to `If-None-Match`);
+    /// - status 412: `.preconditionFailed` (the answer to `If-Match`, or to `If-None-Match: *`);
     /// - any other non-2xx status: `.httpStatus(status, message: serverMessage)`;
     /// - a 2xx whose body is an error payload (see ``errorPayload``).
     /// `nil` means nothing here looks like an error.
     public var commonServiceError: WebServiceError.Service? {
-        if statusCode == 429 {
-            return .rateLimited(retryAfter: retryAfter)
+        switch statusCode {
+        case 429: return .rateLimited(retryAfter: retryAfter)
+        case 304: return .notModified
+        case 412: return .preconditionFailed
+        default: break
         }
         if !isSuccess {
             return .httpStatus(statusCode, message: serverMessage)

@@ -44,6 +44,22 @@ public struct RawResponse: Sendable {
         }
     }
 
+    /// The body's JSON at its root, or the service-level error saying why there is none: `.undecodableBody`
+    /// (empty, or not JSON) or `.wrongContentType`, as the default ``WebService/decodeResponse(_:)`` throws
+    /// them. For a mapping that reads headers as well as the body:
+    ///
+    /// ```swift
+    /// func decodeResponse(_ reply: RawResponse) throws -> Versioned {
+    ///     Versioned(task: try response(from: reply.requiredJSON), etag: reply.etag)
+    /// }
+    /// ```
+    public var requiredJSON: JSON {
+        get throws(WebServiceError) {
+            guard let json else { throw bodyProblem ?? .service(.undecodableBody, statusCode: statusCode) }
+            return json
+        }
+    }
+
     /// Whether the status is 2xx.
     public var isSuccess: Bool { (200..<300).contains(statusCode) }
 
@@ -54,6 +70,13 @@ public struct RawResponse: Sendable {
     /// the latter measured from ``receivedAt``); `nil` when absent or unreadable.
     public var retryAfter: TimeInterval? {
         headers["Retry-After"].flatMap { RetryAfter.seconds(from: $0, now: receivedAt) }
+    }
+
+    /// The `ETag` header as the server sent it, quotes and any `W/` included (`"1434641515332"`,
+    /// `W/"0815"`), ready to go back in a ``RequestCondition``; the first one when there are several, `nil`
+    /// when there is none.
+    public var etag: String? {
+        headers.values(for: "ETag").first
     }
 
     /// The `Link` header's targets by relation (`links["next"]`), resolved against ``url``; a relation

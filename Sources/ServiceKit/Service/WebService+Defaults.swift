@@ -10,8 +10,12 @@ extension WebService {
     /// None.
     public var parameters: Parameters { [:] }
 
-    /// The method's default: query string for GET, HEAD, DELETE, OPTIONS; JSON body otherwise.
-    public var parameterEncoding: ParameterEncoding { method.defaultParameterEncoding }
+    /// `.query` when the service gives a ``WebService/body``; otherwise the method's default: query string
+    /// for GET, HEAD, DELETE, OPTIONS; JSON body otherwise.
+    public var parameterEncoding: ParameterEncoding { body == nil ? method.defaultParameterEncoding : .query }
+
+    /// None: the parameters make the body, if any.
+    public var body: RequestBody? { nil }
 
     /// ISO 8601 dates, `true`/`false`, repeated names.
     public var parameterFormatting: ParameterFormatting { .standard }
@@ -19,16 +23,16 @@ extension WebService {
     /// None.
     public var files: [MultipartFile] { [] }
 
+    /// None: the request is unconditional.
+    public var condition: RequestCondition? { nil }
+
     /// Leaves the request as the client built it.
     public func configure(_ request: inout URLRequest) {}
 
     /// Maps the body's JSON with ``response(from:)``; throws `.undecodableBody` or `.wrongContentType`
     /// when the body has no usable JSON.
     public func decodeResponse(_ reply: RawResponse) throws -> Response {
-        guard let json = reply.json else {
-            throw reply.bodyProblem ?? .service(.undecodableBody, statusCode: reply.statusCode)
-        }
-        return try response(from: json)
+        try response(from: reply.requiredJSON)
     }
 
     /// ``RawResponse/commonServiceError``.

@@ -48,10 +48,6 @@ extension DecodingError {
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
-        JSONPath(
-            components: keys.map { key in
-                key.intValue.map(JSONPath.Component.index) ?? .key(key.stringValue)
-            }
-        ).description
+        JSONPath(codingPath: keys).description
     }
 }

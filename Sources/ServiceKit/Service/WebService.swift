@@ -38,15 +38,33 @@ public protocol WebService: Sendable {
     /// Default: none.
     var parameters: Parameters { get }
 
-    /// Where the parameters travel. Default: the method's ``HTTPMethod/defaultParameterEncoding``
-    /// (query string for GET, HEAD, DELETE, OPTIONS; JSON body otherwise).
+    /// Where the parameters travel. Default: `.query` when the service gives a ``body``; otherwise the
+    /// method's ``HTTPMethod/defaultParameterEncoding`` (query string for GET, HEAD, DELETE, OPTIONS; JSON
+    /// body otherwise).
     var parameterEncoding: ParameterEncoding { get }
+
+    /// The request body, when the service gives it whole rather than from its ``parameters``: an
+    /// `Encodable` value as JSON (``RequestBody/json(_:encoder:)``, encoded with the client's
+    /// ``WebServiceClient/Configuration/jsonEncoder`` unless the body names its own encoder) or bytes with
+    /// their media type (``RequestBody/data(_:contentType:)``). The parameters then travel in the query
+    /// string. Default: `nil`, the parameters make the body as ``parameterEncoding`` says.
+    ///
+    /// A request has one body: a body on a GET or HEAD, next to parameters encoded as a body, or next to
+    /// ``files`` fails the call with ``WebServiceError/Service/invalidRequest(_:)`` before anything is sent.
+    var body: RequestBody? { get }
 
     /// How dates, booleans and arrays are written. Default: ``ParameterFormatting/standard``.
     var parameterFormatting: ParameterFormatting { get }
 
     /// File parts of a `.multipart` body, after the parameters' text parts. Default: none.
     var files: [MultipartFile] { get }
+
+    /// Makes the request conditional on the server's version of the resource: `If-Match` or
+    /// `If-None-Match` with an entity tag from an earlier response's ``RawResponse/etag``. The server's
+    /// refusals are service-level cases of their own: 412 is ``WebServiceError/Service/preconditionFailed``,
+    /// 304 ``WebServiceError/Service/notModified``. Set after the client's headers, before
+    /// ``configure(_:)``, which has the last word. Default: `nil`, unconditional.
+    var condition: RequestCondition? { get }
 
     /// Adjusts the finished request (headers, cache policy, timeout) just before it is sent; what is set
     /// here wins over the client's defaults. Default: nothing.
@@ -59,7 +77,8 @@ public protocol WebService: Sendable {
 
     /// Maps a whole response to ``Response``. Default: ``response(from:)`` on the body's JSON, throwing
     /// `.undecodableBody` when the body is empty or not JSON and `.wrongContentType` when its
-    /// `Content-Type` is not JSON. Implement it for bodies that are not JSON or mappings that need headers.
+    /// `Content-Type` is not JSON. Implement it for bodies that are not JSON or mappings that need headers
+    /// (``RawResponse/requiredJSON`` then throws as the default does).
     func decodeResponse(_ reply: RawResponse) throws -> Response
 
     /// Spots a service-level error in a response that arrived whole, before any mapping. Default:

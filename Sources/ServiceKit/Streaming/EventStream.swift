@@ -127,10 +127,7 @@ public struct EventStream<Service: StreamingService>: AsyncSequence, Sendable {
             guard !Task.isCancelled else { throw .network(.cancelled) }
             var parameters = service.parameters
             parameters.merge(defaults: await client.configuration.commonParameters())
-            let builder = RequestBuilder(
-                baseURL: client.baseURL, headers: client.configuration.headers,
-                timeout: client.configuration.timeout)
-            let request = try builder.request(for: service, parameters: parameters)
+            let request = try RequestBuilder(client: client).request(for: service, parameters: parameters)
             let response: StreamedResponse
             do {
                 response = try await client.transport.stream(request)

@@ -77,6 +77,8 @@ extension FaultMatrix {
             case (.recognisedServiceError, .error(let error)):
                 switch error.reason {
                 case .service(.httpStatus), .service(.rateLimited), .service(.errorPayload): return true
+                // A template answering 304 or 412 read as `.httpStatus` before these statuses had cases of their own.
+                case .service(.notModified), .service(.preconditionFailed): return true
                 default: return false
                 }
             case (.unusableBody, .error(let error)):
@@ -130,6 +132,9 @@ extension WebServiceError.Reason {
                 case .wrongContentType(let type): "wrongContentType(\(type))"
                 case .missingField(let path): "missingField(\(path))"
                 case .invalidField(let path): "invalidField(\(path))"
+                case .invalidRequest: "invalidRequest"
+                case .notModified: "notModified"
+                case .preconditionFailed: "preconditionFailed"
                 }
             return ".service(.\(inner))"
         }

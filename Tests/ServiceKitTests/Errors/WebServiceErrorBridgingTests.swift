@@ -41,6 +41,7 @@ import Testing
         let serviceCodes: [Int] = [
             .httpStatus(500, message: nil), .rateLimited(retryAfter: nil), .errorPayload(code: nil, message: nil),
             .undecodableBody, .wrongContentType("text/html"), .missingField("$.a"), .invalidField("$.a"),
+            .invalidRequest("A GET request has no body."), .notModified, .preconditionFailed,
         ].map { (failure: WebServiceError.Service) in failure.code }
         // Then no two share a code
         #expect(Set(networkCodes).count == networkCodes.count)

@@ -56,6 +56,19 @@ import Testing
             .service(.invalidField("$.created_at")),
             "The server's response has an unexpected value in the field $.created_at. Try again later, or update the app if this keeps happening."
         ),
+        (
+            .service(.invalidRequest("A GET request has no body, but the service encodes its parameters as .json; encode them as .query.")),
+            "The app could not prepare this request: A GET request has no body, but the service encodes its parameters as .json; encode them as .query. Update the app if this keeps happening."
+        ),
+        (.service(.notModified), "The server has nothing newer than the copy already loaded."),
+        (
+            .service(.preconditionFailed),
+            "The item on the server is no longer the version this change was based on. Reload it, then try again."
+        ),
+        (
+            .service(.invalidRequest("no sentence")),
+            "The app could not prepare this request: no sentence. Update the app if this keeps happening."
+        ),
     ]
 
     @Test(arguments: sentences)

@@ -7,6 +7,13 @@ import Testing
         (429, #"{"message": "slow down"}"#, [("Retry-After", "2")], .rateLimited(retryAfter: 2)),
         (429, "", [], .rateLimited(retryAfter: nil)),
         (
+            412, #"{"code": 412, "errno": 114, "error": "Precondition Failed", "message": "Resource was modified meanwhile"}"#, [],
+            .preconditionFailed
+        ),
+        (412, "", [], .preconditionFailed),
+        (304, "", [("ETag", #""1434641515332""#)], .notModified),
+        (409, #"{"message": "conflict"}"#, [], .httpStatus(409, message: "conflict")),
+        (
             404, #"{"message": "Not Found", "documentation_url": "https://docs.github.com"}"#, [],
             .httpStatus(404, message: "Not Found")
         ),

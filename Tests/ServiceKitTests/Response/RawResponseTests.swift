@@ -35,6 +35,19 @@ import Testing
         #expect(reply("null").json == nil)
     }
 
+    @Test func requiredJSON_isTheJSON_orTheErrorTheDefaultMappingThrows() throws {
+        // Given a JSON body, then its root
+        #expect(try reply(#"{"a": 1}"#).requiredJSON["a"].int == 1)
+        // Given no usable JSON, then the reason, with the status
+        let html = try #require(throws: WebServiceError.self) { try reply("<p>", contentType: "text/html", status: 201).requiredJSON }
+        #expect(html.reason == .service(.wrongContentType("text/html")))
+        #expect(html.statusCode == 201)
+        #expect(throws: WebServiceError.service(.undecodableBody)) { try reply("").requiredJSON }
+        let malformed = try #require(throws: WebServiceError.self) { try reply("{").requiredJSON }
+        #expect(malformed.reason == .service(.undecodableBody))
+        #expect(malformed.underlyingError is JSONParseError)
+    }
+
     @Test func headers_lookUpCaseInsensitivelyAndCombineRepeats() {
         let headers: ResponseHeaders = ["link": "<a>; rel=\"next\"", "X-Other": "1", "Link": "<b>; rel=\"prev\""]
         #expect(headers["LINK"] == "<a>; rel=\"next\", <b>; rel=\"prev\"")

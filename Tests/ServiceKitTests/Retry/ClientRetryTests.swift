@@ -77,6 +77,24 @@ import Testing
         #expect(transport.requests.count == 1)
     }
 
+    @Test(arguments: [
+        (412, WebServiceError.Service.preconditionFailed), (304, .notModified),
+    ])
+    func conditionalAnswers_reachTheCallerAtOnce_withTheirStatus(status: Int, expected: WebServiceError.Service) async {
+        // Given a PUT (idempotent, so retryable) answered 412 or 304, then a success that must not be asked for
+        let transport = ScriptedTransport(.respond(.text("", status: status, contentType: "application/json")), .json(["ok": true]))
+        let clock = VirtualClock()
+        // When it is sent with a retry policy
+        let error = await #expect(throws: WebServiceError.self) {
+            try await makeClient(transport, retryPolicy: policy, clock: clock).send(EchoService(method: .put, parameterEncoding: .json))
+        }
+        // Then the case of its own arrives after one attempt, with the status kept
+        #expect(error?.reason == .service(expected))
+        #expect(error?.statusCode == status)
+        #expect(transport.requests.count == 1)
+        #expect(clock.sleeps.isEmpty)
+    }
+
     @Test func retryAfterBeyondTheLimit_endsWithRateLimited() async {
         // Given a 429 asking for an hour
         let transport = ScriptedTransport(.json([:], status: 429, headers: [("Retry-After", "3600")]))

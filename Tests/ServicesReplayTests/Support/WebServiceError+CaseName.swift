@@ -18,6 +18,9 @@ extension WebServiceError.Reason {
             case .wrongContentType(let type): return "service.wrongContentType(\(type))"
             case .missingField(let path): return "service.missingField(\(path))"
             case .invalidField(let path): return "service.invalidField(\(path))"
+            case .invalidRequest: return "service.invalidRequest"
+            case .notModified: return "service.notModified"
+            case .preconditionFailed: return "service.preconditionFailed"
             }
         }
     }

@@ -10,9 +10,12 @@ struct MultipartBody {
         self.boundary = boundary
     }
 
-    func encode(_ parameters: Parameters, files: [MultipartFile], formatting: ParameterFormatting) -> RequestBody {
+    /// The body; throws `.invalidRequest` for a parameter holding an object.
+    func encode(
+        _ parameters: Parameters, files: [MultipartFile], formatting: ParameterFormatting
+    ) throws(WebServiceError) -> EncodedBody {
         var data = Data()
-        for pair in ParameterText.pairs(parameters, formatting: formatting) {
+        for pair in try ParameterText.pairs(parameters, formatting: formatting, encoding: .multipart) {
             appendHeader(to: &data, disposition: "form-data; name=\"\(Self.quoted(pair.name))\"", contentType: nil)
             data.append(Data(pair.value.utf8))
             data.append(Data("\r\n".utf8))
@@ -24,7 +27,7 @@ struct MultipartBody {
             data.append(Data("\r\n".utf8))
         }
         data.append(Data("--\(boundary)--\r\n".utf8))
-        return RequestBody(contentType: "multipart/form-data; boundary=\(boundary)", data: data)
+        return EncodedBody(contentType: "multipart/form-data; boundary=\(boundary)", data: data)
     }
 
     private func appendHeader(to data: inout Data, disposition: String, contentType: String?) {

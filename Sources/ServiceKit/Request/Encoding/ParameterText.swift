@@ -1,10 +1,20 @@
 /// Flattens parameters into name/value text pairs for the textual encodings (query, form, multipart),
 /// applying the service's formatting of dates, booleans and arrays.
 enum ParameterText {
-    /// The pairs in parameter order; arrays expand per ``ParameterFormatting/arrays``.
-    static func pairs(_ parameters: Parameters, formatting: ParameterFormatting) -> [(name: String, value: String)] {
+    /// The pairs in parameter order; arrays expand per ``ParameterFormatting/arrays``. Throws
+    /// `.invalidRequest` for a parameter holding an object, which has no text form (`encoding` names the
+    /// encoding in the sentence).
+    static func pairs(
+        _ parameters: Parameters, formatting: ParameterFormatting, encoding: ParameterEncoding
+    ) throws(WebServiceError) -> [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
         for entry in parameters.entries {
+            guard !entry.value.holdsObject else {
+                throw .service(
+                    .invalidRequest(
+                        "The parameter \"\(entry.name)\" holds an object, which only a .json body carries, but the service encodes its parameters as \(encoding.spelling)."
+                    ))
+            }
             guard case .array(let elements) = entry.value else {
                 pairs.append((entry.name, text(entry.value, formatting: formatting)))
                 continue
@@ -39,6 +49,9 @@ enum ParameterText {
         case .array(let elements):
             // Only reached for arrays nested in arrays, which flatten() removes; kept total for safety.
             return flatten(elements).map { text($0, formatting: formatting) }.joined(separator: ",")
+        case .object:
+            // Never reached: pairs(_:formatting:encoding:) refuses objects before writing any text.
+            return ""
         }
     }
 
@@ -48,6 +61,17 @@ enum ParameterText {
                 return flatten(inner)
             }
             return [value]
+        }
+    }
+}
+
+extension ParameterValue {
+    /// Whether this is an object, or an array holding one at any depth.
+    var holdsObject: Bool {
+        switch self {
+        case .object: true
+        case .array(let elements): elements.contains { $0.holdsObject }
+        case .string, .integer, .double, .bool, .date: false
         }
     }
 }

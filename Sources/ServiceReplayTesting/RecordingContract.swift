@@ -39,7 +39,9 @@ public struct ContractViolation: Sendable, Hashable, CustomStringConvertible {
 /// handling (its error detection, then its mapping, exactly as ``ServiceKit/WebServiceClient`` reads a response), and
 /// returns each one that does not read as recorded, in interaction order, then the templates by name:
 /// - a recorded 2xx must map to the service's `Response`, unless its body is an error payload (as
-///   ``ServiceKit/RawResponse/errorPayload`` finds one, such as `{"error": "maintenance", "message": ...}`);
+///   ``ServiceKit/RawResponse/errorPayload`` finds one, such as `{"error": "maintenance", "message": ...}`) or
+///   a GraphQL answer with errors (`{"errors": [...]}`, read by a ``ServiceKit/GraphQLService`` as
+///   ``ServiceKit/WebServiceError/Service/graphQL(_:)``);
 /// - a recorded error (non-2xx, or a 2xx carrying an error payload), and each of the cassette's error
 ///   templates when the service answers at least one interaction, must be read as a service-level error that
 ///   carries what the API said: the server's message for an HTTP error, the delay for a rate limit, a code or
@@ -101,8 +103,9 @@ enum RecordingContract {
             guard case .service(let serviceFailure) = error.reason else { return (nil, "cannot read the response: \(error)") }
             failure = serviceFailure
         }
-        // An error payload sent with 2xx is a recorded error too: a service reading it as a value swallows it.
-        let success = !isTemplate && reply.isSuccess && reply.errorPayload == nil
+        // An error payload (or a GraphQL errors array) sent with 2xx is a recorded error too: a service reading
+        // it as a value swallows it.
+        let success = !isTemplate && reply.isSuccess && reply.errorPayload == nil && !reply.hasGraphQLErrors
         switch (success, failure) {
         case (true, nil):
             return nil
@@ -132,7 +135,7 @@ enum RecordingContract {
     private static func isUnreadable(_ error: WebServiceError.Service) -> Bool {
         switch error {
         case .missingField, .invalidField, .undecodableBody, .wrongContentType: true
-        case .httpStatus, .rateLimited, .errorPayload, .invalidRequest, .notModified, .preconditionFailed: false
+        case .httpStatus, .rateLimited, .errorPayload, .invalidRequest, .notModified, .preconditionFailed, .graphQL: false
         }
     }
 
@@ -149,6 +152,7 @@ enum RecordingContract {
         case .invalidRequest(let problem): "a request it cannot send (\(problem))"
         case .notModified: "not modified (HTTP 304)"
         case .preconditionFailed: "a failed precondition (HTTP 412)"
+        case .graphQL(let failure): "GraphQL errors (\(failure.errors.map(\.message).joined(separator: "; ")))"
         }
     }
 }

@@ -192,6 +192,7 @@ import Testing
         ("### A PATCH with If-Match, and its 412", 2),
         ("### A DELETE", 1),
         ("### A header of the service's own: configure(_:)", 1),
+        ("## GraphQL", 2),
     ])
     func sendingDataExamples_areTheOnesReadmeExampleTestsSends(section: String, count: Int) throws {
         let blocks = Self.swiftBlocks(in: try Self.text("Sources/ServiceKit/ServiceKit.docc/ServicesAndErrors.md"), section: section)

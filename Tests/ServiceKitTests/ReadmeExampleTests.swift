@@ -141,6 +141,56 @@ import Testing
         .json(["data": ["id": "t1", "title": .string(title), "done": .bool(done), "last_modified": 1_434_641_515_332]], headers: [("ETag", etag)])
     }
 
+    struct GraphQLUser: Decodable, Sendable, Equatable {
+        let login: String
+        let name: String?
+    }
+
+    struct UserQuery: GraphQLService {
+        struct Variables: Encodable, Sendable { let login: String }
+        struct Response: Decodable, Sendable { let user: GraphQLUser? }
+        let login: String
+        var document: String { "query User($login: String!) { user(login: $login) { login name } }" }
+        var variables: Variables { Variables(login: login) }
+    }
+
+    func userName(_ login: String, with client: WebServiceClient) async throws -> String? {
+        do throws(WebServiceError) {
+            return try await client.send(UserQuery(login: login)).user?.name
+        } catch {
+            guard case .service(.graphQL(let failure)) = error.reason else { throw error }
+            if failure.errors.contains(where: { $0.code == "NOT_FOUND" }) { return nil }
+            // The fields the server could resolve sit next to the errors.
+            return try failure.partialData(as: UserQuery.Response.self)?.user?.name
+        }
+    }
+
+    @Test func graphQLExample_sendsTheOperation_andReadsDataErrorsAndPartialData() async throws {
+        // Given a GraphQL API answering with data, then NOT_FOUND, then a partial answer, then a 500
+        let transport = ScriptedTransport(
+            .json(["data": ["user": ["login": "octocat", "name": "The Octocat"]]]),
+            .json(["errors": [["message": "no such user", "extensions": ["code": "NOT_FOUND"]]]]),
+            .json(["data": ["user": ["login": "mona", "name": "Mona"]], "errors": [["message": "bio is private", "path": ["user", "bio"]]]]),
+            .json(["message": "down"], status: 500))
+        let client = WebServiceClient(baseURL: URL(string: "https://api.example.com")!, transport: transport)
+        // When the article's function asks four times
+        let found = try await userName("octocat", with: client)
+        let missing = try await userName("nobody", with: client)
+        let partial = try await userName("mona", with: client)
+        let down = await #expect(throws: WebServiceError.self) { try await userName("octocat", with: client) }
+        // Then the operation went out as its document, name and variables, and each answer read as the article says
+        #expect(transport.requests.first?.url?.absoluteString == "https://api.example.com/graphql")
+        #expect(
+            transport.requests.first?.httpBody
+                == Data(
+                    #"{"operationName":"User","query":"query User($login: String!) { user(login: $login) { login name } }","variables":{"login":"octocat"}}"#
+                        .utf8))
+        #expect(found == "The Octocat")
+        #expect(missing == nil)
+        #expect(partial == "Mona")
+        #expect(down?.family == .service)
+    }
+
     @Test func postWithANestedBody_sendsTheArticlesBytes_asParametersOrAsAnEncodableValue() async throws {
         // Given Kinto answering each create with the record
         let transport = ScriptedTransport(Self.record("Buy milk"))

@@ -222,7 +222,7 @@ import Testing
 
     @Test func replay_answersOnlyLoopbackNamesAndTheAllowedOnes_printingEachRefusal() async throws {
         // Given recorder replay on the bundled GitHub cassette, allowed to answer to mockserver
-        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github").path, "--allow-host", "mockserver"])
+        let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("github/users.json").path, "--allow-host", "mockserver"])
         let base = try await replay.address(after: "Replaying 1 cassette (4 interactions")
         let port = try #require(base.port)
         // When a page that rebound its name sends a request, then a client of the allowed name and one of localhost

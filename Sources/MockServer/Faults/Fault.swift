@@ -144,9 +144,9 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// rule and the templates there are (see ``CassetteServer/init(cassettes:configuration:)``).
     public static func serviceError(_ template: String) -> Fault { Fault(.serviceError(template: template)) }
 
-    /// Answer a GraphQL request as a GraphQL server reports an error: `200 OK` with
-    /// `{"data":null,"errors":[{"message":…,"extensions":{"code":CODE}}]}`, a service-level error whatever the
-    /// operation. `code` (default `INTERNAL_SERVER_ERROR`) must be a GraphQL name such as `FORBIDDEN` or
+    /// Answer a GraphQL request as a GraphQL server reports an error: `200 OK` with the recorded answer's
+    /// `data` (or `null`) and `"errors":[{"message":…,"extensions":{"code":CODE}}]`, a service-level error
+    /// whatever the operation, which a client that reads `data` alone mistakes for success. `code` (default `INTERNAL_SERVER_ERROR`) must be a GraphQL name such as `FORBIDDEN` or
     /// `UNAUTHENTICATED`; ``FaultPlan/init(seed:rules:)`` refuses any other.
     public static func graphQLError(code: String = "INTERNAL_SERVER_ERROR") -> Fault { Fault(.graphQLError(code: code)) }
 

@@ -5,15 +5,15 @@ extension FaultDecision {
     typealias Normal = (reply: HTTPReply, status: Int?)
 
     /// Whether this fault delays or damages the answer the request would have had (latency, throttle,
-    /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, and the stream faults), so the
+    /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, graphql-error, and the stream faults), so the
     /// request is replayed first. Faults that replace the answer (refuse, reset, empty, stall, garbage, status,
     /// service-error) do not: they leave the cassette's sequence untouched, so that a retried request still
     /// gets the recorded response.
     var altersAnswer: Bool {
         switch fault.kind {
-        case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError, .graphQLError: false
+        case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError: false
         case .latency, .throttle, .truncate, .stallAfter, .eventLatency, .errorEvent, .malformedChunk, .corruptBody,
-            .emptyBody, .contentType:
+            .emptyBody, .contentType, .graphQLError:
             true
         }
     }
@@ -36,7 +36,9 @@ extension FaultDecision {
         case .serviceError(let name):
             return respond(template ?? FaultResponses.missingTemplate(name))
         case .graphQLError(let code):
-            return respond(FaultResponses.graphQLError(code: code))
+            // The recorded data stays beside the error, as a server's partial answer: a service that reads data
+            // and ignores errors then returns a value, which the fault matrix calls a swallowed error.
+            return respond(FaultResponses.graphQLError(code: code, beside: normal.reply.wholeResponse))
         case .latency:
             return (.delayed(by: delay ?? .zero, normal.reply), status: normal.status)
         case .throttle(let rate):

@@ -1,3 +1,4 @@
+import ServiceReplayShared
 /// An ordered list of fault rules and the seed for their random choices.
 ///
 /// For each request the rules are tried in order and the first whose filters pass and whose trigger

@@ -21,10 +21,16 @@ enum FaultResponses {
     }
 
     /// What a `graphql-error` fault sends: `200 OK` with a GraphQL error response whose `extensions.code` is
-    /// `code` (a GraphQL name, so it needs no escaping).
-    static func graphQLError(code: String) -> HTTPResponse {
-        let body = #"{"data":null,"errors":[{"message":"MockServer injected a GraphQL error: \#(code)","extensions":{"code":"\#(code)"}}]}"#
-        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(body.utf8.count)], body: Data(body.utf8))
+    /// `code` (a GraphQL name, so it needs no escaping), and the `data` of `answer` (the recorded answer) when it
+    /// is a JSON object holding some, else `null`.
+    static func graphQLError(code: String, beside answer: HTTPResponse?) -> HTTPResponse {
+        var data = CassetteJSON.null
+        if let answer, case .object(let members)? = try? CassetteJSON(parsing: answer.body), let recorded = members["data"] { data = recorded }
+        let error: CassetteJSON = [
+            "message": .string("MockServer injected a GraphQL error: \(code)"), "extensions": ["code": .string(code)],
+        ]
+        let body = CassetteJSON.object(["data": data, "errors": [error]]).serialized()
+        return HTTPResponse(status: 200, headers: ["Content-Type": "application/json", "Content-Length": String(body.count)], body: body)
     }
 
     /// What a `service-error` fault sends when it has no template (a server refuses such a rule at start, so

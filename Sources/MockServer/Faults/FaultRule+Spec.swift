@@ -1,3 +1,4 @@
+import ServiceReplayShared
 extension FaultRule {
     /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD][,operation=NAME]`
     /// (a GraphQL operation's name); a

@@ -1,3 +1,4 @@
+import ServiceReplayShared
 /// How the server recognizes a GraphQL request, whatever the client: a JSON body (or a batch of them) with a
 /// `query` that reads as a document or an `extensions.persistedQuery`, or a `GET` whose query string carries the
 /// same fields (`query`, `operationName`, `variables`, `extensions`), as Apollo's persisted queries send them.
@@ -78,13 +79,22 @@ enum GraphQLRequest {
             }
     }
 
-    /// `value` with the document of each GraphQL request in it normalized; `value` itself when it holds none.
+    /// `value` with the document of each GraphQL request in it normalized, a missing `operationName` filled in
+    /// from a document with one named operation and missing `variables` as `{}`; `value` itself when it holds no
+    /// GraphQL request.
     /// Only the top level is looked at (one request or a batch), so other JSON bodies cost one lookup.
     static func normalizingDocuments(_ value: CassetteJSON) -> CassetteJSON {
         switch value {
         case .object(var members):
             guard isRequest(members), case .string(let query)? = members["query"] else { return value }
             members["query"] = .string(GraphQLDocument.normalized(query))
+            // What a server reads the same: no operationName and the document's only operation's name, no
+            // variables and `{}`. Clients differ in which they send.
+            if members["operationName"] == nil || members["operationName"] == .null {
+                let operations = GraphQLDocument.operations(in: query)
+                if operations.count == 1, let name = operations[0].name { members["operationName"] = .string(name) }
+            }
+            if members["variables"] == nil || members["variables"] == .null { members["variables"] = .object([:]) }
             return .object(members)
         case .array(let elements):
             guard isGraphQL(.json(value)) else { return value }

@@ -71,6 +71,10 @@ extension WebServiceError.Service {
             "The server has nothing newer than the copy already loaded."
         case .preconditionFailed:
             "The item on the server is no longer the version this change was based on. Reload it, then try again."
+        case .graphQL(let failure) where failure.message.isEmpty:
+            "The service reported an error."
+        case .graphQL(let failure):
+            "The service reported an error: \(Self.sentence(failure.message))"
         }
     }
 

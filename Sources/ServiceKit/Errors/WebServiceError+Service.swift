@@ -37,6 +37,9 @@ extension WebServiceError {
         /// `If-Match` (``RequestCondition/ifMatch(_:)``), the resource changed since its `ETag` was read;
         /// after `If-None-Match: *`, it exists already. Reload it, then decide again.
         case preconditionFailed
+        /// A GraphQL server answered with errors (``GraphQLService``): their messages, paths and codes, and the
+        /// partial data it sent beside them.
+        case graphQL(GraphQLErrors)
 
         /// The stable `NSError` code of the case in ``WebServiceError/serviceErrorDomain``.
         public var code: Int {
@@ -51,6 +54,7 @@ extension WebServiceError {
             case .invalidRequest: 8
             case .notModified: 9
             case .preconditionFailed: 10
+            case .graphQL: 11
             }
         }
     }

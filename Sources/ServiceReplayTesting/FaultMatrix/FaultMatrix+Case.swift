@@ -56,6 +56,8 @@ extension FaultMatrix {
         var attempts: Int
         /// The cassette's error templates, by name.
         var templates: [String]
+        /// Whether the call is a ``ServiceKit/GraphQLService``, which gets a `graphql-error` row.
+        var graphQL = false
     }
 
     /// The default rows for `shape`, in the order of the table in the article "The fault matrix", overrides applied.
@@ -86,6 +88,8 @@ extension FaultMatrix {
         for template in shape.templates.sorted() {
             rows.append(Case("service-error=\(template)", .recognisedServiceError, family: .service))
         }
+        // A GraphQL API reports its errors in a 200: the service must read them as its own, not as data.
+        if shape.graphQL { rows.append(Case("graphql-error", .serviceError, family: .service)) }
         if let events = shape.eventsBeforeFault {
             rows.append(Case("truncate=event:\(events)", Expectation.networkError.after(events: events), family: .network))
             rows.append(Case("stall=event:\(events)", Expectation.timedOut.after(events: events), family: .network))

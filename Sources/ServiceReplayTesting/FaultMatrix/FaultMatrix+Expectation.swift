@@ -79,6 +79,8 @@ extension FaultMatrix {
                 case .service(.httpStatus), .service(.rateLimited), .service(.errorPayload): return true
                 // A template answering 304 or 412 read as `.httpStatus` before these statuses had cases of their own.
                 case .service(.notModified), .service(.preconditionFailed): return true
+                // A GraphQL API's error template (or a graphql-error fault) is its error payload.
+                case .service(.graphQL): return true
                 default: return false
                 }
             case (.unusableBody, .error(let error)):
@@ -135,6 +137,7 @@ extension WebServiceError.Reason {
                 case .invalidRequest: "invalidRequest"
                 case .notModified: "notModified"
                 case .preconditionFailed: "preconditionFailed"
+                case .graphQL(let failure): "graphQL(\(failure.errors.map { $0.code ?? "-" }.joined(separator: ",")))"
                 }
             return ".service(.\(inner))"
         }

@@ -74,7 +74,8 @@ public enum FaultMatrix {
     ) async throws -> Report where Service.Response: Equatable {
         let runner = try runner(
             subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
-            client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, margin: margin
+            client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, graphQL: service is any GraphQLService,
+            margin: margin
         ) { client in
             do throws(WebServiceError) {
                 return (.success(try await client.send(service)), nil)
@@ -190,8 +191,9 @@ public enum FaultMatrix {
     ///
     /// Give every parameter but `kind` and `method` as to `run`, whose `only` takes a case returned here.
     /// - Parameters:
-    ///   - kind: the service type; a `StreamingService` gets the stream rows.
-    ///   - method: the service's method (a POST is never retried); default GET.
+    ///   - kind: the service type; a `StreamingService` gets the stream rows, a `GraphQLService` the
+    ///     `graphql-error` row.
+    ///   - method: the service's method (a POST, as a GraphQL operation's, is never retried); default GET.
     ///   - cassette: the cassette's name in `folder` (`github/users`).
     ///   - folder: the recordings folder; default as for `run`.
     ///   - eventsBeforeFault: for a `StreamingService`, how many events arrive before a stream fault strikes;
@@ -212,7 +214,7 @@ public enum FaultMatrix {
     ) throws -> [Case] {
         let (_, _, shape) = try shape(
             cassette: cassette, folder: folder, filePath: filePath, test: nil, client: client, idempotent: method.isIdempotent,
-            eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil)
+            eventsBeforeFault: kind is any StreamingService.Type ? max(0, eventsBeforeFault) : nil, graphQL: kind is any GraphQLService.Type)
         return try cases(for: shape, overrides: overrides)
     }
 
@@ -230,7 +232,7 @@ public enum FaultMatrix {
     private static func runner<Value>(
         subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
         client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
-        eventsBeforeFault: Int?, margin: Duration,
+        eventsBeforeFault: Int?, graphQL: Bool = false, margin: Duration,
         call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
     )
         throws -> Runner<Value>
@@ -238,7 +240,7 @@ public enum FaultMatrix {
         let test = CassetteSession.testName(function)
         let (recordings, recordedAt, shape) = try shape(
             cassette: cassette, folder: folder, filePath: filePath, test: test, client: client,
-            idempotent: idempotent, eventsBeforeFault: eventsBeforeFault)
+            idempotent: idempotent, eventsBeforeFault: eventsBeforeFault, graphQL: graphQL)
         return Runner(
             subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
             recordedAt: recordedAt, shape: shape, margin: margin, makeClient: client, call: call)
@@ -249,7 +251,7 @@ public enum FaultMatrix {
     /// `once`, `all`, `new-episodes`, `drift` or `MOCKSERVER_LIVE=1`) has neither date nor templates yet.
     private static func shape(
         cassette: String, folder: URL?, filePath: String, test: String?, client: (URL) -> WebServiceClient,
-        idempotent: Bool, eventsBeforeFault: Int?
+        idempotent: Bool, eventsBeforeFault: Int?, graphQL: Bool
     ) throws -> (URL, Date?, Shape) {
         let recordings = try RecordingsFolder.forTest(folder, filePath: filePath)
         let file = recordings.appendingPathComponent(cassette.hasSuffix(".json") ? cassette : cassette + ".json")
@@ -267,7 +269,8 @@ public enum FaultMatrix {
         let settings = client(URL(string: "http://127.0.0.1:9")!).configuration
         let shape = Shape(
             eventsBeforeFault: eventsBeforeFault, idempotent: idempotent, timeout: settings.timeout,
-            attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [])
+            attempts: settings.retryPolicy?.maxAttempts ?? 1, templates: loaded.map { Array($0.errorTemplates.keys) } ?? [],
+            graphQL: graphQL)
         return (recordings, loaded?.recordedAt, shape)
     }
 }

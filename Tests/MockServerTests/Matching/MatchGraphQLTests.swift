@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 @testable import MockServer
 import Testing
 
@@ -164,7 +165,8 @@ import Testing
             #expect(viewer.headers["Content-Type"] == "application/json")
             #expect(
                 viewer.bodyText
-                    == #"{"data":null,"errors":[{"message":"MockServer injected a GraphQL error: FORBIDDEN","extensions":{"code":"FORBIDDEN"}}]}"#)
+                    == #"{"data":{"viewer":{"login":"octocat"}},"errors":[{"message":"MockServer injected a GraphQL error: FORBIDDEN","extensions":{"code":"FORBIDDEN"}}]}"#
+            )
             #expect(
                 server.journal.entries.map(\.outcome.faultRule) == [
                     "rule 1 'status=503,operation=User' on match 1", "rule 2 'graphql-error=FORBIDDEN,operation=Viewer' on match 1",

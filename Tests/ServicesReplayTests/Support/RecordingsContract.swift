@@ -10,15 +10,17 @@ import ServiceReplayTesting
 ///
 /// Each problem is one sentence naming the cassette, the interaction (or template) and the field.
 enum RecordingsContract {
-    /// A service that sends requests matching `method` and `path`, and the contract check for it.
+    /// A service that sends requests matching `method` and `path` (and, for a GraphQL service, `operation`), and
+    /// the contract check for it.
     struct Route: Sendable {
         let service: String
         let method: String
         let path: PathGlob
+        var operation: String? = nil
         let check: @Sendable (Cassette, _ matching: @escaping (RecordedRequest) -> Bool) -> [ContractViolation]
     }
 
-    /// The services of the six APIs, by the requests they send (paths relative to each API's base URL).
+    /// The services of the seven APIs (GitHub's GraphQL one by operation), by the requests they send (paths relative to each API's base URL).
     static let routes: [Route] = [
         route("LoginService", "POST", "/login", LoginService(username: "", password: "")),
         route("StackExchangeQuestionsService", "GET", "/2.3/questions", StackExchangeQuestionsService(site: "stackoverflow")),
@@ -27,6 +29,9 @@ enum RecordingsContract {
         route("FriendsService", "GET", "/friends", FriendsService(userID: "")),
         route("FeedService", "GET", "/feeds", FeedService()),
         route("PhotoUploadService", "POST", "/photos", PhotoUploadService(caption: "", jpegData: Data())),
+        route("GitHubViewerQuery", "POST", "/graphql", GitHubViewerQuery(), operation: "Viewer"),
+        route("GitHubRepositoryQuery", "POST", "/graphql", GitHubRepositoryQuery(owner: "", name: ""), operation: "Repository"),
+        route("GitHubAddStarMutation", "POST", "/graphql", GitHubAddStarMutation(starrableId: ""), operation: "AddStar"),
     ]
 
     /// Every problem in `cassette`, in interaction order, then templates by name for each service in the order
@@ -61,13 +66,19 @@ enum RecordingsContract {
         Set(cassette.interactions.compactMap { route(for: $0.request)?.service })
     }
 
-    /// The route of the service that sends `request`, by method and path (the query left out).
+    /// The route of the service that sends `request`, by method and path (the query left out), and by its
+    /// GraphQL operation.
     static func route(for request: RecordedRequest) -> Route? {
-        routes.first { $0.method == request.method.uppercased() && $0.path.matches(request.path) }
+        routes.first { route in
+            route.method == request.method.uppercased() && route.path.matches(request.path)
+                && route.operation.map { request.graphQLOperations.contains($0) } ?? true
+        }
     }
 
-    private static func route<Service: WebService>(_ name: String, _ method: String, _ path: String, _ service: Service) -> Route {
-        Route(service: name, method: method, path: PathGlob(path)) { cassette, matching in
+    private static func route<Service: WebService>(
+        _ name: String, _ method: String, _ path: String, _ service: Service, operation: String? = nil
+    ) -> Route {
+        Route(service: name, method: method, path: PathGlob(path), operation: operation) { cassette, matching in
             contractViolations(of: service, in: cassette, matching: matching)
         }
     }

@@ -21,6 +21,7 @@ extension WebServiceError.Reason {
             case .invalidRequest: return "service.invalidRequest"
             case .notModified: return "service.notModified"
             case .preconditionFailed: return "service.preconditionFailed"
+            case .graphQL(let failure): return "service.graphQL(\(failure.errors.map { $0.code ?? "-" }.joined(separator: ",")))"
             }
         }
     }

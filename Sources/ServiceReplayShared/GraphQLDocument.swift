@@ -1,11 +1,12 @@
 /// A GraphQL document as matching compares it: the text with its ignored tokens (whitespace, commas, comments,
 /// a byte-order mark) dropped, keeping one space only where two names or numbers would otherwise run together,
 /// and strings (block strings too) kept byte for byte. So `query  Viewer { login, name } # mine` and
-/// `query Viewer{login name}` compare equal, as a GraphQL server reads them the same.
-enum GraphQLDocument {
+/// `query Viewer{login name}` compare equal, as a GraphQL server reads them the same. Shared by MockServer's
+/// matching and ServiceKit's ``GraphQLService`` defaults.
+package enum GraphQLDocument {
     /// `text` with its ignored tokens dropped (see the type's comment). Not a validating parser: text that is not
     /// GraphQL still comes out deterministically, so two equal texts always normalize equally.
-    static func normalized(_ text: String) -> String {
+    package static func normalized(_ text: String) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(text.utf8.count)
         var bytes = Array(text.utf8)
@@ -69,7 +70,7 @@ enum GraphQLDocument {
     }
 
     /// Whether `text` is a GraphQL name, as an operation's: letters, digits and `_`, not starting with a digit.
-    static func isName(_ text: String) -> Bool {
+    package static func isName(_ text: String) -> Bool {
         guard let first = text.utf8.first, !(first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) else { return false }
         return text.utf8.allSatisfy(isNameByte)
     }
@@ -82,7 +83,7 @@ enum GraphQLDocument {
 
     /// Whether `text` reads as a GraphQL executable document: it starts (after ignored tokens) with `{` or with
     /// the keyword `query`, `mutation`, `subscription` or `fragment`. A search API's `?query=shoes` does not.
-    static func looksLikeDocument(_ text: String) -> Bool {
+    package static func looksLikeDocument(_ text: String) -> Bool {
         let normalized = normalized(String(text.prefix(64)))
         if normalized.hasPrefix("{") { return true }
         for keyword in ["query", "mutation", "subscription", "fragment"] where normalized.hasPrefix(keyword) {
@@ -95,15 +96,17 @@ enum GraphQLDocument {
 
     /// One operation a document defines: its type (`query`, `mutation` or `subscription`; a shorthand `{ … }` is
     /// a query) and its name, `nil` when anonymous.
-    struct Operation: Equatable {
-        let type: String
-        let name: String?
+    package struct Operation: Equatable, Sendable {
+        /// `query`, `mutation` or `subscription`.
+        package let type: String
+        /// The operation's name; `nil` when anonymous.
+        package let name: String?
     }
 
     /// The operations `text` defines, in order, fragments left out: `query Viewer {…} mutation {…}` gives
     /// `Viewer` (a query) and an anonymous mutation. Strings and nested selections are skipped by depth, so only
     /// a keyword at the top level starts a definition.
-    static func operations(in text: String) -> [Operation] {
+    package static func operations(in text: String) -> [Operation] {
         let bytes = Array(normalized(text).utf8)
         var found: [Operation] = []
         var depth = 0
@@ -155,7 +158,7 @@ enum GraphQLDocument {
 
     /// The name of the first operation `text` defines (`query Viewer {…}` gives `Viewer`); `nil` when it is
     /// anonymous (`{ viewer { login } }`, `query { … }`) or defines none.
-    static func firstOperationName(in text: String) -> String? {
+    package static func firstOperationName(in text: String) -> String? {
         operations(in: text).first?.name
     }
 }

@@ -42,6 +42,8 @@ import Testing
         ("{ f(text: \"\"\"a \\\"\"\" ,b\"\"\") }", "{f(text:\"\"\"a \\\"\"\" ,b\"\"\")}"),
         ("query Q($a: Int = 1, $b: [ID!]) { ...F @include(if: true) }", "query Q($a:Int=1$b:[ID!]){...F@include(if:true)}"),
         ("\u{FEFF}{ a }", "{a}"),
+        (#"{ f(s: "\"")  g }"#, #"{f(s:"\"")g}"#),
+        ("{ f(s: \"\"\"a \"\" b\"\"\")  g }", "{f(s:\"\"\"a \"\" b\"\"\")g}"),
     ])
     func document_dropsIgnoredTokens_andKeepsStrings(text: String, expected: String) {
         #expect(GraphQLDocument.normalized(text) == expected)
@@ -130,6 +132,28 @@ import Testing
             #expect(message.hasPrefix("No recorded interaction matches POST /graphql (GraphQL User).\n"))
             #expect(report["differences"] == [#"$.variables.login: recorded "octocat", received "hubot""#])
             #expect(report["request"]?["operations"] == ["User"])
+        }
+    }
+
+    @Test func aBodyThatIsNotJSON_isNeverReadOnlyGraphQL() {
+        #expect(!GraphQLRequest.isReadOnly(.form([FormField(name: "query", value: "{ a }")])))
+        #expect(!GraphQLRequest.isReadOnly(.bytes(Data("{ a }".utf8))))
+    }
+
+    @Test func aPersistedGETsOtherQueryFields_stillCompare() async throws {
+        let persisted = "extensions=%7B%22persistedQuery%22%3A%7B%22version%22%3A1%2C%22sha256Hash%22%3A%22abc123%22%7D%7D"
+        let cassette = Cassette(
+            name: "gql",
+            interactions: [.stub("GET", "/graphql?operationName=Viewer&client=ios&\(persisted)", json: ["data": ["viewer": "ios"]])])
+        try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: false)) { server in
+            let base = try #require(server.baseURL)
+            // WHEN the same persisted query comes with another value of a field that is not GraphQL's
+            let android = try await rawExchange(base, "GET /graphql?operationName=Viewer&client=android&\(persisted) HTTP/1.1\r\nHost: localhost")
+            let ios = try await rawExchange(base, "GET /graphql?client=ios&\(persisted)&operationName=Viewer HTTP/1.1\r\nHost: localhost")
+            // THEN that field still decides
+            #expect(android.status == 404)
+            #expect(try CassetteJSON(parsing: android.body)["differences"] == [#"query client: recorded "ios", received "android""#])
+            #expect(ios.bodyText == #"{"data":{"viewer":"ios"}}"#)
         }
     }
 

@@ -411,9 +411,8 @@ import ServiceReplayTestSupport
                     #1 POST /graphql (GraphQL Viewer)
                       breaking  $.data.viewer.name: string → error "Cannot query field \\"name\\" on type \\"User\\"." (GraphQL error where the recording had none)
                       breaking  $.data.viewer: object → null (null where the recording had a value)
-                      additive  $.errors: missing → array (field added)
                     #2 POST /graphql (GraphQL AddStar): skipped: a GraphQL POST that is not a query is not re-sent without --all-methods
-                    Drift: 2 interactions checked, 3 breaking changes, 2 additive changes, 1 skipped.
+                    Drift: 2 interactions checked, 3 breaking changes, 1 additive change, 1 skipped.
 
                     """)
             #expect(upstream.methods.withLock { $0 } == ["POST", "POST"])

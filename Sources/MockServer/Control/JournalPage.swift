@@ -125,7 +125,7 @@ enum JournalPage {
             <details id="plan-edit" open>
             <summary>Change the plan</summary>
             <form id="plan-form">
-              <label for="plan-rules">Rules, as MOCKSERVER_FAULTS takes them (KIND[=ARG][,when=…][,path=…][,method=…], separated by ;)</label>
+              <label for="plan-rules">Rules, as MOCKSERVER_FAULTS takes them (KIND[=ARG][,when=…][,path=…][,method=…][,operation=…], separated by ;)</label>
               <textarea id="plan-rules" rows="3" spellcheck="false" placeholder="status=503,when=first:1,path=/users/*"></textarea>
               <label for="plan-seed">Seed (optional)</label>
               <input type="text" id="plan-seed" inputmode="numeric" autocomplete="off">

@@ -43,8 +43,12 @@ package enum DriftComparison {
             changes += eventChanges(recorded: recorded.body.data, live: live.body)
         } else if recordedType.isJSON, let before = try? CassetteJSON(parsing: recorded.body.data) {
             if let after = try? CassetteJSON(parsing: live.body) {
-                if graphQL { changes += graphQLErrorChanges(recorded: before, live: after) }
-                changes += shapeChanges(recorded: JSONShape(before), live: JSONShape(after))
+                let errors = graphQL ? graphQLErrorChanges(recorded: before, live: after) : []
+                changes += errors
+                // The errors named above are the change at `$.errors`: its shape would only say so again.
+                changes += shapeChanges(recorded: JSONShape(before), live: JSONShape(after)).filter { change in
+                    errors.isEmpty || !(change.place == "$.errors" || change.place.hasPrefix("$.errors."))
+                }
             } else {
                 changes.append(
                     DriftChange(

@@ -66,7 +66,7 @@ extension FaultMatrix {
                     if mode == .live || mode == .drift {
                         let variable = mode == .live ? "\(RecordMode.liveVariable)=1" : "\(RecordMode.recordVariable)=drift"
                         let sentence =
-                            "faults apply only to replays, so under \(variable) the matrix ran its baseline against the upstream and none of its \(cases.count) rows"
+                            "faults apply only to replays, so under \(variable) the matrix ran only its baseline, against the upstream, and skipped its \(cases.count) rows"
                         FileHandle.standardError.write(Data("note: \(subject): \(sentence)\n".utf8))
                         return Report(subject: subject, rows: [], elapsed: ContinuousClock.now - started, notice: sentence)
                     }

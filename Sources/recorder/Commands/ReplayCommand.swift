@@ -16,7 +16,7 @@ enum ReplayCommand: Command {
             one line per request (its target redacted as a cassette holds it) with what answered it: a recorded interaction, a fault, or nothing (a 404 whose
             JSON body names the closest recorded request and how it differs). Faults come from --fault specs,
             from a --faults plan file, or else from the MOCKSERVER_FAULTS and MOCKSERVER_SEED environment
-            variables. A fault spec reads KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD], for example
+            variables. A fault spec reads KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD][,operation=NAME] (a GraphQL operation), for example
             status=503,when=first:2 or latency=100..300ms,when=p:0.5,path=/users*; several specs may also be
             separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
             The control API answers under /__mockserver/ on the same address (its address is printed too): GET

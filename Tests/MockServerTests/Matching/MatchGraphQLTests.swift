@@ -135,6 +135,12 @@ import Testing
         }
     }
 
+    @Test func aJSONScalarOrAnArrayWithoutRequests_isNotGraphQL() throws {
+        #expect(!GraphQLRequest.isGraphQL(.json("query { a }")))
+        #expect(!GraphQLRequest.isGraphQL(.json([1, 2])))
+        #expect(GraphQLRequest.isGraphQL(.json(try CassetteJSON(parsing: #"[1, {"query":"{ a }"}]"#))))
+    }
+
     @Test func aBodyThatIsNotJSON_isNeverReadOnlyGraphQL() {
         #expect(!GraphQLRequest.isReadOnly(.form([FormField(name: "query", value: "{ a }")])))
         #expect(!GraphQLRequest.isReadOnly(.bytes(Data("{ a }".utf8))))

@@ -1,4 +1,5 @@
 import ServiceReplayShared
+
 /// How the server recognizes a GraphQL request, whatever the client: a JSON body (or a batch of them) with a
 /// `query` that reads as a document or an `extensions.persistedQuery`, or a `GET` whose query string carries the
 /// same fields (`query`, `operationName`, `variables`, `extensions`), as Apollo's persisted queries send them.
@@ -19,63 +20,49 @@ enum GraphQLRequest {
         return false
     }
 
+    /// The GraphQL requests `body` holds: itself when it is one, the requests of a batch (an array), else none.
+    private static func requests(in body: BodyContent) -> [CassetteJSON.Members] {
+        guard case .json(let value) = body else { return [] }
+        switch value {
+        case .object(let members): return isRequest(members) ? [members] : []
+        case .array(let elements):
+            return elements.compactMap { element in
+                guard case .object(let members) = element, isRequest(members) else { return nil }
+                return members
+            }
+        default: return []
+        }
+    }
+
     /// The operation names of a body read as GraphQL: one per request (several for a batch), each its
     /// `operationName`, else the name of the first operation its document defines; empty when the body is not
     /// GraphQL or every operation is anonymous.
     static func operationNames(of body: BodyContent) -> [String] {
-        guard case .json(let value) = body else { return [] }
-        switch value {
-        case .object(let members):
-            return operationName(of: members).map { [$0] } ?? []
-        case .array(let elements):
-            return elements.compactMap { element in
-                guard case .object(let members) = element else { return nil }
-                return operationName(of: members)
-            }
-        default:
-            return []
+        requests(in: body).compactMap { members in
+            if case .string(let name)? = members["operationName"], !name.isEmpty { return name }
+            guard case .string(let query)? = members["query"] else { return nil }
+            return GraphQLDocument.firstOperationName(in: query)
         }
-    }
-
-    private static func operationName(of members: CassetteJSON.Members) -> String? {
-        guard isRequest(members) else { return nil }
-        if case .string(let name)? = members["operationName"], !name.isEmpty { return name }
-        guard case .string(let query)? = members["query"] else { return nil }
-        return GraphQLDocument.firstOperationName(in: query)
     }
 
     /// Whether `body` is a GraphQL request, or a batch holding one (see ``isRequest(_:)``).
     static func isGraphQL(_ body: BodyContent) -> Bool {
-        guard case .json(let value) = body else { return false }
-        switch value {
-        case .object(let members): return isRequest(members)
-        case .array(let elements): return elements.contains { if case .object(let members) = $0 { isRequest(members) } else { false } }
-        default: return false
-        }
+        !requests(in: body).isEmpty
     }
 
     /// Whether `body` is GraphQL and only reads: each request in it runs a query (the operation its
     /// `operationName` names, else its document's first), so sending it again changes nothing on the server. A
     /// persisted query sends no document, so it cannot be told read-only here.
     static func isReadOnly(_ body: BodyContent) -> Bool {
-        guard case .json(let value) = body else { return false }
-        let requests: [CassetteJSON]
-        switch value {
-        case .object: requests = [value]
-        case .array(let elements): requests = elements
-        default: return false
-        }
+        let requests = requests(in: body)
         return !requests.isEmpty
-            && requests.allSatisfy { request in
-                guard case .object(let members) = request, isRequest(members), case .string(let query)? = members["query"] else { return false }
+            && requests.allSatisfy { members in
+                guard case .string(let query)? = members["query"] else { return false }
                 let operations = GraphQLDocument.operations(in: query)
-                let chosen: GraphQLDocument.Operation?
                 if case .string(let name)? = members["operationName"], !name.isEmpty {
-                    chosen = operations.first { $0.name == name }
-                } else {
-                    chosen = operations.first
+                    return operations.first { $0.name == name }?.type == "query"
                 }
-                return chosen?.type == "query"
+                return operations.first?.type == "query"
             }
     }
 

@@ -64,6 +64,13 @@ public struct NearMiss: Sendable, CustomStringConvertible {
         if differences.count > NearMiss.listedDifferenceLimit {
             lines.append("  … and \(differences.count - NearMiss.listedDifferenceLimit) more differences")
         }
+        let fresh = differences.filter(\.isFreshIdentifierInBody).map(\.location)
+        if !fresh.isEmpty {
+            let paths = fresh.map { "\"\($0)\"" }.joined(separator: ", ")
+            lines.append(
+                "A UUID that differs in the body is often drawn afresh by the client on each run (a client mutation ID, an idempotency key): if so, leave it out with the cassette's \"matching\": {\"ignoreBodyPaths\": [\(paths)]}."
+            )
+        }
         return lines.joined(separator: "\n")
     }
 

@@ -28,3 +28,26 @@ package struct RequestDifference: Sendable, Hashable, CustomStringConvertible {
         customDescription ?? "\(location): recorded \(recorded ?? "nothing"), received \(received ?? "nothing")"
     }
 }
+
+extension RequestDifference {
+    /// Whether this is a JSON body value (`$.…`) recorded and received as two different UUIDs, which a client
+    /// usually draws afresh on every run.
+    var isFreshIdentifierInBody: Bool {
+        guard location.hasPrefix("$"), let recorded, let received, recorded != received else { return false }
+        return Self.isQuotedUUID(recorded) && Self.isQuotedUUID(received)
+    }
+
+    /// `"xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"` in hex digits of either case, with its quotes.
+    private static func isQuotedUUID(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 38, bytes.first == UInt8(ascii: "\""), bytes.last == UInt8(ascii: "\"") else { return false }
+        for (index, byte) in bytes.dropFirst().dropLast().enumerated() {
+            if [8, 13, 18, 23].contains(index) {
+                guard byte == UInt8(ascii: "-") else { return false }
+            } else if !(byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) && !(byte | 0x20 >= UInt8(ascii: "a") && byte | 0x20 <= UInt8(ascii: "f")) {
+                return false
+            }
+        }
+        return true
+    }
+}

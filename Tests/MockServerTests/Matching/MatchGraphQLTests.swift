@@ -163,6 +163,32 @@ import Testing
         }
     }
 
+    @Test func aFreshUUIDInTheVariables_getsTheHintThatLeavesItOut() async throws {
+        let recorded = "5458922B-0F2C-4C43-9C55-0D2A5C4B7E11"
+        let mutation = "mutation AddStar($repo: String!, $id: String!) { addStar(repo: $repo, clientMutationId: $id) { stars } }"
+        let cassette = Cassette(
+            name: "gql",
+            interactions: [
+                .stub(
+                    "POST", "/graphql", json: ["data": [:]],
+                    requestBody: .json(["query": .string(mutation), "variables": ["repo": "a", "id": .string(recorded)]]))
+            ])
+        try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none, strict: false)) { server in
+            let base = try #require(server.baseURL)
+            // WHEN the client draws another UUID, and (separately) asks for another repository
+            let fresh = try await Self.post(
+                base, #"{"query":"\#(mutation)","variables":{"repo":"a","id":"a1554e69-7d5e-4b1f-9f0e-6c1e2d3f4a5b"}}"#)
+            let other = try await Self.post(base, #"{"query":"\#(mutation)","variables":{"repo":"b","id":"\#(recorded)"}}"#)
+            // THEN only the UUID's near miss says how to leave it out
+            let hint = try CassetteJSON(parsing: fresh.body)["message"]?.stringValue ?? ""
+            #expect(
+                hint.hasSuffix(
+                    #"A UUID that differs in the body is often drawn afresh by the client on each run (a client mutation ID, an idempotency key): if so, leave it out with the cassette's "matching": {"ignoreBodyPaths": ["$.variables.id"]}."#
+                ), "\(hint)")
+            #expect(try !(CassetteJSON(parsing: other.body)["message"]?.stringValue ?? "UUID").contains("UUID"))
+        }
+    }
+
     @Test func ignoredVariables_areLeftOut_overPOSTandGET() async throws {
         // GIVEN a cassette that leaves out the variables' `first`
         let cassette = Self.cassette(matching: MatchRules(ignoredBodyPaths: ["$.variables.first"]))

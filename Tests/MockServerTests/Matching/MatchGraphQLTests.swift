@@ -44,6 +44,7 @@ import Testing
         ("\u{FEFF}{ a }", "{a}"),
         (#"{ f(s: "\"")  g }"#, #"{f(s:"\"")g}"#),
         ("{ f(s: \"\"\"a \"\" b\"\"\")  g }", "{f(s:\"\"\"a \"\" b\"\"\")g}"),
+        ("{ f(s: \"\"\"say \"x\" ,  now\"\"\")  g }", "{f(s:\"\"\"say \"x\" ,  now\"\"\")g}"),
     ])
     func document_dropsIgnoredTokens_andKeepsStrings(text: String, expected: String) {
         #expect(GraphQLDocument.normalized(text) == expected)

@@ -155,13 +155,19 @@ import Testing
         }
     }
 
+    /// `api/things.json` in `folder`, with the hand-written parts and one interaction for /json and one for /text,
+    /// as two tests sharing it would use them; and its bytes.
+    static func sharedCassette(in folder: URL) throws -> (file: URL, bytes: Data) {
+        let file = folder.appendingPathComponent("api/things.json")
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text")]).save(to: file)
+        return (file, try Data(contentsOf: file))
+    }
+
     @Test func all_aFailingTestSharingACassetteAnEarlierTestReplaced_putsTheCassetteBackAsItWasBeforeTheRun() async throws {
         try await Self.withFolder { folder in
             // Given a cassette two tests share: one asks for /json, the other for /text
-            let file = folder.appendingPathComponent("api/things.json")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Self.handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text")]).save(to: file)
-            let before = try Data(contentsOf: file)
+            let (file, before) = try Self.sharedCassette(in: folder)
             try await withUpstream { upstream, _ in
                 // When, under `all`, the first passes (replacing it from scratch) and the second fails
                 _ = try await Self.run(.all, in: folder, upstream: upstream)
@@ -219,10 +225,7 @@ import Testing
         try await Self.withFolder { folder in
             // Given a cassette two tests share, the trait's (which sees its outcome) and withMockServer's (which
             // cannot see a failed #expect): one asks for /json, the other for /text
-            let file = folder.appendingPathComponent("api/things.json")
-            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Self.handWritten([.stub("GET", "/json", text: "old json"), .stub("GET", "/text", text: "old text")]).save(to: file)
-            let before = try Data(contentsOf: file)
+            let (file, before) = try Self.sharedCassette(in: folder)
             try await withUpstream { upstream, _ in
                 // When, under `all`, the first passes (replacing it) and the second cannot tell
                 _ = try await Self.run(.all, in: folder, upstream: upstream)

@@ -92,8 +92,8 @@ extension GraphQLService {
 
     /// A persisted query's fields, as a `GET` carries them; none otherwise.
     public var parameters: Parameters {
-        guard method == .get, let fields = queryParametersForGET else { return [:] }
-        return fields
+        guard persistedQuery?.usesGET == true else { return [:] }
+        return queryParametersForGET ?? [:]
     }
 
     /// The query a persisted `GET` carries, `nil` when its variables do not encode.

@@ -24,8 +24,8 @@ package enum GraphQLDocument {
                 while index < bytes.count, bytes[index] != UInt8(ascii: "\n"), bytes[index] != UInt8(ascii: "\r") { index += 1 }
                 pendingSpace = true
             case UInt8(ascii: "\""):
+                // A string needs no space before it: a lexer ends a name at its quote.
                 let end = stringEnd(in: bytes, from: index)
-                if pendingSpace, let last = output.last, isNameByte(last) { output.append(UInt8(ascii: " ")) }
                 output.append(contentsOf: bytes[index..<end])
                 pendingSpace = false
                 index = end

@@ -43,6 +43,7 @@ import Testing
         ("query Q($a: Int = 1, $b: [ID!]) { ...F @include(if: true) }", "query Q($a:Int=1$b:[ID!]){...F@include(if:true)}"),
         ("\u{FEFF}{ a }", "{a}"),
         (#"{ f(s: "\"")  g }"#, #"{f(s:"\"")g}"#),
+        (#"{ f(list: [a "x"]) }"#, #"{f(list:[a"x"])}"#),
         ("{ f(s: \"\"\"a \"\" b\"\"\")  g }", "{f(s:\"\"\"a \"\" b\"\"\")g}"),
         ("{ f(s: \"\"\"say \"x\" ,  now\"\"\")  g }", "{f(s:\"\"\"say \"x\" ,  now\"\"\")g}"),
     ])
@@ -63,7 +64,10 @@ import Testing
         #expect(GraphQLDocument.firstOperationName(in: text) == expected)
     }
 
-    @Test(arguments: [("{ viewer { login } }", true), ("mutation { a }", true), ("shoes", false), ("query", false), ("queryX { a }", false)])
+    @Test(arguments: [
+        ("{ viewer { login } }", true), ("mutation { a }", true), ("query($id: ID) { a }", true), ("query @live { a }", true),
+        ("query Q { a }", true), ("shoes", false), ("query", false), ("queryX { a }", false), ("query.x", false),
+    ])
     func aSearchAPIsQueryParameter_isNotADocument(text: String, isDocument: Bool) {
         #expect(GraphQLDocument.looksLikeDocument(text) == isDocument)
     }

@@ -134,14 +134,14 @@ import Testing
         #expect(Self.body(register).contains(#""extensions":{"persistedQuery""#))
         // Over GET: the fields in the query, no body
         let (get, result) = await Self.send(
-            UserQuery(login: "octocat", persistedQuery: GraphQLPersistedQuery(sha256Hash: hash, usesGET: true)),
+            UserQuery(login: "octo/cat", persistedQuery: GraphQLPersistedQuery(sha256Hash: hash, usesGET: true)),
             answer: .json(["data": ["user": ["login": "octocat"]]]))
         #expect(get?.httpMethod == "GET")
         #expect(get?.httpBody == nil)
         let items = URLComponents(url: try #require(get?.url), resolvingAgainstBaseURL: false)?.queryItems ?? []
         #expect(
             items.sorted { $0.name < $1.name }.map { "\($0.name)=\($0.value ?? "")" } == [
-                #"extensions={"persistedQuery":{"sha256Hash":"\#(hash)","version":1}}"#, "operationName=User", #"variables={"login":"octocat"}"#,
+                #"extensions={"persistedQuery":{"sha256Hash":"\#(hash)","version":1}}"#, "operationName=User", #"variables={"login":"octo/cat"}"#,
             ])
         #expect(try result.get().user?.login == "octocat")
     }

@@ -107,7 +107,12 @@ package enum GraphQLDocument {
     /// `Viewer` (a query) and an anonymous mutation. Strings and nested selections are skipped by depth, so only
     /// a keyword at the top level starts a definition.
     package static func operations(in text: String) -> [Operation] {
-        let bytes = Array(normalized(text).utf8)
+        operations(inNormalized: normalized(text))
+    }
+
+    /// ``operations(in:)`` of a text ``normalized(_:)`` gave already, so that it is not normalized twice.
+    package static func operations(inNormalized text: String) -> [Operation] {
+        let bytes = Array(text.utf8)
         var found: [Operation] = []
         var depth = 0
         // Whether a top-level keyword (an operation's or a fragment's) was read and its selection set is next: a

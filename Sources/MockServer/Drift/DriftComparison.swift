@@ -121,8 +121,9 @@ package enum DriftComparison {
                         place = place.appending(.index(number.intValue ?? 0))
                         shapePlace = shapePlace.appending(.anyIndex)
                     default:
-                        place = place.appending(.key(step.stringValue ?? step.compactText))
-                        shapePlace = shapePlace.appending(.key(step.stringValue ?? step.compactText))
+                        let key = JSONPath.Component.key(step.stringValue ?? step.compactText)
+                        place = place.appending(key)
+                        shapePlace = shapePlace.appending(key)
                     }
                 }
             }

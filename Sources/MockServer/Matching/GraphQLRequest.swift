@@ -74,11 +74,12 @@ enum GraphQLRequest {
         switch value {
         case .object(var members):
             guard isRequest(members), case .string(let query)? = members["query"] else { return value }
-            members["query"] = .string(GraphQLDocument.normalized(query))
+            let document = GraphQLDocument.normalized(query)
+            members["query"] = .string(document)
             // What a server reads the same: no operationName and the document's only operation's name, no
             // variables and `{}`. Clients differ in which they send.
             if members["operationName"] == nil || members["operationName"] == .null {
-                let operations = GraphQLDocument.operations(in: query)
+                let operations = GraphQLDocument.operations(inNormalized: document)
                 if operations.count == 1, let name = operations[0].name { members["operationName"] = .string(name) }
             }
             if members["variables"] == nil || members["variables"] == .null { members["variables"] = .object([:]) }

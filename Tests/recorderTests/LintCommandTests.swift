@@ -30,7 +30,7 @@ import Testing
                 with: "\"Authorization\",\n            \"Bearer ghp_abcdefghijklmnopqrstuvwxyz0123456789\"")
         #expect(leaky != friends)
         try workspace.write(leaky, to: "Recordings/friends/friends.json")
-        try workspace.write("{\"format\": \"servicereplay-cassette\", \"version\": 3}", to: "Recordings/future.json")
+        try workspace.write("{\"format\": \"servicereplay-cassette\", \"version\": 4}", to: "Recordings/future.json")
         // When linting the folder by default
         let result = try await workspace.run(["lint"])
         // Then each finding names file, interaction and place, and the summary counts them
@@ -42,7 +42,7 @@ import Testing
                 if it is not, add "token" to allow in Recordings/.servicereplay.json
                 Recordings/friends/friends.json: interaction 1: request header Authorization: looks like a credential (name `Authorization`); \
                 if it is not, add "Authorization" to allow in Recordings/.servicereplay.json
-                Recordings/future.json: cassette version 3 is newer than this MockServer reads (version 2); update ServiceReplay
+                Recordings/future.json: cassette version 4 is newer than this MockServer reads (version 3); update ServiceReplay
                 3 cassettes, 6 interactions, 4 findings
 
                 """)
@@ -158,7 +158,7 @@ import Testing
         let result = try await workspace.run(["lint", "old.json"])
         #expect(
             result.stdout == """
-                old.json: format version 1; it loads and replays as it is, and is written as version 2 when next saved
+                old.json: format version 1; it loads and replays as it is, and is written as version 3 when next saved
                 1 cassette, 1 interaction, 0 findings
 
                 """)
@@ -169,7 +169,7 @@ import Testing
     static func refusedCassette(origin: String?, recordedAt: Bool) -> String {
         let stamp = recordedAt ? #""recordedAt": "2026-11-21T10:00:00Z", "durationMs": 1, "# : ""
         let originField = origin.map { #""origin": "\#($0)", "# } ?? ""
-        return #"{"format": "servicereplay-cassette", "version": 2, "name": "users", \#(originField)"upstream": "http://127.0.0.1:8001", "interactions": ["#
+        return #"{"format": "servicereplay-cassette", "version": 3, "name": "users", \#(originField)"upstream": "http://127.0.0.1:8001", "interactions": ["#
             + #"{"request": {"method": "GET", "target": "/ok"}, "response": {"status": 200}}, "#
             + #"{\#(stamp)"request": {"method": "GET", "target": "/users"}, "failure": {"kind": "refused", "message": "Could not connect to http://127.0.0.1:8001: Connection refused."}}]}"#
     }

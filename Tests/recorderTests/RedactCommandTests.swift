@@ -67,7 +67,7 @@ import Testing
         // Then each problem is one sentence, the broken file keeps its bytes, the leaky one is fixed, status 1
         #expect(
             result.stderr == """
-                recorder: broken.json: interaction 0: expected exactly one of "response" or "failure"
+                recorder: broken.json: interaction 0: expected exactly one of "response", "failure" or "webSocket"
                 recorder: gone.json: no such file or folder
 
                 """)

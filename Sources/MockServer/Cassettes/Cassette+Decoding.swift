@@ -294,16 +294,18 @@ extension RecordedRequest {
 extension Interaction {
     init(_ value: CassetteJSON, file: String, index: Int) throws(MockServerError) {
         let reader = try CassetteFieldReader(value, file: file, interaction: index, path: "")
-        try reader.rejectUnknown(["recordedAt", "durationMs", "request", "response", "failure"])
+        try reader.rejectUnknown(["recordedAt", "durationMs", "request", "response", "failure", "webSocket"])
         let request = try RecordedRequest(reader.object("request"))
         let outcome: Outcome
-        switch (try reader.optionalObject("response"), try reader.optionalObject("failure")) {
-        case (let response?, nil):
+        switch (try reader.optionalObject("response"), try reader.optionalObject("failure"), try reader.optionalObject("webSocket")) {
+        case (let response?, nil, nil):
             outcome = .response(try RecordedResponse(response))
-        case (nil, let failure?):
+        case (nil, let failure?, nil):
             outcome = .failure(try TransportFailure(failure))
+        case (nil, nil, let conversation?):
+            outcome = .webSocket(try RecordedWebSocket(conversation))
         default:
-            throw reader.failure(nil, "expected exactly one of \"response\" or \"failure\"")
+            throw reader.failure(nil, "expected exactly one of \"response\", \"failure\" or \"webSocket\"")
         }
         let duration = try reader.optionalInteger("durationMs")
         if let duration, duration < 0 {

@@ -34,6 +34,7 @@ extension Interaction {
         switch outcome {
         case .response(let response): members["response"] = response.jsonValue
         case .failure(let failure): members["failure"] = failure.jsonValue
+        case .webSocket(let conversation): members["webSocket"] = conversation.jsonValue
         }
         members["recordedAt"] = recordedAt.map { .string(CassetteDate.format($0)) }
         members["durationMs"] = durationMs.map { .number(JSONNumber($0)) }

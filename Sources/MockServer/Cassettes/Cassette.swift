@@ -35,7 +35,7 @@ import Foundation
 ///   "origin" : "recorded",
 ///   "recordedAt" : "2026-11-21T10:00:00Z",
 ///   "upstream" : "https://api.github.com",
-///   "version" : 2
+///   "version" : 3
 /// }
 /// ```
 ///
@@ -55,10 +55,11 @@ public struct Cassette: Sendable, Hashable {
     public static let format = "servicereplay-cassette"
     /// The newest format version this code reads and the version it writes.
     ///
-    /// Version 2 stores a JSON body's layout (`"layout"`, `"finalNewline"`) so that it replays byte
-    /// for byte, in its own key order. Version 1 files load as they are: their inline bodies replay
-    /// compactly, in the key order of the file (sorted, in every file the recorder wrote).
-    public static let currentVersion = 2
+    /// Version 3 adds WebSocket conversations (`"webSocket"` in place of `"response"`, see
+    /// `RecordedWebSocket`). Version 2 stores a JSON body's layout (`"layout"`, `"finalNewline"`) so that it
+    /// replays byte for byte, in its own key order. Older files load as they are: version 1's inline bodies
+    /// replay compactly, in the key order of the file (sorted, in every file the recorder wrote).
+    public static let currentVersion = 3
 
     /// Whether the interactions were captured from a real upstream or written by a person.
     package enum Origin: String, Sendable, Hashable, CaseIterable {

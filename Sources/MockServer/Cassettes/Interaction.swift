@@ -9,6 +9,8 @@ public struct Interaction: Sendable, Hashable {
         case response(RecordedResponse)
         /// The exchange failed below HTTP; replay reproduces the failure instead of answering.
         case failure(TransportFailure)
+        /// The request upgraded to a WebSocket: the conversation that followed.
+        case webSocket(RecordedWebSocket)
     }
 
     /// When the exchange was recorded (UTC); `nil` when unknown.
@@ -39,10 +41,20 @@ public struct Interaction: Sendable, Hashable {
     }
 
     /// The recorded response, or `nil` when the upstream failed below HTTP (the recording then holds a transport
-    /// failure, which replays as a reset connection or a server that never answers).
+    /// failure, which replays as a reset connection or a server that never answers). For a WebSocket
+    /// conversation, the upgrade's answer (`101` and its headers).
     public var response: RecordedResponse? {
-        guard case .response(let response) = outcome else { return nil }
-        return response
+        switch outcome {
+        case .response(let response): response
+        case .webSocket(let conversation): conversation.response
+        case .failure: nil
+        }
+    }
+
+    /// The recorded WebSocket conversation, or `nil` when the request did not upgrade.
+    package var webSocket: RecordedWebSocket? {
+        guard case .webSocket(let conversation) = outcome else { return nil }
+        return conversation
     }
 
     /// The recorded transport failure, or `nil` when the upstream answered.

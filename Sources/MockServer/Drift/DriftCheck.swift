@@ -59,6 +59,9 @@ package final class DriftCheck: Sendable {
                 switch exchange.live {
                 case .failure(let failure):
                     changes = [.unreachable(failure.driftReason)]
+                case .webSocket:
+                    warnings.append("drift: \(title): a WebSocket conversation is not compared; only its upgrade is matched")
+                    continue
                 case .response(let answer):
                     let recorded = RecordedResponse(
                         status: replayed.status, headers: replayed.headers,

@@ -30,6 +30,12 @@ struct InteractionArchive: Sendable {
     /// The reply for `interaction` and the archive that rebuilds it from that reply.
     static func prepare(_ interaction: Interaction, shared: inout SharedStrings) -> (PreparedReply, InteractionArchive) {
         switch interaction.outcome {
+        case .webSocket(let conversation):
+            return (
+                .webSocket(conversation),
+                InteractionArchive(
+                    recordedAt: interaction.recordedAt, durationMs: interaction.durationMs, bodyForm: .empty, headers: .replayed)
+            )
         case .failure(let failure):
             return (
                 .failure(failure),
@@ -92,6 +98,8 @@ struct InteractionArchive: Sendable {
         switch reply {
         case .failure(let failure):
             return .failure(failure)
+        case .webSocket(let conversation):
+            return .webSocket(conversation)
         case .stream(let stream):
             guard case .recorded(let recordedHeaders) = headers, case .stream(let parts) = bodyForm else {
                 return .response(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What one prepared interaction replays, built once when its cassette is prepared.
 enum PreparedReply: Sendable {
     /// Send this response. JSON bodies were serialized once when the engine was built; `Content-Length`
@@ -7,12 +9,15 @@ enum PreparedReply: Sendable {
     case failure(TransportFailure)
     /// Send this stream, each part at its recorded offset.
     case stream(HTTPStream)
+    /// Accept the upgrade and play this conversation.
+    case webSocket(RecordedWebSocket)
 
     /// The response's status, or `nil` for a transport failure.
     var status: Int? {
         switch self {
         case .response(let response): response.status
         case .stream(let stream): stream.head.status
+        case .webSocket(let conversation): conversation.response.status
         case .failure: nil
         }
     }
@@ -32,6 +37,12 @@ enum PreparedReply: Sendable {
             var stream = recorded
             stream.timeScale = timing.scale
             return .stream(stream)
+        case .webSocket:
+            // Until the wire speaks WebSocket, a recorded conversation cannot be played: say so instead of a wrong answer.
+            return .response(
+                HTTPResponse(
+                    status: 501, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                    body: Data("MockServer cannot replay this recorded WebSocket conversation yet.\n".utf8)))
         }
     }
 }

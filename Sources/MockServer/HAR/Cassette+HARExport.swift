@@ -34,19 +34,26 @@ extension Cassette {
 
 extension HAREntry {
     init(_ interaction: Interaction, base: String, fallbackDate: Date) {
+        let started = interaction.recordedAt ?? fallbackDate
         let response: HARResponse =
             switch interaction.outcome {
             case .response(let recorded): HARResponse(recorded)
             case .failure(let failure): HARResponse(failure: failure)
+            case .webSocket(let conversation): HARResponse(conversation.response)
             }
         self.init(
-            startedDateTime: CassetteDate.format(interaction.recordedAt ?? fallbackDate),
+            startedDateTime: CassetteDate.format(started),
             time: interaction.durationMs.map(Double.init) ?? -1,
             request: HARRequest(interaction.request, base: base),
             response: response,
             timings: HARTimings(send: 0, wait: Double(interaction.durationMs ?? 0), receive: 0),
             undated: interaction.recordedAt == nil ? true : nil
         )
+        if let conversation = interaction.webSocket {
+            resourceType = "websocket"
+            webSocketMessages = conversation.harMessages(start: started)
+            webSocketEnding = conversation.harEnding
+        }
     }
 }
 

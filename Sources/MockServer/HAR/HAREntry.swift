@@ -17,10 +17,19 @@ package struct HAREntry: Codable, Sendable, Hashable {
     /// `true` (`_undated`) when the exchange's time is unknown and ``startedDateTime`` is only a stand-in,
     /// since HAR requires one; written by ``Cassette/har()`` for interactions without `recordedAt`.
     var undated: Bool?
+    /// `websocket` (`_resourceType`) for a WebSocket conversation, as browsers mark one; otherwise absent.
+    var resourceType: String?
+    /// A WebSocket conversation's data messages (`_webSocketMessages`), in the shape browsers write them.
+    var webSocketMessages: [HARWebSocketMessage]?
+    /// How a WebSocket conversation ended (`_webSocketEnding`), which browsers do not write; absent while open.
+    var webSocketEnding: HARWebSocketEnding?
 
     enum CodingKeys: String, CodingKey {
         case startedDateTime, time, request, response, timings, cache, comment
         case undated = "_undated"
+        case resourceType = "_resourceType"
+        case webSocketMessages = "_webSocketMessages"
+        case webSocketEnding = "_webSocketEnding"
     }
 
     /// Creates an entry.

@@ -21,9 +21,14 @@ extension Interaction {
                     code: .invalidField, entry: index,
                     reason: "response.status \(entry.response.status) is not a status code from 100 to 999")
             }
-            self.init(
-                request: request, response: try RecordedResponse(entry.response, entry: index, foreign: foreign),
-                recordedAt: recordedAt, durationMs: duration)
+            let response = try RecordedResponse(entry.response, entry: index, foreign: foreign)
+            if response.status == 101 {
+                let conversation = try RecordedWebSocket(
+                    response: response, messages: entry.webSocketMessages ?? [], ending: entry.webSocketEnding, start: started, entry: index)
+                self.init(request: request, outcome: .webSocket(conversation), recordedAt: recordedAt, durationMs: duration)
+            } else {
+                self.init(request: request, response: response, recordedAt: recordedAt, durationMs: duration)
+            }
         }
     }
 }

@@ -13,6 +13,8 @@ enum DecidingHeaders {
         // Framing and connection: the body is compared on its own.
         "host", "content-length", "content-type", "connection", "keep-alive", "transfer-encoding", "te", "expect",
         "upgrade", "accept-encoding",
+        // A WebSocket upgrade's nonce and the extensions a client offers (none is ever accepted on replay).
+        "sec-websocket-key", "sec-websocket-extensions",
         // Dates and times.
         "date", "x-ms-date", "x-amz-date", "x-goog-date", "if-modified-since", "if-unmodified-since",
         // Clients and their versions.

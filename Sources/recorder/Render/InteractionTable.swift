@@ -2,7 +2,7 @@ import MockServer
 
 /// What `recorder list` prints: a header line naming the cassette, then one aligned line per interaction
 /// with its index, method, target (with its GraphQL operations, `POST /graphql User`), status (or failure
-/// kind), response body size and duration.
+/// kind, or `101 WebSocket`), response body size (a conversation's message count) and duration.
 enum InteractionTable {
     static func lines(for cassette: Cassette) -> [String] {
         let header =
@@ -19,6 +19,9 @@ enum InteractionTable {
             case .failure(let failure):
                 outcome = failure.kind.rawValue
                 size = "-"
+            case .webSocket(let conversation):
+                outcome = "101 WebSocket"
+                size = counted(conversation.messages.count, "message")
             }
             let operations = interaction.request.graphQLOperations
             let target = interaction.request.target + (operations.isEmpty ? "" : " " + operations.joined(separator: ","))

@@ -17,8 +17,33 @@ enum InteractionText {
             sections.append(message(firstLine: statusLine, headers: response.headers, body: response.body))
         case .failure(let failure):
             sections.append("transport failure: \(failure.kind.rawValue)" + (failure.message.map { " (\($0))" } ?? ""))
+        case .webSocket(let conversation):
+            let response = conversation.response
+            sections.append(message(firstLine: "\(response.status) Switching Protocols", headers: response.headers, body: response.body))
+            sections.append(conversationLines(conversation).joined(separator: "\n"))
         }
         return sections.joined(separator: "\n\n")
+    }
+
+    /// One line per message (`+12 ms server text: ...`, binary as base64) and one for the ending.
+    private static func conversationLines(_ conversation: RecordedWebSocket) -> [String] {
+        var lines = conversation.messages.map { message in
+            let payload =
+                switch message.content {
+                case .text(let text): "text: \(text)"
+                case .binary(let bytes): "binary, \(bytes.count) bytes: \(bytes.base64EncodedString())"
+                }
+            return "+\(message.offsetMs) ms \(message.from.rawValue) \(payload)"
+        }
+        switch conversation.ending {
+        case .closed(let side, let code, let reason, let offsetMs):
+            lines.append("+\(offsetMs) ms \(side.rawValue) closed" + (code.map { " with \($0)" } ?? "") + (reason.isEmpty ? "" : " \"\(reason)\""))
+        case .dropped(let side, let offsetMs):
+            lines.append("+\(offsetMs) ms \(side.rawValue) dropped the connection")
+        case .unfinished:
+            lines.append("(still open when the recording stopped)")
+        }
+        return lines
     }
 
     private static func message(firstLine: String, headers: HTTPHeaders, body: RecordedBody) -> String {

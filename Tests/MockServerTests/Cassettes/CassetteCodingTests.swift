@@ -60,7 +60,7 @@ import Testing
             struct Request: Encodable { var method: String; var target: String }
             struct Response: Encodable { var status: Int }
             struct Item: Encodable { var request: Request; var response: Response }
-            var format = "servicereplay-cassette"; var version = 2; var name = "n"; var origin = "recorded"
+            var format = "servicereplay-cassette"; var version = Cassette.currentVersion; var name = "n"; var origin = "recorded"
             var upstream = "https://x.example/a"; var note = "é \"q\""
             var interactions = [Item(request: Request(method: "GET", target: "/a/b"), response: Response(status: 204))]
         }

@@ -15,8 +15,8 @@ import Testing
         (#"{"version": 1}"#, "F.json: not a ServiceReplay cassette: the \"format\" field must be \"servicereplay-cassette\""),
         (#"{"format": "har", "version": 1}"#, "F.json: not a ServiceReplay cassette: format is \"har\", expected \"servicereplay-cassette\""),
         (
-            #"{"format": "servicereplay-cassette", "version": 3, "shiny": true}"#,
-            "F.json: cassette version 3 is newer than this MockServer reads (version 2); update ServiceReplay"
+            #"{"format": "servicereplay-cassette", "version": 4, "shiny": true}"#,
+            "F.json: cassette version 4 is newer than this MockServer reads (version 3); update ServiceReplay"
         ),
         (#"{"format": "servicereplay-cassette", "version": "1"}"#, "F.json: version: expected an integer, found a string"),
         (#"{"format": "servicereplay-cassette", "version": 1}"#, "F.json: interactions: required field is missing"),
@@ -87,11 +87,11 @@ import Testing
         ),
         (
             F.document(interactions: "[\(F.interaction(response: ""))]".replacingOccurrences(of: ", }", with: "}")),
-            "F.json: interaction 0: expected exactly one of \"response\" or \"failure\""
+            "F.json: interaction 0: expected exactly one of \"response\", \"failure\" or \"webSocket\""
         ),
         (
             F.document(interactions: "[\(F.interaction(response: #""response": {"status": 200}, "failure": {"kind": "reset"}"#))]"),
-            "F.json: interaction 0: expected exactly one of \"response\" or \"failure\""
+            "F.json: interaction 0: expected exactly one of \"response\", \"failure\" or \"webSocket\""
         ),
         (
             F.document(interactions: "[\(F.interaction(response: #""failure": {"kind": "dns"}"#))]"),

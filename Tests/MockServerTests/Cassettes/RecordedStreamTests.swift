@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct RecordedStreamTests {
     static func cassette(body: String) -> String {
-        #"{"format": "servicereplay-cassette", "version": 2, "name": "t", "interactions": [{"request": {"method": "GET", "target": "/events"}, "response": {"status": 200, "headers": [["Content-Type", "text/event-stream"]], "body": "#
+        #"{"format": "servicereplay-cassette", "version": 3, "name": "t", "interactions": [{"request": {"method": "GET", "target": "/events"}, "response": {"status": 200, "headers": [["Content-Type", "text/event-stream"]], "body": "#
             + body + "}}]}"
     }
 

@@ -75,6 +75,8 @@ import Testing
                 }
                 #expect(replayed == failure)
                 #expect("\(decision.reply.action)" == "\(failure.reply.action)")
+            case .webSocket:
+                Issue.record("the fixture holds no WebSocket conversation")
             }
         }
     }

@@ -125,7 +125,7 @@ enum CassetteFixtures {
           "origin" : "recorded",
           "recordedAt" : "2026-11-21T10:00:00Z",
           "upstream" : "https://api.github.com",
-          "version" : 2
+          "version" : 3
         }
         """#
 

@@ -34,10 +34,24 @@ struct RequestBuilder {
             files: [], body: nil, condition: nil, accept: "text/event-stream", configure: service.configure)
     }
 
+    /// The opening request of a ``WebSocketService`` connection: a `GET` with the parameters in the query, no
+    /// `Accept`, and the base URL's scheme made the WebSocket one (`http` to `ws`, `https` to `wss`).
+    func request<Service: WebSocketService>(for service: Service, parameters: Parameters) throws(WebServiceError) -> URLRequest {
+        var request = try request(
+            endpoint: service.endpoint, method: .get, parameters: parameters, encoding: .query,
+            formatting: service.parameterFormatting, files: [], body: nil, condition: nil, accept: nil, configure: { _ in })
+        if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: true) {
+            components.scheme = components.scheme?.lowercased() == "https" ? "wss" : "ws"
+            request.url = components.url ?? url
+        }
+        service.configure(&request)
+        return request
+    }
+
     private func request(
         endpoint: String, method: HTTPMethod, parameters: Parameters, encoding: ParameterEncoding,
         formatting: ParameterFormatting, files: [MultipartFile], body: RequestBody?, condition: RequestCondition?,
-        accept: String, configure: (inout URLRequest) -> Void
+        accept: String?, configure: (inout URLRequest) -> Void
     ) throws(WebServiceError) -> URLRequest {
         try Self.checkShape(method: method, encoding: encoding, files: files, hasBody: body != nil)
         let query = encoding == .query ? try EncodedBody.queryString(parameters, formatting: formatting) : ""
@@ -49,7 +63,9 @@ struct RequestBuilder {
         // URLRequest(url:timeoutInterval:) (the request then waits the session's 60 s default).
         request.timeoutInterval = timeout
         request.httpMethod = method.rawValue
-        request.setValue(accept, forHTTPHeaderField: "Accept")
+        if let accept {
+            request.setValue(accept, forHTTPHeaderField: "Accept")
+        }
         request.setValue("ServiceKit/\(ServiceKit.version)", forHTTPHeaderField: "User-Agent")
         for (name, value) in headers {
             request.setValue(value, forHTTPHeaderField: name)

@@ -24,14 +24,19 @@ extension WebServiceClient {
         /// writes them), keys sorted and slashes unescaped, so that a body's bytes are the same on every run.
         /// The client only reads it: set it up before making the client, and leave it alone afterwards.
         public var jsonEncoder: JSONEncoder
+        /// What opens the connections of ``WebServiceClient/connect(to:)``. Default: a new
+        /// ``URLSessionWebSocketTransport`` for each configuration (its session is made on first use), which
+        /// cannot open WebSockets on Linux; see its documentation.
+        public var webSocketTransport: any WebSocketTransport
 
         /// A configuration; every argument has the documented default (`jsonEncoder: nil` is the default
-        /// encoder described on ``jsonEncoder``).
+        /// encoder described on ``jsonEncoder``, `webSocketTransport: nil` a new ``URLSessionWebSocketTransport``).
         public init(
             headers: [String: String] = [:],
             commonParameters: @escaping @Sendable () async -> Parameters = { Parameters() },
             timeout: TimeInterval = 60, retryPolicy: RetryPolicy? = nil,
-            clock: any ServiceClock = SystemClock(), jsonEncoder: JSONEncoder? = nil
+            clock: any ServiceClock = SystemClock(), jsonEncoder: JSONEncoder? = nil,
+            webSocketTransport: (any WebSocketTransport)? = nil
         ) {
             self.headers = headers
             self.commonParameters = commonParameters
@@ -39,6 +44,7 @@ extension WebServiceClient {
             self.retryPolicy = retryPolicy
             self.clock = clock
             self.jsonEncoder = jsonEncoder ?? Self.standardJSONEncoder()
+            self.webSocketTransport = webSocketTransport ?? URLSessionWebSocketTransport()
         }
 
         /// ISO 8601 dates, sorted keys, unescaped slashes. (`JSONEncoder` is `Sendable` from macOS 13, iOS 16,

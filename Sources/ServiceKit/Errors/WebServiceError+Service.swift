@@ -12,7 +12,8 @@ extension WebServiceError {
         case rateLimited(retryAfter: TimeInterval?)
         /// A 2xx response whose body is an error payload (`{"error": ...}`,
         /// `{"error_id", "error_name", "error_message"}`); `code` is the machine-readable name, `message`
-        /// the human one, each when present.
+        /// the human one, each when present. Also a WebSocket closed with a code the API defines as an error
+        /// (``WebSocketCloseFrame/applicationError``): the code's number and the close's reason.
         case errorPayload(code: String?, message: String?)
         /// The body was empty or could not be parsed as the service's format.
         case undecodableBody

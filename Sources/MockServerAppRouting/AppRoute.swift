@@ -29,6 +29,10 @@ enum AppRoute {
     /// sessions consult it.
     static func install(_ route: AppRoute) {
         state.withLock { $0 = route }
+        switch route {
+        case .routed(let server, _): ProcessRouting.routeWebSockets(.server(server))
+        case .refused(let sentence): ProcessRouting.routeWebSockets(.refused(sentence))
+        }
         _ = registered
     }
 

@@ -20,9 +20,11 @@ import ServiceReplayShared
 /// own host. The app sees the server's answer as if the host had sent it; redirects are not followed (a
 /// 3xx reaches the app as the server sent it).
 ///
-/// What is routed: `URLSession.shared`, ServiceKit clients (`URLSessionTransport`) and, on Apple
-/// platforms, sessions made from `URLSessionConfiguration.default` and `.ephemeral`. Not routed: background
-/// sessions (Apple's URLSession ignores their protocol classes), WebSocket tasks, web views, and, on Linux,
+/// What is routed: `URLSession.shared`, ServiceKit clients (`URLSessionTransport`, and the WebSockets of
+/// `URLSessionWebSocketTransport`, which sends them to the server itself) and, on Apple platforms, sessions made
+/// from `URLSessionConfiguration.default` and `.ephemeral`. Not routed: background sessions (Apple's URLSession
+/// ignores their protocol classes), WebSocket tasks the app makes itself (a `URLProtocol` never sees one: they
+/// reach the host their URL names), web views, and, on Linux,
 /// sessions the app makes from a configuration itself (nothing global reaches them there).
 /// A configuration's `httpAdditionalHeaders` do not reach the server: a `URLProtocol` never sees them; set
 /// such headers on the requests.

@@ -60,11 +60,18 @@ public final class URLSessionWebSocketTransport: WebSocketTransport {
     /// Opens a `URLSessionWebSocketTask` for `request`, `subprotocols` in its `Sec-WebSocket-Protocol` header, and
     /// returns once the server accepted it. Cancelling the calling task cancels the handshake.
     ///
+    /// In an app under UI test whose requests `MockServerAppRouting` sends to the test's server, a socket for any
+    /// host but loopback goes to that server instead (`ws://127.0.0.1:PORT`, same path and query, the host it
+    /// meant in `X-MockServer-Host`): a `URLProtocol` cannot take a WebSocket task, so routing happens here.
+    ///
     /// - Throws: ``WebSocketUpgradeRefused`` when the server answered with a status other than 101; the
     ///   session's `URLError` when no connection could be made (on Linux, the `URLError(.cannotConnectToHost)`
-    ///   described above).
+    ///   described above); `URLError(.cannotConnectToHost)` with routing's sentence when the app asked for
+    ///   routing and it was refused, so the socket never reaches the real network.
     public func open(_ request: URLRequest, subprotocols: [String]) async throws -> any WebSocketTransportConnection {
-        var request = request
+        // An app under UI test whose requests are routed to the test's server: no URLProtocol can take a
+        // WebSocket task, so the socket goes to that server here, or fails, never to the real network.
+        var request = try ProcessRouting.routedWebSocketRequest(request)
         if !subprotocols.isEmpty {
             request.setValue(subprotocols.joined(separator: ", "), forHTTPHeaderField: "Sec-WebSocket-Protocol")
         }

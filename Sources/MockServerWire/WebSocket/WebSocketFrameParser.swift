@@ -48,7 +48,7 @@ package struct WebSocketFrameParser: Sendable {
 
     /// Reads from the start of `bytes`, up to the end of the first frame that completes; returns how many bytes it
     /// consumed (the caller drops them and passes the rest next time) and what it found. On ``Outcome/needsMore``
-    /// every byte is consumed.
+    /// only the start of a header (at most 13 bytes) may be left unconsumed, to be passed again with what follows.
     package mutating func parse(_ bytes: UnsafeRawBufferPointer) -> (consumed: Int, outcome: Outcome) {
         if let refusal { return (0, .refused(refusal)) }
         var consumed = 0

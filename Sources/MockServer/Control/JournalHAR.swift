@@ -65,6 +65,8 @@ enum JournalHAR {
         case .close: .failure(TransportFailure(kind: .reset, message: "a fault closed the connection without an answer"))
         case .raw: .failure(TransportFailure(kind: .reset, message: "a fault sent bytes that are no HTTP answer, then closed"))
         case .stall: .failure(TransportFailure(kind: .timeout, message: "a fault left the connection without an answer"))
+        // The upgrade's answer is what the journal holds of a WebSocket; its messages are not an HTTP body.
+        case .webSocket(let session): .response(RecordedResponse(session.response))
         case .deferred, .live: .failure(TransportFailure(kind: .timeout, message: "the answer came later, and the journal does not hold it"))
         }
     }

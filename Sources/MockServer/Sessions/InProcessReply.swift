@@ -3,8 +3,9 @@ import Foundation
 /// A routed request's reply that its client's own process can deliver exactly as the socket would: an
 /// ordinary response or a stream replayed with its timing, after a delay (a latency fault). Every other reply
 /// takes the socket, where the bytes are what the client reads: the network-level faults (reset, close, stall,
-/// raw bytes, throttling, a stream cut short or left open), answers that come later (`deferred`, `live`), and a
-/// body still in a `Content-Encoding`, which the client's `URLSession` decodes itself (or fails to).
+/// raw bytes, throttling, a stream cut short or left open), answers that come later (`deferred`, `live`), a
+/// WebSocket (`webSocket`), and a body still in a `Content-Encoding`, which the client's `URLSession` decodes
+/// itself (or fails to).
 struct InProcessReply {
     enum Content {
         case whole(HTTPResponse)
@@ -42,7 +43,8 @@ struct InProcessReply {
             let (sum, overflow) = delayed.delay.addingReportingOverflow(nanoseconds)
             delayed.delay = overflow ? .max : sum
             self = delayed
-        case .raw, .close, .reset, .stall, .throttled, .deferred, .live:
+        case .raw, .close, .reset, .stall, .throttled, .deferred, .live, .webSocket:
+            // A WebSocket needs the socket: its 101 turns the connection into a two-way channel.
             return nil
         }
     }

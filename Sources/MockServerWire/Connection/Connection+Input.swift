@@ -148,10 +148,8 @@ extension Connection {
         bodyState = .none
         body = Data()
         scanner.reset()
-        let response = HTTPResponse(
-            status: rejection.status, headers: ["Content-Type": "text/plain; charset=utf-8"],
-            body: Data((rejection.reason + "\n").utf8))
-        _ = ResponseWriter.write(response, framing: framing(for: ReplyContext(isHEAD: false, keepAliveRequested: false, isHTTP10: false)), into: &output)
+        _ = ResponseWriter.write(
+            rejection.response, framing: framing(for: ReplyContext(isHEAD: false, keepAliveRequested: false, isHTTP10: false)), into: &output)
         phase = .closing(.lingering)
     }
 }

@@ -5,11 +5,12 @@ extension Connection {
         var rounds = 0
         while !isClosed {
             rounds += 1
-            let stoppedForBackpressure = processRequests()
+            // Frames right after the upgrade request, in the same read, are read once the 101 is queued.
+            let stoppedForBackpressure = processRequests() || processFrames()
             flushOutput()
             if isClosed { return }
-            // A live stream's parts wait with their producer until the client has read what came before.
-            if rounds < 64, takeRelayed() { continue }
+            // A live stream's parts (a WebSocket's frames) wait with their producer until the client has read what came before.
+            if rounds < 64, takeRelayed() || takeWebSocketOutbox() { continue }
             // Output drained after parsing paused for it: continue with the buffered requests.
             guard stoppedForBackpressure, output.isEmpty, rounds < 64 else { break }
         }
@@ -17,8 +18,9 @@ extension Connection {
         // A stalled or lingering connection only waits for the client to go away.
         if peerClosedInput {
             switch phase {
-            case .stalled, .lingering, .streaming, .relaying:
-                // A streaming client that closes its side has stopped reading (cancelled): nothing more is due.
+            case .stalled, .lingering, .streaming, .relaying, .webSocket:
+                // A streaming client that closes its side has stopped reading (cancelled): nothing more is due. A
+                // WebSocket client that closes TCP without a close frame has dropped the socket (`.ended`).
                 closeNow()
                 return
             default:
@@ -85,6 +87,8 @@ extension Connection {
             return output.pendingCount <= Self.backpressureLimit && input.count < server.inputLimit
         case .stalled, .lingering:
             return true
+        case .webSocket:
+            return output.pendingCount <= Self.backpressureLimit && input.count < server.inputLimit
         case .awaiting, .delaying, .throttling, .streaming, .relaying:
             return input.count < server.inputLimit
         case .closing:
@@ -105,5 +109,8 @@ extension Connection {
         if reset { Sys.reset(fd) } else { Sys.close(fd) }
         if case .awaiting(let pending, _, _) = previous { pending.cancel() }
         if case .relaying(let relay, _) = previous { relay.stream.cancel() }
+        // A WebSocket, or one waiting for its 101, ends without a close frame.
+        if case .webSocket(let channel, _) = previous { channel.session.deliver(.ended) }
+        if case .delaying(let reply, _) = previous { reply.webSocketSession?.deliver(.ended) }
     }
 }

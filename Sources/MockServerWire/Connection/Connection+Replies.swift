@@ -47,6 +47,8 @@ extension Connection {
             }
         case .live(let stream):
             startRelay(stream, context)
+        case .webSocket(let session):
+            startWebSocket(session, context)
         case .deferred(let body):
             deferredToken += 1
             let delivery = DeferredDelivery(loop: loop, target: ConnectionReference(connection: self), token: deferredToken)
@@ -73,7 +75,11 @@ extension Connection {
 
     /// Takes a deferred answer (on the loop thread) if the connection still waits for it.
     func receiveDeferred(_ reply: HTTPReply, token: UInt64) {
-        guard !isClosed, case .awaiting(_, let expected, let context) = phase, expected == token else { return }
+        guard !isClosed, case .awaiting(_, let expected, let context) = phase, expected == token else {
+            // Too late: a WebSocket that will never open ends at once for its handler.
+            reply.webSocketSession?.deliver(.ended)
+            return
+        }
         phase = .reading
         perform(reply, context)
         settle()

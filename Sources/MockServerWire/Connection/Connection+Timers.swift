@@ -1,7 +1,7 @@
 extension Connection {
     /// When the current timeout expires, or 0 when none applies: the request timeout while a request
     /// is partly read or an answer cannot be written, the idle timeout between requests, the linger
-    /// time while lingering. Deferred, delayed, throttled and stalled connections have none.
+    /// time while lingering, the end of a close handshake the server started on a WebSocket. Deferred, delayed, throttled and stalled connections have none.
     ///
     /// A request head must arrive whole within the request timeout of its first byte, however steadily it
     /// trickles in (as nginx's `client_header_timeout`, which is not re-armed by each read); a body, like
@@ -17,6 +17,9 @@ extension Connection {
             return lastActivity + server.requestTimeout
         case .lingering:
             return lingerUntil
+        case .webSocket(let channel, _):
+            // No idle timeout: a WebSocket may be quiet for long. Only a close handshake the server started is bounded.
+            return channel.closeDeadline
         case .awaiting, .delaying, .throttling, .streaming, .relaying, .stalled:
             return 0
         }
@@ -52,7 +55,7 @@ extension Connection {
         switch phase {
         case .reading where output.isEmpty && isMidRequest:
             reject(.timedOut)
-        case .reading, .closing, .lingering:
+        case .reading, .closing, .lingering, .webSocket:
             closeNow()
         case .awaiting, .delaying, .throttling, .streaming, .relaying, .stalled:
             break

@@ -19,6 +19,8 @@ final class Connection: LoopDescriptor {
         case streaming(StreamProgress)
         /// Sending a live stream's parts as its producer hands them over.
         case relaying(Relay, token: UInt64)
+        /// Speaking WebSocket after a 101: frames in, the session's frames out.
+        case webSocket(WebSocketChannel, token: UInt64)
         /// Never answering; input is discarded until the client closes.
         case stalled
         /// Writing what is queued, then closing in this way.

@@ -21,6 +21,8 @@ extension HTTPReply: CustomStringConvertible {
             return "deferred"
         case .live(let stream):
             return "live stream \(stream.head.status)"
+        case .webSocket(let session):
+            return "websocket \(session.response.status)"
         case .stream(let stream):
             return "stream \(stream.head.status), \(stream.parts.count) parts, then \(stream.ending)"
         }

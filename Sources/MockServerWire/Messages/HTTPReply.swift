@@ -19,6 +19,7 @@ package struct HTTPReply: Sendable {
         case deferred(@Sendable (HTTPResponder) -> Void)
         case stream(HTTPStream)
         case live(LiveStream)
+        case webSocket(WebSocketSession)
     }
 
     /// What happens to the connection after raw bytes have been written.
@@ -35,7 +36,8 @@ package struct HTTPReply: Sendable {
 
     package let action: Action
 
-    private init(_ action: Action) {
+    /// A reply carrying out `action`; internal for the factories in other files (``webSocket(_:)``).
+    init(_ action: Action) {
         self.action = action
     }
 

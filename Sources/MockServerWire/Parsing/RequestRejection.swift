@@ -1,9 +1,20 @@
+import Foundation
+
 /// Why a request cannot be served, with the status the server answers before closing the connection.
 package struct RequestRejection: Error, Equatable {
-    /// 400, 408, 413, 417, 431 or 505.
-    let status: Int
+    /// 400, 408, 413, 417, 431 or 505; 426 from ``WebSocketHandshake``.
+    package let status: Int
     /// One sentence for the plain-text body of the answer.
     package let reason: String
+    /// Header lines the answer carries besides `Content-Type` (`Sec-WebSocket-Version` with a 426).
+    package var headers: HTTPHeaders = [:]
+
+    /// The answer: the status, the plain-text reason and ``headers``.
+    package var response: HTTPResponse {
+        var response = HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data((reason + "\n").utf8))
+        for line in headers { response.headers.add(name: line.name, value: line.value) }
+        return response
+    }
 
     static func malformed(_ reason: String) -> RequestRejection {
         RequestRejection(status: 400, reason: reason)

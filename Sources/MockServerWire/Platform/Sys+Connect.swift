@@ -44,3 +44,14 @@ extension Sys {
 private func systemConnect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) -> Int32 {
     connect(fd, address, length)
 }
+
+/// Blocking waits, for clients that run on a thread of their own (``WebSocketClient``).
+extension Sys {
+    /// Waits until `fd` can be read (or, when `forWriting`, written), has failed or was hung up, for at most
+    /// `timeoutMilliseconds`; returns whether it is ready. `false` also after an interrupted wait, so that a caller
+    /// looping until its deadline simply waits again.
+    package static func waitUntilReady(_ fd: Int32, forWriting: Bool, timeoutMilliseconds: Int32) -> Bool {
+        var descriptor = pollfd(fd: fd, events: forWriting ? Int16(POLLOUT) : Int16(POLLIN), revents: 0)
+        return poll(&descriptor, 1, max(0, timeoutMilliseconds)) > 0
+    }
+}

@@ -20,6 +20,9 @@ struct ResponseFraming {
     /// The server itself sends the body that follows, exactly as long as the head's `Content-Length` says
     /// (a live stream of declared length), so the empty body written here leaves the framing exact.
     var streamsDeclaredLength = false
+    /// The response switches protocols (a WebSocket's 101): the handler's `Connection` (`Upgrade`) is written as it
+    /// is, and the server adds none of its own.
+    var switchesProtocols = false
 }
 
 /// Serializes an ``HTTPResponse`` onto the wire (RFC 9112 §4, §6).
@@ -60,7 +63,7 @@ enum ResponseWriter {
                 declaredLength = contentLength(header.value)
             case 17 where header.name.caseInsensitiveEquals("transfer-encoding"):
                 hasTransferEncoding = true
-            case 10 where header.name.caseInsensitiveEquals("connection"):
+            case 10 where !framing.switchesProtocols && header.name.caseInsensitiveEquals("connection"):
                 // Hop-by-hop: the server writes its own; the handler's can only ask to close.
                 asksToClose =
                     asksToClose || header.value.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces).caseInsensitiveEquals("close") }
@@ -97,7 +100,9 @@ enum ResponseWriter {
         if !hasServer { sink.append(framing.serverLine) }
 
         let keepAlive = framing.keepAliveRequested && !asksToClose && framingIsExact
-        if !keepAlive && (framing.writesConnectionHeader || asksToClose) {
+        if framing.switchesProtocols {
+            // The handler's `Connection: Upgrade` was written with its other fields.
+        } else if !keepAlive && (framing.writesConnectionHeader || asksToClose) {
             sink.append("Connection: close\r\n")
         } else if keepAlive && framing.isHTTP10 && framing.writesConnectionHeader {
             sink.append("Connection: keep-alive\r\n")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import MockServer
+import MockServerWire
 import Testing
 
 /// `String(validUTF8:)` stands in for `String(validating:as:)` (macOS 15 / iOS 18). Its fallback for older

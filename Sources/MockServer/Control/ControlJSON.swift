@@ -50,7 +50,7 @@ enum ControlJSON {
     }
 
     /// `kind` (`matched`, `unmatched`, `fault`, `recorded`, …), and when they apply `status`, `interaction`
-    /// (a reference), `fault` (the rule as its plan spells it), `seed` and `nearMiss`.
+    /// (a reference), `fault` (the rule as its plan spells it), `seed`, `nearMiss` and `webSocket` (``webSocket(_:)``).
     static func outcome(_ outcome: JournalOutcome, redaction: RedactionRules) -> CassetteJSON {
         var object: [String: CassetteJSON] = ["kind": .string(outcome.kind.rawValue)]
         if let status = outcome.status { object["status"] = .number(JSONNumber(status)) }
@@ -58,6 +58,7 @@ enum ControlJSON {
         if let rule = outcome.faultRule { object["fault"] = .string(rule) }
         if let seed = outcome.faultSeed { object["seed"] = .number(JSONNumber(trustedLiteral: String(seed))) }
         if let nearMiss = outcome.nearMiss { object["nearMiss"] = self.nearMiss(nearMiss, redaction: redaction) }
+        if let transcript = outcome.webSocket { object["webSocket"] = webSocket(transcript.snapshot) }
         return CassetteJSON.sortedObject(object)
     }
 
@@ -65,5 +66,28 @@ enum ControlJSON {
     /// (``NearMiss/redacted(by:)``).
     static func nearMiss(_ nearMiss: NearMiss, redaction: RedactionRules) -> CassetteJSON {
         nearMiss.redacted(by: redaction).json()
+    }
+
+    /// A WebSocket conversation so far: `messages` as a cassette writes them (`from`, `offsetMs`, `text` or
+    /// `base64`; the first 1,000), `messageCount` (all of them), and once it ended, `close` or `dropped` as in a
+    /// cassette (left out while open or unfinished), and `note` when the server ended it on purpose (a near miss,
+    /// a fault).
+    static func webSocket(_ snapshot: WebSocketTranscript.Snapshot) -> CassetteJSON {
+        var object: [String: CassetteJSON] = [
+            "messages": .array(snapshot.messages.map(\.jsonValue)),
+            "messageCount": .number(JSONNumber(snapshot.messageCount)),
+        ]
+        if let ending = snapshot.ending {
+            let recorded = RecordedWebSocket(response: RecordedResponse(status: 101), messages: [], ending: ending).jsonValue
+            if case .object(let members) = recorded {
+                object["close"] = members["close"]
+                object["dropped"] = members["dropped"]
+            }
+            object["open"] = .bool(false)
+        } else {
+            object["open"] = .bool(true)
+        }
+        object["note"] = snapshot.note.map(CassetteJSON.string)
+        return .sortedObject(object)
     }
 }

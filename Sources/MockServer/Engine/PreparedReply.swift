@@ -38,11 +38,11 @@ enum PreparedReply: Sendable {
             stream.timeScale = timing.scale
             return .stream(stream)
         case .webSocket:
-            // Until the wire speaks WebSocket, a recorded conversation cannot be played: say so instead of a wrong answer.
+            // The engine plays a conversation (see `ReplayEngine.conversationAnswer`); it never asks for this reply.
             return .response(
                 HTTPResponse(
-                    status: 501, headers: ["Content-Type": "text/plain; charset=utf-8"],
-                    body: Data("MockServer cannot replay this recorded WebSocket conversation yet.\n".utf8)))
+                    status: 500, headers: ["Content-Type": "text/plain; charset=utf-8"],
+                    body: Data("MockServer: a recorded WebSocket conversation has no plain reply.\n".utf8)))
         }
     }
 }

@@ -16,6 +16,7 @@ extension JournalOutcome {
         } else {
             self.init(kind: .unmatched, nearMiss: answer.nearMiss, status: answer.status)
         }
+        webSocket = answer.conversation?.player.transcript
     }
 }
 
@@ -29,7 +30,7 @@ extension Journal {
 
     /// ``append(_:answer:at:)`` for an answer that took `timing`.
     func append(_ request: HTTPRequest, answer: ReplayAnswer, at time: Date, timing: JournalTiming) -> Int {
-        if answer.isPlain, let matched = answer.matched, matched.status == answer.status {
+        if answer.isPlain, answer.conversation == nil, let matched = answer.matched, matched.status == answer.status {
             return append(request, matched: matched, at: time, timing: timing)
         }
         // An unmatched request's 404 is rebuilt from its near miss when asked for, redacted; it is not kept.

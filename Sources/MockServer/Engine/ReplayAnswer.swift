@@ -13,6 +13,9 @@ package struct ReplayAnswer: Sendable {
     /// The status the client sees; `nil` when the connection breaks before a status line (a replayed
     /// transport failure, or a fault that breaks it).
     package let status: Int?
+    /// The recorded WebSocket conversation ``reply`` upgrades to, which the handler starts once it journaled the
+    /// answer; `nil` for every other answer.
+    var conversation: PendingConversation?
 
     /// A recorded interaction's answer, with its recorded status and neither near miss nor fault: what nearly
     /// every request gets, so it touches neither optional.

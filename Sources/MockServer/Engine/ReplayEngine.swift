@@ -179,6 +179,8 @@ package final class ReplayEngine: Sendable {
             return (selection, nil)
         }
         switch selection {
+        case .serve(let cassette, let member, let isRepeat)? where cassette.replies[member].isWebSocket:
+            return Self.conversationAnswer(request, cassette: cassette, member: member, isRepeat: isRepeat, timing: streamTiming)
         case .serve(let cassette, let member, let isRepeat)?:
             return ReplayAnswer(
                 matched: cassette.matches[member], isRepeat: isRepeat,

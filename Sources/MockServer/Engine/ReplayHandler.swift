@@ -75,6 +75,7 @@ final class ReplayHandler: HTTPHandler {
             if let nearMiss = answer.nearMiss { unmatched.append(nearMiss) }
         }
         journal.record(request, answer: answer, started: start, observer: observer)
+        answer.conversation?.start { [unmatched] in unmatched.append($0) }
         return answer.reply
     }
 

@@ -44,6 +44,8 @@ public struct JournalOutcome: Sendable, CustomStringConvertible {
     /// For a matched interaction that holds a transport failure (recorded or written by hand), its kind: the
     /// connection was reset, or left without an answer, on purpose. `nil` otherwise.
     package var replayedFailure: TransportFailure.Kind?
+    /// For an upgrade answered with a WebSocket conversation, what has crossed it so far; `nil` otherwise.
+    package var webSocket: WebSocketTranscript?
 
     /// Creates an outcome from its parts.
     init(

@@ -79,6 +79,7 @@ final class RecordingHandler: HTTPHandler {
             let answer = engine.answer(request, headFromGET: false)
             if answer.interaction != nil {
                 journal.record(request, answer: answer, started: start, observer: observer)
+                answer.conversation?.start { _ in }
                 return answer.reply
             }
         }

@@ -92,6 +92,8 @@ enum JournalPage {
         .status.s2, .status.s3 { color: var(--ok); } .status.s4 { color: var(--bad); } .status.s5, .status.none { color: var(--warn); }
         .outcome { font-size: 12px; color: var(--muted); overflow-wrap: anywhere; flex-basis: 100%; }
         .outcome .diff-hint { color: var(--bad); font-family: var(--mono); }
+        .messages th { width: 10em; color: var(--muted); font-weight: normal; font-variant-numeric: tabular-nums; }
+        .messages td { font-family: var(--mono); }
         .panes { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 300px), 1fr)); gap: 0 16px; padding: 6px 10px 10px; }
         .pane { min-width: 0; }
         pre { margin: 0; font-family: var(--mono); font-size: 12px; white-space: pre-wrap; overflow-wrap: anywhere; background: var(--panel);
@@ -268,11 +270,37 @@ enum JournalPage {
           return table;
         }
 
+        // A WebSocket conversation: its message count and how it ended, or that it is open.
+        function conversationSummary(socket) {
+          const count = typeof socket.messageCount === 'number' ? socket.messageCount : 0;
+          let ending = socket.open ? 'open' : 'ended';
+          if (socket.close) ending = `closed by the ${socket.close.by}` + (socket.close.code !== undefined ? ` with ${socket.close.code}` : '');
+          else if (socket.dropped) ending = `dropped by the ${socket.dropped.by}`;
+          return `WebSocket, ${count} message${count === 1 ? '' : 's'}, ${ending}`;
+        }
+
+        // Every message of a conversation, one row each: offset, side, and the text (or the binary size).
+        function conversationBlock(socket) {
+          const block = el('div', { class: 'conversation' }, el('p', { class: 'note' }, conversationSummary(socket)));
+          const table = el('table', { class: 'messages' });
+          for (const message of Array.isArray(socket.messages) ? socket.messages : []) {
+            const encoded = String(message.base64 || '');
+            const bytes = Math.floor(encoded.length * 3 / 4) - (encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0);
+            const payload = message.text !== undefined ? String(message.text) : `binary, ${bytes} byte${bytes === 1 ? '' : 's'}`;
+            table.append(el('tr', { 'data-from': String(message.from) }, el('th', {}, `+${message.offsetMs} ms ${message.from === 'client' ? '→' : '←'} ${message.from}`), el('td', {}, payload)));
+          }
+          block.append(table);
+          if (socket.messageCount > (socket.messages || []).length) block.append(el('p', { class: 'note' }, `… ${socket.messageCount - socket.messages.length} more not kept`));
+          if (socket.note) block.append(el('pre', {}, String(socket.note)));
+          return block;
+        }
+
         function outcomeSummary(entry) {
           const result = outcome(entry);
           const line = el('span', { class: 'outcome' }, String(result.kind || 'unknown'));
           if (result.interaction) line.append(' · ' + reference(result.interaction));
           if (result.fault !== undefined) line.append(' · ' + String(result.fault) + (result.seed !== undefined ? ` (seed ${result.seed})` : ''));
+          if (result.webSocket) line.append(' · ' + conversationSummary(result.webSocket));
           if (result.nearMiss) {
             const differences = Array.isArray(result.nearMiss.differences) ? result.nearMiss.differences : [];
             if (differences.length) line.append(' · ', el('span', { class: 'diff-hint' }, String(differences[0]) + (differences.length > 1 ? ` (+${differences.length - 1} more)` : '')));
@@ -316,16 +344,31 @@ enum JournalPage {
           if (result.interaction) response.append(el('p', { class: 'note matched' }, 'answered by ' + reference(result.interaction)));
           if (result.fault !== undefined) response.append(el('p', { class: 'note fault' }, 'fault applied: ' + String(result.fault) + (result.seed !== undefined ? `, seed ${result.seed}` : '')));
           if (result.nearMiss) response.append(el('h3', {}, 'Near miss'), nearMissBlock(result.nearMiss));
+          if (result.webSocket) {
+            // The entry came when the socket opened: opening the row reads the conversation as it is now.
+            let shown = conversationBlock(result.webSocket);
+            const refresh = async () => {
+              try {
+                const page = await (await fetch(API + 'journal?since=' + entry.sequence, { cache: 'no-store' })).json();
+                const now = (page.entries || []).find((e) => e.sequence === entry.sequence);
+                if (now && outcome(now).webSocket) { const block = conversationBlock(outcome(now).webSocket); shown.replaceWith(block); shown = block; }
+              } catch (error) { /* the next opening tries again */ }
+            };
+            response.append(el('h3', {}, 'Conversation'), shown);
+            response.dataset.refresh = '1';
+            response.refreshConversation = refresh;
+          }
           if (entry.response && typeof entry.response === 'object') {
             if (entry.response.headers) response.append(headersTable(entry.response.headers));
             if (entry.response.body !== undefined || entry.response.bodyBase64 !== undefined) response.append(bodyBlock(entry.response));
           }
-          const more = extras(result, ['kind', 'status', 'interaction', 'fault', 'seed', 'nearMiss']);
+          const more = extras(result, ['kind', 'status', 'interaction', 'fault', 'seed', 'nearMiss', 'webSocket']);
           if (more) response.append(more);
 
           const details = el('details', { class: 'entry', 'data-sequence': entry.sequence, 'data-kind': String(result.kind || ''), 'data-status': status === null ? '' : status },
             summary, el('div', { class: 'panes' }, request, response));
           details.dataset.path = pathOf(entry.target || '');
+          if (response.refreshConversation) details.addEventListener('toggle', () => { if (details.open) response.refreshConversation(); });
           return details;
         }
 

@@ -14,8 +14,12 @@ package struct ReplayAnswer: Sendable {
     /// transport failure, or a fault that breaks it).
     package let status: Int?
     /// The recorded WebSocket conversation ``reply`` upgrades to, which the handler starts once it journaled the
-    /// answer; `nil` for every other answer.
-    var conversation: PendingConversation?
+    /// answer; `nil` for every other answer. Boxed, as the near miss and the fault are: it is rare and large.
+    var conversation: PendingConversation? {
+        get { conversationBox?.conversation }
+        set { conversationBox = newValue.map(ConversationBox.init) }
+    }
+    private var conversationBox: ConversationBox?
 
     /// A recorded interaction's answer, with its recorded status and neither near miss nor fault: what nearly
     /// every request gets, so it touches neither optional.
@@ -60,6 +64,15 @@ package struct ReplayAnswer: Sendable {
     package var response: HTTPResponse? {
         guard case .response(let response) = reply.action else { return nil }
         return response
+    }
+}
+
+/// A ``ReplayAnswer``'s conversation, out of line.
+private final class ConversationBox: Sendable {
+    let conversation: PendingConversation
+
+    init(_ conversation: PendingConversation) {
+        self.conversation = conversation
     }
 }
 

@@ -64,6 +64,25 @@ import Testing
                 Issue.record("expected the recorded close in the journal, found \(String(describing: snapshot.ending))")
                 return
             }
+            // And the control API shows it: each message with its side and payload, and the close
+            let raw = try RawHTTPClient(port: port)
+            defer { raw.close() }
+            try raw.send("GET /__mockserver/journal HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let journal = try CassetteJSON(parsing: try await raw.readResponse().body)
+            guard case .object(let page) = journal, case .array(let entries)? = page["entries"], case .object(let first)? = entries.first,
+                case .object(let outcome)? = first["outcome"], case .object(let socket)? = outcome["webSocket"]
+            else {
+                Issue.record("expected the conversation in the control API's journal: \(journal)")
+                return
+            }
+            #expect(socket["messageCount"] == .number(JSONNumber(3)))
+            #expect(socket["open"] == .bool(false))
+            guard case .object(let close)? = socket["close"], case .array(let messages)? = socket["messages"] else {
+                Issue.record("expected messages and a close: \(socket)")
+                return
+            }
+            #expect(close["code"] == .number(JSONNumber(4001)))
+            #expect(messages.count == 3)
         }
     }
 

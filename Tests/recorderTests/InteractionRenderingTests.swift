@@ -116,6 +116,54 @@ import Testing
                 """)
     }
 
+    static let conversation = Interaction(
+        request: RecordedRequest(method: "GET", target: "/prices", headers: ["Upgrade": "websocket"]),
+        outcome: .webSocket(
+            RecordedWebSocket(
+                response: RecordedResponse(status: 101, headers: ["Upgrade": "websocket", "Connection": "Upgrade"]),
+                messages: [
+                    .init(from: .client, offsetMs: 0, .text(#"{"subscribe":"BTC"}"#)),
+                    .init(from: .server, offsetMs: 12, .binary(Data([0, 1, 255]))),
+                ],
+                ending: .closed(by: .server, code: 4001, reason: "market closed", offsetMs: 20))),
+        durationMs: 20)
+
+    @Test func list_showsAConversation_asAnUpgrade_withItsMessageCount() {
+        let cassette = Cassette(name: "ticker", interactions: [Self.conversation])
+        #expect(
+            InteractionTable.lines(for: cassette) == [
+                "ticker: 1 interaction, recorded, no upstream",
+                "  0  GET  /prices  101 WebSocket  2 messages  20 ms",
+            ])
+    }
+
+    @Test(arguments: [
+        (RecordedWebSocket.Ending.closed(by: .server, code: 4001, reason: "market closed", offsetMs: 20), #"+20 ms server closed with 4001 "market closed""#),
+        (.dropped(by: .client, offsetMs: 30), "+30 ms client dropped the connection"),
+        (.unfinished, "(still open when the recording stopped)"),
+    ])
+    func show_listsAConversationsMessages_andHowItEnded(ending: RecordedWebSocket.Ending, last: String) {
+        var interaction = Self.conversation
+        guard case .webSocket(var conversation) = interaction.outcome else { return }
+        conversation.ending = ending
+        interaction.outcome = .webSocket(conversation)
+        #expect(
+            InteractionText.render(interaction, index: 0, cassette: Cassette(name: "ticker")) == """
+                interaction 0 of ticker, recorded at an unknown time in 20 ms
+
+                GET /prices
+                Upgrade: websocket
+
+                101 Switching Protocols
+                Upgrade: websocket
+                Connection: Upgrade
+
+                +0 ms client text: {"subscribe":"BTC"}
+                +12 ms server binary, 3 bytes: AAH/
+                \(last)
+                """)
+    }
+
     @Test func hexDump_padsAShortLastLine_andShowsUnprintableBytesAsDots() {
         #expect(
             BodyText.hexDump(Data([0x00, 0x41, 0x0A, 0xFF, 0x42])) == [

@@ -33,6 +33,13 @@ extension CassetteServer {
     /// the session would send them: a header the request sets itself wins. A background configuration
     /// (`URLSessionConfiguration.background(withIdentifier:)`) is refused: Apple's URLSession ignores
     /// `protocolClasses` in background sessions, so their requests would reach the real network.
+    ///
+    /// A `URLProtocol` never sees a WebSocket task, so a `webSocketTask(with:)` on such a session is not routed.
+    /// So that it cannot reach the real host either, the configuration names this server as its HTTP and HTTPS
+    /// proxy (`connectionProxyDictionary`): such a task then reaches this server as a proxied request, which it
+    /// refuses (421, journaled with a sentence). Open WebSockets at the server's base URL instead (a ServiceKit
+    /// `WebSocketService` with the client's base URL set to it). The proxy was checked by reading Apple's
+    /// documentation only; on Linux, URLSession cannot open WebSockets at all.
     /// - Throws: ``MockServerError`` when the server is not running (call ``start()`` first), or
     ///   (`invalidConfiguration`) when `base` is a background configuration.
     public func sessionConfiguration(_ base: URLSessionConfiguration = .ephemeral) throws(MockServerError) -> URLSessionConfiguration {
@@ -56,6 +63,13 @@ extension CassetteServer {
         configuration.protocolClasses =
             [HostRoutes.shared.protocolClass(for: self, configuration: configuration)]
             + (base.protocolClasses ?? [])
+        if let port = baseURL?.port {
+            // What the protocol does not take (a WebSocket task) comes here as a proxied request, never to the real host.
+            configuration.connectionProxyDictionary = [
+                "HTTPEnable": 1, "HTTPProxy": "127.0.0.1", "HTTPPort": port,
+                "HTTPSEnable": 1, "HTTPSProxy": "127.0.0.1", "HTTPSPort": port,
+            ]
+        }
         return configuration
     }
 }

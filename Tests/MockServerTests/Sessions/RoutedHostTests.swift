@@ -72,3 +72,19 @@ import ServiceReplayTestSupport
         }
     }
 }
+
+/// A WebSocket task on a routed session: no `URLProtocol` sees it, so the session's proxy is the server itself.
+@Suite struct RoutedWebSocketGuardTests {
+    @Test func routedConfiguration_namesTheServerAsItsProxy_soAWebSocketTaskNeverReachesTheRealHost() async throws {
+        try await withMockServer(cassettes: [Cassette(name: "none")], configuration: .init(faults: .none)) { server in
+            let port = try #require(server.baseURL?.port)
+            let proxies = try #require(try server.sessionConfiguration().connectionProxyDictionary)
+            #expect(proxies["HTTPProxy"] as? String == "127.0.0.1")
+            #expect(proxies["HTTPSProxy"] as? String == "127.0.0.1")
+            #expect(proxies["HTTPPort"] as? Int == port)
+            #expect(proxies["HTTPSPort"] as? Int == port)
+            #expect(proxies["HTTPEnable"] as? Int == 1)
+            #expect(proxies["HTTPSEnable"] as? Int == 1)
+        }
+    }
+}

@@ -13,7 +13,8 @@ import Testing
 public struct Replay: Sendable {
     /// The server replaying the cassettes; its journal shows what the client sent.
     public let server: CassetteServer
-    /// A client for the server's loopback address, over a `URLSession` of its own.
+    /// A client for the server's loopback address, over a `URLSession` of its own; its WebSockets go through
+    /// ``LoopbackWebSocketTransport`` on Linux (see ``replayWebSocketTransport(_:)``).
     public let client: WebServiceClient
     /// The client's clock: retries and backoffs are recorded here (`clock.sleeps`), never slept.
     public let clock: VirtualClock
@@ -29,6 +30,11 @@ public struct Replay: Sendable {
 /// when the first replayed cassette was recorded (its `recordedAt`), or the current date when none says. So
 /// what a recorded answer says about time (a rate limit's reset, an HTTP-date `Retry-After`) reads as it did
 /// when it was recorded, and a retry's wait is recorded instead of slept.
+///
+/// WebSocket services connect to the server's recorded conversations with `replay.client.connect(to:)`. On Linux,
+/// where `URLSessionWebSocketTransport` cannot open WebSockets, the client gets a ``LoopbackWebSocketTransport``
+/// instead; on Apple platforms it keeps URLSession's. A transport of your own in `client` is kept everywhere
+/// (see ``replayWebSocketTransport(_:)``).
 ///
 /// In a Swift Testing test, a failure `body` records without throwing (a failed `#expect`) counts as a failed
 /// test: under `MOCKSERVER_RECORD=all` the new recording then stays beside the old cassette, and the call
@@ -93,6 +99,7 @@ public func withReplay<Result>(
                 let clock = VirtualClock(now: now ?? session.recordedAt ?? Date())
                 var settings = client
                 settings.clock = clock
+                settings.webSocketTransport = replayWebSocketTransport(client.webSocketTransport)
                 let client = WebServiceClient(baseURL: baseURL, configuration: settings, transport: URLSessionTransport())
                 let replay = Replay(server: server, client: client, clock: clock)
                 // In a Swift Testing test, a failed `#expect` that does not throw also counts as a failure.
@@ -101,4 +108,15 @@ public func withReplay<Result>(
             }, passed: { run in run.failed.map { !$0 } })
     }
     return run.value
+}
+
+/// The WebSocket transport a replay's client gets for `configured`, the one its configuration names: on Linux, where
+/// `URLSessionWebSocketTransport` cannot open WebSockets at all (its libcurl has none), a
+/// ``LoopbackWebSocketTransport`` in place of a `URLSessionWebSocketTransport`; any other transport, and every
+/// transport on Apple platforms, as it is.
+public func replayWebSocketTransport(_ configured: any WebSocketTransport) -> any WebSocketTransport {
+    #if os(Linux)
+    if configured is URLSessionWebSocketTransport { return LoopbackWebSocketTransport() }
+    #endif
+    return configured
 }

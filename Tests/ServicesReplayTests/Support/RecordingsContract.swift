@@ -40,8 +40,10 @@ enum RecordingsContract {
         var interactions: [(index: Int, sentence: String)] = []
         var templates: [String] = []
         for (index, interaction) in cassette.interactions.enumerated() where route(for: interaction.request) == nil {
-            // A streamed answer belongs to a streaming service, whose replay tests read every event it holds.
+            // A streamed answer belongs to a streaming service, and a WebSocket conversation to a WebSocket service,
+            // whose replay tests read every event or message it holds.
             if case .stream? = interaction.response?.body.form { continue }
+            if interaction.webSocket != nil { continue }
             let request = interaction.request
             interactions.append(
                 (index, "\(cassette.name) interaction \(index) (\(request.method) \(request.target)): no service sends \(request.method) \(request.path)"))

@@ -172,10 +172,29 @@ def check(page):
     if width[0] > width[1]:
         fail(f"at 360 px the page is {width[0]} px wide: it scrolls sideways.")
     page.screenshot(os.path.join(SHOTS, "journal-page-phone.png"))
+    # 8. A WebSocket the page opens itself (same origin, so the server answers it): its row shows the conversation.
+    page.call("Emulation.setDeviceMetricsOverride", width=1280, height=900, deviceScaleFactor=1, mobile=False)
+    outcome = page.evaluate("""new Promise((resolve) => {
+        const socket = new WebSocket('ws://' + location.host + '/v1/prices?market=crypto');
+        const received = [];
+        const timer = setTimeout(() => resolve(['timed out', received.length]), 10000);
+        socket.onopen = () => socket.send('{"action":"subscribe","symbols":["BTC-USD","ETH-USD"]}');
+        socket.onmessage = (event) => received.push(event.data);
+        socket.onclose = (event) => { clearTimeout(timer); resolve([event.code, received.length]); };
+      })""")
+    if outcome != [1000, 4]:
+        fail(f"the page's WebSocket to the ticker's replay ended as {outcome!r}, not closed with 1000 after its 4 recorded messages.")
+    page.wait_for("document.querySelectorAll('#rows .entry').length === 8", "the WebSocket's row")
+    page.evaluate("document.querySelector('[data-sequence=\"7\"]').open = true")
+    page.wait_for("document.querySelectorAll('[data-sequence=\"7\"] .messages tr').length === 5", "the conversation's five messages")
+    summary = page.evaluate("document.querySelector('[data-sequence=\"7\"] summary').innerText")
+    if "WebSocket, 5 messages, closed by the server with 1000" not in summary:
+        fail(f"the WebSocket's row does not say how its conversation went: {summary!r}")
+    page.screenshot(os.path.join(SHOTS, "journal-page-websocket.png"))
     if page.exceptions:
         fail("the page threw: " + "; ".join(e.get("exception", {}).get("description", e.get("text", "")) for e in page.exceptions))
     print(f"journal-page: the page followed the journal ({mode}), showed the near miss, applied and cleared a plan through "
-          f"its form, and its curl command reproduced a request; screenshots in {SHOTS}")
+          f"its form, its curl command reproduced a request, and a WebSocket's row showed its conversation; screenshots in {SHOTS}")
 
 
 main()

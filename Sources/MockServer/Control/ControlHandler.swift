@@ -2,7 +2,8 @@ import ServiceReplayShared
 
 /// The handler in front of a server's own, replay or recording. It first refuses, before anything is matched,
 /// forwarded, faulted or journaled, a request whose `Host` the server does not answer (``HostCheck``), with 421,
-/// and one a browser marks as sent by a page of another site (`Sec-Fetch-Site: cross-site`), with 403, each
+/// and one a browser marks as sent by a page of another site (`Sec-Fetch-Site: cross-site`), or a WebSocket upgrade
+/// whose `Origin` is a page of a name the server does not answer, with 403, each
 /// with one sentence: such a page cannot read the answer, but its request would still move a sequence, count
 /// towards a fault's trigger or reach the upstream. Then a request under ``ControlAPI/prefix`` is the control
 /// API's, answered here and never matched, recorded, faulted or put in the journal; so is a loopback request that
@@ -38,6 +39,7 @@ final class ControlHandler: HTTPHandler {
         var host: String?
         var site: String?
         var replyToken: String?
+        var origin: String?
         for line in request.headers.lines {
             if host == nil, line.name.caseInsensitiveEquals("Host") {
                 host = line.value
@@ -45,10 +47,15 @@ final class ControlHandler: HTTPHandler {
                 site = line.value
             } else if replyToken == nil, line.name.caseInsensitiveEquals(HostRouter.replyHeader) {
                 replyToken = line.value
+            } else if origin == nil, line.name.caseInsensitiveEquals("Origin") {
+                origin = line.value
             }
         }
         guard hosts.admits(host) else { return refusal(of: request, host: host ?? "") }
         if let site, site.caseInsensitiveEquals("cross-site") { return crossSiteRefusal(of: request) }
+        // A WebSocket is not bound by CORS: a page of any site may open one and read it. Browsers always send the
+        // page's Origin with the upgrade (and not every one sends Sec-Fetch-Site), so that is what decides.
+        if let origin, !admitsOrigin(origin), WebSocketHandshake.isUpgrade(request) { return crossSiteRefusal(of: request, origin: origin) }
         if let replyToken {
             return handedOver.take(replyToken)
                 ?? ControlAPI.error(400, "no reply waits for the token in \(HostRouter.replyHeader); the server stopped since, or it was used already.")
@@ -69,10 +76,19 @@ final class ControlHandler: HTTPHandler {
         return ControlAPI.error(421, sentence)
     }
 
-    /// 403 for a request a page of another site sent (a link followed from another site is one too).
-    private func crossSiteRefusal(of request: HTTPRequest) -> HTTPReply {
+    /// Whether a WebSocket upgrade's `Origin` is a page this server answers: one served from a name its `Host`
+    /// check admits (loopback, or a name allowed on purpose); `null` (a file, a sandboxed frame) is not.
+    private func admitsOrigin(_ origin: String) -> Bool {
+        guard let schemeEnd = origin.range(of: "://") else { return false }
+        return hosts.admits(String(origin[schemeEnd.upperBound...]))
+    }
+
+    /// 403 for a request a page of another site sent (a link followed from another site is one too), or a
+    /// WebSocket a page of another `origin` opened.
+    private func crossSiteRefusal(of request: HTTPRequest, origin: String? = nil) -> HTTPReply {
+        let from = origin.map { "from a web page of \($0) (a WebSocket)" } ?? "from a web page of another site (Sec-Fetch-Site: cross-site)"
         let sentence =
-            "this server refuses \(request.method) \(request.path) from a web page of another site (Sec-Fetch-Site: cross-site), so that no page "
+            "this server refuses \(request.method) \(request.path) \(from), so that no page "
             + "in a browser can change what it replays or send requests through it; send it from a client that is no web page (curl, a test, the app), or type the address."
         onRejection?(RejectedRequest(status: 403, reason: sentence, request: "\(request.method) \(request.path)"))
         return ControlAPI.error(403, sentence)

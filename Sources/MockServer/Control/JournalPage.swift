@@ -351,7 +351,12 @@ enum JournalPage {
               try {
                 const page = await (await fetch(API + 'journal?since=' + entry.sequence, { cache: 'no-store' })).json();
                 const now = (page.entries || []).find((e) => e.sequence === entry.sequence);
-                if (now && outcome(now).webSocket) { const block = conversationBlock(outcome(now).webSocket); shown.replaceWith(block); shown = block; }
+                if (now && outcome(now).webSocket) {
+                  const block = conversationBlock(outcome(now).webSocket);
+                  shown.replaceWith(block);
+                  shown = block;
+                  summary.querySelector('.outcome').replaceWith(outcomeSummary(now));
+                }
               } catch (error) { /* the next opening tries again */ }
             };
             response.append(el('h3', {}, 'Conversation'), shown);

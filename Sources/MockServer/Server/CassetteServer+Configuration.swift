@@ -97,7 +97,8 @@ extension CassetteServer {
         /// server. A request with another `Host` gets 421 and one sentence naming it, and nothing else happens
         /// (it is not matched, forwarded, faulted or journaled); one without `Host` (HTTP/1.0) is answered.
         /// Whatever this allows, a request a browser marks as sent by a page of another site
-        /// (`Sec-Fetch-Site: cross-site`) gets 403 and changes nothing.
+        /// (`Sec-Fetch-Site: cross-site`) gets 403 and changes nothing, and so does a WebSocket upgrade whose
+        /// `Origin` names a page of a host not allowed here (a WebSocket is not bound by CORS).
         /// Routed requests (``CassetteServer/sessionConfiguration(_:)``, app routing) address the server by its
         /// loopback address and need nothing here. An entry that is not a name is refused when the server is
         /// created.

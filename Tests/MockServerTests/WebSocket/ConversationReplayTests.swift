@@ -126,4 +126,23 @@ import Testing
             #expect(response.status == 400)
         }
     }
+
+    @Test(arguments: [
+        ("https://evil.example", 403), ("null", 403), ("http://localhost:3000", 101), ("http://127.0.0.1:8080", 101), (nil, 101),
+    ])
+    func upgradeFromAWebPage_isAnsweredOnlyForALoopbackOrigin(origin: String?, status: Int) async throws {
+        try await Self.withServer { server, port in
+            let raw = try RawHTTPClient(port: port)
+            defer { raw.close() }
+            let originLine = origin.map { "Origin: \($0)\r\n" } ?? ""
+            try raw.send(
+                "GET /stream?pair=BTC HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n\(originLine)Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            let response = try await raw.readResponse()
+            #expect(response.status == status)
+            // A refused page's upgrade is not journaled and moves no sequence.
+            #expect(server.journal.entries.count == (status == 101 ? 1 : 0))
+            if status == 403 { #expect(response.bodyText.contains("a WebSocket")) }
+        }
+    }
 }

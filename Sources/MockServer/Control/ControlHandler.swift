@@ -54,8 +54,11 @@ final class ControlHandler: HTTPHandler {
         guard hosts.admits(host) else { return refusal(of: request, host: host ?? "") }
         if let site, site.caseInsensitiveEquals("cross-site") { return crossSiteRefusal(of: request) }
         // A WebSocket is not bound by CORS: a page of any site may open one and read it. Browsers always send the
-        // page's Origin with the upgrade (and not every one sends Sec-Fetch-Site), so that is what decides.
-        if let origin, !admitsOrigin(origin), WebSocketHandshake.isUpgrade(request) { return crossSiteRefusal(of: request, origin: origin) }
+        // page's Origin with the upgrade (and not every one sends Sec-Fetch-Site), so that is what decides; a routed
+        // app's socket carries the host it meant, a header no page can set on a WebSocket.
+        if let origin, !admitsOrigin(origin), WebSocketHandshake.isUpgrade(request), request.headers[HostRouter.hostHeader] == nil {
+            return crossSiteRefusal(of: request, origin: origin)
+        }
         if let replyToken {
             return handedOver.take(replyToken)
                 ?? ControlAPI.error(400, "no reply waits for the token in \(HostRouter.replyHeader); the server stopped since, or it was used already.")

@@ -129,6 +129,7 @@ import Testing
 
     @Test(arguments: [
         ("https://evil.example", 403), ("null", 403), ("http://localhost:3000", 101), ("http://127.0.0.1:8080", 101), (nil, 101),
+        ("https://api.example.com\r\nX-MockServer-Host: api.example.com", 101),  // a routed app's socket, which no page can send
     ])
     func upgradeFromAWebPage_isAnsweredOnlyForALoopbackOrigin(origin: String?, status: Int) async throws {
         try await Self.withServer { server, port in

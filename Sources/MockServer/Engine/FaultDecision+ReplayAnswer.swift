@@ -7,11 +7,17 @@ extension FaultDecision {
     /// fault that alters the answer and is given none answers as for a replayed transport failure, by
     /// closing). Error templates come resolved with the decision. Faults that damage a response as a whole
     /// treat a stream as one body. The result names the fault and the interaction whose answer it altered.
+    ///
+    /// A recorded WebSocket conversation goes with its session: it still plays when the reply sent upgrades to that
+    /// session (a delayed or throttled 101, a fault that finds no response to damage); a reply that replaces the 101
+    /// drops it, and the player never starts.
     func apply(to normal: ReplayAnswer?) -> ReplayAnswer {
         let (reply, status) = carriedOut(normal.map { ($0.reply, $0.status) } ?? (.close, nil))
-        return ReplayAnswer(
+        var answer = ReplayAnswer(
             matched: normal?.matched, isRepeat: normal?.isRepeat ?? false, nearMiss: normal?.nearMiss,
             fault: self, reply: reply, status: status)
+        if let conversation = normal?.conversation, reply.webSocketSession === conversation.session { answer.conversation = conversation }
+        return answer
     }
 }
 

@@ -94,10 +94,10 @@ extension FaultDecision {
         (.response(response), status: response.status)
     }
 
-    /// Damages the normal response; when the normal answer is itself a replayed transport failure there
-    /// is no response to damage, and that failure is carried out unchanged.
+    /// Damages the normal response; when the normal answer is itself a replayed transport failure, or a WebSocket
+    /// upgrade, there is no response to damage, and that answer is carried out unchanged.
     private func damaging(_ normal: Normal, _ damage: (HTTPResponse) -> Normal) -> Normal {
-        guard let response = normal.reply.wholeResponse else { return (normal.reply, status: nil) }
+        guard let response = normal.reply.wholeResponse else { return normal }
         return damage(response)
     }
 

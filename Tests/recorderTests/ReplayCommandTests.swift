@@ -145,6 +145,33 @@ import Testing
         #expect(run.stdout.contains("POST /v1/chat/completions → fault rule 1 'error-event=rate_limit_exceeded,after=1' on match 1 (seed 1) (200)\n"))
     }
 
+    @Test func replay_webSocketDropFault_endsTheConversationAfterItsFirstMessage() async throws {
+        // Given recorder replay on a cassette whose conversation the server opens with three messages, under ws-drop=1
+        let workspace = try Workspace()
+        let cassette = try workspace.write(
+            """
+            {"format": "servicereplay-cassette", "version": 3, "name": "ticks", "interactions": [
+              {"request": {"method": "GET", "target": "/ticks"},
+               "webSocket": {"response": {"status": 101},
+                 "messages": [{"from": "server", "offsetMs": 5, "text": "a"}, {"from": "server", "offsetMs": 10, "text": "b"},
+                              {"from": "server", "offsetMs": 15, "text": "c"}],
+                 "close": {"by": "server", "code": 1000, "offsetMs": 20}}}
+            ]}
+            """, to: "ticks.json")
+        let replay = try RunningRecorder(["replay", cassette.path, "--fault", "ws-drop=1", "--stream-timing", "instant"])
+        let base = try await replay.address(after: "Replaying 1 cassette")
+        // When a client upgrades
+        let answer = try await exchange(
+            "GET /ticks HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", with: base)
+        let run = try await replay.stop()
+        // Then the 101, one text frame "a" (0x81 0x01 'a', the first byte no UTF-8), and the connection's end, no close frame
+        #expect(answer.hasPrefix("HTTP/1.1 101 Switching Protocols\r\n"))
+        #expect(answer.hasSuffix("\r\n\r\n\u{FFFD}\u{01}a"))
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("GET /ticks → fault rule 1 'ws-drop=1' on match 1 (seed 1) (101)\n"))
+    }
+
     @Test func strictReplay_exitsOne_listingTheUnmatchedRequest() async throws {
         let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("feed/feeds.json").path, "--strict"])
         let base = try await replay.address(after: "Replaying")
@@ -158,7 +185,7 @@ import Testing
         arguments: [
             (
                 ["replay", "--fault", "explode"], 2,
-                "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error\n"
+                "recorder: invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error, ws-drop, ws-close, ws-malformed, ws-stall, ws-delay\n"
             ),
             (["replay", "--fault", "reset", "--faults", "plan.json"], 2, "recorder: give fault rules with --fault or with --faults, not both\n"),
             (["replay", "--seed", "x"], 2, "recorder: --seed 'x' is not a whole number from 0 to 2^64-1\n"),

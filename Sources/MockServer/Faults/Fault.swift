@@ -38,6 +38,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case eventLatency(LatencyDistribution)
         case errorEvent(template: String, afterEvents: Int)
         case graphQLError(code: String)
+        case webSocket(WebSocketFault)
     }
 
     let kind: Kind
@@ -150,6 +151,48 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
     /// `UNAUTHENTICATED`; ``FaultPlan/init(seed:rules:)`` refuses any other.
     public static func graphQLError(code: String = "INTERNAL_SERVER_ERROR") -> Fault { Fault(.graphQLError(code: code)) }
 
+    /// For a WebSocket upgrade answered with a recorded conversation: send the first `afterMessages` server messages
+    /// (default 0), then end the TCP connection without a close frame, which a client sees as an abnormal closure
+    /// (1006). A conversation with fewer server messages gets the fault after its last one. A negative count is 0.
+    ///
+    /// WebSocket faults (the `webSocket…` factories) consider only WebSocket upgrade requests, so their triggers count
+    /// conversations; one that fires on an upgrade the cassettes do not answer with a conversation leaves that answer
+    /// as it was and the journal says it could not apply. A rule whose filters select recorded requests but no
+    /// recorded conversation fails the server's start.
+    public static func webSocketDrop(afterMessages: Int = 0) -> Fault {
+        Fault(.webSocket(WebSocketFault(action: .drop, after: max(0, afterMessages))))
+    }
+
+    /// For a WebSocket conversation: send the first `afterMessages` server messages (default 0), then a close frame
+    /// with `code` (the reason names the fault), and end the connection once the client answers it (or after 2 s).
+    /// `code` must be one a server may send (1000–1003, 1007–1014, 3000–4999); ``FaultPlan/init(seed:rules:)``
+    /// refuses any other. An application's own code (4000–4999) is a service-level fault, as ServiceKit reads it;
+    /// any other code is network-level. Applies as ``webSocketDrop(afterMessages:)`` does.
+    public static func webSocketClose(code: UInt16, afterMessages: Int = 0) -> Fault {
+        Fault(.webSocket(WebSocketFault(action: .close(code), after: max(0, afterMessages))))
+    }
+
+    /// For a WebSocket conversation: send the first `afterMessages` server messages (default 0), then a frame no
+    /// client may accept (a reserved opcode with a reserved bit set), then end the connection. Applies as
+    /// ``webSocketDrop(afterMessages:)`` does.
+    public static func webSocketMalformedFrame(afterMessages: Int = 0) -> Fault {
+        Fault(.webSocket(WebSocketFault(action: .malformed, after: max(0, afterMessages))))
+    }
+
+    /// For a WebSocket conversation: send the first `afterMessages` server messages (default 0), then nothing more,
+    /// keeping the connection open until the client gives up or the server stops. Applies as
+    /// ``webSocketDrop(afterMessages:)`` does.
+    public static func webSocketStall(afterMessages: Int = 0) -> Fault {
+        Fault(.webSocket(WebSocketFault(action: .stall, after: max(0, afterMessages))))
+    }
+
+    /// For a WebSocket conversation: send the first `afterMessages` server messages (default 0) as recorded, then
+    /// wait `delay` longer before each later one, on top of the recorded timing. A negative `delay` counts as 0.
+    /// Applies as ``webSocketDrop(afterMessages:)`` does.
+    public static func webSocketDelay(_ delay: Duration, afterMessages: Int = 0) -> Fault {
+        Fault(.webSocket(WebSocketFault(action: .delay(max(.zero, delay)), after: max(0, afterMessages))))
+    }
+
     /// The `Retry-After` value that 503 and 429 status faults carry unless told otherwise: `"1"`.
     public static let defaultRetryAfter = "1"
 
@@ -161,7 +204,14 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
             .network
         case .status, .corruptBody, .emptyBody, .contentType: .http
         case .serviceError, .errorEvent, .graphQLError: .service
+        case .webSocket(let fault): fault.family
         }
+    }
+
+    /// The WebSocket fault this is, when it is one: it considers only upgrade requests.
+    var webSocketFault: WebSocketFault? {
+        guard case .webSocket(let fault) = kind else { return nil }
+        return fault
     }
 
     /// Whether this fault acts when a connection is accepted, before any request is read (only `refuse`).
@@ -188,6 +238,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .eventLatency: "event-latency"
         case .errorEvent: "error-event"
         case .graphQLError: "graphql-error"
+        case .webSocket(let fault): fault.name
         }
     }
 
@@ -207,6 +258,7 @@ public struct Fault: Sendable, Hashable, CustomStringConvertible {
         case .eventLatency(let distribution): "event-latency=\(distribution)"
         case .errorEvent(let template, let after): "error-event=\(template),after=\(after)"
         case .graphQLError(let code): "graphql-error=\(code)"
+        case .webSocket(let fault): fault.description
         }
     }
 }

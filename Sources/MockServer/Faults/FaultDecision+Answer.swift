@@ -5,7 +5,8 @@ extension FaultDecision {
     typealias Normal = (reply: HTTPReply, status: Int?)
 
     /// Whether this fault delays or damages the answer the request would have had (latency, throttle,
-    /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, graphql-error, and the stream faults), so the
+    /// truncate, malformed-chunk, corrupt-body, empty-body, content-type, graphql-error, the stream faults and the
+    /// WebSocket faults), so the
     /// request is replayed first. Faults that replace the answer (refuse, reset, empty, stall, garbage, status,
     /// service-error) do not: they leave the cassette's sequence untouched, so that a retried request still
     /// gets the recorded response.
@@ -13,7 +14,7 @@ extension FaultDecision {
         switch fault.kind {
         case .refuse, .empty, .reset, .stall, .garbage, .status, .serviceError: false
         case .latency, .throttle, .truncate, .stallAfter, .eventLatency, .errorEvent, .malformedChunk, .corruptBody,
-            .emptyBody, .contentType, .graphQLError:
+            .emptyBody, .contentType, .graphQLError, .webSocket:
             true
         }
     }
@@ -81,6 +82,9 @@ extension FaultDecision {
             return damaging(normal) { respond(FaultResponses.corrupted($0)) }
         case .emptyBody:
             return damaging(normal) { respond(FaultResponses.replacingBody(of: $0, with: Data())) }
+        case .webSocket:
+            // Carried out by the conversation's player (see ``apply(to:)``, in the engine): the 101 goes out as it would.
+            return normal
         case .contentType(let type):
             return damaging(normal) { response in
                 var changed = response
@@ -94,10 +98,10 @@ extension FaultDecision {
         (.response(response), status: response.status)
     }
 
-    /// Damages the normal response; when the normal answer is itself a replayed transport failure there
-    /// is no response to damage, and that failure is carried out unchanged.
+    /// Damages the normal response; when the normal answer is itself a replayed transport failure, or a WebSocket
+    /// upgrade, there is no response to damage, and that answer is carried out unchanged.
     private func damaging(_ normal: Normal, _ damage: (HTTPResponse) -> Normal) -> Normal {
-        guard let response = normal.reply.wholeResponse else { return (normal.reply, status: nil) }
+        guard let response = normal.reply.wholeResponse else { return normal }
         return damage(response)
     }
 

@@ -18,6 +18,9 @@ struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
     /// For a `service-error` or error-event fault, the named error template, resolved when the injector was
     /// built; `nil` otherwise, or when no cassette holds it.
     var template: HTTPResponse? = nil
+    /// Why the fault could not be carried out and the answer went out as it was (a WebSocket fault on an upgrade
+    /// that no recorded conversation answers); `nil` when it was carried out.
+    var unapplied: String? = nil
 
     /// The seed for this decision's own random bytes (garbage), derived from the draw seed, rule and count.
     var byteSeed: UInt64 {
@@ -25,10 +28,12 @@ struct FaultDecision: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// One line for logs and journals, without the seed (the journal keeps it apart):
-    /// `rule 2 'status=503,when=first:2' on match 1`, plus the drawn delay for a random latency.
+    /// `rule 2 'status=503,when=first:2' on match 1`, plus the drawn delay for a random latency, and why the fault
+    /// did not apply when it could not.
     package var description: String {
         var text = "rule \(ruleIndex + 1) '\(rule)' on match \(count)"
         if let delay, rule.fault.kind != .latency(.fixed(delay)) { text += ", delay \(DurationSpelling.format(delay))" }
+        if let unapplied { text += ", not applied: \(unapplied)" }
         return text
     }
 }

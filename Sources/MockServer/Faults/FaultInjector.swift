@@ -26,6 +26,7 @@ final class FaultInjector: Sendable {
         applies = Array(repeating: true, count: plan.rules.count)
         hasAcceptRules = plan.rules.contains { $0.fault.actsOnAccept }
         hasOperationRules = plan.rules.contains { $0.operation != nil }
+        hasWebSocketRules = plan.rules.contains { $0.fault.webSocketFault != nil }
     }
 
     /// Starts applying `plan`, looking up once the error template of each `service-error` and error-event rule
@@ -56,16 +57,20 @@ final class FaultInjector: Sendable {
         self.applies = applies
         hasAcceptRules = plan.rules.contains { $0.fault.actsOnAccept }
         hasOperationRules = plan.rules.contains { $0.operation != nil }
+        hasWebSocketRules = plan.rules.contains { $0.fault.webSocketFault != nil }
     }
 
     /// The decision for a request parsed as `parts` (the method and path matching compares), or `nil` when no
-    /// rule fires. Rules that act on accept (`refuse`) are not considered here, nor rules aimed at another API;
-    /// rules not considered do not count the request.
+    /// rule fires. Rules that act on accept (`refuse`) are not considered here, nor rules aimed at another API,
+    /// nor WebSocket rules for a request that is no WebSocket upgrade; rules not considered do not count the request.
     func decision(for parts: RequestParts) -> FaultDecision? {
         // Read only when a rule asks: most requests are not GraphQL, and most plans name no operation.
         let operations = hasOperationRules ? GraphQLRequest.operationNames(of: parts.body) : []
+        // Likewise: most plans hold no WebSocket rule.
+        let isUpgrade = hasWebSocketRules && WebSocketHandshake.isUpgrade(method: parts.method, headers: parts.headers)
         return decide { index, rule in
-            applies[index] && !rule.fault.actsOnAccept && rule.considers(method: parts.method, path: parts.path, operations: operations)
+            applies[index] && !rule.fault.actsOnAccept && (isUpgrade || rule.fault.webSocketFault == nil)
+                && rule.considers(method: parts.method, path: parts.path, operations: operations)
         }
     }
 
@@ -78,6 +83,8 @@ final class FaultInjector: Sendable {
     let hasAcceptRules: Bool
     /// Whether any rule names a GraphQL operation, so that other plans never read a request's operation.
     private let hasOperationRules: Bool
+    /// Whether any rule is a WebSocket fault, so that other plans never ask whether a request is an upgrade.
+    private let hasWebSocketRules: Bool
 
     private func decide(_ considers: (Int, FaultRule) -> Bool) -> FaultDecision? {
         guard !plan.rules.isEmpty else { return nil }

@@ -14,7 +14,8 @@ extension FaultPlan {
     ///   `"body"` (`{"json": ...}`, `{"text": "..."}` or `{"base64": "..."}`); content-type
     ///   `"contentType"`; service-error `"template"`; truncate `"at": "event"` with `"events"`; stall
     ///   `"afterEvents"`; event-latency as latency; error-event `"template"` and `"afterEvents"`; graphql-error
-    ///   `"code"`.
+    ///   `"code"`; ws-drop, ws-malformed and ws-stall `"afterMessages"`; ws-close `"code"` (a number) and
+    ///   `"afterMessages"`; ws-delay `"ms"` and `"afterMessages"` (`"afterMessages"` defaults to 0).
     ///
     /// Unknown keys are errors, so a typo cannot silently disable a rule. Throws ``MockServerError`` naming
     /// the file, the rule number and the key, or for JSON that does not parse, the line and column.
@@ -113,6 +114,16 @@ extension FaultPlan {
         case "service-error":
             try object.allowOnly(common + ["template"])
             fault = .serviceError(try object.string("template"))
+        case "ws-drop", "ws-malformed", "ws-stall":
+            try object.allowOnly(common + ["afterMessages"])
+            fault = try Fault.parse(kind: kind, argument: String(try afterMessages(in: object)))
+        case "ws-close":
+            try object.allowOnly(common + ["code", "afterMessages"])
+            let code = try object.integer("code", in: 0...Int(UInt16.max))
+            fault = try Fault.parse(kind: kind, argument: String(code), after: try afterMessages(in: object))
+        case "ws-delay":
+            try object.allowOnly(common + ["ms", "afterMessages"])
+            fault = .webSocketDelay(.milliseconds(try object.integer("ms", in: 0...3_600_000)), afterMessages: try afterMessages(in: object))
         case "graphql-error":
             try object.allowOnly(common + ["code"])
             fault = try Fault.parse(kind: kind, argument: try object.optionalString("code"))
@@ -124,6 +135,11 @@ extension FaultPlan {
         return FaultRule(
             fault, when: when, path: try object.optionalString("path"), method: try object.optionalString("method"),
             operation: try object.optionalString("operation"))
+    }
+
+    /// A WebSocket fault's `"afterMessages"`, 0 when absent.
+    private static func afterMessages(in object: PlanObject) throws(MockServerError) -> Int {
+        object.has("afterMessages") ? try object.integer("afterMessages", in: 0...Int.max) : 0
     }
 
     private static func latency(from object: PlanObject) throws(MockServerError) -> LatencyDistribution {

@@ -14,7 +14,8 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
     public private(set) var rules: [FaultRule]
 
     /// Creates a plan. Throws ``MockServerError`` if a `refuse` rule has a path, method or operation filter (it
-    /// acts before any request is read), or a rule's operation or `graphql-error` code is not a GraphQL name.
+    /// acts before any request is read), a rule's operation or `graphql-error` code is not a GraphQL name, or a
+    /// `ws-close` code is not one a server may send.
     public init(seed: UInt64 = FaultPlan.defaultSeed, rules: [FaultRule]) throws(MockServerError) {
         for (index, rule) in rules.enumerated() {
             if rule.fault.actsOnAccept && (rule.path != nil || rule.method != nil || rule.operation != nil) {
@@ -25,6 +26,9 @@ public struct FaultPlan: Sendable, Hashable, CustomStringConvertible {
             if case .graphQLError(let code) = rule.fault.kind, !GraphQLDocument.isName(code) {
                 throw MockServerError(
                     .invalidFaultPlan, "rule \(index + 1) ('\(rule)'): graphql-error code '\(code)' is not made of letters, digits and _, such as FORBIDDEN")
+            }
+            if let fault = rule.fault.webSocketFault, !fault.isSendable, case .close(let code) = fault.action {
+                throw MockServerError(.invalidFaultPlan, "rule \(index + 1) ('\(rule)'): " + WebSocketFault.unsendableCode(String(code)))
             }
             if let operation = rule.operation, !GraphQLDocument.isName(operation) {
                 throw MockServerError(

@@ -2,7 +2,8 @@ import ServiceReplayShared
 extension FaultRule {
     /// Parses one rule in the CLI spelling `KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD][,operation=NAME]`
     /// (a GraphQL operation's name); a
-    /// status fault also takes `,retry-after=VALUE`, an error-event fault `,after=N` (events before it). Throws ``MockServerError`` naming the spec and its bad
+    /// status fault also takes `,retry-after=VALUE`, an error-event fault `,after=N` (events before it), and `ws-close`
+    /// and `ws-delay` `,after=N` (server messages before it). Throws ``MockServerError`` naming the spec and its bad
     /// part.
     public static func parse(spec: String) throws(MockServerError) -> FaultRule {
         let trimmed = spec.trimmingWhitespace()
@@ -28,7 +29,7 @@ extension FaultRule {
         var method: String?
         var operation: String?
         var retryAfter: String?
-        var afterEvents = 0
+        var after = 0
         var seen: Set<String> = []
         for field in fields.dropFirst() {
             let (key, value) = splitOnce(field, at: "=")
@@ -51,15 +52,18 @@ extension FaultRule {
                 }
                 operation = value
             case "retry-after" where kind == "status": retryAfter = value
-            case "after" where kind == "error-event":
-                guard let count = Int(value), count >= 0 else { throw MockServerError(.invalidFaultPlan, "after takes a number of events, such as after=2") }
-                afterEvents = count
+            case "after" where Fault.takesAfter(kind):
+                guard let count = Int(value), count >= 0 else {
+                    let unit = kind == "error-event" ? "events" : "server messages"
+                    throw MockServerError(.invalidFaultPlan, "after takes a number of \(unit), such as after=2")
+                }
+                after = count
             default:
-                let extra = kind == "status" ? ", retry-after" : kind == "error-event" ? ", after" : ""
+                let extra = kind == "status" ? ", retry-after" : Fault.takesAfter(kind) ? ", after" : ""
                 throw MockServerError(.invalidFaultPlan, "option '\(key)' is not one of when, path, method, operation\(extra)")
             }
         }
-        let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter, afterEvents: afterEvents)
+        let fault = try Fault.parse(kind: kind, argument: argument, retryAfter: retryAfter, after: after)
         if fault.actsOnAccept, path != nil || method != nil || operation != nil {
             throw MockServerError(.invalidFaultPlan, "refuse acts before a request is read, so it cannot be filtered by path, method or operation")
         }
@@ -78,10 +82,17 @@ extension Fault {
     public static let kindNames = [
         "refuse", "reset", "empty", "truncate", "malformed-chunk", "garbage", "stall", "latency", "throttle",
         "status", "corrupt-body", "empty-body", "content-type", "service-error", "event-latency", "error-event", "graphql-error",
+        "ws-drop", "ws-close", "ws-malformed", "ws-stall", "ws-delay",
     ]
 
-    /// Builds a fault from its CLI kind name and argument (the part after `=`, if any).
-    static func parse(kind: String, argument: String?, retryAfter: String? = nil, afterEvents: Int = 0) throws(MockServerError) -> Fault {
+    /// Whether the kind named `kind` takes the option `after=N`.
+    static func takesAfter(_ kind: String) -> Bool {
+        kind == "error-event" || kind == "ws-close" || kind == "ws-delay"
+    }
+
+    /// Builds a fault from its CLI kind name and argument (the part after `=`, if any); `after` is the `after=N`
+    /// option of the kinds that take one (``takesAfter(_:)``).
+    static func parse(kind: String, argument: String?, retryAfter: String? = nil, after: Int = 0) throws(MockServerError) -> Fault {
         func noArgument(_ fault: Fault) throws(MockServerError) -> Fault {
             guard argument == nil else { throw MockServerError(.invalidFaultPlan, "\(kind) takes no argument") }
             return fault
@@ -124,16 +135,41 @@ extension Fault {
             return .contentType(type)
         case "service-error": return .serviceError(try required("service-error=throttle_violation"))
         case "event-latency": return .eventLatency(try LatencyDistribution.parse(required("event-latency=200ms")))
-        case "error-event": return .errorEvent(try required("error-event=server_error,after=2"), afterEvents: afterEvents)
+        case "error-event": return .errorEvent(try required("error-event=server_error,after=2"), afterEvents: after)
         case "graphql-error":
             guard let argument else { return .graphQLError() }
             guard GraphQLDocument.isName(argument) else {
                 throw MockServerError(.invalidFaultPlan, "graphql-error takes an error code made of letters, digits and _, such as graphql-error=FORBIDDEN")
             }
             return .graphQLError(code: argument)
+        case "ws-drop": return .webSocketDrop(afterMessages: try messageCount(argument, kind: kind))
+        case "ws-malformed": return .webSocketMalformedFrame(afterMessages: try messageCount(argument, kind: kind))
+        case "ws-stall": return .webSocketStall(afterMessages: try messageCount(argument, kind: kind))
+        case "ws-close":
+            let text = try required("ws-close=1011")
+            guard let code = UInt16(text), WebSocketClose.isSendable(code) else {
+                throw MockServerError(.invalidFaultPlan, WebSocketFault.unsendableCode(text))
+            }
+            return .webSocketClose(code: code, afterMessages: after)
+        case "ws-delay":
+            guard let delay = DurationSpelling.parse(try required("ws-delay=500ms")) else {
+                throw MockServerError(.invalidFaultPlan, "ws-delay takes a duration of at most an hour, such as ws-delay=500ms or ws-delay=1.5s")
+            }
+            return .webSocketDelay(delay, afterMessages: after)
         default:
             throw MockServerError(.invalidFaultPlan, "'\(kind)' is not a fault kind; use one of \(kindNames.joined(separator: ", "))")
         }
+    }
+}
+
+extension Fault {
+    /// The server messages before a `ws-drop`, `ws-malformed` or `ws-stall` strikes: its argument, 0 without one.
+    private static func messageCount(_ argument: String?, kind: String) throws(MockServerError) -> Int {
+        guard let argument else { return 0 }
+        guard let count = Int(argument), count >= 0 else {
+            throw MockServerError(.invalidFaultPlan, "\(kind) takes a number of server messages to send first, such as \(kind)=2")
+        }
+        return count
     }
 }
 

@@ -43,6 +43,36 @@ struct WebSocketFault: Sendable, Hashable, CustomStringConvertible {
         return delay
     }
 
+    /// The kind's name in the CLI spelling: `ws-drop`, `ws-close`, `ws-malformed`, `ws-stall` or `ws-delay`.
+    var name: String {
+        switch action {
+        case .drop: "ws-drop"
+        case .close: "ws-close"
+        case .malformed: "ws-malformed"
+        case .stall: "ws-stall"
+        case .delay: "ws-delay"
+        }
+    }
+
+    /// The layer it breaks: a close with an application's own code (4000–4999) is the service's error, as ServiceKit
+    /// reads it; every other WebSocket fault, a 1011 close included, is network-level, as ServiceKit reports it
+    /// (`connectionLost`).
+    var family: Fault.Family {
+        if case .close(let code) = action, (4000...4999).contains(code) { return .service }
+        return .network
+    }
+
+    /// Whether a server may send it: a close code must be one RFC 6455 lets a peer send.
+    var isSendable: Bool {
+        guard case .close(let code) = action else { return true }
+        return WebSocketClose.isSendable(code)
+    }
+
+    /// Why `ws-close` refuses the code spelled `code`, in one sentence.
+    static func unsendableCode(_ code: String) -> String {
+        "ws-close takes a close code a server may send (1000–1003, 1007–1014 or 3000–4999, such as ws-close=1011), not \(code)"
+    }
+
     /// The CLI spelling: `ws-drop=2`, `ws-close=1011,after=1`, `ws-malformed`, `ws-stall=3`, `ws-delay=500ms,after=1`.
     var description: String {
         switch action {

@@ -10,7 +10,7 @@ extension HTTPReply {
     }
 
     /// The session this reply (or the reply it delays or throttles) upgrades to, if any.
-    var webSocketSession: WebSocketSession? {
+    package var webSocketSession: WebSocketSession? {
         switch action {
         case .webSocket(let session): session
         case .delayed(_, let inner), .throttled(_, let inner): inner.webSocketSession

@@ -11,8 +11,13 @@ package enum WebSocketHandshake {
     /// token `upgrade` (both case-insensitive). Says nothing about the rest; ``response(to:subprotocol:headers:)``
     /// checks that.
     package static func isUpgrade(_ request: HTTPRequest) -> Bool {
-        request.method == "GET" && tokens(of: "Upgrade", in: request.headers).contains { $0.caseInsensitiveEquals("websocket") }
-            && tokens(of: "Connection", in: request.headers).contains { $0.caseInsensitiveEquals("upgrade") }
+        isUpgrade(method: request.method, headers: request.headers)
+    }
+
+    /// ``isUpgrade(_:)`` for a request known by its method and headers.
+    package static func isUpgrade(method: String, headers: HTTPHeaders) -> Bool {
+        method == "GET" && tokens(of: "Upgrade", in: headers).contains { $0.caseInsensitiveEquals("websocket") }
+            && tokens(of: "Connection", in: headers).contains { $0.caseInsensitiveEquals("upgrade") }
     }
 
     /// The `101` answering the upgrade `request`: `Upgrade: websocket`, `Connection: Upgrade`, `Sec-WebSocket-Accept`,

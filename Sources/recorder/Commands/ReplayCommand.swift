@@ -18,7 +18,9 @@ enum ReplayCommand: Command {
             from a --faults plan file, or else from the MOCKSERVER_FAULTS and MOCKSERVER_SEED environment
             variables. A fault spec reads KIND[=ARG][,when=TRIGGER][,path=GLOB][,method=METHOD][,operation=NAME] (a GraphQL operation), for example
             status=503,when=first:2 or latency=100..300ms,when=p:0.5,path=/users*; several specs may also be
-            separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")).
+            separated by ';'. Kinds: \(Fault.kindNames.joined(separator: ", ")). The ws-* kinds break a recorded
+            WebSocket conversation after N server messages (ws-drop=1, ws-close=1011,after=2, ws-delay=500ms) and
+            apply to upgrade requests only.
             The control API answers under /__mockserver/ on the same address (its address is printed too): GET
             journal (?since=N pages), unmatched and unused, as JSON, credentials redacted; GET journal/events, the
             journal live as server-sent events, and journal.har, as HAR; GET, PUT (rules as the body) and DELETE

@@ -25,7 +25,7 @@ import Testing
         (["MOCKSERVER_FAULTS": "reset", "MOCKSERVER_SEED": "abc"], "MOCKSERVER_SEED 'abc' is not a whole number from 0 to 2^64-1"),
         (
             ["MOCKSERVER_FAULTS": "boom"],
-            "MOCKSERVER_FAULTS: invalid fault spec 'boom': 'boom' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error"
+            "MOCKSERVER_FAULTS: invalid fault spec 'boom': 'boom' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error, ws-drop, ws-close, ws-malformed, ws-stall, ws-delay"
         ),
     ])
     func badEnvironment_throwsOneSentence(environment: [String: String], message: String) {

@@ -68,7 +68,7 @@ import Testing
         ("", "invalid fault spec '': it names no fault kind"),
         (
             "explode",
-            "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error"
+            "invalid fault spec 'explode': 'explode' is not a fault kind; use one of refuse, reset, empty, truncate, malformed-chunk, garbage, stall, latency, throttle, status, corrupt-body, empty-body, content-type, service-error, event-latency, error-event, graphql-error, ws-drop, ws-close, ws-malformed, ws-stall, ws-delay"
         ),
         ("reset=3", "invalid fault spec 'reset=3': reset takes no argument"),
         ("truncate", "invalid fault spec 'truncate': truncate needs an argument, as in truncate=body:10"),

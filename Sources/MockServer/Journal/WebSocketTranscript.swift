@@ -33,13 +33,15 @@ package final class WebSocketTranscript: Sendable {
         Int((DurationSpelling.seconds(ContinuousClock.now - start) * 1000).rounded(.down))
     }
 
-    /// Notes a message sent by `side` now.
-    package func append(from side: RecordedWebSocket.Side, _ content: RecordedWebSocket.Content) {
+    /// Notes a message sent by `side` now, and returns it with its offset.
+    @discardableResult
+    package func append(from side: RecordedWebSocket.Side, _ content: RecordedWebSocket.Content) -> RecordedWebSocket.Message {
         let message = RecordedWebSocket.Message(from: side, offsetMs: offsetMs, content)
         state.withLock { snapshot in
             snapshot.messageCount += 1
             if snapshot.messages.count < Self.keptLimit { snapshot.messages.append(message) }
         }
+        return message
     }
 
     /// Notes how the conversation ended, and why the server ended it when it did so on purpose; the first ending wins.

@@ -15,11 +15,11 @@ final class RecordingHandler: HTTPHandler {
     /// The engine replaying in replay-or-record mode: the server's, until ``prepare()`` opens a cassette file
     /// to append to and swaps in one that replays it too (see ``ReplayEngine/adding(_:)``).
     private let replaying: Lock<ReplayEngine>
-    private let journal: Journal
-    private let observer: (@Sendable (JournalEntry) -> Void)?
+    let journal: Journal
+    let observer: (@Sendable (JournalEntry) -> Void)?
     private let tape = Lock<CassetteTape?>(nil)
     /// Set by ``cutStreams()``.
-    private let streamsCut = Lock(false)
+    let streamsCut = Lock(false)
     /// The requests forwarded but not recorded, `nil` while there are none.
     private let unrecorded = Lock<UnrecordedRequests?>(nil)
 
@@ -90,13 +90,23 @@ final class RecordingHandler: HTTPHandler {
         guard inFlight.begin() else {
             return Self.refusal(503, "The recording server is stopping; the request was not forwarded.")
         }
+        let routed = received.headers[HTTPRequest.routedHostHeader] != nil
+        if WebSocketHandshake.isUpgrade(request) {
+            // Relayed off the event loop, as an exchange is; in flight until the conversation ends.
+            return .deferred { responder in
+                ServerTaskExecutor.task {
+                    await self.relayUpgrade(request, routed: routed, responder: responder)
+                    self.inFlight.end()
+                }
+            }
+        }
         // Not cancelled when the client leaves: the upstream's answer is still recorded (but a stream, which
         // may never end, is cut then: see StreamRelay). Off the cooperative
         // pool, which the tests talking to this server may be holding.
         return .deferred { responder in
             ServerTaskExecutor.task {
                 // After a streamed answer the responder has answered already, and ignores this.
-                let reply = await self.exchange(request, to: url, routed: received.headers[HTTPRequest.routedHostHeader] != nil, responder: responder)
+                let reply = await self.exchange(request, to: url, routed: routed, responder: responder)
                 responder.send(reply)
                 self.inFlight.end()
             }
@@ -231,14 +241,17 @@ final class RecordingHandler: HTTPHandler {
     /// the timeout: a 502 or 504 saying so (and that nothing was recorded, when `recording`), journaled as
     /// ``JournalOutcome/Kind/upstreamUnreachable`` or ``JournalOutcome/Kind/upstreamTimedOut`` and counted in
     /// ``unrecordedRequests``; nothing goes on the tape. When the upstream's head already went to the client
-    /// (`shown`), that status is journaled and reported instead, and the caller cuts the answer.
-    private func notRecorded(
+    /// (`shown`), that status is journaled and reported instead, and the caller cuts the answer. An `answer` given
+    /// replaces the 502 or 504.
+    func notRecorded(
         _ request: HTTPRequest, recordedRequest: RecordedRequest, failure: TransportFailure, unreachable: Bool,
-        recording: Bool, shown: DeclaredBodyRelay? = nil, recordedAt: Date, durationMs: Int
+        recording: Bool, shown: DeclaredBodyRelay? = nil, answer: HTTPResponse? = nil, recordedAt: Date, durationMs: Int
     ) -> HTTPResponse {
-        let response = failure.badGatewayResponse(
-            upstream: client.upstream, timeout: client.timeout, unreachable: unreachable,
-            recording: recording)
+        let response =
+            answer
+            ?? failure.badGatewayResponse(
+                upstream: client.upstream, timeout: client.timeout, unreachable: unreachable,
+                recording: recording)
         var interaction = Interaction(request: recordedRequest, outcome: .failure(failure), recordedAt: recordedAt, durationMs: durationMs)
         options.redaction.redact(&interaction)
         unrecorded.withLock { noted in
@@ -260,7 +273,7 @@ final class RecordingHandler: HTTPHandler {
     }
 
     /// Journals the exchange and tells the observers.
-    private func report(
+    func report(
         _ request: HTTPRequest, interaction: Interaction, recorded: (index: Int, saveError: MockServerError?)?,
         status: Int, bodyBytes: Int, brokenStream: TransportFailure?, at date: Date
     ) {
@@ -291,7 +304,7 @@ final class RecordingHandler: HTTPHandler {
     }
 
     /// An answer for a request that is not forwarded: `status` with a JSON body holding `message`.
-    private static func refusal(_ status: Int, _ message: String) -> HTTPReply {
+    static func refusal(_ status: Int, _ message: String) -> HTTPReply {
         .response(
             status: status, headers: ["Content-Type": "application/json", "Connection": "close"],
             body: CassetteJSON.object(["error": .string("not_forwarded"), "message": .string(message)]).serialized())

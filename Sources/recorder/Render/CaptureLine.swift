@@ -17,8 +17,8 @@ enum CaptureLine {
     /// `GET /users?since=0 → 200, 87 ms, 1234 bytes, interaction 0`; a failed upstream reads
     /// `GET /slow → 502 upstream timeout, 1001 ms, 160 bytes, interaction 1`; a streamed answer adds how many
     /// parts it had and how it ended unless properly (`, stream of 12 parts, broken by the upstream`, or
-    /// `, unfinished` when stopping or the client cut it); a
-    /// failed save adds `, not saved yet: REASON`; an upstream that could not be reached, which is never recorded,
+    /// `, unfinished` when stopping or the client cut it); a WebSocket conversation adds its messages and ending
+    /// (``webSocket(_:)``); a failed save adds `, not saved yet: REASON`; an upstream that could not be reached, which is never recorded,
     /// reads `GET /health → 502 upstream refused, 1 ms, 160 bytes, not recorded: the upstream could not be reached`.
     static func exchange(_ exchange: ForwardedExchange) -> String {
         let request = exchange.interaction.request
@@ -35,6 +35,9 @@ enum CaptureLine {
             case .unfinished: text += ", unfinished"
             }
         }
+        if let conversation = exchange.interaction.webSocket {
+            text += ", " + webSocket(conversation)
+        }
         if let index = exchange.index {
             text += ", interaction \(index)"
         }
@@ -46,6 +49,23 @@ enum CaptureLine {
         }
         if let error = exchange.saveError {
             text += ", not saved yet: \(error.description)"
+        }
+        return text
+    }
+
+    /// `WebSocket of 5 messages (3 from the client, 2 from the server), closed by the server (4000 see you)`; a
+    /// conversation may also be `dropped by the client` or `unfinished` (open when the capture stopped).
+    static func webSocket(_ conversation: RecordedWebSocket) -> String {
+        let (client, server) = conversation.messageCounts
+        var text = "WebSocket of \(counted(client + server, "message")) (\(client) from the client, \(server) from the server)"
+        switch conversation.ending {
+        case .closed(let side, let code, let reason, _):
+            let detail = [code.map(String.init), reason.isEmpty ? nil : reason].compactMap { $0 }.joined(separator: " ")
+            text += ", closed by the \(side.rawValue)" + (detail.isEmpty ? "" : " (\(detail))")
+        case .dropped(let side, _):
+            text += ", dropped by the \(side.rawValue)"
+        case .unfinished:
+            text += ", unfinished"
         }
         return text
     }

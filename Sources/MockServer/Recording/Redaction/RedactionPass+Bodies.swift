@@ -70,7 +70,7 @@ extension RedactionPass {
     /// such (JSON findings at `place` and their path), then its URLs' secret parameters in the text itself, so
     /// that every other byte stays; text that is neither is also looked through for credential-shaped words.
     /// Findings in the text are at `textPlace`.
-    private mutating func redactText(structured text: String, contentType: String?, place: String, textPlace: String, side: Side) -> String {
+    mutating func redactText(structured text: String, contentType: String?, place: String, textPlace: String, side: Side) -> String {
         guard let fields = redactStructured(Data(text.utf8), contentType: contentType, place: place, side: side, urls: .find) else {
             return redactText(text, location: textPlace, side: side, words: true, counting: \.bodyFields)
         }

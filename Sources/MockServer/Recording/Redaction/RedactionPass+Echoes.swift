@@ -101,7 +101,7 @@ extension RedactionPass {
     }
 
     /// `text` with every echo replaced, found at `location` (its caller counts it); `nil` when there was none.
-    private mutating func scrubbing(_ echoes: [Echo], from text: String, at location: @autoclosure () -> String) -> String? {
+    mutating func scrubbing(_ echoes: [Echo], from text: String, at location: @autoclosure () -> String) -> String? {
         var result = text
         var first: Echo?
         for echo in echoes where result.contains(echo.spelling) {

@@ -100,12 +100,20 @@ extension RedactionPass {
         redact(&response.body, contentType: response.headers["Content-Type"], side: .response)
     }
 
-    /// Redacts an interaction in place, then removes from its response the request's secrets it repeats.
+    /// Redacts an interaction in place, then removes from its response (or its WebSocket conversation) the
+    /// request's secrets it repeats.
     mutating func redact(_ interaction: inout Interaction) {
         redact(&interaction.request)
-        guard case .response(var response) = interaction.outcome else { return }
-        redact(&response)
-        scrub(echoes, from: &response)
-        interaction.outcome = .response(response)
+        switch interaction.outcome {
+        case .response(var response):
+            redact(&response)
+            scrub(echoes, from: &response)
+            interaction.outcome = .response(response)
+        case .webSocket(var conversation):
+            redact(&conversation)
+            interaction.outcome = .webSocket(conversation)
+        case .failure:
+            return
+        }
     }
 }

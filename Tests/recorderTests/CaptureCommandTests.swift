@@ -15,7 +15,8 @@ import Testing
 
     /// Every interaction of the bundled recordings as a live request: redacted values get real-looking ones.
     private static func outgoingRequests(from cassettes: [Cassette]) -> [Outgoing] {
-        cassettes.flatMap(\.interactions).map { interaction in
+        // WebSocket conversations are captured by a WebSocket client (WebSocketCaptureCommandTests), not sent as plain GETs.
+        cassettes.flatMap(\.interactions).filter { $0.webSocket == nil }.map { interaction in
             let request = interaction.request
             let live = { (text: String) in text.replacingOccurrences(of: Cassette.redactionPlaceholder, with: "live-secret-4711") }
             return Outgoing(

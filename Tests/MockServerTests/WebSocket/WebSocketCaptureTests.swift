@@ -27,7 +27,7 @@ import Testing
             try await withRecordingServer(upstream: upstreamURL, onExchange: exchanges.append) { server, base in
                 // Given a client that upgrades through the recorder with credentials, an origin and a subprotocol offer
                 let client = try await Self.connect(
-                    base.port!, headers: ["Authorization": "Bearer s3cr3t-token-value", "Origin": "http://app.example", "Cookie": "id=42"],
+                    base.port!, headers: ["Authorization": "Bearer s3cr3t-token-value", "Origin": "http://localhost:5173", "Cookie": "id=42"],
                     subprotocols: ["chat"])
                 defer { client.closeSocket() }
                 // Then the upstream's 101 reached it (its chosen subprotocol and extra header; the accept was checked for its key)
@@ -46,7 +46,7 @@ import Testing
                 // And the upstream got the client's headers, but a handshake of its own
                 let request = try #require(upstream.requests.withLock { $0.first })
                 #expect(request.headers["Authorization"] == "Bearer s3cr3t-token-value")
-                #expect(request.headers["Origin"] == "http://app.example")
+                #expect(request.headers["Origin"] == "http://localhost:5173")
                 #expect(request.headers["Cookie"] == "id=42")
                 #expect(request.headers.values(for: "Sec-WebSocket-Protocol") == ["chat"])
                 #expect(request.headers.values(for: "Sec-WebSocket-Key").count == 1)

@@ -17,13 +17,7 @@ import ServiceReplayShared
 /// URLSession gets a looser timeout (twice as long, rounded up to whole seconds, plus one), because
 /// FoundationNetworking cuts its timeout to whole seconds: 0.5 s would fail at once, 1.5 s after 1 s.
 public final class URLSessionTransport: HTTPTransport {
-    /// The session once a request was sent; until then, the configuration to make it from.
-    private enum SessionState {
-        case pending(URLSessionConfiguration)
-        case made(URLSession)
-    }
-
-    private let state: Lock<SessionState>
+    private let lazySession: LazySession
     private let router: SessionTaskRouter
 
     /// A transport over a new session made from `configuration` (ephemeral by default: no cookies, cache or
@@ -33,30 +27,12 @@ public final class URLSessionTransport: HTTPTransport {
     public init(configuration: URLSessionConfiguration = .ephemeral) {
         // Redirects are followed, as URLSession does by default.
         router = SessionTaskRouter(followsRedirects: true)
-        // Copied now, as URLSession would copy it, so that later changes to the caller's object do not count.
-        state = Lock(.pending(configuration.copy() as! URLSessionConfiguration))
+        // An app under UI test (MockServerAppRouting active) routes ServiceKit's sessions too; on Linux nothing
+        // global reaches a session made from a configuration, so it is added here.
+        lazySession = LazySession(configuration: configuration, delegate: router, prepare: { ProcessRouting.route($0) })
     }
 
-    deinit {
-        if case .made(let session) = state.withLock({ $0 }) { session.finishTasksAndInvalidate() }
-    }
-
-    /// The session, made on first use.
-    private var session: URLSession {
-        state.withLock { state in
-            switch state {
-            case .made(let session):
-                return session
-            case .pending(let configuration):
-                // An app under UI test (MockServerAppRouting active) routes ServiceKit's sessions too; on
-                // Linux nothing global reaches a session made from a configuration, so it is added here.
-                ProcessRouting.route(configuration)
-                let session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
-                state = .made(session)
-                return session
-            }
-        }
-    }
+    private var session: URLSession { lazySession.session }
 
     /// Sends `request` as a data task and returns the complete response; throws the `URLError` the session
     /// reports. A body in `httpBody` is uploaded with progress: URLSession reports `didSendBodyData` for

@@ -16,17 +16,11 @@ import ServiceReplayShared
 /// description is one sentence saying so, and the client as `.network(.cannotConnect)`; nothing crashes or
 /// hangs. Use another ``WebSocketTransport`` there, or a test double (`ScriptedWebSocketTransport`).
 ///
-/// On Apple platforms, WebSocket tasks are not routed by `URLProtocol` classes (so not by MockServerAppRouting
-/// either), and watchOS allows them only in the cases Apple's TN3135 lists (an app with an active audio session,
-/// say).
+/// No `URLProtocol` sees a WebSocket task, so in an app under UI test this transport sends its sockets to the
+/// test's server itself (see ``open(_:subprotocols:)``). watchOS allows WebSockets only in the cases Apple's TN3135
+/// lists (an app with an active audio session, say).
 public final class URLSessionWebSocketTransport: WebSocketTransport {
-    /// The session once a connection was opened; until then, the configuration to make it from.
-    private enum SessionState {
-        case pending(URLSessionConfiguration)
-        case made(URLSession)
-    }
-
-    private let state: Lock<SessionState>
+    private let lazySession: LazySession
     private let router = WebSocketTaskRouter()
 
     /// The sentence of the error a connection fails with where URLSession's libcurl cannot open WebSockets.
@@ -36,26 +30,10 @@ public final class URLSessionWebSocketTransport: WebSocketTransport {
     /// A transport over a new session made from `configuration` (ephemeral by default: no cookies, cache or
     /// credentials persist between runs). The configuration is copied; changing it later has no effect.
     public init(configuration: URLSessionConfiguration = .ephemeral) {
-        state = Lock(.pending(configuration.copy() as! URLSessionConfiguration))
+        lazySession = LazySession(configuration: configuration, delegate: router)
     }
 
-    deinit {
-        if case .made(let session) = state.withLock({ $0 }) { session.finishTasksAndInvalidate() }
-    }
-
-    /// The session, made on first use.
-    private var session: URLSession {
-        state.withLock { state in
-            switch state {
-            case .made(let session):
-                return session
-            case .pending(let configuration):
-                let session = URLSession(configuration: configuration, delegate: router, delegateQueue: nil)
-                state = .made(session)
-                return session
-            }
-        }
-    }
+    private var session: URLSession { lazySession.session }
 
     /// Opens a `URLSessionWebSocketTask` for `request`, `subprotocols` in its `Sec-WebSocket-Protocol` header, and
     /// returns once the server accepted it. Cancelling the calling task cancels the handshake.

@@ -6,9 +6,9 @@ extension ReplayEngine {
     /// handshake's refusal (400, 426) when the request is no valid upgrade, as a server that speaks WebSocket
     /// answers a plain `GET` to its socket.
     static func conversationAnswer(
-        _ request: HTTPRequest, cassette: PreparedCassette, member: Int, isRepeat: Bool, timing: StreamTiming
+        _ request: HTTPRequest, conversation: RecordedWebSocket, cassette: PreparedCassette, member: Int, isRepeat: Bool,
+        timing: StreamTiming
     ) -> ReplayAnswer {
-        guard case .webSocket(let conversation) = cassette.replies[member] else { preconditionFailure("not a conversation") }
         let matched = cassette.matches[member]
         let response: HTTPResponse
         do {

@@ -179,12 +179,13 @@ package final class ReplayEngine: Sendable {
             return (selection, nil)
         }
         switch selection {
-        case .serve(let cassette, let member, let isRepeat)? where cassette.replies[member].isWebSocket:
-            return Self.conversationAnswer(request, cassette: cassette, member: member, isRepeat: isRepeat, timing: streamTiming)
         case .serve(let cassette, let member, let isRepeat)?:
-            return ReplayAnswer(
-                matched: cassette.matches[member], isRepeat: isRepeat,
-                reply: cassette.replies[member].reply(timing: streamTiming))
+            let prepared = cassette.replies[member]
+            if case .webSocket(let conversation) = prepared {
+                return Self.conversationAnswer(
+                    request, conversation: conversation, cassette: cassette, member: member, isRepeat: isRepeat, timing: streamTiming)
+            }
+            return ReplayAnswer(matched: cassette.matches[member], isRepeat: isRepeat, reply: prepared.reply(timing: streamTiming))
         case .usedUp(let cassette, let members)?:
             return ReplayAnswer(
                 unmatched: NearMiss(

@@ -31,8 +31,16 @@ enum JournalHAR {
             recordedAt: record.time, durationMs: Int(milliseconds.rounded()))
     }
 
-    /// What `record`'s client was sent, as a cassette holds an answer.
+    /// What `record`'s client was sent, as a cassette holds an answer: for a WebSocket, the upgrade's answer and
+    /// the conversation so far (`_webSocketMessages` in the HAR, as browsers write them).
     private static func sent(_ record: JournalRecord, redaction: RedactionRules) -> Interaction.Outcome {
+        let outcome = sentAnswer(record, redaction: redaction)
+        guard let transcript = record.journalOutcome.webSocket, let response = outcome.upgradeResponse else { return outcome }
+        let snapshot = transcript.snapshot
+        return .webSocket(RecordedWebSocket(response: response, messages: snapshot.messages, ending: snapshot.ending ?? .unfinished))
+    }
+
+    private static func sentAnswer(_ record: JournalRecord, redaction: RedactionRules) -> Interaction.Outcome {
         switch record.sent {
         case .recorded(let outcome):
             return outcome
@@ -68,6 +76,17 @@ enum JournalHAR {
         // The upgrade's answer is what the journal holds of a WebSocket; its messages are not an HTTP body.
         case .webSocket(let session): .response(RecordedResponse(session.response))
         case .deferred, .live: .failure(TransportFailure(kind: .timeout, message: "the answer came later, and the journal does not hold it"))
+        }
+    }
+}
+
+extension Interaction.Outcome {
+    /// The upgrade's answer of a WebSocket entry: the `101` sent; `nil` when the client was sent something else.
+    fileprivate var upgradeResponse: RecordedResponse? {
+        switch self {
+        case .response(let response) where response.status == 101: response
+        case .webSocket(let conversation): conversation.response
+        default: nil
         }
     }
 }

@@ -83,6 +83,15 @@ import Testing
             }
             #expect(close["code"] == .number(JSONNumber(4001)))
             #expect(messages.count == 3)
+            // And the journal's HAR holds the conversation as browsers write one
+            let har = try RawHTTPClient(port: port)
+            defer { har.close() }
+            try har.send("GET /__mockserver/journal.har HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let document = try JSONDecoder().decode(HARDocument.self, from: try await har.readResponse().body)
+            let harEntry = try #require(document.log.entries.first)
+            #expect(harEntry.resourceType == "websocket")
+            #expect(harEntry.webSocketMessages?.map(\.type) == ["send", "receive", "receive"])
+            #expect(harEntry.webSocketEnding?.code == 4001)
         }
     }
 

@@ -7,6 +7,7 @@ import Testing
     private static func workspace() throws -> Workspace {
         let workspace = try Workspace()
         try workspace.copyRecording("login/login.json", to: "login.json")
+        try workspace.copyRecording("ticker/prices.json", to: "ticker.json")
         try workspace.copy(Workspace.browserArchive, to: "browser.har")
         try workspace.write("keep", to: "out.har")
         try workspace.write("keep", to: "taken.json")
@@ -57,6 +58,10 @@ import Testing
             (["list", "missing.json"], "missing.json: cannot read the file (No such file or directory)"),
             (["list", "broken.json"], "broken.json: interaction 0: request.target: required field is missing"),
             (["show", "local.json", "0", "--curl"], "local names no upstream, so its requests have no URL for curl"),
+            (
+                ["show", "ticker.json", "0", "--curl"],
+                "interaction 0 of ticker-prices is a WebSocket conversation, which curl cannot hold; open it with a WebSocket client (Python's websockets, a browser) at the server's ws:// address and path /v1/prices?market=crypto"
+            ),
             (["export", "login.json", "--har", "out.har"], "out.har already exists; pass --force to replace it"),
             (["export", "local.json", "--har", "local.har"], "local.json: the cassette local names no upstream, so its requests have no URL for HAR"),
             (["import", "browser.har", "--out", "taken.json"], "taken.json already exists; pass --force to replace it"),

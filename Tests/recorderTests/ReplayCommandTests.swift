@@ -172,6 +172,37 @@ import Testing
         #expect(run.stdout.contains("GET /ticks → fault rule 1 'ws-drop=1' on match 1 (seed 1) (101)\n"))
     }
 
+    @Test func replay_printsALine_whenAConversationMeetsAMessageItsRecordingDoesNotHold() async throws {
+        // Given recorder replay on a conversation whose client says "hi"
+        let workspace = try Workspace()
+        let cassette = try workspace.write(
+            """
+            {"format": "servicereplay-cassette", "version": 3, "name": "chat", "interactions": [
+              {"request": {"method": "GET", "target": "/chat"},
+               "webSocket": {"response": {"status": 101}, "messages": [{"from": "client", "text": "hi"}, {"from": "server", "text": "hello"}]}}
+            ]}
+            """, to: "chat.json")
+        let replay = try RunningRecorder(["replay", cassette.path])
+        let base = try await replay.address(after: "Replaying 1 cassette")
+        // When a client upgrades and says "ho" (one masked text frame, its mask all zeros)
+        let port = try #require(base.port)
+        let answer = try await offThePool {
+            let connection = try PlainConnection(port: port)
+            try connection.write(
+                "GET /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                    + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+            try connection.write(bytes: [0x81, 0x82, 0, 0, 0, 0] + Array("ho".utf8))
+            return try connection.readToEnd()
+        }
+        let run = try await replay.stop()
+        // Then the client got the close 1008 with the difference, and the terminal a line saying so after the upgrade's
+        #expect(answer.contains(#"message 0: recorded "hi", received "ho""#))
+        #expect(run.stdout.contains("GET /chat → 101 chat interaction 0\n"))
+        #expect(
+            run.stdout.contains(
+                #"GET /chat: message 0: recorded "hi", received "ho" (first difference at byte 1) → closed 1008 (WebSocket, chat interaction 0)"#))
+    }
+
     @Test func strictReplay_exitsOne_listingTheUnmatchedRequest() async throws {
         let replay = try RunningRecorder(["replay", Workspace.recordings.appendingPathComponent("feed/feeds.json").path, "--strict"])
         let base = try await replay.address(after: "Replaying")

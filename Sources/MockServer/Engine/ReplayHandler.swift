@@ -20,11 +20,17 @@ final class ReplayHandler: HTTPHandler {
     private let setup: Lock<Setup>
     private let observer: (@Sendable (JournalEntry) -> Void)?
     private let streamTiming: StreamTiming
+    /// Where a conversation's near miss goes: the unmatched reports, then the configuration's observer.
+    private let reportConversationNearMiss: @Sendable (NearMiss) -> Void
 
     init(
         engine: ReplayEngine, journal: Journal, injector: FaultInjector?, streamTiming: StreamTiming = .recorded,
-        observer: (@Sendable (JournalEntry) -> Void)?
+        observer: (@Sendable (JournalEntry) -> Void)?, onConversationNearMiss: (@Sendable (NearMiss) -> Void)? = nil
     ) {
+        reportConversationNearMiss = { [unmatched] nearMiss in
+            unmatched.append(nearMiss)
+            onConversationNearMiss?(nearMiss)
+        }
         self.streamTiming = streamTiming
         self.journal = journal
         self.observer = observer
@@ -75,7 +81,7 @@ final class ReplayHandler: HTTPHandler {
             if let nearMiss = answer.nearMiss { unmatched.append(nearMiss) }
         }
         journal.record(request, answer: answer, started: start, observer: observer)
-        answer.conversation?.start { [unmatched] in unmatched.append($0) }
+        answer.conversation?.start(report: reportConversationNearMiss)
         return answer.reply
     }
 

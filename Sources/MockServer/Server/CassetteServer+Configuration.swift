@@ -76,6 +76,10 @@ extension CassetteServer {
         /// event-loop thread: it must be quick and must not block. Default `nil`. The `recorder` commands print
         /// a line from here.
         package var onRejection: (@Sendable (RejectedRequest) -> Void)?
+        /// Called when a replayed WebSocket conversation meets a client message its recording does not hold (the
+        /// near miss also goes to ``CassetteServer/unmatchedRequests``), off the event loop: it must be quick.
+        /// Default `nil`. `recorder replay` prints a line from here, as the upgrade's line was printed long before.
+        package var onConversationNearMiss: (@Sendable (NearMiss) -> Void)?
         /// Whether requests are replayed, forwarded to an upstream and recorded, or both; default
         /// ``Mode/replay``. Every other mode needs ``recording``.
         public var mode: Mode
@@ -138,6 +142,7 @@ extension CassetteServer {
             self.onRequest = onRequest
             self.onDescriptorsExhausted = nil
             self.onRejection = nil
+            self.onConversationNearMiss = nil
             self.faultIdentity = nil
             self.mode = mode
             self.recording = recording

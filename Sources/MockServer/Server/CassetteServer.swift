@@ -104,7 +104,8 @@ public final class CassetteServer: ControlledServer {
         handler = ReplayHandler(
             engine: engine, journal: journal,
             injector: try CassetteServer.checkedInjector(applying: plan, to: engine, identity: configuration.faultIdentity),
-            streamTiming: configuration.streamTiming, observer: configuration.onRequest)
+            streamTiming: configuration.streamTiming, observer: configuration.onRequest,
+            onConversationNearMiss: configuration.onConversationNearMiss)
         let served: any HTTPHandler
         if configuration.mode.forwards, let options = configuration.recording {
             let recorder = RecordingHandler(
@@ -310,7 +311,7 @@ public final class CassetteServer: ControlledServer {
         let held = count == 1 ? "1 interaction" : "\(count) interactions"
         return MockServerError(
             .assertionFailed,
-            "no request reached the server replaying \(names) (\(held)), so the test may have talked to the real API and passed for the wrong reason: make the client's URLSession from server.sessionConfiguration() (or its base URL server.baseURL), and launch an app under UI test with server.launchEnvironment; a test that means to send no request sets expectsRequests = false in its CassetteServer.Configuration"
+            "no request reached the server replaying \(names) (\(held)), so the test may have talked to the real API and passed for the wrong reason: make the client's URLSession from server.sessionConfiguration() (or its base URL server.baseURL; a ServiceKit WebSocket on Linux also needs the client's webSocketTransport to be LoopbackWebSocketTransport(), since URLSession there opens none), and launch an app under UI test with server.launchEnvironment; a test that means to send no request sets expectsRequests = false in its CassetteServer.Configuration"
         )
     }
 

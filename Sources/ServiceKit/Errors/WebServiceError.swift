@@ -79,6 +79,14 @@ public final class WebServiceError: NSError, LocalizedError, @unchecked Sendable
     /// Consistent with ``isEqual(_:)``: hashes the ``reason`` only.
     public override var hash: Int { reason.hashValue }
 
-    /// The reason and its sentence, for logs.
-    public override var description: String { "WebServiceError(\(reason)): \(reason.message)" }
+    /// The reason and its sentence, for logs, then what went wrong underneath when that is known (a `URLError`'s
+    /// own sentence, any other error as it describes itself), which is often the one sentence a developer needs:
+    /// `WebServiceError(network(ServiceKit.WebServiceError.Network.cannotConnect)): Could not connect to the
+    /// server. Try again later. Underneath: WebSockets are not available here: …`.
+    public override var description: String {
+        let logged = "WebServiceError(\(reason)): \(reason.message)"
+        guard let underlyingError else { return logged }
+        let underneath = (underlyingError as? URLError)?.localizedDescription ?? String(describing: underlyingError)
+        return logged + " Underneath: " + underneath
+    }
 }

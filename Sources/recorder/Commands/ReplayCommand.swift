@@ -92,6 +92,7 @@ enum ReplayCommand: Command {
         if !parsed.flag("quiet") {
             configuration.onRequest = { entry in console.print(ReplayLine.text(for: entry)) }
             configuration.onRejection = { rejected in console.print(rejected.description) }
+            configuration.onConversationNearMiss = { nearMiss in console.print(ReplayLine.text(forConversation: nearMiss)) }
         }
         // The cassettes are loaded with the server, before its fault plan's error templates are resolved
         // against them: a plan naming a template none of them holds fails here, as a usage error.

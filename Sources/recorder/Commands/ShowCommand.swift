@@ -37,6 +37,11 @@ enum ShowCommand: Command {
             guard let upstream = cassette.upstream, !upstream.isEmpty else {
                 throw .failure("\(cassette.name) names no upstream, so its requests have no URL for curl")
             }
+            guard interaction.webSocket == nil else {
+                throw .failure(
+                    "interaction \(index) of \(cassette.name) is a WebSocket conversation, which curl cannot hold; open it with a WebSocket client (Python's websockets, a browser) at the server's ws:// address and path \(interaction.request.target)"
+                )
+            }
             console.print(CurlCommand.render(interaction.request, upstream: upstream))
         } else {
             console.print(InteractionText.render(interaction, index: index, cassette: cassette))

@@ -25,4 +25,14 @@ enum ReplayLine {
             return "\(request) → \(outcome)"
         }
     }
+
+    /// The line for a WebSocket conversation that met a client message its recording does not hold:
+    /// `GET /chat: message 1 $.say: recorded "hello", received "hi" → closed 1008 (WebSocket, chat interaction 0)`.
+    static func text(forConversation nearMiss: NearMiss) -> String {
+        let request = "\(nearMiss.method) \(RedactionRules.default.redact(target: nearMiss.target))"
+        let difference = nearMiss.differences.first.map { "\($0)" } ?? "a message the recording does not hold"
+        let more = nearMiss.differences.count > 1 ? " (+\(nearMiss.differences.count - 1) more)" : ""
+        let place = nearMiss.closest.map { ", \($0.cassette) interaction \($0.index)" } ?? ""
+        return "\(request): \(difference)\(more) → closed 1008 (WebSocket\(place))"
+    }
 }

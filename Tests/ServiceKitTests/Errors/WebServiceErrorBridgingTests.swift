@@ -63,3 +63,27 @@ import Testing
         #expect(WebServiceError.service(.undecodableBody).family == .service)
     }
 }
+
+@Suite struct WebServiceErrorDescriptionTests {
+    @Test func description_namesTheReasonAndItsSentence() {
+        #expect(
+            WebServiceError.network(.timedOut).description
+                == "WebServiceError(network(ServiceKit.WebServiceError.Network.timedOut)): The server did not respond in time. Try again later.")
+    }
+
+    @Test func description_endsWithWhatWentWrongUnderneath_aURLErrorsOwnSentence() {
+        let underlying = URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "WebSockets are not available here."])
+        #expect(
+            WebServiceError.network(.cannotConnect, underlyingError: underlying).description
+                == "WebServiceError(network(ServiceKit.WebServiceError.Network.cannotConnect)): Could not connect to the server. Try again later. "
+                + "Underneath: WebSockets are not available here.")
+        // What a person reads is unchanged.
+        #expect(
+            WebServiceError.network(.cannotConnect, underlyingError: underlying).localizedDescription == "Could not connect to the server. Try again later.")
+    }
+
+    @Test func description_describesAnyOtherUnderlyingError_asItDescribesItself() {
+        struct Refused: Error, CustomStringConvertible { var description: String { "refused with 502" } }
+        #expect(WebServiceError.network(.badResponse, underlyingError: Refused()).description.hasSuffix(" Underneath: refused with 502"))
+    }
+}

@@ -69,7 +69,11 @@ final class PlainConnection: @unchecked Sendable {
 
     /// Sends `text` as it is: a whole request, as curl would write it.
     func write(_ text: String) throws {
-        let bytes = Array(text.utf8)
+        try write(bytes: Array(text.utf8))
+    }
+
+    /// Sends `bytes` as they are (a WebSocket frame, say).
+    func write(bytes: [UInt8]) throws {
         let sent = bytes.withUnsafeBytes { TestSocket.send(fd, $0.baseAddress, $0.count) }
         guard sent == bytes.count else { throw Failure(description: "send() failed: errno \(errno)") }
     }

@@ -97,3 +97,14 @@ import Testing
         #expect(imported.cassette.encoded() == cassette.encoded())
     }
 }
+
+extension RecordedWebSocketTests {
+    @Test func har_conversationWithoutMessages_keepsItsEndingsOffset() throws {
+        // A socket the server closed at once, before any message: nothing to count the ending's offset from but the upgrade
+        let cassette = try Cassette(
+            jsonData: Data(Self.cassette(webSocket: #"{"response": {"status": 101}, "close": {"by": "server", "code": 1008, "offsetMs": 0}}"#).utf8),
+            source: "t.json")
+        let imported = try Cassette.importing(try HARFixtures.throughBytes(try cassette.har()))
+        #expect(imported.cassette.interactions.first?.webSocket?.ending == .closed(by: .server, code: 1008, reason: "", offsetMs: 0))
+    }
+}

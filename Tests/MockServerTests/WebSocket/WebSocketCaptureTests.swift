@@ -170,7 +170,7 @@ import Testing
     }
 
     @Test func stoppingTheServer_endsTheRelay_andRecordsTheConversationAsUnfinished() async throws {
-        try await WebSocketUpstream.run { _, upstreamURL in
+        try await WebSocketUpstream.run { upstream, upstreamURL in
             try await withRecordingServer(upstream: upstreamURL) { server, base in
                 let client = try await Self.connect(base.port!)
                 defer { client.closeSocket() }
@@ -180,6 +180,8 @@ import Testing
                 // The relay sends close 1001 as it ends; the stopping server may end the connection before it is written.
                 let last = try await client.next()
                 #expect(last == .close(WebSocketClose(code: 1001, reason: "The recording server stopped.")) || last == .ended)
+                // The upstream, whose socket the relay owns, always gets the going-away close before its socket ends.
+                #expect(await upstream.nextEnding() == .closed(WebSocketClose(code: 1001, reason: "The recording server stopped.")))
                 let conversation = try #require(server.recordedCassette?.interactions.first?.webSocket)
                 #expect(conversation.messages.count == 2)
                 #expect(conversation.ending == .unfinished)

@@ -244,3 +244,28 @@ extension WebSocketClientError {
         return [:]
     }
 }
+
+extension WebSocketServerTests {
+    @Test func oneSession_servesOneConnection_aSecondUpgradeCarryingItGets500() async throws {
+        // Given a handler that (wrongly) answers every upgrade with the same session
+        let response = try WebSocketHandshake.response(
+            to: HTTPRequest(
+                method: "GET", target: "/socket",
+                headers: ["Upgrade": "websocket", "Connection": "Upgrade", "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13"]),
+            subprotocol: nil)
+        let shared = WebSocketSession(response: response)
+        try await withServer(respond: { _ in .webSocket(shared) }) { _, url in
+            let port = url.port!
+            // When two raw clients upgrade (the key above, so that the 101 is this session's)
+            let first = try RawHTTPClient(port: port)
+            defer { first.close() }
+            try first.send(Self.upgradeRequest())
+            #expect(try await first.readResponse().status == 101)
+            let second = try RawHTTPClient(port: port)
+            defer { second.close() }
+            try second.send(Self.upgradeRequest())
+            // Then the first keeps the session, and the second gets a 500
+            #expect(try await second.readResponse().status == 500)
+        }
+    }
+}

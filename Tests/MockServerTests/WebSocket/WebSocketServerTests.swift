@@ -49,6 +49,19 @@ import Testing
         }
     }
 
+    @Test func non101WithAChunkedBody_isReadToItsEnd_decoded() async throws {
+        // A body the handler already chunk-framed is sent as given (see HTTPReply.response), as an upstream would send it
+        let framed = Data("4\r\ngo a\r\n3\r\nway\r\n0\r\n\r\n".utf8)
+        try await withServer(respond: { _ in .response(status: 403, headers: ["Transfer-Encoding": "chunked"], body: framed) }) { _, url in
+            do {
+                _ = try await WebSocketClient.connect(port: url.port!)
+                Issue.record("the handshake succeeded")
+            } catch let error as WebSocketClientError {
+                #expect(error == .rejected(status: 403, headers: error.rejectedHeaders, body: Data("go away".utf8)))
+            }
+        }
+    }
+
     // MARK: - Messages
 
     @Test func textAndBinary_travelBothWays() async throws {

@@ -271,3 +271,17 @@ import Testing
         #expect(transport.requests.count == 2)
     }
 }
+
+@Suite struct WebSocketCloseCodeTests {
+    @Test func standardCodes_areRFC6455s() {
+        let codes: [(WebSocketCloseCode, Int)] = [
+            (.normalClosure, 1000), (.goingAway, 1001), (.protocolError, 1002), (.unsupportedData, 1003), (.noStatusReceived, 1005),
+            (.abnormalClosure, 1006), (.invalidFramePayloadData, 1007), (.policyViolation, 1008), (.messageTooBig, 1009),
+            (.mandatoryExtensionMissing, 1010), (.internalServerError, 1011),
+        ]
+        for (code, number) in codes { #expect(code.rawValue == number) }
+        #expect(WebSocketCloseCode(4001).isApplicationDefined)
+        #expect(!WebSocketCloseCode(3999).isApplicationDefined)
+        #expect(!WebSocketCloseCode(5000).isApplicationDefined)
+    }
+}

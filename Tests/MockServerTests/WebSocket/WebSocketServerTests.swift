@@ -282,3 +282,15 @@ extension WebSocketServerTests {
         }
     }
 }
+
+extension WebSocketServerTests {
+    @Test func clientReleasedWithoutClosing_closesItsSocket_soTheServerSeesTheEnd() async throws {
+        try await WebSocketTestServer.run { server, _, port in
+            // When a client is released without close() or closeSocket()
+            do { _ = try await WebSocketClient.connect(port: port) }
+            // Then its socket was closed: the server's session ends
+            let session = try #require(await server.nextSession())
+            #expect(await session.nextEvent() == .ended)
+        }
+    }
+}

@@ -232,9 +232,15 @@ enum JournalPage {
           return table;
         }
 
+        // The bytes base64 `text` holds: three per four characters, less its padding.
+        function base64Size(text) {
+          const encoded = String(text || '');
+          return Math.floor(encoded.length * 3 / 4) - (encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0);
+        }
+
         function bodyBlock(entry) {
           if (entry.body !== undefined) return el('pre', { class: 'body' }, pretty(String(entry.body)));
-          if (entry.bodyBase64 !== undefined) return el('p', { class: 'note' }, `binary body, ${Math.floor(String(entry.bodyBase64).length * 3 / 4)} bytes (base64 in the journal)`);
+          if (entry.bodyBase64 !== undefined) return el('p', { class: 'note' }, `binary body, ${base64Size(entry.bodyBase64)} bytes (base64 in the journal)`);
           return el('p', { class: 'note' }, 'no body');
         }
 
@@ -284,8 +290,7 @@ enum JournalPage {
           const block = el('div', { class: 'conversation' }, el('p', { class: 'note' }, conversationSummary(socket)));
           const table = el('table', { class: 'messages' });
           for (const message of Array.isArray(socket.messages) ? socket.messages : []) {
-            const encoded = String(message.base64 || '');
-            const bytes = Math.floor(encoded.length * 3 / 4) - (encoded.endsWith('==') ? 2 : encoded.endsWith('=') ? 1 : 0);
+            const bytes = base64Size(message.base64);
             const payload = message.text !== undefined ? String(message.text) : `binary, ${bytes} byte${bytes === 1 ? '' : 's'}`;
             table.append(el('tr', { 'data-from': String(message.from) }, el('th', {}, `+${message.offsetMs} ms ${message.from === 'client' ? '→' : '←'} ${message.from}`), el('td', {}, payload)));
           }

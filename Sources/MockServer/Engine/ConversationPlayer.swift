@@ -40,7 +40,7 @@ struct ConversationPlayer: Sendable {
                 }
                 var delay = scaled(message.offsetMs - stepOffset)
                 if let extra = fault?.extraDelay(before: serverMessages) { delay += extra }
-                guard await wait(until: stepStart + delay, on: clock) else { return end(.dropped(by: .client, offsetMs: transcript.offsetMs)) }
+                guard await wait(until: stepStart + delay, on: clock, for: session) else { return await drain(&events) }
                 // Noted before it is sent, so that a client that read it finds it in the journal.
                 transcript.append(from: .server, message.content)
                 session.send(message.content.wireMessage)
@@ -64,16 +64,12 @@ struct ConversationPlayer: Sendable {
         }
         switch conversation.ending {
         case .closed(.server, let code, let reason, let offsetMs):
-            guard await wait(until: stepStart + scaled(offsetMs - stepOffset), on: clock) else {
-                return end(.dropped(by: .client, offsetMs: transcript.offsetMs))
-            }
+            guard await wait(until: stepStart + scaled(offsetMs - stepOffset), on: clock, for: session) else { return await drain(&events) }
             end(.closed(by: .server, code: code, reason: reason, offsetMs: transcript.offsetMs))
             session.close(WebSocketClose(code: code.map(UInt16.init), reason: reason))
             _ = await nextMessage(&events)
         case .dropped(.server, let offsetMs):
-            guard await wait(until: stepStart + scaled(offsetMs - stepOffset), on: clock) else {
-                return end(.dropped(by: .client, offsetMs: transcript.offsetMs))
-            }
+            guard await wait(until: stepStart + scaled(offsetMs - stepOffset), on: clock, for: session) else { return await drain(&events) }
             end(.dropped(by: .server, offsetMs: transcript.offsetMs))
             session.drop(reset: false)
         case .closed(.client, _, _, _), .dropped(.client, _), .unfinished:
@@ -131,15 +127,23 @@ struct ConversationPlayer: Sendable {
         case .delay:
             return
         }
-        while await nextMessage(&events) != nil {}
+        await drain(&events)
     }
 
-    /// Sleeps until `deadline`; `false` when the task was cancelled (the server stopped).
-    private func wait(until deadline: ContinuousClock.Instant, on clock: ContinuousClock) async -> Bool {
-        if deadline > clock.now {
-            do { try await clock.sleep(until: deadline) } catch { return false }
+    /// Sleeps until `deadline`; `false` as soon as the socket ended (the client left, the server stopped) or the
+    /// task was cancelled. A recorded gap may be minutes long, so the sleep looks at the socket every 250 ms rather
+    /// than outliving it.
+    private func wait(until deadline: ContinuousClock.Instant, on clock: ContinuousClock, for session: WebSocketSession) async -> Bool {
+        while deadline > clock.now {
+            guard !session.hasEnded else { return false }
+            do { try await clock.sleep(until: min(deadline, clock.now + .milliseconds(250))) } catch { return false }
         }
         return !Task.isCancelled
+    }
+
+    /// Reads what is left of the client's events, so that the transcript notes how the socket ended.
+    private func drain(_ events: inout AsyncStream<WebSocketEvent>.Iterator) async {
+        while await nextMessage(&events) != nil {}
     }
 
     /// `milliseconds` of recorded time, as the stream timing plays it.

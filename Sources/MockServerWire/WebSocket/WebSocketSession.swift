@@ -56,6 +56,9 @@ package final class WebSocketSession: Sendable {
         (events, continuation) = AsyncStream.makeStream(of: WebSocketEvent.self)
     }
 
+    /// Whether the events have ended (the client closed or left, the wire refused it, or the server stopped).
+    package var hasEnded: Bool { state.withLock { $0.ended } }
+
     /// Sends `message` as one unmasked frame; ignored after ``close(_:)``, ``drop(reset:)`` or the end.
     package func send(_ message: WebSocketMessage) {
         switch message {

@@ -156,3 +156,30 @@ import Testing
         }
     }
 }
+
+/// The player on its own, its session fed directly.
+@Suite struct ConversationPlayerTests {
+    @Test(.timeLimit(.minutes(1)))
+    func clientThatLeavesDuringALongRecordedGap_endsThePlayAtOnce_notAfterTheGap() async throws {
+        // Given a conversation whose first server message is due ten minutes after the upgrade
+        let conversation = RecordedWebSocket(
+            response: RecordedResponse(status: 101), messages: [.init(from: .server, offsetMs: 600_000, .text("late"))],
+            ending: .closed(by: .server, code: 1000, reason: "", offsetMs: 600_000))
+        let transcript = WebSocketTranscript()
+        let player = ConversationPlayer(
+            conversation: conversation,
+            reference: InteractionReference(cassette: "t", cassetteIndex: 0, index: 0, method: "GET", target: "/late"),
+            request: HTTPRequest(method: "GET", target: "/late"), rules: PreparedRules(MatchRules()), timing: .recorded, transcript: transcript)
+        let session = WebSocketSession(response: HTTPResponse(status: 101))
+        let play = Task { await player.play(on: session) { _ in } }
+        // When the client closes while the player waits
+        session.deliver(.closed(WebSocketClose(code: 1001, reason: "bye")))
+        // Then the play ends (the time limit fails a player that sleeps out the gap), noting how the client left
+        await play.value
+        guard case .closed(.client, 1001, "bye", _)? = transcript.snapshot.ending else {
+            Issue.record("expected the client's close in the transcript, found \(String(describing: transcript.snapshot.ending))")
+            return
+        }
+        #expect(transcript.snapshot.messages.isEmpty)
+    }
+}

@@ -222,6 +222,30 @@ import Testing
         #expect(transport.closes == [WebSocketCloseFrame(code: .goingAway)])
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func afterCancellation_theSequenceIsOver_aLaterNextReturnsNil() async throws {
+        // GIVEN a reader cancelled while it waits on a silent server, as above
+        let transport = ScriptedWebSocketTransport(.accept([.text(Self.ana)]))
+        let chat = try await client(transport).connect(to: ChatService(room: "swift"))
+        let (firstMessage, firstSeen) = AsyncStream.makeStream(of: Void.self)
+        let reader = Task { () -> Bool in
+            var iterator = chat.messages.makeAsyncIterator()
+            _ = try await iterator.next()
+            firstSeen.yield()
+            do {
+                _ = try await iterator.next()
+                return false
+            } catch {
+                // WHEN the iterator is asked again after it threw
+                return try await iterator.next() == nil
+            }
+        }
+        for await _ in firstMessage { break }
+        reader.cancel()
+        // THEN it is over: nil, without asking the closed connection again
+        #expect(try await reader.value)
+    }
+
     @Test func close_byTheApp_endsTheMessagesNormally_andLaterSendsAreCancelled() async throws {
         let transport = ScriptedWebSocketTransport(.accept([]))
         let chat = try await client(transport).connect(to: ChatService(room: "swift"))

@@ -1,3 +1,4 @@
+import ServiceReplayShared
 extension HTTPServer {
     /// Where an ``HTTPServer`` listens and the limits it enforces. Every property has a default suited to
     /// tests on loopback; out-of-range values are clamped to the nearest sensible one.
@@ -31,6 +32,13 @@ extension HTTPServer {
         var serverName: String?
         /// The listen backlog: connections the kernel queues before they are accepted. Default 1024.
         var listenBacklog: Int
+        /// The clock of delays, throttling, stalls and stream gaps for requests whose client shares it (they
+        /// name their transfer in ``VirtualClock/transferHeader``); `nil` (the default): the loop's own clock.
+        package var clock: VirtualClock? {
+            get { virtualClock?.clock }
+            set { virtualClock = newValue.map(ClockIdentity.init) }
+        }
+        private var virtualClock: ClockIdentity?
 
         /// Creates a configuration; every parameter has the default documented on its property.
         package init(
@@ -61,4 +69,12 @@ extension HTTPServer {
             self.listenBacklog = listenBacklog
         }
     }
+}
+
+/// A clock compared by identity, so that a configuration holding one stays `Hashable`.
+private struct ClockIdentity: Hashable {
+    let clock: VirtualClock
+
+    static func == (lhs: ClockIdentity, rhs: ClockIdentity) -> Bool { lhs.clock === rhs.clock }
+    func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(clock)) }
 }

@@ -14,6 +14,8 @@ final class ServerContext: Sendable {
     let serverLine: [UInt8]
     /// The most input a connection buffers: enough for the largest allowed head.
     let inputLimit: Int
+    /// The virtual clock of paced answers, if any (see ``HTTPServer/Configuration/clock``).
+    let clock: VirtualClock?
 
     // `Lock`, not `Atomic`: Atomic needs iOS 18 / macOS 15 (see Package.swift's platforms).
     private let openConnections = Lock(0)
@@ -43,6 +45,7 @@ final class ServerContext: Sendable {
         sendsDate = configuration.sendsDateHeader
         serverLine = Self.serverLine(of: configuration)
         inputLimit = max(limits.maxHeaderBytes, limits.maxRequestLineLength) + 4096
+        clock = configuration.clock
     }
 
     /// The `Server: name\r\n` line `configuration` asks for, CR and LF dropped from the name; empty without a name.

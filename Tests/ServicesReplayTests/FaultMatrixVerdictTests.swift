@@ -106,7 +106,7 @@ import Testing
         let shape = FaultMatrix.Shape(eventsBeforeFault: nil, idempotent: true, timeout: 1, attempts: 3, templates: [])
         let runner = FaultMatrix.Runner<String>(
             subject: "S", cassette: "c", folder: URL(fileURLWithPath: "/"), upstream: nil, test: nil, recordedAt: nil, shape: shape,
-            margin: .milliseconds(500), makeClient: { WebServiceClient(baseURL: $0) },
+            margin: .milliseconds(500), timing: .virtual, makeClient: { WebServiceClient(baseURL: $0) },
             call: { _ in (.success(""), nil) })
         // THEN a run may take every attempt's timeout plus the margin, 3.5 s, not one timeout's 1.5 s
         #expect(runner.deadline == .milliseconds(3500))
@@ -294,7 +294,7 @@ import Testing
         (.anyError, status503, true),
         (.anyError, value, false),
         (.timedOut, timedOut, true),
-        (.timedOut, MatrixOutcome(result: .outlived(.seconds(2))), false),
+        (.timedOut, MatrixOutcome(result: .neverEnded(.seconds(2))), false),
         (.networkError, MatrixOutcome(result: .notInjected), false),
         (.networkError, MatrixOutcome(result: .foreignError("CancellationError")), false),
     ]
@@ -336,7 +336,7 @@ import Testing
         #expect("\(MatrixOutcome(result: .value(1), events: nil))" == "success after 0 retries")
         #expect("\(MatrixOutcome(result: .value(1), events: 1))" == "success after 1 event, after 0 retries")
         #expect("\(MatrixOutcome(result: .foreignError("Oops: x"), events: nil))" == "the error Oops: x after 0 retries")
-        #expect("\(MatrixOutcome(result: .outlived(.milliseconds(2500)), events: 3))" == "still running at its deadline of 2.5 s")
+        #expect("\(MatrixOutcome(result: .neverEnded(.milliseconds(2500)), events: 3))" == "the row never ended: still running after 2.5 s of real time")
         #expect("\(MatrixOutcome(result: .notInjected, events: 3))" == "the fault never fired")
         #expect("\(MatrixOutcome(result: .error(.network(.timedOut)), events: nil, sleeps: [1]))" == ".network(.timedOut) after 1 retry (slept 1 s)")
         #expect(
@@ -366,12 +366,12 @@ import Testing
         #expect(
             report.description == """
                 Chat on chat/completions: 4 faults, 1 failed, in 1.25 s
-                fault      | expected                   | got                                        | verdict
-                -----------+----------------------------+--------------------------------------------+----------------------
-                status=503 | .service(.httpStatus(503)) | .service(.httpStatus(503)) after 0 retries | pass
-                reset      | .network(...)              | success after 0 retries                    | FAIL (any)
-                stall      | .network(.timedOut)        |                                            | skipped: own deadline
-                reset      | .network(...)              | .network(.connectionLost) after 0 retries  | pass (any)
+                fault      | expected                   | got                                        | verdict               | time
+                -----------+----------------------------+--------------------------------------------+-----------------------+--------------
+                status=503 | .service(.httpStatus(503)) | .service(.httpStatus(503)) after 0 retries | pass                  | 0 s real-time
+                reset      | .network(...)              | success after 0 retries                    | FAIL (any)            | 0 s real-time
+                stall      | .network(.timedOut)        |                                            | skipped: own deadline |
+                reset      | .network(...)              | .network(.connectionLost) after 0 retries  | pass (any)            | 0 s real-time
                 """)
     }
 }

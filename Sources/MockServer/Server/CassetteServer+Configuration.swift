@@ -88,6 +88,16 @@ extension CassetteServer {
         public var recording: RecordingOptions?
         /// How replayed streams (`"stream"` bodies) are timed; default ``StreamTiming/recorded``.
         public var streamTiming: StreamTiming
+        /// The clock of the server's time-based faults (latency, stall, throttle) and of its streams' recorded
+        /// gaps, for requests from a ServiceKit client on the same clock; default `nil`: the real clock. On a
+        /// `VirtualClock` nothing sleeps: a fault's wait and the client's timeout are compared on the clock, so
+        /// the outcome never depends on the machine's speed. Requests from clients not on the clock (an app's
+        /// own `URLSession`) are still answered in real time, and the clock's `realTimeAnswers` counts the
+        /// timed ones.
+        public var clock: VirtualClock? {
+            get { server.clock }
+            set { server.clock = newValue }
+        }
         /// The token every request to the control API (`/__mockserver/…`) must carry, as
         /// `Authorization: Bearer TOKEN`; default `nil`: no token, and only clients on loopback may call it.
         /// A server that listens on an address other than loopback refuses to start without one. Not

@@ -153,7 +153,14 @@ public final class CassetteServer: ControlledServer {
             }
             try recorder.prepare()
         }
-        return try await http.start()
+        let wasRunning = baseURL != nil
+        let url = try await http.start()
+        if !wasRunning, let clock = configuration.clock {
+            // Clients on the clock pair their transfers with a server only while one runs on it.
+            clock.attachServer()
+            whenStopped { clock.detachServer() }
+        }
+        return url
     }
 
     /// Closes the listener and every connection, stalled ones included. Safe to call more than once.

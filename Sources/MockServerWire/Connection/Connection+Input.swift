@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 extension Connection {
     /// Reads once and keeps the bytes for parsing (or discards them when stalled or lingering).
@@ -132,10 +133,16 @@ extension Connection {
     private func dispatch(_ head: RequestHead, body: Data) {
         var request = head.request
         request.body = body
+        // A client on a virtual clock names its transfer; the header is the clock's, never the request's.
+        var pacing: VirtualPacing?
+        if let transfer = request.headers[VirtualClock.transferHeader] {
+            request.headers.remove(name: VirtualClock.transferHeader)
+            pacing = server.clock?.pacing(for: transfer)
+        }
         let context = HTTPRequestContext(connection: info, requestIndex: requestCount)
         requestCount += 1
         let reply = server.handler.reply(to: request, context: context)
-        perform(reply, ReplyContext(isHEAD: head.isHEAD, keepAliveRequested: head.wantsKeepAlive, isHTTP10: head.isHTTP10))
+        perform(reply, ReplyContext(isHEAD: head.isHEAD, keepAliveRequested: head.wantsKeepAlive, isHTTP10: head.isHTTP10, pacing: pacing))
     }
 
     /// Answers a request the server cannot serve with its status and a one-line reason, then closes; the

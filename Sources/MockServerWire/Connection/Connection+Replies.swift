@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 extension Connection {
     /// Carries out a handler's reply for the request described by `context`.
@@ -8,7 +9,7 @@ extension Connection {
             if let rate = context.bytesPerSecond {
                 var sink = DataSink()
                 let keepAlive = ResponseWriter.write(response, framing: framing(for: context), into: &sink)
-                startThrottle(sink.data, bytesPerSecond: rate, then: keepAlive ? .keepAlive : .close)
+                startThrottle(sink.data, bytesPerSecond: rate, then: keepAlive ? .keepAlive : .close, context.pacing)
             } else {
                 let keepAlive = ResponseWriter.write(response, framing: framing(for: context), into: &output)
                 finish(keepAlive ? .keepAlive : .close)
@@ -17,7 +18,7 @@ extension Connection {
             // Keeping the connection would hang a client that expects the server to close.
             let ending = ending == .keepAlive && !context.keepAliveRequested ? .close : ending
             if let rate = context.bytesPerSecond {
-                startThrottle(bytes, bytesPerSecond: rate, then: ending)
+                startThrottle(bytes, bytesPerSecond: rate, then: ending, context.pacing)
             } else {
                 output.append(body: bytes)
                 finish(ending)
@@ -27,11 +28,14 @@ extension Connection {
         case .reset:
             finish(.reset)
         case .stall:
+            if let pacing = context.pacing { pacing.stall() } else { server.clock?.noteRealTimeAnswer() }
             finish(.stall)
         case .delayed(let nanoseconds, let inner):
             phase = .delaying(inner, context)
-            actionAt = loop.now.addingReportingOverflow(nanoseconds).overflow ? .max - 1 : loop.now + nanoseconds
+            let now = now(context.pacing)
+            plan(at: now.addingReportingOverflow(nanoseconds).overflow ? .max - 1 : now + nanoseconds, context.pacing)
         case .throttled(let rate, let inner):
+            if context.pacing == nil { server.clock?.noteRealTimeAnswer() }
             var throttled = context
             throttled.bytesPerSecond = rate
             perform(inner, throttled)
@@ -41,7 +45,7 @@ extension Connection {
                     .response(stream.wholeResponse),
                     ReplyContext(
                         isHEAD: context.isHEAD, keepAliveRequested: context.keepAliveRequested,
-                        isHTTP10: context.isHTTP10, bytesPerSecond: rate))
+                        isHTTP10: context.isHTTP10, bytesPerSecond: rate, pacing: context.pacing))
             } else {
                 startStream(stream, context)
             }
@@ -85,6 +89,32 @@ extension Connection {
         settle()
     }
 
+    /// The time a planned action is measured on: the virtual clock pacing the answer, else the loop's.
+    private func now(_ pacing: VirtualPacing?) -> UInt64 {
+        pacing?.now ?? loop.now
+    }
+
+    /// Plans the next action for `deadline`: on the loop's clock, or, when a virtual clock paces the answer,
+    /// whenever that clock reaches it (it then wakes the connection through its loop).
+    private func plan(at deadline: UInt64, _ pacing: VirtualPacing?) {
+        guard let pacing else {
+            actionAt = max(1, deadline)
+            return
+        }
+        virtualToken += 1
+        let token = virtualToken
+        let target = ConnectionReference(connection: self)
+        let loop = loop
+        pacing.park(until: deadline) { loop.execute { target.connection.virtualWake(token: token) } }
+    }
+
+    /// The virtual clock reached this connection's planned action (on the loop thread).
+    func virtualWake(token: UInt64) {
+        guard !isClosed, token == virtualToken else { return }
+        runPlannedAction()
+        settle()
+    }
+
     /// Runs the planned action whose time has come: the end of a delay or the next throttled slice.
     func runPlannedAction() {
         switch phase {
@@ -116,7 +146,13 @@ extension Connection {
     /// Queues the head, then the parts due already, and plans the next.
     private func startStream(_ stream: HTTPStream, _ context: ReplyContext) {
         guard let (chunked, keepAlive) = writeStreamHead(stream.head, context) else { return }
-        phase = .streaming(StreamProgress(stream: stream, next: 0, start: loop.now, chunked: chunked, keepAlive: keepAlive))
+        let pacing = context.pacing
+        if pacing == nil, stream.parts.indices.last.map({ stream.due($0) > 0 }) == true { server.clock?.noteRealTimeAnswer() }
+        phase = .streaming(
+            StreamProgress(
+                stream: stream, next: 0, start: now(pacing), chunked: chunked, keepAlive: keepAlive, pacing: pacing,
+                countsBody: !stream.head.headers.contains("Content-Encoding")))
+        pacing?.wrote(bodyBytes: 0)
         sendDueStreamParts()
     }
 
@@ -218,16 +254,21 @@ extension Connection {
     /// Queues every part whose time has come; at the end, applies the stream's ending.
     private func sendDueStreamParts() {
         guard case .streaming(var progress) = phase else { return }
-        let now = loop.now
+        let now = now(progress.pacing)
+        var sent = 0
         while progress.next < progress.stream.parts.count, progress.start &+ progress.stream.due(progress.next) <= now {
-            appendStreamPart(progress.stream.parts[progress.next].bytes, chunked: progress.chunked)
+            let bytes = progress.stream.parts[progress.next].bytes
+            appendStreamPart(bytes, chunked: progress.chunked)
+            sent += bytes.count
             progress.next += 1
         }
+        if sent > 0 { progress.pacing?.wrote(bodyBytes: progress.countsBody ? sent : nil) }
         guard progress.next >= progress.stream.parts.count else {
             phase = .streaming(progress)
-            actionAt = max(1, progress.start &+ progress.stream.due(progress.next))
+            plan(at: progress.start &+ progress.stream.due(progress.next), progress.pacing)
             return
         }
+        if progress.stream.ending == .stall { progress.pacing?.stall() }
         endStream(progress.stream.ending, chunked: progress.chunked, keepAlive: progress.keepAlive)
     }
 
@@ -235,29 +276,32 @@ extension Connection {
 
     /// One slice every 50 ms (1/20 of the rate) keeps the pace even without being too chatty; below
     /// 20 bytes per second, one byte per 1/rate seconds. Never faster than the rate, never overflowing.
-    private func startThrottle(_ bytes: Data, bytesPerSecond: Int, then ending: HTTPReply.Ending) {
+    private func startThrottle(_ bytes: Data, bytesPerSecond: Int, then ending: HTTPReply.Ending, _ pacing: VirtualPacing?) {
         let rate = UInt64(max(1, bytesPerSecond))
         let slice = rate >= 20 ? Int(rate / 20) : 1
         let interval: UInt64 = rate >= 20 ? 50_000_000 : 1_000_000_000 / rate
-        phase = .throttling(Throttle(bytes: bytes, offset: 0, slice: slice, interval: interval, ending: ending))
+        phase = .throttling(Throttle(bytes: bytes, offset: 0, slice: slice, interval: interval, ending: ending, pacing: pacing))
         sendThrottleSlice()
     }
 
-    /// Queues the next slice once the previous one has left, then plans the one after.
+    /// Queues the next slice once the previous one has left, then plans the one after. On a virtual clock a
+    /// slice goes at each interval whether or not the last one has left: the pace is the clock's alone.
     private func sendThrottleSlice() {
         guard case .throttling(var throttle) = phase else { return }
-        if output.isEmpty, throttle.offset < throttle.bytes.count {
+        if output.isEmpty || throttle.pacing != nil, throttle.offset < throttle.bytes.count {
             let end = min(throttle.offset + throttle.slice, throttle.bytes.count)
             throttle.bytes.withUnsafeBytes { bytes in
                 output.append(UnsafeRawBufferPointer(rebasing: bytes[throttle.offset..<end]))
             }
             throttle.offset = end
+            throttle.pacing?.wrote(bodyBytes: 0)
         }
         if throttle.offset >= throttle.bytes.count {
+            if throttle.ending == .stall { throttle.pacing?.stall() }
             finish(throttle.ending)
             return
         }
         phase = .throttling(throttle)
-        actionAt = loop.now + throttle.interval
+        plan(at: now(throttle.pacing) + throttle.interval, throttle.pacing)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 /// One client connection. Owned by one event loop and touched only on that loop's thread.
 ///
@@ -45,6 +46,8 @@ final class Connection: LoopDescriptor {
         var isHTTP10: Bool
         /// Set inside ``HTTPReply/throttled(bytesPerSecond:_:)``.
         var bytesPerSecond: Int?
+        /// The answer's waits are a virtual clock's (the client shares the server's clock), not the loop's.
+        var pacing: VirtualPacing?
     }
 
     struct Throttle {
@@ -53,6 +56,7 @@ final class Connection: LoopDescriptor {
         var slice: Int
         var interval: UInt64
         var ending: HTTPReply.Ending
+        var pacing: VirtualPacing?
     }
 
     struct StreamProgress {
@@ -65,6 +69,10 @@ final class Connection: LoopDescriptor {
         var chunked: Bool
         /// Whether the connection may serve another request after a complete stream.
         var keepAlive: Bool
+        /// The virtual clock `start` is on, if any, and whether the client's reading of parts can be counted
+        /// (not when the body is compressed, which the client reads decoded).
+        var pacing: VirtualPacing?
+        var countsBody = true
     }
 
     struct Relay {
@@ -116,6 +124,8 @@ final class Connection: LoopDescriptor {
     @exclusivity(unchecked) var lingerUntil: UInt64 = 0
     /// When a delay ends or the next throttled slice is due; 0 when nothing is planned.
     @exclusivity(unchecked) var actionAt: UInt64 = 0
+    /// Names the virtual clock's latest wake-up for this connection; an older one finds it changed and does nothing.
+    @exclusivity(unchecked) var virtualToken: UInt64 = 0
 
     init(fd: Int32, loop: EventLoop, server: ServerContext, info: HTTPConnectionInfo) {
         self.loop = loop

@@ -58,7 +58,13 @@ extension WebServiceClient {
     ) async -> Attempt<Service.Response> {
         let received: TransportResponse
         do {
-            received = try await transport.send(request, uploadProgress: uploadProgress)
+            if let paired = PairedTransfer(request, clock: configuration.clock) {
+                defer { paired.transfer.end() }
+                let transport = transport
+                received = try await paired.transfer.run { try await transport.send(paired.request, uploadProgress: uploadProgress) }
+            } else {
+                received = try await transport.send(request, uploadProgress: uploadProgress)
+            }
         } catch {
             let failure = Task.isCancelled ? .cancelled : service.networkError(for: error)
             return .failure(.network(failure, underlyingError: error), retryAfter: nil)

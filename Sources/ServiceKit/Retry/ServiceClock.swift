@@ -29,3 +29,7 @@ extension ServiceClock where Self == SystemClock {
     /// The system clock.
     public static var system: SystemClock { SystemClock() }
 }
+
+/// A virtual clock is ServiceKit's clock of retries and pagination pauses, and, while a server on it runs, of
+/// the transfer timeout too (see ``WebServiceClient/Configuration/clock``).
+extension VirtualClock: ServiceClock {}

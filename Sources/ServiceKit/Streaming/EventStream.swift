@@ -128,9 +128,20 @@ public struct EventStream<Service: StreamingService>: AsyncSequence, Sendable {
             var parameters = service.parameters
             parameters.merge(defaults: await client.configuration.commonParameters())
             let request = try RequestBuilder(client: client).request(for: service, parameters: parameters)
-            let response: StreamedResponse
+            var response: StreamedResponse
             do {
-                response = try await client.transport.stream(request)
+                if let paired = PairedTransfer(request, clock: client.configuration.clock) {
+                    let transport = client.transport
+                    do {
+                        response = try await paired.transfer.run { try await transport.stream(paired.request) }
+                    } catch {
+                        paired.transfer.end()
+                        throw error
+                    }
+                    response.body = paired.transfer.watching(response.body)
+                } else {
+                    response = try await client.transport.stream(request)
+                }
             } catch {
                 let failure = Task.isCancelled ? .cancelled : service.networkError(for: error)
                 throw .network(failure, underlyingError: error)

@@ -58,6 +58,13 @@ public final class URLSessionTransport: HTTPTransport {
     static func timing(_ request: URLRequest) -> (request: URLRequest, timeout: Duration?) {
         let interval = request.timeoutInterval
         guard interval > 0, interval.isFinite else { return (request, nil) }
+        // A transfer on a virtual clock times out on that clock (the client cancels it); URLSession's own
+        // timeout stays a distant backstop, so a busy machine never ends it first.
+        if PairedTransfer.isPaired(request) {
+            var loosened = request
+            loosened.timeoutInterval = max(60, (min(interval, 1e9) * 2).rounded(.up) + 1)
+            return (loosened, nil)
+        }
         // About 31 years: beyond it a timeout means "never", and stays in range of every clock.
         let seconds = min(interval, 1e9)
         var loosened = request

@@ -10,8 +10,8 @@ struct CallOutcome: Sendable, CustomStringConvertible {
         case error(WebServiceError)
         /// The call threw something else (an async call's own error type), described.
         case foreignError(String)
-        /// The call was still running at its deadline and was cancelled.
-        case outlived(Duration)
+        /// The call was still running at its real-time deadline (a hang, not a timeout) and was cancelled.
+        case neverEnded(Duration)
         /// The server never injected the row's fault (it does not apply to this call).
         case notInjected
     }
@@ -36,11 +36,11 @@ struct CallOutcome: Sendable, CustomStringConvertible {
             case .value: "success"
             case .error(let error): error.reason.matrixSpelling
             case .foreignError(let description): "the error \(description)"
-            case .outlived(let deadline): "still running at its deadline of \(Self.seconds(deadline))"
+            case .neverEnded(let deadline): "the row never ended: still running after \(Self.seconds(deadline)) of real time"
             case .notInjected: "the fault never fired"
             }
         switch result {
-        case .outlived, .notInjected: return text
+        case .neverEnded, .notInjected: return text
         default: break
         }
         if let events { text += " after \(events) event" + (events == 1 ? "" : "s") + "," }

@@ -14,10 +14,26 @@ extension FaultMatrix {
             public let passed: Bool?
             /// The retries' waits the virtual clock recorded, in seconds.
             public let sleeps: [TimeInterval]
-            /// How long the run took, server start and stop included.
+            /// How long the run took in real time, server start and stop included.
             public let elapsed: Duration
+            /// How long the run took on its virtual clock: the faults' waits and the client's timeouts and
+            /// retries; `nil` when the row ran in real time (``Timing/real``, or a call the clock could not see).
+            public let virtualElapsed: Duration?
             /// How it ended, for tests that look closer than the verdict.
             let outcome: CallOutcome?
+
+            init(
+                case: Case, got: String, passed: Bool?, sleeps: [TimeInterval], elapsed: Duration, virtualElapsed: Duration? = nil,
+                outcome: CallOutcome?
+            ) {
+                self.case = `case`
+                self.got = got
+                self.passed = passed
+                self.sleeps = sleeps
+                self.elapsed = elapsed
+                self.virtualElapsed = virtualElapsed
+                self.outcome = outcome
+            }
 
             /// The verdict as the table shows it: `pass`, `FAIL`, `skipped: REASON`, `pass (REASON)`.
             public var verdict: String {
@@ -32,7 +48,14 @@ extension FaultMatrix {
                 passed == false ? "\(self.case.fault): expected \(self.case.expectation), got \(got)" : nil
             }
 
-            /// `fault | expected | got | verdict`.
+            /// `0.5 s virtual, 0.01 s real`, or `1.02 s real-time`; empty for a skipped row.
+            public var time: String {
+                guard passed != nil else { return "" }
+                guard let virtualElapsed else { return "\(CallOutcome.seconds(elapsed)) real-time" }
+                return "\(CallOutcome.seconds(virtualElapsed)) virtual, \(CallOutcome.seconds(elapsed)) real"
+            }
+
+            /// `fault | expected | got | verdict` (the table adds ``time``).
             public var description: String { [self.case.fault, "\(self.case.expectation)", got, verdict].joined(separator: " | ") }
         }
 
@@ -58,8 +81,8 @@ extension FaultMatrix {
 
         /// The table: fault, expected, got, verdict, columns padded, headed by the subject and the time.
         public var description: String {
-            let header = ["fault", "expected", "got", "verdict"]
-            let body = rows.map { [$0.case.fault, "\($0.case.expectation)", $0.got, $0.verdict] }
+            let header = ["fault", "expected", "got", "verdict", "time"]
+            let body = rows.map { [$0.case.fault, "\($0.case.expectation)", $0.got, $0.verdict, $0.time] }
             let widths = header.indices.map { column in ([header] + body).map { $0[column].count }.max() ?? 0 }
             func line(_ cells: [String]) -> String {
                 var text = cells.indices.map { cells[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }

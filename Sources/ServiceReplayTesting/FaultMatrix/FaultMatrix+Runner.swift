@@ -19,6 +19,7 @@ extension FaultMatrix {
         let recordedAt: Date?
         let shape: Shape
         let margin: Duration
+        let timing: Timing
         /// Builds each run's client for the run's server: a `URLSession` of its own per run, since FoundationNetworking
         /// serves all the transfers of one session on one thread, and rows run side by side.
         let makeClient: @Sendable (URL) -> WebServiceClient
@@ -51,12 +52,14 @@ extension FaultMatrix {
             // A call that never asks its server is the matrix's own finding ("the fault never fired"), per row.
             var configuration = CassetteServer.Configuration(faults: .none)
             configuration.expectsRequests = false
+            let baselineClock = clock()
+            configuration.clock = timing == .virtual ? baselineClock : nil
             return try await CassetteSession.run(
                 names: [cassette], folder: folder, upstream: upstream, mode: mode,
                 configuration: configuration, test: test,
                 warn: CassetteSession.printWarnings,
                 { session, server in
-                    let baseline = try await perform(on: server, fault: nil, baseline: nil)
+                    let baseline = try await perform(on: server, clock: baselineClock, fault: nil, baseline: nil)
                     guard case .value = baseline.outcome.result, case .success(let value)? = baseline.value else {
                         var said = ""
                         if case .error(let error) = baseline.outcome.result, let message = error.errorDescription { said = " (\(message))" }
@@ -100,25 +103,33 @@ extension FaultMatrix {
             var configuration = CassetteServer.Configuration(faults: .plan(try FaultPlan.parse(specs: row.fault)))
             // The row's outcome is judged on its own: a fault that ends the call before it is sent is a result.
             configuration.expectsRequests = false
+            let clock = clock()
+            configuration.clock = timing == .virtual ? clock : nil
             let performed = try await CassetteSession(replaying: cassettes, configuration: configuration).withServer(
                 { server in
-                    try await perform(on: server, fault: row.fault, baseline: baseline)
+                    try await perform(on: server, clock: clock, fault: row.fault, baseline: baseline)
                 }, passed: { _ in true })
             let passed = row.expectation.isMet(by: performed.outcome)
+            let onClock = timing == .virtual && clock.realTimeAnswers == 0
             return Report.Row(
                 case: row, got: performed.outcome.description, passed: passed, sleeps: performed.outcome.sleeps,
-                elapsed: ContinuousClock.now - started, outcome: performed.outcome)
+                elapsed: ContinuousClock.now - started, virtualElapsed: onClock ? clock.elapsed : nil, outcome: performed.outcome)
+        }
+
+        /// A run's clock, standing at the cassette's recording date.
+        private func clock() -> VirtualClock {
+            VirtualClock(now: recordedAt ?? Date())
         }
 
         /// One run against `server`: under `fault`, or without faults when `nil`.
         private func perform(
-            on server: CassetteServer, fault: String?, baseline: Value?
+            on server: CassetteServer, clock: VirtualClock, fault: String?, baseline: Value?
         ) async throws
             -> (outcome: CallOutcome, value: Result<Value, any Error>?)
         {
             guard let baseURL = server.baseURL else { throw FaultMatrixError("the replay server for \(cassette) is not running") }
-            // The closure's client, on a virtual clock: retries are recorded, never slept.
-            let clock = VirtualClock(now: recordedAt ?? Date())
+            // The closure's client, on the run's virtual clock: retries are recorded, never slept, and on the
+            // virtual timing its timeout is the clock's too.
             let built = makeClient(baseURL)
             var settings = built.configuration
             settings.clock = clock
@@ -127,7 +138,7 @@ extension FaultMatrix {
             var outcome: CallOutcome
             switch ended {
             case nil:
-                outcome = CallOutcome(result: .outlived(deadline))
+                outcome = CallOutcome(result: .neverEnded(deadline))
             case let (.success(value), events)?:
                 let equal = baseline.map { $0 == value } ?? true
                 outcome = CallOutcome(

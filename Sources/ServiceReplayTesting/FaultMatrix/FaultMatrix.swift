@@ -28,11 +28,18 @@ import ServiceKit
 /// | streams: `truncate=event:N`, `stall=event:N`, `error-event=NAME,after=N` | the error, after exactly N events |
 /// | with a retry policy: `reset`, `empty`, `truncate=body:10`, `status=503`, `status=429`, each `when=first:1` | the baseline value |
 ///
-/// Every run must end within the client's timeout times its attempts plus `margin`; one still running then is
-/// cancelled and fails its row. A row whose fault never fired fails too. The client is the one `client` builds
-/// for each run's base URL (and once before, for a port nothing listens on, to read its timeout and retry
-/// policy), with its clock replaced by a `VirtualClock` standing at the cassette's recording date: retries wait
-/// for nothing, and the report shows their waits. Cassettes are found as
+/// The client is the one `client` builds for each run's base URL (and once before, for a port nothing listens
+/// on, to read its timeout and retry policy), with its clock replaced by a `VirtualClock` standing at the
+/// cassette's recording date. By default (``Timing/virtual``) the run's server is on that clock too: latency,
+/// stall and throttle are waits on the clock, the client's timeout fires on it, and retries wait for nothing,
+/// so a row's verdict never depends on the machine's speed and the matrix takes no wall time for its faults.
+/// The report gives each row's virtual time beside its real one. A call whose requests the clock cannot see
+/// (its own `URLSession`) is answered in real time and its row says "real-time"; ``Timing/real`` runs every
+/// row so.
+///
+/// A run still going `margin` past the client's timeout times its attempts, in real time, is cancelled and
+/// fails its row as one that never ended (a hang, told apart from a timeout). A row whose fault never fired
+/// fails too. Cassettes are found as
 /// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:fileID:line:column:_:)`` finds them.
 ///
 /// The record mode (`MOCKSERVER_RECORD`) applies to the baseline alone, which takes the cassette's turn as a
@@ -41,6 +48,20 @@ import ServiceKit
 /// recorded, so they never record. Under `drift` and `MOCKSERVER_LIVE=1` only the baseline runs, against the
 /// upstream, and the report says so.
 public enum FaultMatrix {
+    /// The clock a matrix's rows run on.
+    public enum Timing: Sendable, Hashable {
+        /// One `VirtualClock` per run, shared by its replay server and its client (the default): a fault's
+        /// wait (latency, stall, throttle, a stream's gaps) and the client's timeout are compared on the clock,
+        /// so each row's outcome follows from the fault and the client's timeout and retry policy, never from
+        /// the machine's speed, and no row waits in real time. A call whose requests the clock cannot see (a
+        /// client on its own `URLSession`, with its own timeout) is answered in real time: the report marks
+        /// such a row "real-time".
+        case virtual
+        /// The real clock, for comparison: faults wait and timeouts fire in real time, as in production; only
+        /// retries' waits stay on a virtual clock.
+        case real
+    }
+
     /// How many runs go at once by default: each holds a server and a connection or two, and the machine is
     /// usually running other tests too.
     public static let defaultParallelRuns = 4
@@ -57,7 +78,9 @@ public enum FaultMatrix {
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
-    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go in real time before it is
+    ///     reported as never ended; default 5 s.
+    ///   - timing: the clock the rows run on; default ``Timing/virtual``.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
@@ -70,12 +93,12 @@ public enum FaultMatrix {
         _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
+        margin: Duration = .seconds(5), timing: Timing = .virtual, filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Response: Equatable {
         let runner = try runner(
             subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
             client: client, idempotent: service.method.isIdempotent, eventsBeforeFault: nil, graphQL: service is any GraphQLService,
-            margin: margin
+            margin: margin, timing: timing
         ) { client in
             do throws(WebServiceError) {
                 return (.success(try await client.send(service)), nil)
@@ -101,7 +124,9 @@ public enum FaultMatrix {
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
-    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go in real time before it is
+    ///     reported as never ended; default 5 s.
+    ///   - timing: the clock the rows run on; default ``Timing/virtual``.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     /// - Returns: the report; its ``Report/failures`` are empty when every row passed. Under `drift` or
@@ -114,11 +139,11 @@ public enum FaultMatrix {
         _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, eventsBeforeFault: Int = 1,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function
+        margin: Duration = .seconds(5), timing: Timing = .virtual, filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Event: Equatable {
         let runner = try runner(
             subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
-            idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin
+            idempotent: service.method.isIdempotent, eventsBeforeFault: max(0, eventsBeforeFault), margin: margin, timing: timing
         ) { client in
             var events: [Service.Event] = []
             do throws(WebServiceError) {
@@ -147,7 +172,9 @@ public enum FaultMatrix {
     ///   - overrides: changed expectations and skipped faults, each with the reason the report prints.
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
-    ///   - margin: how far past the client's timeout (times its attempts) a run may go; default 5 s.
+    ///   - margin: how far past the client's timeout (times its attempts) a run may go in real time before it is
+    ///     reported as never ended; default 5 s.
+    ///   - timing: the clock the rows run on; default ``Timing/virtual``.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
     ///   - call: the call, given the run's client; its value is compared with the baseline's by `==`.
@@ -161,12 +188,12 @@ public enum FaultMatrix {
         _ name: String, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, idempotent: Bool = true,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), filePath: String = #filePath, function: String = #function,
+        margin: Duration = .seconds(5), timing: Timing = .virtual, filePath: String = #filePath, function: String = #function,
         _ call: @escaping @Sendable (WebServiceClient) async throws -> Value
     ) async throws -> Report {
         let runner = try runner(
             subject: name, cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
-            idempotent: idempotent, eventsBeforeFault: nil, margin: margin
+            idempotent: idempotent, eventsBeforeFault: nil, margin: margin, timing: timing
         ) { client in
             do {
                 return (.success(try await call(client)), nil)
@@ -232,7 +259,7 @@ public enum FaultMatrix {
     private static func runner<Value>(
         subject: String, cassette: String, folder: URL?, upstream: String?, filePath: String, function: String,
         client: @escaping @Sendable (URL) -> WebServiceClient, idempotent: Bool,
-        eventsBeforeFault: Int?, graphQL: Bool = false, margin: Duration,
+        eventsBeforeFault: Int?, graphQL: Bool = false, margin: Duration, timing: Timing,
         call: @escaping @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
     )
         throws -> Runner<Value>
@@ -243,7 +270,7 @@ public enum FaultMatrix {
             idempotent: idempotent, eventsBeforeFault: eventsBeforeFault, graphQL: graphQL)
         return Runner(
             subject: "\(subject) on \(cassette)", cassette: cassette, folder: recordings, upstream: upstream, test: test,
-            recordedAt: recordedAt, shape: shape, margin: margin, makeClient: client, call: call)
+            recordedAt: recordedAt, shape: shape, margin: margin, timing: timing, makeClient: client, call: call)
     }
 
     /// The recordings folder, the cassette's date and the matrix's shape (its error templates, and the timeout

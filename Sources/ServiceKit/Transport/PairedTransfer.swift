@@ -1,0 +1,73 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import ServiceReplayShared
+
+/// A request's transfer on the client's ``VirtualClock`` while a replay server runs on that clock: the request
+/// names it in a header, the server paces its answer on the clock, and the transfer's timeout is the clock's
+/// (the request's `timeoutInterval` without progress from the server), never the machine's.
+struct PairedTransfer {
+    let request: URLRequest
+    let transfer: VirtualTransfer
+
+    /// The paired request, or `nil` when `clock` is not a virtual clock a server runs on (the transport's own
+    /// timeout then applies, on the real clock).
+    init?(_ request: URLRequest, clock: any ServiceClock) {
+        guard let clock = clock as? VirtualClock, clock.hasServer else { return nil }
+        transfer = clock.beginTransfer(limit: request.timeoutInterval)
+        var paired = request
+        paired.setValue(transfer.headerValue, forHTTPHeaderField: VirtualClock.transferHeader)
+        self.request = paired
+    }
+
+    /// Whether `request` is paired: the transport then leaves its timeout to the clock.
+    static func isPaired(_ request: URLRequest) -> Bool {
+        request.value(forHTTPHeaderField: VirtualClock.transferHeader) != nil
+    }
+}
+
+extension VirtualTransfer {
+    /// `work`'s result; when the transfer times out first, `work` is cancelled and `URLError(.timedOut)` thrown.
+    /// Cancelling the calling task cancels `work`.
+    func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
+        let task = Task { try await work() }
+        let timedOut = Lock(false)
+        onTimeout {
+            timedOut.withLock { $0 = true }
+            task.cancel()
+        }
+        let result = await withTaskCancellationHandler {
+            await task.result
+        } onCancel: {
+            task.cancel()
+        }
+        if timedOut.withLock({ $0 }) { throw URLError(.timedOut) }
+        return try result.get()
+    }
+
+    /// `body` as it arrives, each chunk counted as read for the clock; when the transfer times out, the
+    /// chunks already here are followed by `URLError(.timedOut)` and the transfer's body is dropped (which
+    /// stops it). The transfer ends with the body.
+    func watching(_ body: AsyncThrowingStream<Data, any Error>) -> AsyncThrowingStream<Data, any Error> {
+        let (watched, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let pump = Task {
+            do {
+                for try await chunk in body {
+                    continuation.yield(chunk)
+                    received(chunk.count)
+                }
+                continuation.finish()
+            } catch {
+                continuation.finish(throwing: error)
+            }
+            end()
+        }
+        onTimeout {
+            continuation.finish(throwing: URLError(.timedOut))
+            pump.cancel()
+        }
+        continuation.onTermination = { _ in pump.cancel() }
+        return watched
+    }
+}

@@ -31,6 +31,7 @@ extension Connection {
             if let pacing = context.pacing { pacing.stall() } else { server.clock?.noteRealTimeAnswer() }
             finish(.stall)
         case .delayed(let nanoseconds, let inner):
+            if context.pacing == nil { server.clock?.noteRealTimeAnswer() }
             phase = .delaying(inner, context)
             let now = now(context.pacing)
             plan(at: now.addingReportingOverflow(nanoseconds).overflow ? .max - 1 : now + nanoseconds, context.pacing)

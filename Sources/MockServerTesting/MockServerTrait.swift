@@ -22,6 +22,8 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
     let folder: URL?
     let configuration: CassetteServer.Configuration
     let allowsUnusedInteractions: Bool
+    /// Whether each test case's server gets a `VirtualClock` of its own.
+    var virtualClock = false
     let filePath: String
     /// Where the record mode and the other `MOCKSERVER_` variables are read; `nil` for
     /// ``MockServer/TestEnvironment/current`` (the process's environment).
@@ -55,13 +57,17 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
 
     /// The test case `test` with its server; whether it passed.
     private func run(_ test: Test, _ function: @Sendable () async throws -> Void) async throws -> Bool {
-        try await CassetteSession.forTest(
+        var configuration = configuration
+        if virtualClock { configuration.clock = VirtualClock() }
+        return try await CassetteSession.forTest(
             names: [cassette ?? Self.cassetteName(for: test)], folder: folder, upstream: upstream,
             configuration: configuration, filePath: filePath, function: test.name,
             environment: environment ?? TestEnvironment.current,
             warn: { $0.forEach { reportWarning($0, at: test.sourceLocation) } },
             rehearse: rehearsal(at: test.sourceLocation)
-        ) { _, server in
+        ) { session, server in
+            // The clock stands where the cassette was recorded, as `withReplay`'s does.
+            if virtualClock, let recordedAt = session.recordedAt { server.configuration.clock?.setStart(recordedAt) }
             let (result, failed) = await observingFailures(function)
             if failed == true, let replayed = server.replayedFailures(test: CassetteSession.testName(test.name)) {
                 // What the failing test saw on the wire (a reset, a timeout) names no cassette; this does.
@@ -114,6 +120,11 @@ extension Trait where Self == MockServerTrait {
     ///     `.specs("status=503")`: a mistake in them then fails this test alone, with the parse's sentence.
     ///   - allowUnusedInteractions: whether interactions no request used are fine; default `true`. When
     ///     `false`, the test fails listing them.
+    ///   - virtualClock: whether each test case's server runs on a `VirtualClock` of its own, standing at the
+    ///     cassette's recording date; default `false` (the real clock). The test gives it to its ServiceKit
+    ///     client (`CassetteServer.current?.configuration.clock`), so that the server's time-based faults and
+    ///     the client's timeout and retries are compared on it and nothing sleeps. `true` replaces any
+    ///     `configuration.clock`, which parallel test cases would otherwise share.
     ///   - configuration: everything else about the server; its `strict` and `faults` are replaced by the
     ///     arguments above.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
@@ -124,6 +135,7 @@ extension Trait where Self == MockServerTrait {
         strict: Bool = true,
         faults: CassetteServer.FaultSource = .environment,
         allowUnusedInteractions: Bool = true,
+        virtualClock: Bool = false,
         configuration: CassetteServer.Configuration = CassetteServer.Configuration(),
         filePath: String = #filePath
     ) -> Self {
@@ -132,6 +144,6 @@ extension Trait where Self == MockServerTrait {
         configuration.faults = faults
         return MockServerTrait(
             cassette: cassette, upstream: upstream, folder: folder, configuration: configuration,
-            allowsUnusedInteractions: allowUnusedInteractions, filePath: filePath)
+            allowsUnusedInteractions: allowUnusedInteractions, virtualClock: virtualClock, filePath: filePath)
     }
 }

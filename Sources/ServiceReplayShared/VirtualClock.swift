@@ -28,6 +28,8 @@ public final class VirtualClock: Sendable {
         var limit: UInt64?
         /// When the server last wrote (or the transfer began).
         var lastProgress: UInt64
+        /// Whether a server on this clock has taken the transfer up.
+        var isTaken = false
         /// Whether the server waits on this clock: parked until ``parkedUntil``, or stalled for good.
         var serverWaits = false
         var parkedUntil: UInt64?
@@ -165,6 +167,7 @@ public final class VirtualClock: Sendable {
             guard state.transfers[id] != nil else { return false }
             // The server has it now: its progress is the transfer's, from this moment.
             state.transfers[id]?.lastProgress = state.elapsed
+            state.transfers[id]?.isTaken = true
             return true
         }
         return known ? VirtualPacing(clock: self, transfer: id) : nil
@@ -194,6 +197,19 @@ public final class VirtualClock: Sendable {
         }
         if !present { action() }
         return present
+    }
+
+    /// Times the transfer out now unless a server on this clock has taken it up (the real-time backstop for a
+    /// request that went to a server not on the clock).
+    func expireUnlessTaken(_ id: UInt64) {
+        let action = state.withLock { state -> (@Sendable () -> Void)?? in
+            guard let transfer = state.transfers[id], !transfer.isTaken else { return nil }
+            state.transfers[id] = nil
+            return .some(transfer.onTimeout)
+        }
+        guard let action else { return }
+        action?()
+        advance()
     }
 
     /// The client read `count` body bytes of the transfer.
@@ -338,6 +354,7 @@ package final class VirtualTransfer: Sendable {
     private let id: UInt64
     /// The value of ``VirtualClock/transferHeader`` for the request.
     package let headerValue: String
+    private let backstop = Lock<Task<Void, Never>?>(nil)
 
     init(clock: VirtualClock, id: UInt64, headerValue: String) {
         self.clock = clock
@@ -346,7 +363,21 @@ package final class VirtualTransfer: Sendable {
     }
 
     deinit {
-        clock.endTransfer(id)
+        end()
+    }
+
+    /// Times the transfer out after `seconds` of real time unless a server on the clock has taken it up by
+    /// then: a request sent to a server not on the clock times out as it would on the real clock. Once taken
+    /// up, only the clock times it out, however slowly the machine runs.
+    package func startRealTimeBackstop(after seconds: TimeInterval) {
+        guard seconds > 0, seconds.isFinite else { return }
+        let clock = clock
+        let id = id
+        let task = Task {
+            guard (try? await Task.sleep(for: .seconds(min(seconds, 1e9)))) != nil else { return }
+            clock.expireUnlessTaken(id)
+        }
+        backstop.withLock { $0 = task }
     }
 
     /// Calls `action` when the transfer times out, or at once when it did already (returning `false`).
@@ -362,6 +393,7 @@ package final class VirtualTransfer: Sendable {
 
     /// The transfer is over.
     package func end() {
+        backstop.withLock { $0 }?.cancel()
         clock.endTransfer(id)
     }
 }

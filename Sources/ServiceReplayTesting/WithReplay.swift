@@ -16,7 +16,8 @@ public struct Replay: Sendable {
     /// A client for the server's loopback address, over a `URLSession` of its own; its WebSockets go through
     /// ``LoopbackWebSocketTransport`` on Linux (see ``replayWebSocketTransport(_:)``).
     public let client: WebServiceClient
-    /// The client's clock: retries and backoffs are recorded here (`clock.sleeps`), never slept.
+    /// The clock of the client and the server: retries and backoffs are recorded here (`clock.sleeps`), never
+    /// slept, and the server's time-based faults and the client's timeout are compared on it.
     public let clock: VirtualClock
 }
 
@@ -29,7 +30,9 @@ public struct Replay: Sendable {
 /// server's base URL and `client`'s settings, except its clock: a `VirtualClock` standing at `now`, by default
 /// when the first replayed cassette was recorded (its `recordedAt`), or the current date when none says. So
 /// what a recorded answer says about time (a rate limit's reset, an HTTP-date `Retry-After`) reads as it did
-/// when it was recorded, and a retry's wait is recorded instead of slept.
+/// when it was recorded, and a retry's wait is recorded instead of slept. The server runs on the same clock
+/// (or on `configuration.clock`, which the client then gets): a latency, stall or throttle fault and the
+/// client's timeout are compared on it, so a stall times out exactly at the timeout without waiting.
 ///
 /// WebSocket services connect to the server's recorded conversations with `replay.client.connect(to:)`. On Linux,
 /// where `URLSessionWebSocketTransport` cannot open WebSockets, the client gets a ``LoopbackWebSocketTransport``
@@ -61,7 +64,8 @@ public struct Replay: Sendable {
 ///   - configuration: how the server runs; default as for `withMockServer` (not strict, faults from the
 ///     environment).
 ///   - client: the client's settings (common parameters, timeout, retry policy); its clock is replaced.
-///   - now: where the client's clock starts; default the replayed cassettes' recording date.
+///   - now: where the clock starts; default the replayed cassettes' recording date. Ignored when
+///     `configuration.clock` names a clock.
 ///   - filePath: where to start looking for `Recordings/`; leave the default.
 ///   - function: the test's name, for the command that records a missing cassette; leave the default.
 ///   - fileID: with `filePath`, `line` and `column`, where the issues this function records for the test (a
@@ -87,6 +91,11 @@ public func withReplay<Result>(
     column: Int = #column,
     _ body: (Replay) async throws -> Result
 ) async throws -> Result {
+    // One clock for the server and the client; a clock the configuration names is kept.
+    var configuration = configuration
+    let clock = configuration.clock ?? VirtualClock(now: now ?? Date())
+    let standsWhereRecorded = configuration.clock == nil && now == nil
+    configuration.clock = clock
     // A test naming faults is skipped under the live modes (see CassetteSession.skipTest).
     let run = try await CassetteSession.$skipTest.withValue(testSkipper()) {
         try await CassetteSession.forTest(
@@ -96,7 +105,7 @@ public func withReplay<Result>(
                 guard let baseURL = server.baseURL else {
                     throw MockServerError(.notRunning, "the replay server has no base URL: it is not running")
                 }
-                let clock = VirtualClock(now: now ?? session.recordedAt ?? Date())
+                if standsWhereRecorded, let recordedAt = session.recordedAt { clock.setStart(recordedAt) }
                 var settings = client
                 settings.clock = clock
                 settings.webSocketTransport = replayWebSocketTransport(client.webSocketTransport)

@@ -31,7 +31,9 @@ import Testing
     func post_whoseReusedConnectionDies_waitsOutItsTimeout_andIsNotSentAgain(fault: String) async throws {
         // Given a client whose second log-in meets a dying kept-alive connection. FoundationNetworking
         // cannot rewind an in-memory body for libcurl's stale-connection resend, so the transfer waits for
-        // body bytes that never come (swift-corelibs-foundation NativeProtocol.seekInputStream).
+        // body bytes that never come (swift-corelibs-foundation NativeProtocol.seekInputStream). The server never
+        // answers the resent request, whose body never comes: after its request timeout (10 s, real) it leaves it
+        // to the client's timeout on the replay's shared clock.
         let options = ClientOptions(timeout: ReplayTimeout.stall, retryPolicy: RetryPolicy())
         try await withReplay("login/login", faults: .specs(fault), client: options) { replay in
             _ = try await replay.client.send(LoginService(username: "CommandShift", password: "hunter2"))

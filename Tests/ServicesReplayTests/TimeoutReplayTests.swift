@@ -31,13 +31,16 @@ import Testing
     }
 
     /// One `PingService` call with `timeout` against a strict server under `faults`, both on one virtual clock
-    /// (or, with `clock: nil`, on the real clock, timed with a `ContinuousClock`).
-    private func ping(timeout: TimeInterval, faults: String, clock: VirtualClock? = VirtualClock()) async throws -> Timed<Bool> {
+    /// (or, with `clock: nil`, the server on the real clock, the call timed with a `ContinuousClock`; the client's
+    /// clock is `clientClock` when given).
+    private func ping(
+        timeout: TimeInterval, faults: String, clock: VirtualClock? = VirtualClock(), clientClock: (any ServiceClock)? = nil
+    ) async throws -> Timed<Bool> {
         var configuration = CassetteServer.Configuration(faults: .specs(faults), strict: true)
         configuration.clock = clock
         return try await withMockServer(cassettes: [Self.ping], configuration: configuration) { server in
             let client = WebServiceClient(
-                baseURL: try server.baseURL.orThrow("no base URL"), configuration: .init(timeout: timeout, clock: clock ?? SystemClock()),
+                baseURL: try server.baseURL.orThrow("no base URL"), configuration: .init(timeout: timeout, clock: clientClock ?? clock ?? SystemClock()),
                 transport: URLSessionTransport())
             let start = ContinuousClock.now
             let result: Result<Bool, WebServiceError>
@@ -183,6 +186,21 @@ import Testing
         #expect(elapsed >= .milliseconds(50))
         #expect(clock.elapsed == .zero)
         #expect(clock.realTimeAnswers == 1)
+    }
+
+    @Test func transferToAServerNotOnTheClock_timesOutInRealTime() async throws {
+        // GIVEN a client whose clock a running server shares, WHEN it calls another server, not on the clock, that stalls
+        let clock = VirtualClock()
+        var onClock = CassetteServer.Configuration(faults: .none)
+        onClock.clock = clock
+        onClock.expectsRequests = false
+        let call = try await withMockServer(cassettes: [Self.ping], configuration: onClock) { _ in
+            try await ping(timeout: 0.5, faults: "stall", clock: nil, clientClock: clock)
+        }
+        // THEN the server never takes the transfer up on the clock, so it times out on the real clock, not before
+        #expect(call.result.failure?.reason == .network(.timedOut))
+        #expect(call.elapsed >= .milliseconds(500))
+        #expect(clock.elapsed == .zero)
     }
 
     @Test func transferHeader_neverReachesTheJournal() async throws {

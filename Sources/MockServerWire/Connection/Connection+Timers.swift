@@ -1,3 +1,4 @@
+import ServiceReplayShared
 extension Connection {
     /// When the current timeout expires, or 0 when none applies: the request timeout while a request
     /// is partly read or an answer cannot be written, the idle timeout between requests, the linger
@@ -54,7 +55,16 @@ extension Connection {
     private func timeOut() {
         switch phase {
         case .reading where output.isEmpty && isMidRequest:
-            reject(.timedOut)
+            if let transfer = pendingHead?.request.headers[VirtualClock.transferHeader], let pacing = server.clock?.pacing(for: transfer) {
+                // A request on a virtual clock whose rest never came: the client's timeout on the clock says
+                // so, as it would on the real one (long before this), not a 408 it would never have seen.
+                pacing.stall()
+                pendingHead = nil
+                phase = .stalled
+                input.clear()
+            } else {
+                reject(.timedOut)
+            }
         case .reading, .closing, .lingering, .webSocket:
             closeNow()
         case .awaiting, .delaying, .throttling, .streaming, .relaying, .stalled:

@@ -16,12 +16,14 @@ struct PairedTransfer {
     init?(_ request: URLRequest, clock: any ServiceClock) {
         guard let clock = clock as? VirtualClock, clock.hasServer else { return nil }
         transfer = clock.beginTransfer(limit: request.timeoutInterval)
+        transfer.startRealTimeBackstop(after: request.timeoutInterval)
         var paired = request
         paired.setValue(transfer.headerValue, forHTTPHeaderField: VirtualClock.transferHeader)
         self.request = paired
     }
 
-    /// Whether `request` is paired: the transport then leaves its timeout to the clock.
+    /// Whether `request` is paired: the transport then leaves its timeout to the clock (and to the transfer's
+    /// backstop, for a server not on the clock).
     static func isPaired(_ request: URLRequest) -> Bool {
         request.value(forHTTPHeaderField: VirtualClock.transferHeader) != nil
     }

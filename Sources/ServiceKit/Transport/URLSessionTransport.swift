@@ -15,7 +15,9 @@ import ServiceReplayShared
 /// A request's `timeoutInterval` is the longest wait for progress (bytes sent or received), and the
 /// transport keeps it itself, to the millisecond: past it the call fails with `URLError.timedOut`.
 /// URLSession gets a looser timeout (twice as long, rounded up to whole seconds, plus one), because
-/// FoundationNetworking cuts its timeout to whole seconds: 0.5 s would fail at once, 1.5 s after 1 s.
+/// FoundationNetworking cuts its timeout to whole seconds: 0.5 s would fail at once, 1.5 s after 1 s. A request
+/// a client on a `VirtualClock` sends to a replay server on that clock times out on the clock instead, and
+/// URLSession's timeout (at least 60 s then) is only a backstop.
 public final class URLSessionTransport: HTTPTransport {
     private let lazySession: LazySession
     private let router: SessionTaskRouter

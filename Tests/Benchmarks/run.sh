@@ -52,6 +52,11 @@
 # (targets: capture >= 1.5 x mitmproxy at 1 connection, >= 4 x at 8). Then a fresh capture's rate at the
 # start against its rate after CAPTURE_EXCHANGES (default 20,000) recorded exchanges (target: late/early
 # >= 0.9). mitmdump runs with -q and writes no flow file, so it does less work than capture.
+# Section "matrix": the fault matrix of GitHub's user service (24 rows, 1 s client timeout) once on the real
+# clock and ROUNDS times on the virtual clock (`FaultMatrix.Timing`), through the test FaultMatrixBenchmark
+# (a debug `swift test`, the way users run it). Every virtual run must give each row the real run's outcome
+# and verdict (the test fails otherwise); prints the wall times (target: virtual median under 100 ms) and the
+# ratio virtual/real.
 #
 # Environment: DURATION (seconds per run, default 5), ROUNDS (default 7), THREADS (wrk threads,
 # default 2), CONNECTIONS (default 64), CAPTURE_EXCHANGES (default 20000), READY_INTERACTIONS (default
@@ -78,7 +83,7 @@ CAPTURE_EXCHANGES=${CAPTURE_EXCHANGES:-20000}
 READY_INTERACTIONS=${READY_INTERACTIONS:-100000}
 CONFIGURATION=${CONFIGURATION:-release}
 CORES=$(nproc 2>/dev/null || echo 2)
-ALL_SECTIONS="wire lookup load memory ready startstop routing stream capture"
+ALL_SECTIONS="wire lookup load memory ready startstop routing stream capture matrix"
 
 WORK=$(mktemp -d)
 PIDS=()
@@ -644,6 +649,21 @@ wire_measure() { # kind, label, unit, comparison (ge|le), target
     echo "    rounds ours: ${ours_figures[*]}"
     echo "    rounds nginx: ${nginx_figures[*]}"
     echo "    per-round ratios: ${ratios[*]}"
+}
+
+# --- section: matrix -----------------------------------------------------------------------------
+section_matrix() {
+    echo "== matrix: GitHubUserService's fault matrix, real clock once, virtual clock $ROUNDS times (debug swift test)"
+    local out line median
+    if ! out=$(FAULT_MATRIX_BENCHMARK=1 FAULT_MATRIX_ROUNDS=$ROUNDS timeout 600 swift test --filter FaultMatrixBenchmark 2>&1); then
+        echo "$out" | grep -E '✘|error' | head -20 >&2
+        echo "matrix: the benchmark failed: a virtual run gave a row another verdict than the real run (above)" >&2
+        return 1
+    fi
+    line=$(echo "$out" | grep '^matrix:')
+    echo "$line"
+    median=$(echo "$line" | sed -E 's/.*virtual median ([0-9.]+) ms.*/\1/')
+    awk -v m="$median" 'BEGIN { printf "%-32s virtual median %s ms (%s target < 100 ms)\n", "matrix wall time", m, (m < 100 ? "meets" : "MISSES") }'
 }
 
 # --- main ----------------------------------------------------------------------------------------

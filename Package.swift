@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "MockServerAppRouting", dependencies: ["ServiceReplayShared"], swiftSettings: strictSettings),
         // The Swift Testing trait `.mockServer(...)`; apart, so that MockServer itself never links Testing.
         .target(name: "MockServerTesting", dependencies: ["MockServer", "ServiceReplayShared"], swiftSettings: strictSettings),
-        // Test doubles for apps' own ServiceKit tests: a scripted transport instead of the network, a clock that never sleeps.
+        // Test doubles for apps' own ServiceKit tests: scripted transports (HTTP and WebSocket) instead of the network.
         .target(name: "ServiceKitTesting", dependencies: ["ServiceKit", "ServiceReplayShared"], swiftSettings: strictSettings),
         // For apps that use both libraries: a ServiceKit client against a MockServer replay, in one call.
         .target(

@@ -17,7 +17,10 @@ extension WebServiceClient {
         public var timeout: TimeInterval
         /// When to retry failed calls; `nil` (the default) never retries.
         public var retryPolicy: RetryPolicy?
-        /// The time source for waits between retries and for header dates. Default: ``SystemClock``.
+        /// The time source for waits between retries and pagination pauses, and for header dates. Default:
+        /// ``SystemClock``. A ``VirtualClock`` that a running replay server shares is also the clock of the
+        /// ``timeout``: each request then names its transfer to the server (`X-MockServer-Transfer`), and times
+        /// out on the clock, without waiting.
         public var clock: any ServiceClock
         /// Encodes the `Encodable` bodies of services (``RequestBody/json(_:encoder:)``) that name no encoder
         /// of their own. Default: dates in ISO 8601 (`2013-11-17T09:30:00Z`, as ``ParameterFormatting/standard``

@@ -51,6 +51,35 @@ import Testing
         func decodeResponse(_ reply: RawResponse) throws -> GitHubUserProfile? { try? base.decodeResponse(reply) }
     }
 
+    @Test func timedRow_runsOnTheVirtualClock_unlessTheCallUsesASessionOfItsOwn() async throws {
+        // GIVEN the matrix's 150 ms latency row
+        let latency = try #require(
+            try FaultMatrix.cases(for: GitHubUserService.self, replaying: "github/users", client: Self.client).first { $0.fault == "latency=150ms" })
+        // WHEN the service runs through it, and a call that sends through a URLSession of its own does
+        let service = try await TestEnvironment.isolated {
+            try await FaultMatrix.run(GitHubUserService(login: "octocat"), replaying: "github/users", client: Self.client, only: latency)
+        }
+        let ownSession = try await TestEnvironment.isolated {
+            try await FaultMatrix.run("OwnSession.profile", replaying: "github/users", client: Self.client, only: latency) { client in
+                let session = URLSession(configuration: .ephemeral)
+                defer { session.finishTasksAndInvalidate() }
+                let (data, _) = try await session.data(from: client.baseURL.appendingPathComponent("users/octocat"))
+                return data.count
+            }
+        }
+        // THEN the service's row took exactly the latency on the clock, and the other row, which the clock could
+        // not see, says it ran in real time
+        let onClock = try Self.row("latency=150ms", of: service)
+        #expect(onClock.passed == true)
+        #expect(onClock.virtualElapsed == .milliseconds(150))
+        #expect(onClock.time.hasPrefix("0.15 s virtual, "))
+        let realTime = try Self.row("latency=150ms", of: ownSession)
+        #expect(realTime.passed == true)
+        #expect(realTime.virtualElapsed == nil)
+        #expect(realTime.time.hasSuffix(" real-time"))
+        #expect(realTime.elapsed >= .milliseconds(150))
+    }
+
     @Test func serviceThatSwallowsAnUnreadableBody_isCaught_byTheSentenceNamingTheFault() async throws {
         // GIVEN a service that turns an undecodable body into a nil profile
         // WHEN it runs through the matrix

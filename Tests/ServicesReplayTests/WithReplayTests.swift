@@ -23,6 +23,33 @@ import ServiceReplayTestSupport
         }
     }
 
+    @Test func stall_timesOutOnTheSharedClock_exactlyAtTheClientsTimeout() async throws {
+        // GIVEN a replay whose server stalls, and a client with a 1 s timeout
+        let settings = WebServiceClient.Configuration(timeout: 1)
+        try await withReplay("github/users", configuration: .init(faults: .specs("stall")), client: settings) { replay in
+            // WHEN the client asks
+            let error = await #expect(throws: WebServiceError.self) { try await replay.client.send(GitHubUserService(login: "octocat")) }
+            // THEN it times out on the clock the server and the client share, at exactly 1 s, without waiting for it
+            #expect(error?.reason == .network(.timedOut))
+            #expect(replay.clock.elapsed == .seconds(1))
+            #expect(replay.server.configuration.clock === replay.clock)
+        }
+    }
+
+    @Test func clockOfTheConfiguration_isTheClientsToo() async throws {
+        // GIVEN a clock of the test's own in the server's configuration
+        let clock = VirtualClock(now: Date(timeIntervalSince1970: 5_000))
+        var configuration = CassetteServer.Configuration(faults: .specs("latency=700ms"))
+        configuration.clock = clock
+        try await withReplay("github/users", configuration: configuration, client: .init(timeout: 1)) { replay in
+            // WHEN the client asks under a latency
+            _ = try await replay.client.send(GitHubUserService(login: "octocat"))
+            // THEN the replay hands over that clock, kept at its date, moved by the latency alone
+            #expect(replay.clock === clock)
+            #expect(clock.now == Date(timeIntervalSince1970: 5_000.7))
+        }
+    }
+
     @Test func givenDate_andClientSettings_areKept() async throws {
         // GIVEN a start date and client settings of the test's own
         let start = Date(timeIntervalSince1970: 1_000_000)

@@ -116,13 +116,15 @@ import Testing
         let client = try await Self.withFaultServer("stall") { server, url in
             let client = try RawHTTPClient(url)
             try client.send(Self.request)
-            let (bytes, ending) = await client.readToEnd(timeout: .milliseconds(300))
-            #expect(bytes.isEmpty)
-            #expect(ending == .timedOut)
+            // Once the request is journaled, and its reply carried out on the loop, the connection stays open
+            #expect(await server.journal.waitForEntries(1))
+            await Settled.loops()
+            #expect(server.openConnectionCount == 1)
             return client
         }
-        // withMockServer has stopped the server: the stalled connection is now closed.
-        let (bytes, ending) = await client.readToEnd(timeout: .seconds(5))
+        // withMockServer has stopped the server: the stalled connection is now closed, and not a byte came
+        // before the end.
+        let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
         #expect(bytes.isEmpty)
         #expect(ending != .timedOut)
     }
@@ -245,7 +247,7 @@ import Testing
             interactions: [
                 .failure("GET", "/refused", kind: .refused), .failure("GET", "/reset", kind: .reset), .failure("GET", "/timeout", kind: .timeout),
             ])
-        try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none)) { server in
+        let client = try await withMockServer(cassettes: [cassette], configuration: .init(faults: .none)) { server in
             for target in ["/refused", "/reset"] {
                 let client = try RawHTTPClient(server.baseURL!)
                 try client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n")
@@ -253,8 +255,16 @@ import Testing
             }
             let client = try RawHTTPClient(server.baseURL!)
             try client.send("GET /timeout HTTP/1.1\r\nHost: localhost\r\n\r\n")
-            #expect(await client.readToEnd(timeout: .milliseconds(300)).ending == .timedOut)
+            // A recorded timeout holds the connection open once its reply is carried out on the loop
+            #expect(await server.journal.waitForEntries(3))
+            await Settled.loops()
+            #expect(server.openConnectionCount == 1)
+            return client
         }
+        // Until the server stops, without a byte before the end
+        let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
+        #expect(bytes.isEmpty)
+        #expect(ending != .timedOut)
     }
 }
 

@@ -84,19 +84,24 @@ import Testing
     }
 
     @Test func stall_sendsNothing_andStopStillClosesPromptly() async throws {
-        let server = HTTPServer { _ in .stall }
+        let stalled = Signal()
+        let server = HTTPServer { _ in
+            stalled.open()
+            return .stall
+        }
         let client = try RawHTTPClient(try await server.start())
         try client.send(Self.request)
-        // Given a stalled exchange: nothing arrives for a while and the connection stays open
-        let early = await client.readToEnd(timeout: .milliseconds(300))
-        #expect(early.bytes.isEmpty)
-        #expect(early.ending == .timedOut)
+        // Given a stalled exchange: once the stall is carried out, the connection stays open
+        await stalled.wait()
+        await Settled.loops()
+        #expect(server.openConnectionCount == 1)
         // When the server stops, it returns without waiting for the client, and the client sees the end
         // (the bound is only there to tell a hang, which would never return; 10 s was once passed at 10.25 s
         // under ThreadSanitizer with the whole suite sharing two cores)
         let started = ContinuousClock.now
         await server.stop()
         #expect(ContinuousClock.now - started < .seconds(60))
+        // Then every byte the server ever sent arrives before that end: none
         let late = await client.readToEnd(timeout: .seconds(10))
         #expect(late.bytes.isEmpty)
         #expect(late.ending != .timedOut)
@@ -108,21 +113,34 @@ import Testing
         let client = try RawHTTPClient(try await server.start())
         try client.send(Self.request)
         #expect(try await client.read(count: Self.json.serializedHead.count) == Self.json.serializedHead)
-        let more = await client.readToEnd(timeout: .milliseconds(300))
-        #expect(more.bytes.isEmpty)
-        #expect(more.ending == .timedOut)
-        // When the server stops, the connection ends
+        // Once the reply is carried out (the head's turn on the loop is over), the connection stays open
+        await Settled.loops()
+        #expect(server.openConnectionCount == 1)
+        // When the server stops, the connection ends, and nothing came after the head
         await server.stop()
-        #expect(await client.readToEnd(timeout: .seconds(10)).ending != .timedOut)
+        let more = await client.readToEnd(timeout: .seconds(10))
+        #expect(more.bytes.isEmpty)
+        #expect(more.ending != .timedOut)
     }
 
     @Test func stall_ignoresTheRequestTimeout_andEndsWhenTheClientCloses() async throws {
         // The idle timeout stays long: it runs from the connect to the request's first byte, and a busy machine
         // once put more than 100 ms between the two, closing the connection before it stalled.
-        try await withServer(.init(requestTimeout: .milliseconds(100)), respond: { _ in .stall }) { server, url in
+        let stalled = Signal()
+        let respond: @Sendable (HTTPRequest) -> HTTPReply = { _ in
+            stalled.open()
+            return .stall
+        }
+        try await withServer(.init(requestTimeout: .milliseconds(100)), respond: respond) { server, url in
             let client = try RawHTTPClient(url)
             try client.send(Self.request)
-            #expect(await client.readToEnd(timeout: .milliseconds(400)).ending == .timedOut)
+            // When four request timeouts have passed since the stall, and the loops have seen them pass (a loop
+            // fires its due timers after its jobs: two rounds of jobs), the connection is still open. However late
+            // the loop runs, it has looked at its timers by then; a short look with a read timeout would not know.
+            await stalled.wait()
+            try await Task.sleep(for: .milliseconds(400))
+            await Settled.loops()
+            await Settled.loops()
             #expect(server.openConnectionCount == 1)
             client.close()
             // The server notices the close on its own; poll its counter, bounded at 10 s.
@@ -242,9 +260,15 @@ import Testing
         let client = try RawHTTPClient(try await server.start())
         try client.send(Self.request)
         await gate.waitForRequest()
-        #expect(await client.readToEnd(timeout: .milliseconds(200)).ending == .timedOut)
+        // While the answer is awaited, the connection stays open
+        await Settled.loops()
+        #expect(server.openConnectionCount == 1)
         // When the server stops
         await server.stop()
+        // Then the client sees the end, and nothing before it
+        let late = await client.readToEnd(timeout: .seconds(10))
+        #expect(late.bytes.isEmpty)
+        #expect(late.ending != .timedOut)
         // Then the responder is cancelled and a late answer is ignored
         #expect(cancelled.withLock { $0 })
         let responder = kept.withLock { $0 }

@@ -348,6 +348,17 @@ import Testing
         #expect(MatrixOutcome.seconds(.seconds(12)) == "12 s")
     }
 
+    @Test func timeColumn_givesTheVirtualTimeToTheMillisecond_orSaysRealTime() throws {
+        let stall = try Self.row("stall", in: try Self.streamRows(overrides: []))
+        func row(_ passed: Bool?, virtual: Duration?) -> FaultMatrix.Report.Row {
+            FaultMatrix.Report.Row(case: stall, got: "", passed: passed, sleeps: [], elapsed: .milliseconds(12), virtualElapsed: virtual, outcome: nil)
+        }
+        #expect(row(true, virtual: .milliseconds(999)).time == "0.999 s virtual, 0.01 s real")
+        #expect(row(false, virtual: .seconds(1)).time == "1 s virtual, 0.01 s real")
+        #expect(row(true, virtual: nil).time == "0.01 s real-time")
+        #expect(row(nil, virtual: .seconds(1)).time == "")
+    }
+
     @Test func report_isATableHeadedByItsSummary_andFailuresAreItsMismatches() throws {
         let rows = try Self.streamRows(overrides: [
             .skip("stall", because: "own deadline"),

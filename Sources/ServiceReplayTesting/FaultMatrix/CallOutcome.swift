@@ -64,10 +64,11 @@ struct CallOutcome: Sendable, CustomStringConvertible {
         return text.count <= 60 ? text : text.prefix(59) + "…"
     }
 
-    /// `1 s`, `0.25 s`.
-    static func seconds(_ duration: Duration) -> String {
+    /// `1 s`, `0.25 s`: to `places` decimals (default 2), trailing zeros dropped.
+    static func seconds(_ duration: Duration, places: Int = 2) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        let rounded = (value * 100).rounded() / 100
+        let scale = pow(10, Double(places))
+        let rounded = (value * scale).rounded() / scale
         return (rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)) + " s"
     }
 }

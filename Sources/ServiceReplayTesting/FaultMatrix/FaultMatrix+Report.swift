@@ -1,7 +1,7 @@
 import Foundation
 
 extension FaultMatrix {
-    /// What a matrix run found: one row per fault, the baseline first. ``description`` is the table,
+    /// What a matrix run found: one row per fault (the baseline is not one). ``description`` is the table,
     /// ``failures`` one sentence per mismatch.
     public struct Report: Sendable, CustomStringConvertible {
         /// One run: its case, how it ended and the verdict.
@@ -48,11 +48,12 @@ extension FaultMatrix {
                 passed == false ? "\(self.case.fault): expected \(self.case.expectation), got \(got)" : nil
             }
 
-            /// `0.5 s virtual, 0.01 s real`, or `1.02 s real-time`; empty for a skipped row.
+            /// `0.999 s virtual, 0.01 s real` (the clock's time to the millisecond, which tells an answer just
+            /// before a 1 s timeout from the timeout), or `1.02 s real-time`; empty for a skipped row.
             public var time: String {
                 guard passed != nil else { return "" }
                 guard let virtualElapsed else { return "\(CallOutcome.seconds(elapsed)) real-time" }
-                return "\(CallOutcome.seconds(virtualElapsed)) virtual, \(CallOutcome.seconds(elapsed)) real"
+                return "\(CallOutcome.seconds(virtualElapsed, places: 3)) virtual, \(CallOutcome.seconds(elapsed)) real"
             }
 
             /// `fault | expected | got | verdict` (the table adds ``time``).

@@ -1,4 +1,5 @@
 import ServiceReplayShared
+
 extension HTTPServer {
     /// Where an ``HTTPServer`` listens and the limits it enforces. Every property has a default suited to
     /// tests on loopback; out-of-range values are clamped to the nearest sensible one.

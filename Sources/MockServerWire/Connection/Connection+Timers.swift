@@ -1,4 +1,5 @@
 import ServiceReplayShared
+
 extension Connection {
     /// When the current timeout expires, or 0 when none applies: the request timeout while a request
     /// is partly read or an answer cannot be written, the idle timeout between requests, the linger

@@ -30,22 +30,27 @@ struct PairedTransfer {
 }
 
 extension VirtualTransfer {
-    /// `work`'s result; when the transfer times out first, `work` is cancelled and `URLError(.timedOut)` thrown.
-    /// Cancelling the calling task cancels `work`.
+    /// `work`'s result; when the transfer times out first, `URLError(.timedOut)` is thrown at once and `work` is
+    /// cancelled (a transport slow to stop keeps the caller waiting no longer). Cancelling the calling task
+    /// cancels `work`.
     func run<Result: Sendable>(_ work: @escaping @Sendable () async throws -> Result) async throws -> Result {
         let task = Task { try await work() }
-        let timedOut = Lock(false)
-        onTimeout {
-            timedOut.withLock { $0 = true }
-            task.cancel()
-        }
-        let result = await withTaskCancellationHandler {
-            await task.result
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Result, any Error>) in
+                // The first of the answer and the timeout resumes the caller; the other finds it done.
+                let pending = Lock<CheckedContinuation<Result, any Error>?>(continuation)
+                onTimeout {
+                    pending.withLock { $0.take() }?.resume(throwing: URLError(.timedOut))
+                    task.cancel()
+                }
+                Task {
+                    let result = await task.result
+                    pending.withLock { $0.take() }?.resume(with: result)
+                }
+            }
         } onCancel: {
             task.cancel()
         }
-        if timedOut.withLock({ $0 }) { throw URLError(.timedOut) }
-        return try result.get()
     }
 
     /// `body` as it arrives, each chunk counted as read for the clock; when the transfer times out, the

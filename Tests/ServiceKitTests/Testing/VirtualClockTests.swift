@@ -27,7 +27,7 @@ import Testing
 
 /// The clock a server and a client share: time moves only when every transfer waits on the server and the
 /// client has read what the server sent.
-@Suite struct SharedVirtualClockTests {
+@Suite(.timeLimit(.minutes(1))) struct SharedVirtualClockTests {
     /// A flag set from another thread.
     final class Flag: Sendable {
         private let value = ServiceReplayShared.Lock(false)
@@ -100,6 +100,18 @@ import Testing
         transfer.received(1)
         #expect(timedOut.isSet)
         #expect(clock.elapsed == .seconds(1))
+    }
+
+    @Test func realTimeBackstop_timesOutATransferNoServerTookUp_withoutMovingTheClock() async {
+        // GIVEN a transfer no server on the clock takes up (it went to a server not on the clock)
+        let clock = VirtualClock()
+        let transfer = clock.beginTransfer(limit: 0.05)
+        let (fired, continuation) = AsyncStream<Void>.makeStream()
+        transfer.onTimeout { continuation.finish() }
+        // WHEN its real-time backstop of 50 ms passes THEN it times out, and the clock did not move
+        transfer.startRealTimeBackstop(after: 0.05)
+        for await _ in fired {}
+        #expect(clock.elapsed == .zero)
     }
 
     @Test func headerOfAnotherClock_orOfAnEndedTransfer_pacesNothing() {

@@ -114,16 +114,25 @@ import Testing
 
     @Test func stall_neverAnswers_andStopStillClosesPromptly() async throws {
         let client = try await Self.withFaultServer("stall") { server, url in
-            let client = try RawHTTPClient(url)
-            try client.send(Self.request)
-            // Once the request is journaled, and its reply carried out on the loop, the connection stays open
-            #expect(await server.journal.waitForEntries(1))
-            await Settled.loops()
-            #expect(server.openConnectionCount == 1)
-            return client
+            try await Self.heldOpen(Self.request, on: server, journaled: 1)
         }
-        // withMockServer has stopped the server: the stalled connection is now closed, and not a byte came
-        // before the end.
+        // withMockServer has stopped the server: the stalled connection is now closed.
+        await Self.expectNothingBeforeTheEnd(client)
+    }
+
+    /// Sends `request` to `server` on a new connection and returns the client, once `entries` requests are
+    /// journaled and the reply carried out on its loop, having checked that the connection stays open.
+    static func heldOpen(_ request: String, on server: CassetteServer, journaled entries: Int) async throws -> RawHTTPClient {
+        let client = try RawHTTPClient(server.baseURL!)
+        try client.send(request)
+        #expect(await server.journal.waitForEntries(entries))
+        await Settled.loops()
+        #expect(server.openConnectionCount == 1)
+        return client
+    }
+
+    /// Reads until the (stopped) server ends the connection: not a byte comes before the end.
+    static func expectNothingBeforeTheEnd(_ client: RawHTTPClient) async {
         let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
         #expect(bytes.isEmpty)
         #expect(ending != .timedOut)
@@ -253,18 +262,11 @@ import Testing
                 try client.send("GET \(target) HTTP/1.1\r\nHost: localhost\r\n\r\n")
                 #expect(await client.readToEnd().ending == .reset)
             }
-            let client = try RawHTTPClient(server.baseURL!)
-            try client.send("GET /timeout HTTP/1.1\r\nHost: localhost\r\n\r\n")
             // A recorded timeout holds the connection open once its reply is carried out on the loop
-            #expect(await server.journal.waitForEntries(3))
-            await Settled.loops()
-            #expect(server.openConnectionCount == 1)
-            return client
+            return try await Self.heldOpen("GET /timeout HTTP/1.1\r\nHost: localhost\r\n\r\n", on: server, journaled: 3)
         }
-        // Until the server stops, without a byte before the end
-        let (bytes, ending) = await client.readToEnd(timeout: .seconds(10))
-        #expect(bytes.isEmpty)
-        #expect(ending != .timedOut)
+        // Until the server stops
+        await Self.expectNothingBeforeTheEnd(client)
     }
 }
 

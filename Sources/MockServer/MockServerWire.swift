@@ -2,6 +2,3 @@
 // public types (`HTTPRequest`, `HTTPHeaders`, `MockServerError`) are part of MockServer's API, so importing
 // MockServer imports them as before.
 @_exported import MockServerWire
-// ServiceReplayShared's public types (`VirtualClock`, `JSONPath`) are MockServer's API too, as they are ServiceKit's:
-// a server and a client share one clock.
-@_exported import ServiceReplayShared

@@ -1,4 +1,5 @@
 import Foundation
+import ServiceReplayShared
 
 extension CassetteServer {
     /// Where a server's fault plan comes from.
@@ -93,7 +94,7 @@ extension CassetteServer {
         /// `VirtualClock` nothing sleeps: a fault's wait and the client's timeout are compared on the clock, so
         /// the outcome never depends on the machine's speed. Requests from clients not on the clock (an app's
         /// own `URLSession`) are still answered in real time, and the clock's `realTimeAnswers` counts the
-        /// timed ones.
+        /// timed ones. `VirtualClock` comes with ServiceKit, whose client the clock is shared with.
         public var clock: VirtualClock? {
             get { server.clock }
             set { server.clock = newValue }

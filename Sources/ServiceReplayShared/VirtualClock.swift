@@ -60,9 +60,9 @@ public final class VirtualClock: Sendable {
         var nextID: UInt64 = 0
         var servers = 0
         var realTimeAnswers = 0
-        /// Whether a thread is moving time now; another that would asks it to look again instead.
+        /// Whether a thread is moving time now; another that would leaves it to that thread, which looks at
+        /// the whole state again before each step.
         var isAdvancing = false
-        var lookAgain = false
     }
 
     private let state: Lock<State>
@@ -280,13 +280,10 @@ public final class VirtualClock: Sendable {
     }
 
     /// While every transfer is settled, moves time to the earliest thing waited for and lets it happen; one
-    /// thread at a time, the others asking it to look again.
+    /// thread at a time.
     private func advance() {
         let proceed = state.withLock { state -> Bool in
-            if state.isAdvancing {
-                state.lookAgain = true
-                return false
-            }
+            if state.isAdvancing { return false }
             state.isAdvancing = true
             return true
         }
@@ -302,7 +299,6 @@ public final class VirtualClock: Sendable {
 
     /// The next thing due, time moved to it; `nil` (and no longer advancing) when nothing may happen now.
     private static func takeDue(_ state: inout State) -> Due? {
-        state.lookAgain = false
         guard state.transfers.values.allSatisfy(\.isSettled) else {
             state.isAdvancing = false
             return nil

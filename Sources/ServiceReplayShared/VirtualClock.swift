@@ -66,18 +66,13 @@ public final class VirtualClock: Sendable {
     }
 
     private let state: Lock<State>
-    /// Tells this clock's transfers apart from another's in the header.
-    private let clockID: UInt64
-
-    private static let clockIDs = Lock<UInt64>(0)
+    /// Tells this clock's transfers apart from another's in the header. Random, so that only a client given a
+    /// transfer's header value can name it: a web page that reaches the server cannot guess one.
+    private let clockID = UInt64.random(in: 1...UInt64.max)
 
     /// A clock reading `now` (1 January 2001 by default) that has slept nothing yet.
     public init(now: Date = Date(timeIntervalSinceReferenceDate: 0)) {
         state = Lock(State(start: now))
-        clockID = Self.clockIDs.withLock { id in
-            id += 1
-            return id
-        }
     }
 
     /// The current virtual date: the start plus every sleep, ``advance(by:)`` and wait of a server on this clock.
@@ -110,11 +105,16 @@ public final class VirtualClock: Sendable {
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                state.withLock { state in
+                let registered = state.withLock { state -> Bool in
+                    // Cancelled since the check above: the handler below ran before there was a sleeper to throw
+                    // out (it takes this lock too, so it cannot run between this check and the registration).
+                    guard !Task.isCancelled else { return false }
                     state.sleeps.append(seconds)
                     let wakeAt = state.elapsed &+ Self.nanoseconds(seconds)
                     state.sleepers.append(Sleeper(id: id, wakeAt: wakeAt, continuation: continuation))
+                    return true
                 }
+                guard registered else { return continuation.resume(throwing: CancellationError()) }
                 advance()
             }
         } onCancel: {

@@ -125,6 +125,15 @@ import Testing
         #expect(clock.pacing(for: own.headerValue) == nil)
     }
 
+    @Test func transferHeaders_nameTheirClockByANumberNoOtherClockGives() throws {
+        // A web page that reaches the server must not be able to name a running test's transfer: clocks made one
+        // after another are numbered neither alike nor in sequence.
+        let numbers = try (0..<3).map { _ in try #require(VirtualClock().beginTransfer(limit: 1).headerValue.split(separator: ".").first.flatMap { UInt64($0) })
+        }
+        #expect(Set(numbers).count == 3)
+        #expect(!zip(numbers, numbers.dropFirst()).contains { $1 == $0 &+ 1 }, "\(numbers)")
+    }
+
     @Test func sleep_cancelledWhileWaiting_throwsCancellation() async throws {
         // GIVEN a sleep held back by a transfer under way
         let clock = VirtualClock()

@@ -69,6 +69,14 @@ public struct MockServerTrait: TestTrait, SuiteTrait, TestScoping {
             // The clock stands where the cassette was recorded, as `withReplay`'s does.
             if virtualClock, let recordedAt = session.recordedAt { server.configuration.clock?.setStart(recordedAt) }
             let (result, failed) = await observingFailures(function)
+            if virtualClock, let clock = server.configuration.clock, clock.realTimeAnswers > 0 {
+                // The clock was asked for and did nothing for these answers: the test's timing was the machine's.
+                Issue.record(
+                    Comment(
+                        rawValue:
+                            "virtualClock: true, but the server gave \(clock.realTimeAnswers) timed answer(s) in real time to requests that named no transfer on its clock; give the test's ServiceKit client the clock: WebServiceClient.Configuration(clock: CassetteServer.current?.configuration.clock)"
+                    ), sourceLocation: test.sourceLocation)
+            }
             if failed == true, let replayed = server.replayedFailures(test: CassetteSession.testName(test.name)) {
                 // What the failing test saw on the wire (a reset, a timeout) names no cassette; this does.
                 Issue.record(Comment(rawValue: replayed))
@@ -124,7 +132,9 @@ extension Trait where Self == MockServerTrait {
     ///     cassette's recording date; default `false` (the real clock). The test gives it to its ServiceKit
     ///     client (`CassetteServer.current?.configuration.clock`), so that the server's time-based faults and
     ///     the client's timeout and retries are compared on it and nothing sleeps. `true` replaces any
-    ///     `configuration.clock`, which parallel test cases would otherwise share.
+    ///     `configuration.clock`, which parallel test cases would otherwise share. A test whose requests get a
+    ///     timed fault (latency, stall, throttle, a stream's gaps) without naming a transfer on the clock (a
+    ///     plain `URLSession`, a client not given the clock) fails, saying so: those answers ran in real time.
     ///   - configuration: everything else about the server; its `strict` and `faults` are replaced by the
     ///     arguments above.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.

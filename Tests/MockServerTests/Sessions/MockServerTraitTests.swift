@@ -158,6 +158,35 @@ import Testing
     }
 
     @Test(arguments: [true, false])
+    func virtualClock_whoseTimedAnswersRanInRealTime_failsTheTest_sayingHowToFixIt(timed: Bool) async throws {
+        let folder = try CassetteFixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Cassette(name: "api", interactions: [.stub("GET", "/a", text: "a")]).save(to: folder.appendingPathComponent("api.json"))
+        // GIVEN the trait's virtual clock, and a latency the server gives every request (or no fault)
+        var trait = MockServerTrait.mockServer("api", in: folder, faults: timed ? .specs("latency=20ms") : .none, virtualClock: true)
+        trait.environment = [:]
+        // WHEN the test asks through a plain URLSession, which names no transfer on the clock
+        let issues = Lock<[String]>([])
+        await withKnownIssue(isIntermittent: true) {
+            do { try await Self.scope(trait) { _ = try await Self.get("http://example.com/a") } } catch { Issue.record(error) }
+        } matching: { issue in
+            issues.withLock { $0.append("\(issue)") }
+            return true
+        }
+        // THEN a timed answer fails the test with the fix; an untimed one changes nothing
+        let said = issues.withLock { $0 }
+        if !timed {
+            #expect(said.isEmpty, "\(said)")
+        } else {
+            #expect(said.count == 1, "\(said)")
+            #expect(
+                said.first?.contains(
+                    "virtualClock: true, but the server gave 1 timed answer(s) in real time to requests that named no transfer on its clock; give the test's ServiceKit client the clock: WebServiceClient.Configuration(clock: CassetteServer.current?.configuration.clock)"
+                ) == true, "\(said)")
+        }
+    }
+
+    @Test(arguments: [true, false])
     func allMode_replacesTheCassette_onlyWhenTheTestRecordedNoFailure(passes: Bool) async throws {
         let folder = try CassetteFixtures.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

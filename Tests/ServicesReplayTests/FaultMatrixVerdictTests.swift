@@ -108,8 +108,14 @@ import Testing
             subject: "S", cassette: "c", folder: URL(fileURLWithPath: "/"), upstream: nil, test: nil, recordedAt: nil, shape: shape,
             margin: .milliseconds(500), timing: .virtual, makeClient: { WebServiceClient(baseURL: $0) },
             call: { _ in (.success(""), nil) })
-        // THEN a run may take every attempt's timeout plus the margin, 3.5 s, not one timeout's 1.5 s
+        // THEN a row may take every attempt's timeout plus the margin, 3.5 s, not one timeout's 1.5 s, and the
+        // baseline at least the default margin past them, whatever the margin
         #expect(runner.deadline == .milliseconds(3500))
+        #expect(runner.baselineDeadline == .seconds(33))
+        let patient = FaultMatrix.Runner<String>(
+            subject: "S", cassette: "c", folder: URL(fileURLWithPath: "/"), upstream: nil, test: nil, recordedAt: nil, shape: shape,
+            margin: .seconds(40), timing: .virtual, makeClient: { WebServiceClient(baseURL: $0) }, call: { _ in (.success(""), nil) })
+        #expect(patient.baselineDeadline == .seconds(43))
     }
 
     // MARK: - The rows

@@ -26,9 +26,20 @@ extension FaultMatrix {
         /// Sends the call; a stream also says how many events arrived before it ended.
         let call: @Sendable (WebServiceClient) async -> (result: Result<Value, any Error>, events: Int?)
 
-        /// How long one run may take: every attempt timing out, plus the margin.
+        /// How long one row may take: every attempt timing out, plus the margin.
         var deadline: Duration {
-            .milliseconds(Int((shape.timeout * Double(shape.attempts) * 1000).rounded())) + margin
+            attemptsTimingOut + margin
+        }
+
+        /// How long the baseline may take: at least the default margin past every attempt timing out, whatever
+        /// the margin, since a test suite starting its tests (or an upstream being recorded) may hold it longer
+        /// than a row.
+        var baselineDeadline: Duration {
+            attemptsTimingOut + max(margin, FaultMatrix.defaultMargin)
+        }
+
+        private var attemptsTimingOut: Duration {
+            .milliseconds(Int((shape.timeout * Double(shape.attempts) * 1000).rounded()))
         }
 
         /// The baseline, in the environment's record mode, then every case not skipped against what the
@@ -134,11 +145,12 @@ extension FaultMatrix {
             var settings = built.configuration
             settings.clock = clock
             let client = WebServiceClient(baseURL: built.baseURL, configuration: settings, transport: built.transport)
-            let ended = await Self.race(deadline) { await call(client) }
+            let limit = baseline == nil ? baselineDeadline : deadline
+            let ended = await Self.race(limit) { await call(client) }
             var outcome: CallOutcome
             switch ended {
             case nil:
-                outcome = CallOutcome(result: .neverEnded(deadline))
+                outcome = CallOutcome(result: .neverEnded(limit))
             case let (.success(value), events)?:
                 let equal = baseline.map { $0 == value } ?? true
                 outcome = CallOutcome(

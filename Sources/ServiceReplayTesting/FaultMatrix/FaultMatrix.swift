@@ -38,8 +38,9 @@ import ServiceKit
 /// row so.
 ///
 /// A run still going `margin` past the client's timeout times its attempts, in real time, is cancelled and
-/// fails its row as one that never ended (a hang, told apart from a timeout). A row whose fault never fired
-/// fails too. Cassettes are found as
+/// fails its row as one that never ended (a hang, told apart from a timeout); the baseline, which runs while a
+/// suite starts its tests and may record from the upstream, gets at least ``defaultMargin``. A row whose fault
+/// never fired fails too. Cassettes are found as
 /// ``withReplay(_:in:upstream:configuration:client:now:filePath:function:fileID:line:column:_:)`` finds them.
 ///
 /// The record mode (`MOCKSERVER_RECORD`) applies to the baseline alone, which takes the cassette's turn as a
@@ -66,6 +67,12 @@ public enum FaultMatrix {
     /// usually running other tests too.
     public static let defaultParallelRuns = 4
 
+    /// How far past the client's timeout (times its attempts) a run may go in real time by default before it is
+    /// reported as never ended: 30 s. The guard is for hangs, not timeouts: on the virtual clock a slow machine
+    /// only makes a run longer (a ThreadSanitizer suite starting its tests on two busy cores held a one-request
+    /// baseline for 22 s), and its verdict stays the same.
+    public static let defaultMargin: Duration = .seconds(30)
+
     /// Runs `service` through the matrix against the cassette `cassette`.
     /// - Parameters:
     ///   - service: the call; its response is compared with the baseline's by `==`.
@@ -79,7 +86,7 @@ public enum FaultMatrix {
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
     ///   - margin: how far past the client's timeout (times its attempts) a run may go in real time before it is
-    ///     reported as never ended; default 5 s.
+    ///     reported as never ended; default ``defaultMargin``. The baseline gets at least ``defaultMargin``.
     ///   - timing: the clock the rows run on; default ``Timing/virtual``.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
@@ -93,7 +100,7 @@ public enum FaultMatrix {
         _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), timing: Timing = .virtual, filePath: String = #filePath, function: String = #function
+        margin: Duration = defaultMargin, timing: Timing = .virtual, filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Response: Equatable {
         let runner = try runner(
             subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function,
@@ -125,7 +132,7 @@ public enum FaultMatrix {
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
     ///   - margin: how far past the client's timeout (times its attempts) a run may go in real time before it is
-    ///     reported as never ended; default 5 s.
+    ///     reported as never ended; default ``defaultMargin``. The baseline gets at least ``defaultMargin``.
     ///   - timing: the clock the rows run on; default ``Timing/virtual``.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
@@ -139,7 +146,7 @@ public enum FaultMatrix {
         _ service: Service, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, eventsBeforeFault: Int = 1,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), timing: Timing = .virtual, filePath: String = #filePath, function: String = #function
+        margin: Duration = defaultMargin, timing: Timing = .virtual, filePath: String = #filePath, function: String = #function
     ) async throws -> Report where Service.Event: Equatable {
         let runner = try runner(
             subject: "\(Service.self)", cassette: cassette, folder: folder, upstream: upstream, filePath: filePath, function: function, client: client,
@@ -173,7 +180,7 @@ public enum FaultMatrix {
     ///   - only: run this case alone (from ``cases(for:method:replaying:in:eventsBeforeFault:client:overrides:filePath:)``), after the baseline.
     ///   - parallel: runs at once; default ``defaultParallelRuns``.
     ///   - margin: how far past the client's timeout (times its attempts) a run may go in real time before it is
-    ///     reported as never ended; default 5 s.
+    ///     reported as never ended; default ``defaultMargin``. The baseline gets at least ``defaultMargin``.
     ///   - timing: the clock the rows run on; default ``Timing/virtual``.
     ///   - filePath: where to start looking for `Recordings/`; leave the default.
     ///   - function: the test's name, for the command that records a missing cassette; leave the default.
@@ -188,7 +195,7 @@ public enum FaultMatrix {
         _ name: String, replaying cassette: String, in folder: URL? = nil, upstream: String? = nil, idempotent: Bool = true,
         client: @escaping @Sendable (URL) -> WebServiceClient = { WebServiceClient(baseURL: $0) },
         overrides: [Override] = [], only: Case? = nil, parallel: Int = defaultParallelRuns,
-        margin: Duration = .seconds(5), timing: Timing = .virtual, filePath: String = #filePath, function: String = #function,
+        margin: Duration = defaultMargin, timing: Timing = .virtual, filePath: String = #filePath, function: String = #function,
         _ call: @escaping @Sendable (WebServiceClient) async throws -> Value
     ) async throws -> Report {
         let runner = try runner(

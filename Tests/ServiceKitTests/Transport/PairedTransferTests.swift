@@ -24,6 +24,8 @@ import Testing
         let clock: VirtualClock
         let behaviour: Behaviour
         let headers = ServiceReplayShared.Lock<[String?]>([])
+        /// One element each time a stalled send is cancelled.
+        let cancelledStalls = AsyncStream<Void>.makeStream()
 
         func pacing(for request: URLRequest) throws -> VirtualPacing {
             let header = request.value(forHTTPHeaderField: VirtualClock.transferHeader)
@@ -41,7 +43,7 @@ import Testing
             case .stall, .streamThenStall:
                 pacing.stall()
                 // Until the client gives up (its timeout cancels this task).
-                try await Task.sleep(for: .seconds(3600))
+                do { try await Task.sleep(for: .seconds(3600)) } catch { cancelledStalls.continuation.yield() }
                 throw CancellationError()
             }
         }
@@ -86,6 +88,15 @@ import Testing
         let error = await #expect(throws: WebServiceError.self) { try await Self.client(server).send(EchoService()) }
         #expect(error?.reason == .network(.timedOut))
         #expect(server.clock.elapsed == .seconds(1))
+    }
+
+    @Test func stall_timedOut_cancelsTheTransportsWork() async throws {
+        // GIVEN a stall, WHEN the client's timeout fires on the clock
+        let server = PacingServer(clock: VirtualClock(), behaviour: .stall)
+        await #expect(throws: WebServiceError.self) { try await Self.client(server).send(EchoService()) }
+        // THEN the transport's send is cancelled, not left running until its own (real) timeout
+        var cancellations = server.cancelledStalls.stream.makeAsyncIterator()
+        #expect(await cancellations.next() != nil)
     }
 
     @Test func stream_deliversTheEventsSent_thenTimesOutOneTimeoutLater() async throws {
